@@ -1,0 +1,21 @@
+import { readRecordId } from "@/lib/http/record-id";
+import { json, noContent, withProject } from "@/lib/http/with-project";
+import { deleteOrganizationById } from "@/lib/organizations/delete-organization";
+import { getOrganization } from "@/lib/organizations/get-organization";
+
+type Params = { projectID: string; id: string };
+
+export const GET = withProject<Params>(
+  "organizations.read",
+  async (_req, ctx, params) => json(await getOrganization(ctx.db, ctx.projectId, readRecordId(params.id, "organization"))),
+  { sessions: true },
+);
+
+export const DELETE = withProject<Params>(
+  "organizations.delete",
+  async (_req, ctx, params) => {
+    await deleteOrganizationById(ctx.db, ctx.projectId, readRecordId(params.id, "organization"));
+    return noContent();
+  },
+  { sessions: true },
+);

@@ -1,0 +1,9 @@
+import { readQuery } from "@/lib/http/pagination";
+import { json, withProject } from "@/lib/http/with-project";
+import { listOrganizations, listOrganizationsQuery } from "@/lib/organizations/list-organizations";
+
+export const GET = withProject(
+  "organizations.read",
+  async (req, ctx) => json(await listOrganizations(ctx.db, ctx.projectId, readQuery(req, listOrganizationsQuery))),
+  { sessions: true },
+);

@@ -1,0 +1,45 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Db = PostgresJsDatabase<typeof schema>;
+/** A transaction or the database: verbs accept either, so an outer transaction can be reused. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+
+let cached: { sql: postgres.Sql; db: Db } | undefined;
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set (npm run dev starts an embedded PostgreSQL and sets it for you)");
+  return url;
+}
+
+/** Process-wide connection pool. Short connect timeout so a dead database becomes a fast 503, not a hung request. */
+export function getSql(): postgres.Sql {
+  return getDatabase().sql;
+}
+
+export function getDb(): Db {
+  return getDatabase().db;
+}
+
+function getDatabase() {
+  if (!cached) {
+    const sql = postgres(databaseUrl(), {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
+      idle_timeout: 30,
+      onnotice: () => {},
+    });
+    cached = { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
+  }
+  return cached;
+}
+
+export async function closeDatabase() {
+  if (cached) {
+    const { sql } = cached;
+    cached = undefined;
+    await sql.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,93 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt, uuidV7 } from "./columns";
+
+/** Project roles, lowest first. The order is the hierarchy (see lib/access/roles.ts). */
+export const projectRole = pgEnum("project_role", ["support", "client", "editor", "admin"]);
+export const adminOrgRole = pgEnum("admin_org_role", ["member", "admin", "owner"]);
+
+/** People who sign in to the console. Never end users: those live in `users`. */
+export const admins = pgTable(
+  "admins",
+  {
+    id: uuidV7().primaryKey(),
+    email: text().notNull(),
+    name: text(),
+    emailVerified: timestamp({ withTimezone: true }),
+    image: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("admins_email_lower_uq").on(sql`lower(${t.email})`)],
+);
+
+/** The tenant that owns projects. */
+export const adminOrgs = pgTable("admin_orgs", {
+  id: uuidV7().primaryKey(),
+  name: text().notNull(),
+  createdAt: createdAt(),
+});
+
+export const adminOrgMembers = pgTable(
+  "admin_org_members",
+  {
+    orgId: uuid().notNull().references(() => adminOrgs.id, { onDelete: "cascade" }),
+    adminId: uuid().notNull().references(() => admins.id, { onDelete: "cascade" }),
+    role: adminOrgRole().notNull().default("member"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.adminId] }), index("admin_org_members_admin_idx").on(t.adminId)],
+);
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: uuidV7().primaryKey(),
+    orgId: uuid().notNull().references(() => adminOrgs.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("projects_org_idx").on(t.orgId)],
+);
+
+/** The roster: one role per admin per project. Org owners/admins inherit admin and are not listed here. */
+export const projectMembers = pgTable(
+  "project_members",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    adminId: uuid().notNull().references(() => admins.id, { onDelete: "cascade" }),
+    role: projectRole().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.adminId] }), index("project_members_admin_idx").on(t.adminId)],
+);
+
+/** API keys: only the SHA-256 of the secret is stored; `prefix` is the visible start of the secret. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuidV7().primaryKey(),
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    role: projectRole().notNull(),
+    prefix: text().notNull(),
+    secretHash: text().notNull(),
+    createdBy: uuid().references(() => admins.id, { onDelete: "set null" }),
+    /** Token bucket: sustained requests per second and burst size. */
+    rateLimitPerSecond: integer().notNull().default(100),
+    rateLimitBurst: integer().notNull().default(500),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex("api_keys_secret_hash_uq").on(t.secretHash), index("api_keys_project_idx").on(t.projectId)],
+);
+
+export type Admin = typeof admins.$inferSelect;
+export type AdminOrg = typeof adminOrgs.$inferSelect;
+export type Project = typeof projects.$inferSelect;
+export type ProjectMember = typeof projectMembers.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type ProjectRole = (typeof projectRole.enumValues)[number];
+export type AdminOrgRole = (typeof adminOrgRole.enumValues)[number];

@@ -1,0 +1,101 @@
+import { sql } from "drizzle-orm";
+import { foreignKey, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { projects } from "./console";
+
+/*
+ * End users and their companies. Every table carries project_id and every key starts with it, so the
+ * schema can be distributed by project (Citus) without a rewrite: primary keys are (project_id, id).
+ */
+
+export const users = pgTable(
+  "users",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuidV7().notNull(),
+    email: text(),
+    phone: text(),
+    timezone: text(),
+    locale: text(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("users_data_gin").using("gin", sql`${t.data} jsonb_path_ops`),
+    index("users_email_idx").on(t.projectId, sql`lower(${t.email})`),
+  ],
+);
+
+export const userIdentifiers = pgTable(
+  "user_identifiers",
+  {
+    projectId: uuid().notNull(),
+    source: text().notNull(),
+    externalId: text().notNull(),
+    userId: uuid().notNull(),
+    metadata: jsonb().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.source, t.externalId] }),
+    index("user_identifiers_user_idx").on(t.projectId, t.userId),
+    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+  ],
+);
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuidV7().notNull(),
+    name: text(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("organizations_data_gin").using("gin", sql`${t.data} jsonb_path_ops`)],
+);
+
+export const organizationIdentifiers = pgTable(
+  "organization_identifiers",
+  {
+    projectId: uuid().notNull(),
+    source: text().notNull(),
+    externalId: text().notNull(),
+    organizationId: uuid().notNull(),
+    metadata: jsonb().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.source, t.externalId] }),
+    index("organization_identifiers_org_idx").on(t.projectId, t.organizationId),
+    foreignKey({ columns: [t.projectId, t.organizationId], foreignColumns: [organizations.projectId, organizations.id] }).onDelete("cascade"),
+  ],
+);
+
+/** Membership data lives here, apart from user and organization data. */
+export const organizationMembers = pgTable(
+  "organization_members",
+  {
+    projectId: uuid().notNull(),
+    organizationId: uuid().notNull(),
+    userId: uuid().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.organizationId, t.userId] }),
+    index("organization_members_user_idx").on(t.projectId, t.userId),
+    foreignKey({ columns: [t.projectId, t.organizationId], foreignColumns: [organizations.projectId, organizations.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Organization = typeof organizations.$inferSelect;
+export type UserIdentifier = typeof userIdentifiers.$inferSelect;
+export type OrganizationIdentifier = typeof organizationIdentifiers.$inferSelect;
+export type OrganizationMember = typeof organizationMembers.$inferSelect;

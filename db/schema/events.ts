@@ -1,0 +1,36 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { uuidV7 } from "./columns";
+import { projects } from "./console";
+
+/**
+ * Recorded occurrences (pipeline step 1). No foreign keys to users/organizations: this is the hot,
+ * append-mostly table, and erasing a user deletes its rows explicitly by (project_id, user_id).
+ * `id` is the pipeline's idempotency key: every step is keyed by it.
+ */
+export const events = pgTable(
+  "events",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuidV7().notNull(),
+    name: text().notNull(),
+    userId: uuid(),
+    organizationId: uuid(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** `system` for events the service emits, `client` for ingested ones. */
+    origin: text().$type<"system" | "client">().notNull().default("system"),
+    /** The client's own event id, for 7-day de-duplication. */
+    clientId: text(),
+    occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("events_project_time_idx").on(t.projectId, t.occurredAt.desc(), t.id.desc()),
+    index("events_user_idx").on(t.projectId, t.userId, t.occurredAt.desc()).where(sql`${t.userId} is not null`),
+    index("events_org_idx").on(t.projectId, t.organizationId, t.occurredAt.desc()).where(sql`${t.organizationId} is not null`),
+    index("events_name_idx").on(t.projectId, t.name, t.occurredAt.desc()),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;

@@ -1,0 +1,3 @@
+export * from "./console";
+export * from "./end-users";
+export * from "./events";

@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { apiKeys, type ApiKey } from "@/db/schema";
+import type { Role } from "./roles";
+
+/*
+ * Secrets look like `rk_3f9a2c1d7b6e_<32 random base62-ish chars>`. The first 15 characters are the
+ * visible prefix stored in clear; the whole secret is only ever stored as its SHA-256.
+ */
+const PREFIX_LENGTH = 15;
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+export function generateSecret(): string {
+  return `rk_${randomBytes(6).toString("hex")}_${randomBytes(24).toString("base64url")}`;
+}
+
+export interface CreatedKey {
+  key: Omit<ApiKey, "secretHash">;
+  secret: string;
+}
+
+export async function createApiKey(
+  db: Db,
+  input: { projectId: string; name: string; role: Role; createdBy?: string | null; rateLimitPerSecond?: number; rateLimitBurst?: number },
+): Promise<CreatedKey> {
+  const secret = generateSecret();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      projectId: input.projectId,
+      name: input.name,
+      role: input.role,
+      prefix: secret.slice(0, PREFIX_LENGTH),
+      secretHash: hashSecret(secret),
+      createdBy: input.createdBy ?? null,
+      ...(input.rateLimitPerSecond ? { rateLimitPerSecond: input.rateLimitPerSecond } : {}),
+      ...(input.rateLimitBurst ? { rateLimitBurst: input.rateLimitBurst } : {}),
+    })
+    .returning();
+  const { secretHash: _hash, ...key } = row!;
+  return { key, secret };
+}
+
+/** The live (unrevoked) key for a secret, or null. */
+export async function findKeyBySecret(db: Db, secret: string): Promise<ApiKey | null> {
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.secretHash, hashSecret(secret)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+const lastTouched = new Map<string, number>();
+
+/** Records last use at most once a minute per key per process, so the hot path does not write on every request. */
+export function touchKey(db: Db, keyId: string): void {
+  const now = Date.now();
+  if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
+  lastTouched.set(keyId, now);
+  db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, keyId)).catch(() => lastTouched.delete(keyId));
+}

@@ -1,0 +1,46 @@
+import type { Role } from "./roles";
+import { roleAtLeast } from "./roles";
+
+/**
+ * The one permission table: each action names the lowest role that may do it. API keys and console
+ * sessions resolve to a role and are checked against this same table.
+ */
+export const PERMISSIONS = {
+  // ingestion (client API)
+  "users.write": "client",
+  "organizations.write": "client",
+  "events.write": "client",
+  "schedules.assign": "client",
+  "subscriptions.write": "client",
+  // reads across the project (admin API)
+  "project.read": "support",
+  "users.read": "support",
+  "organizations.read": "support",
+  "events.read": "support",
+  "schema.read": "support",
+  "schedules.read": "support",
+  "lists.read": "support",
+  "journeys.read": "support",
+  "subscriptions.read": "support",
+  // configuration
+  "schedules.write": "editor",
+  "lists.write": "editor",
+  "journeys.write": "editor",
+  "links.write": "editor",
+  "subscriptions.configure": "admin",
+  // destructive operations and access management
+  "users.delete": "admin",
+  "organizations.delete": "admin",
+  "members.read": "support",
+  "members.write": "admin",
+  "invites.read": "admin",
+  "invites.write": "admin",
+  "keys.read": "admin",
+  "keys.write": "admin",
+} as const satisfies Record<string, Role>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role, permission: Permission): boolean {
+  return roleAtLeast(role, PERMISSIONS[permission]);
+}

@@ -1,0 +1,39 @@
+import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { events } from "@/db/schema";
+import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+import { toEventView } from "./view";
+
+export const listEventsQuery = paginationQuery
+  .extend({
+    name: z.string().max(1024).optional(),
+    user_id: z.uuid().optional(),
+    organization_id: z.uuid().optional(),
+    since: z.iso.datetime({ offset: true }).optional(),
+    until: z.iso.datetime({ offset: true }).optional(),
+  })
+  .meta({ id: "ListEventsQuery" });
+
+/** Newest first by event time; `since` is inclusive and `until` exclusive. */
+export async function listEvents(db: Tx, projectId: string, q: z.output<typeof listEventsQuery>) {
+  const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
+  const where: (SQL | undefined)[] = [eq(events.projectId, projectId)];
+  if (q.name) where.push(eq(events.name, q.name));
+  if (q.user_id) where.push(eq(events.userId, q.user_id));
+  if (q.organization_id) where.push(eq(events.organizationId, q.organization_id));
+  if (q.since) where.push(gte(events.occurredAt, new Date(q.since)));
+  if (q.until) where.push(lt(events.occurredAt, new Date(q.until)));
+  if (after) {
+    const at = new Date(after[0]);
+    where.push(or(lt(events.occurredAt, at), and(eq(events.occurredAt, at), lt(events.id, after[1]))));
+  }
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(...where))
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(q.limit + 1);
+  const { data, next_cursor } = page(rows, q.limit, (r) => [r.occurredAt.toISOString(), r.id]);
+  return { data: data.map(toEventView), next_cursor };
+}

@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "./errors";
+import { zodIssuesToFieldErrors } from "./zod-errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const type = value.split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/** Reads at most `limit` bytes: a lying or absent Content-Length cannot make us buffer more. */
+async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limit: number) {
+  return new PayloadTooLarge(`The request body is over the ${limit / 1024 / 1024} MiB limit.`);
+}
+
+/** Content type, size, JSON syntax, then the zod schema: every failure is a typed 4xx. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  if (!isJsonContentType(req.headers.get("content-type"))) {
+    throw new UnsupportedMediaType("Send the body as JSON with `Content-Type: application/json`.");
+  }
+  const bytes = await readLimited(req, MAX_BODY_BYTES);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new Invalid("The body is not valid JSON.", { errors: [{ path: "", message: "malformed JSON" }] });
+  }
+  return parseWith(schema, value);
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what = "The body"): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const errors = zodIssuesToFieldErrors(result.error.issues);
+    throw new Invalid(`${what} has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((e) => `${e.path || "(body)"} ${e.message}`).slice(0, 3).join("; ")}`, { errors });
+  }
+  return result.data;
+}

@@ -1,0 +1,85 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { Conflict } from "@/lib/http/errors";
+import type { Identifier } from "./schemas";
+import { KINDS, type Kind } from "./tables";
+
+/** Thrown inside a transaction when a concurrent writer won a race; the caller's retry loop starts over. */
+export class RetryTransaction extends Error {}
+
+export interface StoredIdentifier {
+  source: string;
+  external_id: string;
+  metadata: Record<string, unknown> | null;
+}
+
+/** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
+export async function resolveIdentifiers(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier"): Promise<string | null> {
+  const { identifiers: t, idColumn } = KINDS[kind];
+  const pairs = sql.join(ids.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `);
+  const rows = await tx
+    .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
+    .from(t)
+    .where(and(eq(t.projectId, projectId), sql`(${t.source}, ${t.externalId}) in (${pairs})`));
+  const recordIds = [...new Set(rows.map((r) => r.recordId))];
+  if (recordIds.length > 1) {
+    const owners = recordIds.map((id) => ({
+      id,
+      identifier: rows.filter((r) => r.recordId === id).map((r) => ({ source: r.source, external_id: r.externalId })),
+    }));
+    throw new Conflict(`The identifiers name ${recordIds.length} different ${KINDS[kind].label}s; nothing was written.`, {
+      errors: [{ path, message: `resolves to ${recordIds.length} different ${KINDS[kind].label}s` }],
+      extra: { records: owners },
+    });
+  }
+  return recordIds[0] ?? null;
+}
+
+/**
+ * Attaches identifiers to a record. New pairs are inserted; pairs already on this record get their
+ * metadata shallow-merged. A pair that a concurrent transaction just gave to another record makes the
+ * whole transaction retry (the retry then sees the conflict and answers 409).
+ * Returns how many pairs were new.
+ */
+export async function attachIdentifiers(tx: Tx, kind: Kind, projectId: string, recordId: string, ids: Identifier[]): Promise<number> {
+  const { identifiers: t, idColumn } = KINDS[kind];
+  const idKey = kind === "user" ? "userId" : "organizationId";
+  const inserted = await tx
+    .insert(t)
+    .values(ids.map((i) => ({ projectId, source: i.source, externalId: i.external_id, [idKey]: recordId, metadata: i.metadata ?? null }) as never))
+    .onConflictDoNothing()
+    .returning({ source: t.source, externalId: t.externalId });
+  if (inserted.length === ids.length) return inserted.length;
+  const insertedKeys = new Set(inserted.map((r) => `${r.source}\u0000${r.externalId}`));
+  const existing = ids.filter((i) => !insertedKeys.has(`${i.source}\u0000${i.external_id}`));
+  const owned = await tx
+    .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
+    .from(t)
+    .where(and(eq(t.projectId, projectId), sql`(${t.source}, ${t.externalId}) in (${sql.join(existing.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `)})`));
+  if (owned.length !== existing.length || owned.some((r) => r.recordId !== recordId)) throw new RetryTransaction();
+  for (const i of existing) {
+    if (!i.metadata) continue;
+    await tx
+      .update(t)
+      .set({ metadata: sql`coalesce(${t.metadata}, '{}'::jsonb) || ${JSON.stringify(i.metadata)}::jsonb` })
+      .where(and(eq(t.projectId, projectId), eq(t.source, i.source), eq(t.externalId, i.external_id)));
+  }
+  return inserted.length;
+}
+
+export async function listIdentifiers(tx: Tx, kind: Kind, projectId: string, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
+  const { identifiers: t, idColumn } = KINDS[kind];
+  const out = new Map<string, StoredIdentifier[]>();
+  if (!recordIds.length) return out;
+  const rows = await tx
+    .select({ recordId: idColumn, source: t.source, externalId: t.externalId, metadata: t.metadata })
+    .from(t)
+    .where(and(eq(t.projectId, projectId), inArray(idColumn, recordIds)))
+    .orderBy(t.createdAt, t.source, t.externalId);
+  for (const r of rows) {
+    const list = out.get(r.recordId) ?? [];
+    list.push({ source: r.source, external_id: r.externalId, metadata: r.metadata ?? null });
+    out.set(r.recordId, list);
+  }
+  return out;
+}

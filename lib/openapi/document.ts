@@ -1,0 +1,21 @@
+import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { registry } from "./registry";
+import "./client-paths";
+import "./admin-paths";
+
+let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
+export function openApiDocument() {
+  cached ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Relay API",
+      version: "1.0.0",
+      description:
+        "Client ingestion (`/api/client/...`, role `client`) and project administration (`/api/admin/...`). Errors are RFC 9457 problem+json. Lists answer `{data, next_cursor}` with `?limit=` (default 50, max 500) and `?cursor=`.",
+    },
+    servers: [{ url: "/" }],
+  });
+  return cached;
+}

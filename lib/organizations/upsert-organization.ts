@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { organizations } from "@/db/schema";
+import { recordSystemEvents } from "@/lib/events/record-system-events";
+import { mergeRow } from "@/lib/identity/merge";
+import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { onOrganizationCreated } from "./hooks";
+import type { OrganizationInput, OrganizationView } from "./schemas";
+import { loadOrganizationViews } from "./view";
+
+/** Same identity rules as users: match any identifier, add new ones, 409 when two records are named. */
+export async function upsertOrganizationIn(tx: Tx, projectId: string, input: OrganizationInput, path = "identifier") {
+  const existing = await resolveIdentifiers(tx, "organization", projectId, input.identifier, path);
+  const columns: Record<string, string | null> = input.name !== undefined ? { name: input.name ?? null } : {};
+
+  if (!existing) {
+    const [row] = await tx.insert(organizations).values({ projectId, ...columns, data: input.data ?? {} }).returning();
+    const added = await attachIdentifiers(tx, "organization", projectId, row!.id, input.identifier);
+    if (added !== input.identifier.length) throw new RetryTransaction();
+    await recordSystemEvents(tx, projectId, [
+      {
+        name: "organization.created",
+        organizationId: row!.id,
+        data: {
+          identifier: input.identifier.map(({ source, external_id }) => ({ source, external_id })),
+          name: row!.name,
+          data: row!.data,
+        },
+      },
+    ]);
+    await onOrganizationCreated(tx, projectId, row!);
+    return { id: row!.id, created: true };
+  }
+
+  const added = await attachIdentifiers(tx, "organization", projectId, existing, input.identifier);
+  const changed =
+    (await mergeRow(tx, {
+      table: "organizations",
+      where: sql`t.project_id = ${projectId} and t.id = ${existing}`,
+      columns,
+      data: input.data,
+    })) ?? [];
+  if (added > 0) changed.unshift("identifier");
+  if (changed.length) {
+    await recordSystemEvents(tx, projectId, [{ name: "organization.updated", organizationId: existing, data: { changed } }]);
+  }
+  return { id: existing, created: false };
+}
+
+export async function upsertOrganization(db: Tx, projectId: string, input: OrganizationInput): Promise<{ organization: OrganizationView; created: boolean }> {
+  return inRetryingTransaction(db, async (tx) => {
+    const r = await upsertOrganizationIn(tx, projectId, input);
+    const [organization] = await loadOrganizationViews(tx, projectId, [r.id]);
+    return { organization: organization!, created: r.created };
+  });
+}
+
+export async function upsertOrganizations(db: Tx, projectId: string, inputs: OrganizationInput[]) {
+  return inRetryingTransaction(db, async (tx) => {
+    const results: { id: string; created: boolean }[] = [];
+    for (const [i, input] of inputs.entries()) results.push(await upsertOrganizationIn(tx, projectId, input, `[${i}].identifier`));
+    const views = await loadOrganizationViews(tx, projectId, [...new Set(results.map((r) => r.id))]);
+    const byId = new Map(views.map((v) => [v.id, v]));
+    return { organizations: results.map((r) => byId.get(r.id)!), created: results.filter((r) => r.created).length };
+  });
+}

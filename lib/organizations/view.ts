@@ -1,0 +1,27 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { organizations, type Organization } from "@/db/schema";
+import { listIdentifiers, type StoredIdentifier } from "@/lib/identity/resolve";
+import type { OrganizationView } from "./schemas";
+
+export function toOrganizationView(o: Organization, identifier: StoredIdentifier[]): OrganizationView {
+  return {
+    id: o.id,
+    identifier,
+    name: o.name,
+    data: o.data,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+  };
+}
+
+export async function loadOrganizationViews(tx: Tx, projectId: string, ids: string[]): Promise<OrganizationView[]> {
+  if (!ids.length) return [];
+  const rows = await tx.select().from(organizations).where(and(eq(organizations.projectId, projectId), inArray(organizations.id, ids)));
+  const identifiers = await listIdentifiers(tx, "organization", projectId, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const o = byId.get(id);
+    return o ? [toOrganizationView(o, identifiers.get(id) ?? [])] : [];
+  });
+}

@@ -1,0 +1,34 @@
+import { and, desc, eq, exists, lt, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { userIdentifiers, users } from "@/db/schema";
+import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+import { jsonFilter } from "@/lib/http/json-filter";
+import { loadUserViews } from "./view";
+
+export const listUsersQuery = paginationQuery
+  .extend({
+    source: z.string().max(1024).optional(),
+    external_id: z.string().max(1024).optional(),
+    email: z.string().max(320).optional(),
+    data: jsonFilter.optional(),
+  })
+  .meta({ id: "ListUsersQuery" });
+
+/** Newest first (UUIDv7 ids are time-ordered); filters combine with AND. */
+export async function listUsers(db: Tx, projectId: string, q: z.output<typeof listUsersQuery>) {
+  const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
+  const where: (SQL | undefined)[] = [eq(users.projectId, projectId)];
+  if (after) where.push(lt(users.id, after[0]));
+  if (q.email) where.push(sql`lower(${users.email}) = lower(${q.email})`);
+  if (q.data) where.push(sql`${users.data} @> ${JSON.stringify(q.data)}::jsonb`);
+  if (q.external_id !== undefined || q.source !== undefined) {
+    const idWhere = [eq(userIdentifiers.projectId, projectId), eq(userIdentifiers.userId, users.id)];
+    if (q.external_id !== undefined) idWhere.push(eq(userIdentifiers.externalId, q.external_id));
+    if (q.source !== undefined) idWhere.push(eq(userIdentifiers.source, q.source));
+    where.push(exists(db.select({ one: sql`1` }).from(userIdentifiers).where(and(...idWhere))));
+  }
+  const rows = await db.select({ id: users.id }).from(users).where(and(...where)).orderBy(desc(users.id)).limit(q.limit + 1);
+  const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
+  return { data: await loadUserViews(db, projectId, data.map((r) => r.id)), next_cursor };
+}

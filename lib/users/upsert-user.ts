@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { users } from "@/db/schema";
+import { recordSystemEvents } from "@/lib/events/record-system-events";
+import { mergeRow } from "@/lib/identity/merge";
+import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { onUserCreated } from "./hooks";
+import type { UserInput, UserView } from "./schemas";
+import { loadUserViews } from "./view";
+
+const PROFILE_FIELDS = ["email", "phone", "timezone", "locale"] as const;
+
+export interface UpsertResult {
+  id: string;
+  created: boolean;
+}
+
+/**
+ * Creates or updates one user inside `tx`. Any identifier that matches names the user; new identifiers
+ * are added to it; identifiers naming two users are a 409 and nothing is written. A race on a new
+ * identifier is settled by the unique key: the loser's transaction retries and becomes an update.
+ */
+export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, path = "identifier"): Promise<UpsertResult> {
+  const existing = await resolveIdentifiers(tx, "user", projectId, input.identifier, path);
+  const columns = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]));
+
+  if (!existing) {
+    const [row] = await tx
+      .insert(users)
+      .values({ projectId, ...columns, data: input.data ?? {} })
+      .returning();
+    const added = await attachIdentifiers(tx, "user", projectId, row!.id, input.identifier);
+    if (added !== input.identifier.length) throw new RetryTransaction();
+    await recordSystemEvents(tx, projectId, [
+      {
+        name: "user.created",
+        userId: row!.id,
+        data: {
+          identifier: input.identifier.map(({ source, external_id }) => ({ source, external_id })),
+          email: row!.email,
+          phone: row!.phone,
+          timezone: row!.timezone,
+          locale: row!.locale,
+          data: row!.data,
+        },
+      },
+    ]);
+    await onUserCreated(tx, projectId, row!);
+    return { id: row!.id, created: true };
+  }
+
+  const added = await attachIdentifiers(tx, "user", projectId, existing, input.identifier);
+  const changed =
+    (await mergeRow(tx, {
+      table: "users",
+      where: sql`t.project_id = ${projectId} and t.id = ${existing}`,
+      columns,
+      data: input.data,
+    })) ?? [];
+  if (added > 0) changed.unshift("identifier");
+  if (changed.length) {
+    await recordSystemEvents(tx, projectId, [{ name: "user.updated", userId: existing, data: { changed } }]);
+  }
+  return { id: existing, created: false };
+}
+
+export async function upsertUser(db: Tx, projectId: string, input: UserInput): Promise<{ user: UserView; created: boolean }> {
+  return inRetryingTransaction(db, async (tx) => {
+    const result = await upsertUserIn(tx, projectId, input);
+    const [user] = await loadUserViews(tx, projectId, [result.id]);
+    return { user: user!, created: result.created };
+  });
+}
+
+/** Up to 1,000 upserts in one transaction, in order: all are stored or none is. */
+export async function upsertUsers(db: Tx, projectId: string, inputs: UserInput[]): Promise<{ users: UserView[]; created: number }> {
+  return inRetryingTransaction(db, async (tx) => {
+    const results: UpsertResult[] = [];
+    for (const [i, input] of inputs.entries()) results.push(await upsertUserIn(tx, projectId, input, `[${i}].identifier`));
+    const views = await loadUserViews(tx, projectId, [...new Set(results.map((r) => r.id))]);
+    const byId = new Map(views.map((v) => [v.id, v]));
+    return { users: results.map((r) => byId.get(r.id)!), created: results.filter((r) => r.created).length };
+  });
+}
