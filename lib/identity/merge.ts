@@ -21,8 +21,13 @@ export async function mergeRow(
   const dataChanges = data
     ? sql`coalesce((select array_agg('data.' || n.key order by n.key) from jsonb_each(${data}::jsonb) n where old.data -> n.key is distinct from n.value), '{}'::text[])`
     : sql`'{}'::text[]`;
+  // Lock first, in its own statement. Locking inside the UPDATE's CTE would wait for a concurrent writer
+  // and then find the new row version invisible to the UPDATE's older snapshot: a silently lost update.
+  // In READ COMMITTED the next statement takes a fresh snapshot, and the lock keeps the row still.
+  const locked = await tx.execute(sql`select 1 from ${table} t where ${opts.where} for update`);
+  if (!locked.length) return null;
   const rows = await tx.execute<{ keys: string[] }>(sql`
-    with old as (select t.ctid as row_id, t.* from ${table} t where ${opts.where} for update),
+    with old as (select t.ctid as row_id, t.* from ${table} t where ${opts.where}),
     ch as (select array_remove(array[${sql.join([...cases, sql`null`], sql`, `)}]::text[], null) || ${dataChanges} as keys from old)
     update ${table} u set ${sql.join([...sets, sql`updated_at = case when cardinality(ch.keys) > 0 then now() else u.updated_at end`], sql`, `)}
     from old, ch where u.ctid = old.row_id

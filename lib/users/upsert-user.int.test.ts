@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
+
+let p: TestProject;
+beforeAll(async () => {
+  p = await createTestProject("users");
+});
+
+const upsert = (body: unknown, key = p.keys.client) => api("POST", p.client("/users"), { key, body });
+
+describe("POST /users", () => {
+  it("creates a user (201) with every field, source defaulting to `default`, and records user.created", async () => {
+    const res = await upsert({ identifier: [{ external_id: "create-1" }], email: "Ada@Example.com", phone: "+14155550100", timezone: "Europe/Paris", locale: "fr-FR", data: { plan: "pro" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      identifier: [{ source: "default", external_id: "create-1", metadata: null }],
+      email: "Ada@Example.com",
+      phone: "+14155550100",
+      timezone: "Europe/Paris",
+      locale: "fr-FR",
+      data: { plan: "pro" },
+    });
+    expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(res.body.created_at)).not.toBeNaN();
+    const created = (await eventsOf(p.projectId, "user.created")).filter((e) => e.user_id === res.body.id);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.data).toMatchObject({ identifier: [{ source: "default", external_id: "create-1" }], email: "Ada@Example.com" });
+  });
+
+  it("updates (200) when any identifier matches and adds the new identifiers to that user", async () => {
+    const first = await upsert({ identifier: [{ external_id: "merge-1" }] });
+    const second = await upsert({ identifier: [{ source: "anonymous", external_id: "anon-9" }, { external_id: "merge-1" }], email: "m@example.com" });
+    expect(second.status).toBe(200);
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.body.identifier.map((i: any) => `${i.source}:${i.external_id}`).sort()).toEqual(["anonymous:anon-9", "default:merge-1"]);
+    // Matching by the second identifier alone finds the same user.
+    const third = await upsert({ identifier: [{ source: "anonymous", external_id: "anon-9" }], locale: "en" });
+    expect(third.status).toBe(200);
+    expect(third.body.id).toBe(first.body.id);
+    const [{ count }] = await sql`select count(*)::int as count from users where project_id = ${p.projectId} and id = ${first.body.id}`;
+    expect(count).toBe(1);
+  });
+
+  it("answers 409 naming both records when identifiers resolve to two users, and writes nothing", async () => {
+    const a = await upsert({ identifier: [{ external_id: "conflict-a" }] });
+    const b = await upsert({ identifier: [{ external_id: "conflict-b" }] });
+    const before = await snapshotCounts(p.projectId);
+    const res = await upsert({ identifier: [{ external_id: "conflict-a" }, { external_id: "conflict-b" }, { external_id: "conflict-new" }], data: { x: 1 } });
+    expect(res.status).toBe(409);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.body.records.map((r: any) => r.id).sort()).toEqual([a.body.id, b.body.id].sort());
+    expect(res.body.records.flatMap((r: any) => r.identifier.map((i: any) => i.external_id)).sort()).toEqual(["conflict-a", "conflict-b"]);
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+  });
+
+  it("keeps the same external_id under different sources apart", async () => {
+    const a = await upsert({ identifier: [{ source: "crm", external_id: "same" }] });
+    const b = await upsert({ identifier: [{ source: "billing", external_id: "same" }] });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(a.body.id).not.toBe(b.body.id);
+  });
+
+  it("accepts the SDK spelling externalId and answers in snake_case", async () => {
+    const res = await upsert({ identifier: [{ externalId: "camel-1", source: "sdk", metadata: { device: "ios" } }] });
+    expect(res.status).toBe(201);
+    expect(res.body.identifier).toEqual([{ source: "sdk", external_id: "camel-1", metadata: { device: "ios" } }]);
+  });
+
+  it("shallow-merges data in SQL: top-level keys added or overwritten, others kept, nested objects replaced whole", async () => {
+    await upsert({ identifier: [{ external_id: "data-1" }], data: { plan: "free", seats: 3, address: { city: "Paris", zip: "75001" } } });
+    const res = await upsert({ identifier: [{ external_id: "data-1" }], data: { plan: "pro", address: { city: "Lyon" }, tags: ["a"] } });
+    expect(res.body.data).toEqual({ plan: "pro", seats: 3, address: { city: "Lyon" }, tags: ["a"] });
+    const [row] = await sql`select data from users where id = ${res.body.id}`;
+    expect(row!.data).toEqual({ plan: "pro", seats: 3, address: { city: "Lyon" }, tags: ["a"] });
+  });
+
+  it("emits user.updated only when something changed, listing the changed keys", async () => {
+    const created = await upsert({ identifier: [{ external_id: "changes-1" }], email: "c@example.com", data: { plan: "free", n: 1 } });
+    const id = created.body.id;
+    const updatedEvents = async () => (await eventsOf(p.projectId, "user.updated")).filter((e) => e.user_id === id);
+
+    const same = await upsert({ identifier: [{ external_id: "changes-1" }], email: "c@example.com", data: { plan: "free", n: 1.0 } });
+    expect(same.status).toBe(200);
+    expect(same.body.updated_at).toBe(created.body.updated_at);
+    expect(await updatedEvents()).toHaveLength(0);
+
+    await upsert({ identifier: [{ external_id: "changes-1" }], email: "new@example.com", data: { plan: "pro", n: 1 } });
+    const evts = await updatedEvents();
+    expect(evts).toHaveLength(1);
+    expect(evts[0]!.data).toEqual({ changed: ["email", "data.plan"] });
+  });
+
+  it("clears a field sent as null and leaves omitted fields alone", async () => {
+    await upsert({ identifier: [{ external_id: "null-1" }], email: "n@example.com", phone: "+14155550199" });
+    const res = await upsert({ identifier: [{ external_id: "null-1" }], email: null });
+    expect(res.body.email).toBeNull();
+    expect(res.body.phone).toBe("+14155550199");
+  });
+
+  it("creates exactly one user (and one user.created) from 50 concurrent upserts of the same new identifier", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => upsert({ identifier: [{ external_id: "race-1" }], data: { [`k${i}`]: i } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(49);
+    const ids = new Set(results.map((r) => r.body.id));
+    expect(ids.size).toBe(1);
+    const [{ count }] = await sql`select count(*)::int as count from user_identifiers where project_id = ${p.projectId} and external_id = 'race-1'`;
+    expect(count).toBe(1);
+    const created = (await eventsOf(p.projectId, "user.created")).filter((e) => e.user_id === [...ids][0]);
+    expect(created).toHaveLength(1);
+    const [row] = await sql`select data from users where id = ${[...ids][0]!}`;
+    expect(Object.keys(row!.data)).toHaveLength(50);
+  });
+});

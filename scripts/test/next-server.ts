@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/**
+ * Starts the built app (`next start`) on a free port against `databaseUrl`. Set TEST_NEXT=dev to use
+ * `next dev` instead while iterating (no build needed, slower first requests).
+ */
+export async function startNextServer(env: Record<string, string>, fixedPort?: number): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const mode = process.env.TEST_NEXT === "dev" ? "dev" : "start";
+  if (mode === "start" && !existsSync(".next/BUILD_ID")) {
+    throw new Error("No production build: run `npm run build` first (npm test does), or set TEST_NEXT=dev.");
+  }
+  const port = fixedPort ?? (await freePort());
+  const child = spawn("node_modules/.bin/next", [mode, "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, NODE_ENV: mode === "dev" ? "development" : "production", AUTH_TRUST_HOST: "true", AUTH_SECRET: "test-secret-not-for-production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => {
+    output += d;
+    if (process.env.TEST_SERVER_LOG) process.stderr.write(d);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next ${mode} exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/openapi.json`);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`next ${mode} did not answer within 90 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      // Kill the whole group: `next` forks `next-server`, which would otherwise outlive it.
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {}
+      await new Promise((r) => {
+        const t = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, "SIGKILL");
+          } catch {}
+          r(null);
+        }, 5000);
+        child.once("exit", () => {
+          clearTimeout(t);
+          r(null);
+        });
+      });
+    },
+  };
+}

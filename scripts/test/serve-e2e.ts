@@ -1,0 +1,25 @@
+import { writeFileSync } from "node:fs";
+import { createTestDatabase } from "./database";
+import { startNextServer } from "./next-server";
+
+/**
+ * Playwright's web server: a fresh migrated database plus the built app on E2E_PORT. The database URL is
+ * written to .next/e2e-database-url so tests can seed data directly; everything is removed on exit.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const db = await createTestDatabase("relay_e2e");
+writeFileSync(".next/e2e-database-url", db.url);
+const server = await startNextServer({ DATABASE_URL: db.url }, port);
+console.log(`[e2e] serving ${server.url} on database ${db.name}`);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await server.stop();
+  await db.drop();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());
+server.child.on("exit", () => void stop());
