@@ -1,5 +1,5 @@
 import type { Tx } from "@/db/client";
 import type { Organization } from "@/db/schema";
 
-/** Work in the transaction that creates an organization (the schedules issue adds its `anniversary` assignment). */
-export async function onOrganizationCreated(_tx: Tx, _projectId: string, _organization: Organization): Promise<void> {}
+/** Work in the transaction that creates organizations (the schedules issue adds their `anniversary` assignment). */
+export async function onOrganizationsCreated(_tx: Tx, _projectId: string, _organizations: Organization[]): Promise<void> {}

@@ -5,7 +5,7 @@ import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { mergeRow } from "@/lib/identity/merge";
 import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
 import { inRetryingTransaction } from "@/lib/identity/retry";
-import { onOrganizationCreated } from "./hooks";
+import { onOrganizationsCreated } from "./hooks";
 import type { OrganizationInput, OrganizationView } from "./schemas";
 import { loadOrganizationViews } from "./view";
 
@@ -29,7 +29,7 @@ export async function upsertOrganizationIn(tx: Tx, projectId: string, input: Org
         },
       },
     ]);
-    await onOrganizationCreated(tx, projectId, row!);
+    await onOrganizationsCreated(tx, projectId, [row!]);
     return { id: row!.id, created: true };
   }
 

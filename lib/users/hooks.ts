@@ -2,7 +2,7 @@ import type { Tx } from "@/db/client";
 import type { User } from "@/db/schema";
 
 /**
- * Work that must happen in the same transaction that creates a user (the schedules issue adds the
- * built-in `anniversary` assignment here). Kept in one place so every path that creates a user runs it.
+ * Work that must happen in the same transaction that creates users (the schedules issue adds the
+ * built-in `anniversary` assignment here). Every path that creates users calls it, singly or in bulk.
  */
-export async function onUserCreated(_tx: Tx, _projectId: string, _user: User): Promise<void> {}
+export async function onUsersCreated(_tx: Tx, _projectId: string, _users: User[]): Promise<void> {}

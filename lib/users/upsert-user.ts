@@ -5,7 +5,7 @@ import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { mergeRow } from "@/lib/identity/merge";
 import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
 import { inRetryingTransaction } from "@/lib/identity/retry";
-import { onUserCreated } from "./hooks";
+import { onUsersCreated } from "./hooks";
 import type { UserInput, UserView } from "./schemas";
 import { loadUserViews } from "./view";
 
@@ -46,7 +46,7 @@ export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, 
         },
       },
     ]);
-    await onUserCreated(tx, projectId, row!);
+    await onUsersCreated(tx, projectId, [row!]);
     return { id: row!.id, created: true };
   }
 
