@@ -25,6 +25,8 @@ export const users = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     index("users_data_gin").using("gin", sql`${t.data} jsonb_path_ops`),
     index("users_email_idx").on(t.projectId, sql`lower(${t.email})`),
+    // Inbound SMS (STOP/START) finds users by their phone.
+    index("users_phone_idx").on(t.projectId, t.phone).where(sql`${t.phone} is not null`),
   ],
 );
 

@@ -15,5 +15,6 @@ export type SystemEventName =
   | "organization.user.removed"
   | "list.user.added"
   | "list.user.removed"
+  | "user.subscription.changed"
   | "link.clicked"
   | `scheduled.${string}`;

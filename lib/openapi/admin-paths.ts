@@ -5,6 +5,7 @@ import { listOrganizationsQuery } from "@/lib/organizations/list-organizations";
 import { organizationOutput } from "@/lib/organizations/schemas";
 import { listUsersQuery } from "@/lib/users/list-users";
 import { userOutput } from "@/lib/users/schemas";
+import { userSubscriptionOutput } from "@/lib/subscriptions/schemas";
 import { errorResponse, jsonResponse, listOf, projectParams, registerPath } from "./registry";
 
 const base = "/api/admin/projects/{projectID}";
@@ -14,7 +15,7 @@ const queryOf = (s: z.ZodObject) => s.omit({}).partial();
 const userDetail = userOutput
   .extend({
     memberships: z.array(z.object({ organization_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
-    subscriptions: z.array(z.unknown()),
+    subscriptions: z.array(userSubscriptionOutput),
     schedules: z.array(z.unknown()),
     recent_events: z.array(eventOutput),
   })

@@ -4,6 +4,7 @@ import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
 import { listIdentifiers } from "@/lib/identity/resolve";
+import { loadUserSubscriptions } from "@/lib/subscriptions/load-user-subscriptions";
 import { loadUserViews } from "./view";
 
 export const RECENT_EVENTS = 20;
@@ -33,7 +34,7 @@ export async function getUser(db: Tx, projectId: string, userId: string) {
       created_at: m.createdAt.toISOString(),
       updated_at: m.updatedAt.toISOString(),
     })),
-    subscriptions: [] as unknown[],
+    subscriptions: await loadUserSubscriptions(db, projectId, userId),
     schedules: [] as unknown[],
     recent_events: recent.map(toEventView),
   };

@@ -1,0 +1,67 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { subscriptionChanges, userSubscriptions, users, type SubscriptionGroup, type SubscriptionSource, type SubscriptionState } from "@/db/schema";
+import { recordSystemEvents } from "@/lib/events/record-system-events";
+import { NotFound } from "@/lib/http/errors";
+
+export interface GroupChange {
+  group: SubscriptionGroup;
+  /** null returns the user to unset. */
+  state: SubscriptionState | null;
+}
+
+/**
+ * Locks the user row so concurrent changes to one user serialize (the history's previous_state is then
+ * always true), or 404s when the user is gone.
+ */
+export async function lockUser(tx: Tx, projectId: string, userId: string): Promise<void> {
+  const rows = await tx.execute(sql`select 1 from ${users} where ${users.projectId} = ${projectId} and ${users.id} = ${userId} for update`);
+  if (!rows.length) throw new NotFound("No user with this id in this project.");
+}
+
+/**
+ * The one writer of subscription states. Each real change (a no-op is skipped) updates the state row,
+ * appends to the history with its source and time, and records `user.subscription.changed` on the user,
+ * all in the caller's transaction. Returns how many groups changed.
+ */
+export async function applyChanges(tx: Tx, projectId: string, userId: string, changes: GroupChange[], source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<number> {
+  if (!changes.length) return 0;
+  await lockUser(tx, projectId, userId);
+  const current = await tx
+    .select({ groupId: userSubscriptions.groupId, state: userSubscriptions.state })
+    .from(userSubscriptions)
+    .where(and(eq(userSubscriptions.projectId, projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, changes.map((c) => c.group.id))));
+  const before = new Map(current.map((r) => [r.groupId, r.state]));
+  const real = changes.filter((c) => (before.get(c.group.id) ?? null) !== c.state);
+  if (!real.length) return 0;
+
+  const toSet = real.filter((c) => c.state !== null);
+  const toUnset = real.filter((c) => c.state === null);
+  if (toSet.length) {
+    await tx
+      .insert(userSubscriptions)
+      .values(toSet.map((c) => ({ projectId, userId, groupId: c.group.id, state: c.state!, source })))
+      .onConflictDoUpdate({
+        target: [userSubscriptions.projectId, userSubscriptions.userId, userSubscriptions.groupId],
+        set: { state: sql`excluded.state`, source: sql`excluded.source`, updatedAt: sql`now()` },
+      });
+  }
+  if (toUnset.length) {
+    await tx
+      .delete(userSubscriptions)
+      .where(and(eq(userSubscriptions.projectId, projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, toUnset.map((c) => c.group.id))));
+  }
+  await tx.insert(subscriptionChanges).values(
+    real.map((c) => ({ projectId, userId, groupId: c.group.id, channel: c.group.channel, previousState: before.get(c.group.id) ?? null, state: c.state, source, detail })),
+  );
+  await recordSystemEvents(
+    tx,
+    projectId,
+    real.map((c) => ({
+      name: "user.subscription.changed" as const,
+      userId,
+      data: { group_id: c.group.id, group: c.group.name, channel: c.group.channel, previous_state: before.get(c.group.id) ?? null, state: c.state, source },
+    })),
+  );
+  return real.length;
+}

@@ -1,0 +1,37 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { userChannelOptOuts, userSubscriptions, users, type MessageChannel } from "@/db/schema";
+import { NotFound } from "@/lib/http/errors";
+import { resolveGroup } from "./resolve-groups";
+import { loadSettings } from "./settings";
+
+export type SendReason = "subscribed" | "subscribed_by_default" | "unsubscribed" | "not_opted_in" | "channel_opted_out" | "channel_mismatch";
+
+/**
+ * The sending filter: may a message of `group` go to this user over `channel`? An explicit state wins;
+ * unset follows the group's policy, else the project's; a whole-channel opt-out (SMS STOP) refuses
+ * everything on that channel. Lists and journeys call this before sending.
+ */
+export async function canSend(db: Tx, projectId: string, input: { userId: string; group: string; channel?: MessageChannel }) {
+  const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.id, input.userId)));
+  if (!user) throw new NotFound("No user with this id in this project.", { errors: [{ path: "user_id", message: "matches no user" }] });
+  const group = await resolveGroup(db, projectId, input.group);
+  const channel = input.channel ?? group.channel;
+  const policy = group.defaultPolicy ?? (await loadSettings(db, projectId)).defaultPolicy;
+  const [row] = await db
+    .select({ state: userSubscriptions.state })
+    .from(userSubscriptions)
+    .where(and(eq(userSubscriptions.projectId, projectId), eq(userSubscriptions.userId, user.id), eq(userSubscriptions.groupId, group.id)));
+  const state = row?.state ?? null;
+  const decide = (allowed: boolean, reason: SendReason) => ({ allowed, reason, state, effective_policy: policy, channel });
+  // A group's messages go out on its channel only; asking about another channel is a caller's mistake, answered "no".
+  if (channel !== group.channel) return decide(false, "channel_mismatch");
+  const [optOut] = await db
+    .select({ c: userChannelOptOuts.channel })
+    .from(userChannelOptOuts)
+    .where(and(eq(userChannelOptOuts.projectId, projectId), eq(userChannelOptOuts.userId, user.id), eq(userChannelOptOuts.channel, channel)));
+  if (optOut) return decide(false, "channel_opted_out");
+  if (state === "subscribed") return decide(true, "subscribed");
+  if (state === "unsubscribed") return decide(false, "unsubscribed");
+  return policy === "opt_out" ? decide(true, "subscribed_by_default") : decide(false, "not_opted_in");
+}

@@ -1,0 +1,47 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { subscriptionGroups, users } from "@/db/schema";
+import { Forbidden } from "@/lib/http/errors";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { applyChanges, lockUser } from "./apply-changes";
+import { setChannelOptOut } from "./channel-opt-out";
+import { loadSettings } from "./settings";
+import { classifySms } from "./sms-keywords";
+import { isValidTwilioSignature } from "./twilio-signature";
+
+export interface InboundSms {
+  /** The URL Twilio posted to, exactly as configured there: it is part of the signature. */
+  url: string;
+  params: [string, string][];
+  signature: string | null;
+}
+
+/**
+ * Twilio's inbound-message webhook. The signature must verify with the project's auth token (else 403,
+ * nothing read); a whole-message opt-out keyword unsubscribes every user of the project with that phone
+ * from SMS (the channel and each SMS group), START/UNSTOP resubscribes. Anything else changes nothing.
+ */
+export async function handleInboundSms(db: Tx, projectId: string, sms: InboundSms) {
+  const projectOk = z.uuid().safeParse(projectId).success;
+  const { twilioAuthToken } = projectOk ? await loadSettings(db, projectId) : { twilioAuthToken: null };
+  // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.
+  if (!twilioAuthToken) throw new Forbidden("This project has no Twilio auth token configured.");
+  if (!isValidTwilioSignature(twilioAuthToken, sms.url, sms.params, sms.signature)) throw new Forbidden("The X-Twilio-Signature header does not match.");
+  const get = (k: string) => sms.params.find(([name]) => name === k)?.[1] ?? "";
+  const action = classifySms(get("Body"));
+  const from = get("From");
+  if (!action || !from) return { action: "none" as const, users: 0 };
+  const detail = { message_sid: get("MessageSid") || null, from };
+  const optOut = action === "opt_out";
+  return inRetryingTransaction(db, async (tx) => {
+    const matched = await tx.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.phone, from))).orderBy(users.id);
+    const groups = await tx.select().from(subscriptionGroups).where(and(eq(subscriptionGroups.projectId, projectId), eq(subscriptionGroups.channel, "sms")));
+    for (const u of matched) {
+      await lockUser(tx, projectId, u.id);
+      await setChannelOptOut(tx, projectId, u.id, "sms", optOut, "sms", detail);
+      await applyChanges(tx, projectId, u.id, groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })), "sms", detail);
+    }
+    return { action, users: matched.length };
+  });
+}

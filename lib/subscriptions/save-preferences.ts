@@ -1,0 +1,35 @@
+import type { Tx } from "@/db/client";
+import type { SubscriptionState } from "@/db/schema";
+import { NotFound } from "@/lib/http/errors";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { applyChanges, type GroupChange } from "./apply-changes";
+import { loadUserSubscriptions } from "./load-user-subscriptions";
+import type { UserSubscriptionView } from "./schemas";
+import { resolveGroups } from "./resolve-groups";
+import { readPreferencesToken } from "./tokens";
+
+/**
+ * The preference center's save: `choices` maps group ids to the state the person picked. Only groups
+ * whose picked state differs from what they currently get are written, so saving an untouched form
+ * leaves unset states unset. `all` applies one state to every group.
+ */
+export async function savePreferences(db: Tx, token: string, choices: Map<string, SubscriptionState>, all?: SubscriptionState) {
+  const claim = readPreferencesToken(token);
+  if (!claim) throw new NotFound("This preferences link is not valid.");
+  return inRetryingTransaction(db, async (tx) => {
+    const current = await loadUserSubscriptions(tx, claim.projectId, claim.userId);
+    const wanted = current.flatMap((s) => {
+      const pick = all ?? choices.get(s.group_id);
+      return pick && pick !== shownState(s) ? [{ id: s.group_id, state: pick }] : [];
+    });
+    if (!wanted.length) return 0;
+    const groups = await resolveGroups(tx, claim.projectId, wanted.map((w) => w.id), (i) => `group:${wanted[i]!.id}`);
+    const changes: GroupChange[] = groups.map((group, i) => ({ group, state: wanted[i]!.state }));
+    return applyChanges(tx, claim.projectId, claim.userId, changes, "preference_center");
+  });
+}
+
+/** What the page shows as chosen: the explicit state, else the policy's default (an SMS STOP is shown apart). */
+export function shownState(s: UserSubscriptionView): SubscriptionState {
+  return s.state ?? (s.effective_policy === "opt_out" ? "subscribed" : "unsubscribed");
+}

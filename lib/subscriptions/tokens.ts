@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { signToken, verifyToken } from "@/lib/signing/tokens";
+
+const unsubscribePayload = z.object({ p: z.uuid(), u: z.uuid(), g: z.uuid() });
+const preferencesPayload = z.object({ p: z.uuid(), u: z.uuid() });
+
+export interface UnsubscribeClaim {
+  projectId: string;
+  userId: string;
+  groupId: string;
+}
+
+/** Signed (project, user, group): changing any of the three breaks the signature. */
+export function unsubscribeToken(c: UnsubscribeClaim): string {
+  return signToken("unsubscribe", { p: c.projectId, u: c.userId, g: c.groupId });
+}
+
+export function readUnsubscribeToken(token: string): UnsubscribeClaim | null {
+  const parsed = unsubscribePayload.safeParse(verifyToken("unsubscribe", token));
+  return parsed.success ? { projectId: parsed.data.p, userId: parsed.data.u, groupId: parsed.data.g } : null;
+}
+
+export function preferencesToken(c: { projectId: string; userId: string }): string {
+  return signToken("preferences", { p: c.projectId, u: c.userId });
+}
+
+export function readPreferencesToken(token: string): { projectId: string; userId: string } | null {
+  const parsed = preferencesPayload.safeParse(verifyToken("preferences", token));
+  return parsed.success ? { projectId: parsed.data.p, userId: parsed.data.u } : null;
+}
+
+export const unsubscribePath = (token: string) => `/u/${token}`;
+export const unsubscribePagePath = (token: string) => `/unsubscribe/${token}`;
+export const preferencesPath = (token: string) => `/preferences/${token}`;

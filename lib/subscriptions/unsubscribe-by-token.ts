@@ -1,0 +1,25 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { subscriptionGroups } from "@/db/schema";
+import { NotFound } from "@/lib/http/errors";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { applyChanges } from "./apply-changes";
+import { readUnsubscribeToken } from "./tokens";
+
+/**
+ * One-click unsubscribe (RFC 8058 POST, or the button on the confirmation page). The token alone
+ * authorizes it; a tampered or unsigned one is a 404 that changes nothing. Repeating it is harmless.
+ */
+export async function unsubscribeByToken(db: Tx, token: string, source: "one_click" | "unsubscribe_page") {
+  const claim = readUnsubscribeToken(token);
+  if (!claim) throw new NotFound("This unsubscribe link is not valid.");
+  return inRetryingTransaction(db, async (tx) => {
+    const [group] = await tx
+      .select()
+      .from(subscriptionGroups)
+      .where(and(eq(subscriptionGroups.projectId, claim.projectId), eq(subscriptionGroups.id, claim.groupId)));
+    if (!group) throw new NotFound("This subscription no longer exists.");
+    const changed = await applyChanges(tx, claim.projectId, claim.userId, [{ group, state: "unsubscribed" }], source);
+    return { group: group.name, channel: group.channel, changed: changed > 0 };
+  });
+}

@@ -1,0 +1,19 @@
+import { sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Tx } from "@/db/client";
+import { subscriptionSettings } from "@/db/schema";
+import { getSettings } from "./get-settings";
+import type { settingsPatch } from "./schemas";
+
+/** Upserts the project's settings; fields left out keep their value. */
+export async function updateSettings(db: Tx, projectId: string, patch: z.output<typeof settingsPatch>, origin: string) {
+  const set = {
+    ...(patch.default_policy !== undefined ? { defaultPolicy: patch.default_policy } : {}),
+    ...(patch.twilio_auth_token !== undefined ? { twilioAuthToken: patch.twilio_auth_token } : {}),
+  };
+  await db
+    .insert(subscriptionSettings)
+    .values({ projectId, ...set })
+    .onConflictDoUpdate({ target: subscriptionSettings.projectId, set: { ...set, updatedAt: sql`now()` } });
+  return getSettings(db, projectId, origin);
+}
