@@ -3,7 +3,7 @@ import type { Tx } from "@/db/client";
 import { projects, users } from "@/db/schema";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { maskEmail, maskPhone } from "./mask-contact";
-import { readPreferencesToken, readUnsubscribeToken } from "./tokens";
+import { preferencesPath, preferencesToken, readPreferencesToken, readUnsubscribeToken } from "./tokens";
 
 /**
  * What the public pages show for a signed token: the project's name, the person's masked contact and
@@ -21,5 +21,12 @@ export async function describeLink(db: Tx, kind: "unsubscribe" | "preferences", 
   const subscriptions = await loadUserSubscriptions(db, claim.projectId, claim.userId);
   const group = "groupId" in claim ? (subscriptions.find((s) => s.group_id === claim.groupId) ?? null) : null;
   if ("groupId" in claim && !group) return null;
-  return { project: row.project, email: maskEmail(row.email), phone: maskPhone(row.phone), subscriptions, group };
+  return {
+    project: row.project,
+    email: maskEmail(row.email),
+    phone: maskPhone(row.phone),
+    subscriptions,
+    group,
+    preferencesPath: preferencesPath(preferencesToken(claim)),
+  };
 }
