@@ -34,7 +34,7 @@ export function ChannelBadge({ channel }: { channel: string }) {
 export function InvalidLink({ what }: { what: string }) {
   return (
     <PublicShell>
-      <h1 className="text-xl font-semibold text-zinc-900">This {what} link is not valid</h1>
+      <h1 className="text-xl font-semibold text-zinc-900">{`This ${what} link is not valid`}</h1>
       <p className="mt-3 text-sm leading-6 text-zinc-600">
         It may have been copied incompletely, or the subscription it points to no longer exists. Nothing was changed. Use the
         link from a more recent message, or reply to the sender.

@@ -11,8 +11,8 @@ import { classifySms } from "./sms-keywords";
 import { isValidTwilioSignature } from "./twilio-signature";
 
 export interface InboundSms {
-  /** The URL Twilio posted to, exactly as configured there: it is part of the signature. */
-  url: string;
+  /** The URLs Twilio may have posted to (it signs the one configured there); one must verify. */
+  urls: string[];
   params: [string, string][];
   signature: string | null;
 }
@@ -27,7 +27,7 @@ export async function handleInboundSms(db: Tx, projectId: string, sms: InboundSm
   const { twilioAuthToken } = projectOk ? await loadSettings(db, projectId) : { twilioAuthToken: null };
   // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.
   if (!twilioAuthToken) throw new Forbidden("This project has no Twilio auth token configured.");
-  if (!isValidTwilioSignature(twilioAuthToken, sms.url, sms.params, sms.signature)) throw new Forbidden("The X-Twilio-Signature header does not match.");
+  if (!sms.urls.some((url) => isValidTwilioSignature(twilioAuthToken, url, sms.params, sms.signature))) throw new Forbidden("The X-Twilio-Signature header does not match.");
   const get = (k: string) => sms.params.find(([name]) => name === k)?.[1] ?? "";
   const action = classifySms(get("Body"));
   const from = get("From");

@@ -2,6 +2,18 @@ import { getDb } from "@/db/client";
 import { errorToResponse } from "@/lib/http/problem";
 import { readForm } from "@/lib/http/read-form";
 import { publicOrigin } from "@/lib/signing/public-url";
+
+/**
+ * Twilio signs the exact URL it was configured with. Behind a proxy that is RELAY_PUBLIC_URL's origin;
+ * directly, it is the Host the request came to (Next rewrites req.url's host, so read the header too).
+ */
+function signedUrlCandidates(req: Request): string[] {
+  const url = new URL(req.url);
+  const tail = url.pathname + url.search;
+  const host = req.headers.get("host");
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "");
+  return [...new Set([publicOrigin(req) + tail, ...(host ? [`${proto}://${host}${tail}`] : []), url.origin + tail])];
+}
 import { handleInboundSms } from "@/lib/subscriptions/handle-inbound-sms";
 
 type Ctx = { params: Promise<{ projectID: string }> };
@@ -13,11 +25,8 @@ type Ctx = { params: Promise<{ projectID: string }> };
 export async function POST(req: Request, ctx: Ctx) {
   try {
     const { projectID } = await ctx.params;
-    const url = new URL(req.url);
-    // Twilio signs the URL it was configured with; behind a proxy that is RELAY_PUBLIC_URL's origin.
-    const signedUrl = publicOrigin(req) + url.pathname + url.search;
     const params = [...(await readForm(req))] as [string, string][];
-    await handleInboundSms(getDb(), projectID, { url: signedUrl, params, signature: req.headers.get("x-twilio-signature") });
+    await handleInboundSms(getDb(), projectID, { urls: signedUrlCandidates(req), params, signature: req.headers.get("x-twilio-signature") });
     return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', { status: 200, headers: { "content-type": "text/xml" } });
   } catch (err) {
     return errorToResponse(err);
