@@ -7,7 +7,7 @@ export function maskEmail(email: string | null): string | null {
   return `${local[0]}${"•".repeat(Math.min(6, Math.max(2, local.length - 1)))}${email.slice(at)}`;
 }
 
+/** The last four digits only; pages say "the number ending in 0123". */
 export function maskPhone(phone: string | null): string | null {
-  if (!phone) return null;
-  return `${"•".repeat(Math.max(0, phone.length - 4))}${phone.slice(-4)}`;
+  return phone ? phone.slice(-4) : null;
 }

@@ -11,8 +11,8 @@ export function GroupChoice(props: { id: string; name: string; description: stri
   return (
     <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
-        <p id={labelId} className="flex items-center gap-2 text-sm font-medium text-zinc-900">
-          {props.name} <ChannelBadge channel={props.channel} />
+        <p className="flex items-center gap-2 text-sm font-medium text-zinc-900">
+          <span id={labelId}>{props.name}</span> <ChannelBadge channel={props.channel} />
         </p>
         {props.description ? <p className="mt-1 text-sm text-zinc-500">{props.description}</p> : null}
       </div>

@@ -19,7 +19,8 @@ export default async function PreferencesPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const link = await describeLink(getDb(), "preferences", token);
   if (!link) notFound();
-  const contact = [link.email, link.phone].filter(Boolean).join(" · ");
+  const hasSms = link.subscriptions.some((s) => s.channel === "sms");
+  const contact = [link.email, hasSms && link.phone ? `the number ending in ${link.phone}` : null].filter(Boolean).join(" and ");
   const smsStopped = link.subscriptions.some((s) => s.channel === "sms" && s.channel_opted_out);
 
   return (

@@ -19,7 +19,7 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
   const link = await describeLink(getDb(), "unsubscribe", token);
   if (!link?.group) notFound();
   const { group } = link;
-  const address = group.channel === "sms" ? link.phone : link.email;
+  const address = group.channel === "sms" ? (link.phone ? `the number ending in ${link.phone}` : null) : link.email;
   const done = query.done === "1" || (group.state === "unsubscribed" && query.error !== "1");
 
   if (done) {
