@@ -1,5 +1,4 @@
-import { getDb } from "@/db/client";
-import { errorToResponse } from "@/lib/http/problem";
+import { publicRoute } from "@/lib/http/public-route";
 import { readForm } from "@/lib/http/read-form";
 import { publicOrigin } from "@/lib/signing/public-url";
 
@@ -16,19 +15,14 @@ function signedUrlCandidates(req: Request): string[] {
 }
 import { handleInboundSms } from "@/lib/subscriptions/handle-inbound-sms";
 
-type Ctx = { params: Promise<{ projectID: string }> };
+type Params = { projectID: string };
 
 /**
  * Twilio's "A message comes in" webhook for a project's number (HTTP POST, form-encoded). Verified with
  * the project's auth token; answers empty TwiML, since Twilio itself replies to STOP/START.
  */
-export async function POST(req: Request, ctx: Ctx) {
-  try {
-    const { projectID } = await ctx.params;
-    const params = [...(await readForm(req))] as [string, string][];
-    await handleInboundSms(getDb(), projectID, { urls: signedUrlCandidates(req), params, signature: req.headers.get("x-twilio-signature") });
-    return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', { status: 200, headers: { "content-type": "text/xml" } });
-  } catch (err) {
-    return errorToResponse(err);
-  }
-}
+export const POST = publicRoute<Params>(async (req, { db, params }) => {
+  const fields = [...(await readForm(req))] as [string, string][];
+  await handleInboundSms(db, params.projectID, { urls: signedUrlCandidates(req), params: fields, signature: req.headers.get("x-twilio-signature") });
+  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', { status: 200, headers: { "content-type": "text/xml" } });
+});
