@@ -112,6 +112,19 @@ describe("Twilio inbound SMS webhook", () => {
     expect((await canText(id)).allowed).toBe(true);
   });
 
+  it("a replay of a correctly signed STOP is harmless: nothing new is recorded", async () => {
+    const id = await userWithPhone("replay-1", "+15551230007");
+    const first = await inbound({ From: "+15551230007", Body: "STOP" });
+    const again = await fetch(baseUrl + webhookPath(), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": first.signature },
+      body: new URLSearchParams(first.sent).toString(),
+    });
+    expect(again.status).toBe(200);
+    const [{ count }] = await sql`select count(*)::int as count from subscription_changes where project_id = ${p.projectId} and user_id = ${id}`;
+    expect(count).toBe(3); // the channel opt-out and the two SMS groups, once
+  });
+
   it("refuses a project without a Twilio token, an unknown project, and another project's token", async () => {
     const q = await createTestProject("no-twilio");
     expect((await inbound({ From: "+15551230005", Body: "STOP" }, { projectId: q.projectId })).status).toBe(403);

@@ -91,6 +91,17 @@ describe("one-click unsubscribe", () => {
     expect(await htmlOf(await raw(`/unsubscribe/${tokenOf(url)}`))).toContain("You’re unsubscribed from Marketing");
   });
 
+  it("concurrent one-click POSTs for one user record the change once", async () => {
+    const id = await newUser("race-1");
+    const url = (await links(id, "Digest")).body.unsubscribe_url as string;
+    const results = await Promise.all(Array.from({ length: 8 }, () => raw(pathOf(url), form({ "List-Unsubscribe": "One-Click" }))));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const [{ count }] = await sql`select count(*)::int as count from subscription_changes where project_id = ${p.projectId} and user_id = ${id}`;
+    expect(count).toBe(1);
+    const [{ events }] = await sql`select count(*)::int as events from events where project_id = ${p.projectId} and user_id = ${id} and name = 'user.subscription.changed'`;
+    expect(events).toBe(1);
+  });
+
   it("the page's button unsubscribes and comes back to a confirmation", async () => {
     const id = await newUser("page-1");
     const url = (await links(id, "Digest")).body.unsubscribe_url as string;
