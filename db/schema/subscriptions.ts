@@ -23,7 +23,7 @@ export const subscriptionSource = pgEnum("subscription_source", [
 export const subscriptionSettings = pgTable("subscription_settings", {
   projectId: uuid().primaryKey().references(() => projects.id, { onDelete: "cascade" }),
   defaultPolicy: subscriptionPolicy().notNull().default("opt_out"),
-  /** Twilio auth token used to verify inbound SMS webhooks; never returned by the API. */
+  /** Twilio auth token that verifies inbound SMS webhooks, sealed by lib/signing/seal.ts; never returned by the API. */
   twilioAuthToken: text(),
   updatedAt: updatedAt(),
 });

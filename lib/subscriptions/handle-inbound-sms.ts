@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { subscriptionGroups, users } from "@/db/schema";
 import { Forbidden } from "@/lib/http/errors";
+import { unseal } from "@/lib/signing/seal";
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { applyChanges, lockUser } from "./apply-changes";
 import { setChannelOptOut } from "./channel-opt-out";
@@ -24,9 +25,11 @@ export interface InboundSms {
  */
 export async function handleInboundSms(db: Tx, projectId: string, sms: InboundSms) {
   const projectOk = z.uuid().safeParse(projectId).success;
-  const { twilioAuthToken } = projectOk ? await loadSettings(db, projectId) : { twilioAuthToken: null };
+  const { twilioAuthToken: sealed } = projectOk ? await loadSettings(db, projectId) : { twilioAuthToken: null };
   // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.
-  if (!twilioAuthToken) throw new Forbidden("This project has no Twilio auth token configured.");
+  if (!sealed) throw new Forbidden("This project has no Twilio auth token configured.");
+  const twilioAuthToken = unseal(sealed);
+  if (!twilioAuthToken) throw new Forbidden("The stored Twilio auth token cannot be read (the server secret changed?): set it again.");
   if (!sms.urls.some((url) => isValidTwilioSignature(twilioAuthToken, url, sms.params, sms.signature))) throw new Forbidden("The X-Twilio-Signature header does not match.");
   const get = (k: string) => sms.params.find(([name]) => name === k)?.[1] ?? "";
   const action = classifySms(get("Body"));

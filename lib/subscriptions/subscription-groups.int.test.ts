@@ -63,6 +63,9 @@ describe("subscription groups (admin API)", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ default_policy: "opt_in", twilio_auth_token_set: true });
     expect(JSON.stringify(res.body)).not.toContain("secret-token-123");
+    const [stored] = await sql`select twilio_auth_token from subscription_settings where project_id = ${p.projectId}`;
+    expect(stored!.twilio_auth_token).toMatch(/^v1\./); // sealed at rest, not the token itself
+    expect(stored!.twilio_auth_token).not.toContain("secret-token-123");
     // A group without its own policy follows the project's.
     const g = await create({ name: "Follows project", channel: "push" });
     expect(g.body.effective_policy).toBe("opt_in");

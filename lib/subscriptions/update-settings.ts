@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Tx } from "@/db/client";
 import { subscriptionSettings } from "@/db/schema";
+import { seal } from "@/lib/signing/seal";
 import { getSettings } from "./get-settings";
 import type { settingsPatch } from "./schemas";
 
@@ -9,7 +10,8 @@ import type { settingsPatch } from "./schemas";
 export async function updateSettings(db: Tx, projectId: string, patch: z.output<typeof settingsPatch>, origin: string) {
   const set = {
     ...(patch.default_policy !== undefined ? { defaultPolicy: patch.default_policy } : {}),
-    ...(patch.twilio_auth_token !== undefined ? { twilioAuthToken: patch.twilio_auth_token } : {}),
+    // Stored sealed (AES-GCM under the server secret), never as given.
+    ...(patch.twilio_auth_token !== undefined ? { twilioAuthToken: patch.twilio_auth_token === null ? null : seal(patch.twilio_auth_token) } : {}),
   };
   await db
     .insert(subscriptionSettings)
