@@ -1,22 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { subscriptionChanges, userSubscriptions, users, type SubscriptionGroup, type SubscriptionSource, type SubscriptionState } from "@/db/schema";
+import { subscriptionChanges, userSubscriptions, type SubscriptionGroup, type SubscriptionSource, type SubscriptionState } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
-import { NotFound } from "@/lib/http/errors";
+import { lockUser } from "./lock-user";
 
 export interface GroupChange {
   group: SubscriptionGroup;
   /** null returns the user to unset. */
   state: SubscriptionState | null;
-}
-
-/**
- * Locks the user row so concurrent changes to one user serialize (the history's previous_state is then
- * always true), or 404s when the user is gone.
- */
-export async function lockUser(tx: Tx, projectId: string, userId: string): Promise<void> {
-  const rows = await tx.execute(sql`select 1 from ${users} where ${users.projectId} = ${projectId} and ${users.id} = ${userId} for update`);
-  if (!rows.length) throw new NotFound("No user with this id in this project.");
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { Tx } from "@/db/client";
 import { subscriptionGroups } from "@/db/schema";
+import { errorCode } from "@/lib/http/error-code";
 import { Conflict } from "@/lib/http/errors";
 import { toGroupView } from "./group-view";
 import type { groupInput } from "./schemas";
-import { loadSettings } from "./settings";
+import { loadSettings, UNIQUE_VIOLATION } from "./settings";
 import type { z } from "zod";
-
-const UNIQUE_VIOLATION = "23505";
 
 export async function createGroup(db: Tx, projectId: string, input: z.output<typeof groupInput>) {
   try {
@@ -16,12 +15,7 @@ export async function createGroup(db: Tx, projectId: string, input: z.output<typ
       .returning();
     return toGroupView(g!, (await loadSettings(db, projectId)).defaultPolicy);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`A subscription group named "${input.name}" already exists.`, { errors: [{ path: "name", message: "already taken" }] });
+    if (errorCode(err) === UNIQUE_VIOLATION) throw new Conflict(`A subscription group named "${input.name}" already exists.`, { errors: [{ path: "name", message: "already taken" }] });
     throw err;
   }
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === UNIQUE_VIOLATION || e?.cause?.code === UNIQUE_VIOLATION;
 }

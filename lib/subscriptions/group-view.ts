@@ -1,4 +1,5 @@
 import type { SubscriptionGroup, SubscriptionPolicy, SubscriptionState } from "@/db/schema";
+import type { UserSubscriptionView } from "./schemas";
 
 export function toGroupView(g: SubscriptionGroup, projectPolicy: SubscriptionPolicy) {
   return {
@@ -17,4 +18,9 @@ export function toGroupView(g: SubscriptionGroup, projectPolicy: SubscriptionPol
 export function effectiveState(explicit: SubscriptionState | null, policy: SubscriptionPolicy, channelOptedOut: boolean): SubscriptionState {
   if (channelOptedOut) return "unsubscribed";
   return explicit ?? (policy === "opt_out" ? "subscribed" : "unsubscribed");
+}
+
+/** What the page shows as chosen: the explicit state, else the policy's default (an SMS STOP is shown apart). */
+export function shownState(s: UserSubscriptionView): SubscriptionState {
+  return s.state ?? (s.effective_policy === "opt_out" ? "subscribed" : "unsubscribed");
 }

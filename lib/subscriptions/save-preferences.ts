@@ -3,8 +3,8 @@ import type { SubscriptionState } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { applyChanges, type GroupChange } from "./apply-changes";
+import { shownState } from "./group-view";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
-import type { UserSubscriptionView } from "./schemas";
 import { resolveGroups } from "./resolve-groups";
 import { readPreferencesToken } from "./tokens";
 
@@ -27,9 +27,4 @@ export async function savePreferences(db: Tx, token: string, choices: Map<string
     const changes: GroupChange[] = groups.map((group, i) => ({ group, state: wanted[i]!.state }));
     return applyChanges(tx, claim.projectId, claim.userId, changes, "preference_center");
   });
-}
-
-/** What the page shows as chosen: the explicit state, else the policy's default (an SMS STOP is shown apart). */
-export function shownState(s: UserSubscriptionView): SubscriptionState {
-  return s.state ?? (s.effective_policy === "opt_out" ? "subscribed" : "unsubscribed");
 }

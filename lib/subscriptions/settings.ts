@@ -12,3 +12,6 @@ export async function loadSettings(tx: Tx, projectId: string): Promise<ProjectSu
   const [row] = await tx.select().from(subscriptionSettings).where(eq(subscriptionSettings.projectId, projectId));
   return { defaultPolicy: row?.defaultPolicy ?? "opt_out", twilioAuthToken: row?.twilioAuthToken ?? null };
 }
+
+/** PostgreSQL's unique_violation: a group name already taken in the project. */
+export const UNIQUE_VIOLATION = "23505";

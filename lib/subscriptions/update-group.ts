@@ -3,10 +3,10 @@ import type { z } from "zod";
 import type { Tx } from "@/db/client";
 import { subscriptionGroups } from "@/db/schema";
 import { Conflict, NotFound } from "@/lib/http/errors";
-import { isUniqueViolation } from "./create-group";
+import { errorCode } from "@/lib/http/error-code";
 import { toGroupView } from "./group-view";
 import type { groupPatch } from "./schemas";
-import { loadSettings } from "./settings";
+import { loadSettings, UNIQUE_VIOLATION } from "./settings";
 
 export async function updateGroup(db: Tx, projectId: string, groupId: string, patch: z.output<typeof groupPatch>) {
   try {
@@ -24,7 +24,7 @@ export async function updateGroup(db: Tx, projectId: string, groupId: string, pa
     if (!g) throw new NotFound("No subscription group with this id in this project.");
     return toGroupView(g, (await loadSettings(db, projectId)).defaultPolicy);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`A subscription group named "${patch.name}" already exists.`, { errors: [{ path: "name", message: "already taken" }] });
+    if (errorCode(err) === UNIQUE_VIOLATION) throw new Conflict(`A subscription group named "${patch.name}" already exists.`, { errors: [{ path: "name", message: "already taken" }] });
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { Notice, PublicShell } from "@/app/_components/public-shell";
 import { describeLink } from "@/lib/subscriptions/describe-link";
-import { shownState } from "@/lib/subscriptions/save-preferences";
+import { shownState } from "@/lib/subscriptions/group-view";
 import { GroupChoice } from "./group-choice";
 
 // The token is a credential: keep it out of search indexes and out of Referer headers.
