@@ -1,3 +1,6 @@
 export * from "./console";
 export * from "./end-users";
 export * from "./events";
+export * from "./pipeline";
+export * from "./lists";
+export * from "./journeys";

@@ -1,0 +1,37 @@
+export type PropertyType = "string" | "number" | "boolean" | "null" | "object" | "array" | "date";
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function typeOf(value: unknown): PropertyType {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "string") return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? "date" : "string";
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "boolean";
+  return "object";
+}
+
+/**
+ * Every property path of an event's data with the types seen there: nested objects as `address.city`,
+ * array elements as `items[]` (and `items[].sku` for objects inside arrays). A path with values of
+ * several types lists them all.
+ */
+export function propertyPaths(data: Record<string, unknown>): Map<string, Set<PropertyType>> {
+  const out = new Map<string, Set<PropertyType>>();
+  const visit = (value: unknown, path: string, depth: number) => {
+    const type = typeOf(value);
+    if (path) {
+      const set = out.get(path) ?? new Set<PropertyType>();
+      set.add(type);
+      out.set(path, set);
+    }
+    if (depth > 16) return;
+    if (type === "object") {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(v, path ? `${path}.${k}` : k, depth + 1);
+    } else if (type === "array") {
+      for (const v of value as unknown[]) visit(v, `${path}[]`, depth + 1);
+    }
+  };
+  visit(data, "", 0);
+  return out;
+}
