@@ -47,6 +47,13 @@ CREATE TABLE "event_schema" (
 	CONSTRAINT "event_schema_project_id_event_name_path_pk" PRIMARY KEY("project_id","event_name","path")
 );
 --> statement-breakpoint
+CREATE TABLE "job_outbox" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "job_outbox_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"queue" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "pipeline_steps_done" (
 	"project_id" uuid NOT NULL,
 	"batch_id" uuid NOT NULL,

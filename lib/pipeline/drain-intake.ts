@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import type { Identifier } from "@/lib/identity/schemas";
 import { inRetryingTransaction } from "@/lib/identity/retry";
+import { drainOutbox } from "@/lib/queue/outbox";
 import { enqueueSteps, type Enqueue } from "./enqueue";
 import { resolveOrCreateRecords } from "./resolve-records";
 
@@ -36,7 +37,8 @@ export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promi
     const byProject = new Map<string, IntakeRow[]>();
     for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
     for (const [projectId, list] of byProject) await recordBatch(tx, enqueue, projectId, list);
-    return rows.length;
+    const jobs = await drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never));
+    return rows.length + jobs;
   });
 }
 
