@@ -37,15 +37,44 @@ const propertyRule = z
 
 export type Rule = { all: Rule[] } | { any: Rule[] } | { event: z.output<typeof eventRule> } | { property: z.output<typeof propertyRule> };
 
-/** A tree of all/any groups whose leaves are event rules and user property rules. */
-export const rule: z.ZodType<Rule> = z.lazy(() =>
+const ruleTree: z.ZodType<Rule> = z.lazy(() =>
   z.union([
-    z.strictObject({ all: z.array(rule).min(1).max(50) }),
-    z.strictObject({ any: z.array(rule).min(1).max(50) }),
+    z.strictObject({ all: z.array(ruleTree).min(1).max(50) }),
+    z.strictObject({ any: z.array(ruleTree).min(1).max(50) }),
     z.strictObject({ event: eventRule }),
     z.strictObject({ property: propertyRule }),
   ]),
 ) as never;
+
+/** Union failures are reported at their closest branch, like lib/http/zod-errors.ts does at the top level. */
+function flatten(issues: readonly z.core.$ZodIssue[], base: PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((i) => {
+    if (i.code === "invalid_union" && i.errors?.length) {
+      const best = i.errors.reduce((a, b) => (b.length < a.length ? b : a));
+      return flatten(best, [...base, ...i.path]);
+    }
+    return [{ path: [...base, ...i.path], message: i.message }];
+  });
+}
+
+/**
+ * A tree of all/any groups whose leaves are event rules and user property rules. Validated by the
+ * recursive schema above but exposed as one opaque field, since the OpenAPI generator cannot walk a
+ * recursive schema; the API reference describes the shape in words.
+ */
+export const rule = z
+  .unknown()
+  .transform((value, ctx) => {
+    const r = ruleTree.safeParse(value);
+    if (r.success) return r.data;
+    for (const i of flatten(r.error.issues)) ctx.addIssue({ code: "custom", path: i.path as (string | number)[], message: i.message });
+    return z.NEVER;
+  })
+  .meta({
+    id: "ListRule",
+    description:
+      "`{all: [rule...]}`, `{any: [rule...]}`, `{event: {name, scope?: user|organization, at_least?: 1, within_days?, where?: [{path, op, value}]}}` or `{property: {path: email|phone|timezone|locale|created_at|data.<path>, op, value}}`.",
+  });
 
 function pathArray(path: string): string {
   return `{${path.replace(/^data\./, "").split(".").join(",")}}`;

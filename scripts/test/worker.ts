@@ -40,11 +40,11 @@ export async function startWorker(databaseUrl: string, env: Record<string, strin
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, what = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
-    if (v) return v;
+    if (v) return v as T;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
