@@ -23,7 +23,7 @@ const HANDLERS: { [Q in QueueName]: (jobs: unknown[]) => Promise<void> } = {
 };
 
 for (const name of Object.keys(HANDLERS) as QueueName[]) {
-  await boss.work(name, { batchSize: 20, localConcurrency: 2, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+  await boss.work(name, { batchSize: 20, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true }, async (jobs) => {
     const payloads = jobs.map((j) => QUEUES[name].parse(j.data));
     await HANDLERS[name](payloads);
   });

@@ -25,10 +25,12 @@ const UNAVAILABLE_CODES = new Set([
   "57P01", "57P02", "57P03", "53300", "53000",
 ]);
 
-export function isDatabaseUnavailable(err: unknown): boolean {
+/** Looks through wrappers (drizzle's DrizzleQueryError keeps the driver's error as `cause`). */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   const code = (err as { code?: unknown })?.code;
-  if (typeof code !== "string") return false;
-  return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
+  if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+  const cause = (err as { cause?: unknown })?.cause;
+  return depth < 5 && cause !== undefined && cause !== err && isDatabaseUnavailable(cause, depth + 1);
 }
 
 /** The one place an unknown error becomes a response: typed errors keep their status; the rest is 503 or an opaque 500. */

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "../../db/schema";
+import type { Db } from "../../db/client";
+import { createApiKey } from "../access/api-keys";
+import { createProjectWithOwner } from "../projects/create-project";
+import { startTestPostgres } from "../../scripts/test/embedded-pg";
+import { startNextServer } from "../../scripts/test/next-server";
+import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { runStep } from "./run-step";
+import { discoverSchema } from "./discover-schema";
+
+/*
+ * Fault tests on a PostgreSQL and a Next server of their own: a worker SIGKILLed mid-drain, two workers
+ * racing, a retried step job, and the database going away under the intake endpoint.
+ */
+let pg: Awaited<ReturnType<typeof startTestPostgres>>;
+let server: Awaited<ReturnType<typeof startNextServer>>;
+let sql: postgres.Sql;
+let db: Db;
+let projectId: string;
+let key: string;
+const workers: TestWorker[] = [];
+
+beforeAll(async () => {
+  pg = await startTestPostgres();
+  sql = postgres(pg.url, { max: 4, onnotice: () => {} });
+  db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
+  const { project } = await createProjectWithOwner(db, { orgName: "faults", projectName: "faults", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  projectId = project.id;
+  key = (await createApiKey(db, { projectId, name: "c", role: "client", rateLimitPerSecond: 100_000, rateLimitBurst: 100_000 })).secret;
+  server = await startNextServer({ DATABASE_URL: pg.url, DATABASE_CONNECT_TIMEOUT: "2" });
+}, 180_000);
+
+afterAll(async () => {
+  for (const w of workers) await w.stop("SIGKILL");
+  await server?.stop();
+  await sql?.end({ timeout: 2 });
+  await pg?.destroy();
+});
+
+const post = (body: unknown) =>
+  fetch(`${server.url}/api/client/projects/${projectId}/users/events`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+const batch = (name: string, from: number, size: number, users: number) =>
+  Array.from({ length: size }, (_, k) => {
+    const i = from + k;
+    return { name, id: `${name}-${i}`, identifier: [{ external_id: `u-${i % users}` }], data: { n: i } };
+  });
+const counts = async (name: string) => {
+  const [r] = await sql`select count(*)::int as n, count(distinct client_id)::int as d from events where project_id = ${projectId} and name = ${name}`;
+  return r as { n: number; d: number };
+};
+const schemaCount = async (name: string) => {
+  const [r] = await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = ${name} and path = 'n'`;
+  return (r?.c as number | undefined) ?? 0;
+};
+const spawnWorker = async (env: Record<string, string> = {}) => {
+  const w = await startWorker(pg.url, env);
+  workers.push(w);
+  return w;
+};
+
+describe("exactly-once under faults", () => {
+  it("SIGKILL of a worker while it records 20,000 events: after a restart accepted == recorded, no duplicates, steps once", async () => {
+    let accepted = 0;
+    for (let i = 0; i < 20; i++) {
+      const res = await post(batch("Load", i * 1000, 1000, 500));
+      expect(res.status).toBe(202);
+      accepted += ((await res.json()) as { accepted: number }).accepted;
+    }
+    expect(accepted).toBe(20_000);
+    const first = await spawnWorker({ INTAKE_BATCH: "250", INTAKE_LOOPS: "1" });
+    const atKill = await waitFor(async () => {
+      const { n } = await counts("Load");
+      return n >= 2_000 ? n : null;
+    }, 60_000, "the first worker to record some events");
+    await first.stop("SIGKILL");
+    const afterKill = (await counts("Load")).n;
+    expect(atKill).toBeLessThan(20_000);
+    expect(afterKill).toBeLessThan(20_000);
+
+    const t0 = Date.now();
+    await spawnWorker();
+    await waitFor(async () => (await counts("Load")).n === 20_000, 90_000, "all 20,000 recorded");
+    const t1 = Date.now();
+    await waitFor(async () => (await schemaCount("Load")) === 20_000, 90_000, "schema step over all 20,000 events");
+    console.log(`[faults] killed at ${atKill}; restart to all recorded ${t1 - t0} ms, to all steps ${Date.now() - t0} ms`);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await counts("Load")).toEqual({ n: 20_000, d: 20_000 });
+    expect(await schemaCount("Load")).toBe(20_000);
+    const [{ users, created }] = await sql`
+      select (select count(*)::int from users where project_id = ${projectId}) as users,
+             (select count(*)::int from events where project_id = ${projectId} and name = 'user.created') as created`;
+    expect(users).toBe(500);
+    expect(created).toBe(500);
+    const [{ left }] = await sql`select count(*)::int as left from event_intake`;
+    expect(left).toBe(0);
+  }, 240_000);
+
+  it("two workers over one queue record everything exactly once", async () => {
+    await spawnWorker();
+    const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(batch("Race", i * 500, 500, 300))));
+    expect(results.every((r) => r.status === 202)).toBe(true);
+    await waitFor(async () => (await counts("Race")).n >= 5_000 && (await schemaCount("Race")) >= 5_000, 90_000, "race recorded");
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await counts("Race")).toEqual({ n: 5_000, d: 5_000 });
+    expect(await schemaCount("Race")).toBe(5_000);
+  }, 120_000);
+
+  it("a retried or duplicated step job writes nothing twice", async () => {
+    const ids = (await sql`select id from events where project_id = ${projectId} and name = 'Race' limit 10`).map((r) => r.id as string);
+    const job = { projectId, batchId: crypto.randomUUID(), eventIds: ids };
+    const before = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
+    const runs = await Promise.all([1, 2, 3].map(() => runStep(db, "pipeline.schema", job, (tx, rows) => discoverSchema(tx, projectId, rows))));
+    expect(runs.filter(Boolean)).toHaveLength(1);
+    expect(await runStep(db, "pipeline.schema", job, (tx, rows) => discoverSchema(tx, projectId, rows))).toBe(false);
+    const after = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
+    expect(after - before).toBe(10);
+  });
+
+  it("answers 503 problem+json within the request timeout while the database is down, and recovers once it is back", async () => {
+    await pg.stop();
+    const started = Date.now();
+    const res = await post(batch("Outage", 0, 1, 1));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(((await res.json()) as { status: number }).status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    await pg.start();
+    const ok = await waitFor(async () => {
+      const r = await post(batch("Outage", 1, 1, 1)).catch(() => null);
+      return r?.status === 202 ? r : null;
+    }, 30_000, "intake to accept again");
+    expect(ok.status).toBe(202);
+    // The workers rode out the outage and record what was accepted after it.
+    await waitFor(async () => (await counts("Outage")).n === 1, 60_000, "the accepted event to be recorded");
+    expect((await counts("Outage")).n).toBe(1);
+  }, 120_000);
+});
