@@ -2,6 +2,8 @@ import postgres from "postgres";
 import { getDb } from "@/db/client";
 import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { drainIntake } from "@/lib/pipeline/drain-intake";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { drainOutbox } from "@/lib/queue/outbox";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 
 const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
@@ -9,7 +11,7 @@ const BATCH = Number(process.env.INTAKE_BATCH ?? 1000);
 const LOOPS = Number(process.env.INTAKE_LOOPS ?? 2);
 
 /**
- * The intake drain: `LOOPS` loops each record one batch per transaction while there is work, then sleep
+ * The intake drain (and the job outbox): `LOOPS` loops each record one batch per transaction while there is work, then sleep
  * until NOTIFY (or a short poll, in case a notification was missed). Not a pg-boss queue: claiming rows of
  * the intake table with SKIP LOCKED is itself the queue, and costs one statement per thousand events.
  */
@@ -32,10 +34,16 @@ export async function startDrain(url: string, enqueue: Enqueue) {
         done();
       };
     });
+  let outboxAt = 0;
   const loop = async () => {
     while (!stopping) {
       try {
         const n = await drainIntake(getDb(), enqueue, BATCH);
+        // Jobs requested by route handlers (list rebuilds): checked when idle or every 250 ms, not per batch.
+        if (n < BATCH || Date.now() - outboxAt > POLL_MS) {
+          outboxAt = Date.now();
+          await inRetryingTransaction(getDb(), (tx) => drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never)));
+        }
         if (n < BATCH) await sleep();
       } catch (err) {
         console.error("[worker] intake drain failed; retrying", (err as Error).message);

@@ -34,9 +34,18 @@ export async function recordSystemEvents(tx: Tx, projectId: string, list: System
         ...(e.occurredAt ? { occurredAt: e.occurredAt } : {}),
       })),
     )
-    .returning({ id: events.id });
+    .returning({ id: events.id, receivedAt: events.receivedAt });
   await tx.insert(eventIntake).values(
-    rows.map((r, i) => ({ projectId, id: r.id, kind: list[i]!.organizationId && !list[i]!.userId ? ("organization" as const) : ("user" as const), name: list[i]!.name, recorded: true })),
+    rows.map((r, i) => ({
+      projectId,
+      id: r.id,
+      kind: list[i]!.organizationId && !list[i]!.userId ? ("organization" as const) : ("user" as const),
+      name: list[i]!.name,
+      // The data rides along so the worker can compute the schema step without re-reading the event.
+      data: list[i]!.data,
+      receivedAt: r.receivedAt,
+      recorded: true,
+    })),
   );
   await tx.execute(sql`select pg_notify(${INTAKE_CHANNEL}, '')`);
   return rows.map((r) => r.id);

@@ -2,53 +2,83 @@ import { sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import type { Identifier } from "@/lib/identity/schemas";
 import { inRetryingTransaction } from "@/lib/identity/retry";
-import { drainOutbox } from "@/lib/queue/outbox";
-import { enqueueSteps, type Enqueue } from "./enqueue";
+import { enqueueSteps, type Enqueue, type RecordedEvent } from "./enqueue";
 import { resolveOrCreateRecords } from "./resolve-records";
 
-type IntakeRow = {
+type Claimed = {
   project_id: string;
   id: string;
   kind: "user" | "organization";
   name: string;
-  identifier: Identifier[] | null;
-  match: Record<string, unknown> | null;
   data: Record<string, unknown>;
+  match: Record<string, unknown> | null;
   client_id: string | null;
   occurred_at: string;
   received_at: string;
   recorded: boolean;
+  /** Set only when SQL could not settle the owner: some identifier is unknown (create or attach in JS). */
+  identifier: Identifier[] | null;
+  /** Recorded by the claiming statement itself. */
+  inserted: boolean;
 };
 
 /**
- * Pipeline step 1 for accepted events, one batch per call, all in one transaction: claim intake rows
- * (SKIP LOCKED, so workers never share a row), resolve identifiers in bulk (creating unknown records),
- * insert into `events` keyed by the event id (ON CONFLICT DO NOTHING), register `match` fan-outs, delete
- * the claimed rows and enqueue steps 2-4. A crash anywhere rolls all of it back; the rows are claimable
- * again. Returns how many intake rows were consumed.
+ * Pipeline step 1 for accepted events, one batch per call, in one transaction. One statement claims
+ * intake rows (SKIP LOCKED, so workers never share one), deletes them, resolves every event whose
+ * identifiers are all known (first identifier in list order that names a record wins) and inserts those
+ * into `events`, keyed by the event id, without the data leaving the database. The rest is done here:
+ * identifiers that are new (records created, or pairs attached, with the upsert's rules), `match`
+ * fan-outs registered, and steps 2-4 enqueued. A crash rolls all of it back; the rows are claimable again.
+ * Returns how many intake rows were consumed.
  */
 export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promise<number> {
   return inRetryingTransaction(db, async (tx) => {
-    const rows = await tx.execute<IntakeRow>(sql`
-      delete from event_intake where (project_id, id) in (
-        select project_id, id from event_intake for update skip locked limit ${limit})
-      returning project_id, id, kind, name, identifier, match, data, client_id,
-        occurred_at::text as occurred_at, received_at::text as received_at, recorded`);
-    const byProject = new Map<string, IntakeRow[]>();
+    // The planner overestimates the per-event identifier lookups and would JIT-compile for ~1 s per batch.
+    await tx.execute(sql`set local jit = off`);
+    const rows = await tx.execute<Claimed>(sql`
+      with claimed as (
+        delete from event_intake where (project_id, id) in (
+          select project_id, id from event_intake for update skip locked limit ${limit})
+        returning *
+      ), resolved as (
+        select c.*, r.pairs, r.found, r.owner from claimed c
+        left join lateral (
+          select count(*) as pairs, count(x.rid) as found, (array_agg(x.rid order by x.o) filter (where x.rid is not null))[1] as owner
+          from (
+            select e.o, case when c.kind = 'user'
+              then (select ui.user_id from user_identifiers ui where ui.project_id = c.project_id and ui.source = e.v->>'source' and ui.external_id = e.v->>'external_id')
+              else (select oi.organization_id from organization_identifiers oi where oi.project_id = c.project_id and oi.source = e.v->>'source' and oi.external_id = e.v->>'external_id')
+            end as rid
+            from jsonb_array_elements(c.identifier) with ordinality e(v, o)
+            offset 0 -- keeps the lookup from being inlined into each aggregate (three lookups per identifier)
+          ) x
+        ) r on c.identifier is not null and not c.recorded
+      ), ins as (
+        insert into events (project_id, id, name, user_id, organization_id, data, origin, client_id, occurred_at, received_at)
+        select project_id, id, name, case when kind = 'user' then owner end, case when kind = 'organization' then owner end,
+          data, 'client', client_id, occurred_at, received_at
+        from resolved where owner is not null and found = pairs
+        on conflict (project_id, id) do nothing
+        returning id
+      )
+      select project_id, id, kind, name, data, match, client_id, occurred_at::text as occurred_at, received_at::text as received_at, recorded,
+        case when identifier is not null and not recorded and (owner is null or found < pairs) then identifier end as identifier,
+        id in (select id from ins) as inserted
+      from resolved`);
+    const byProject = new Map<string, Claimed[]>();
     for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
-    for (const [projectId, list] of byProject) await recordBatch(tx, enqueue, projectId, list);
-    const jobs = await drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never));
-    return rows.length + jobs;
+    for (const [projectId, list] of byProject) await finishBatch(tx, enqueue, projectId, list);
+    return rows.length;
   });
 }
 
-async function recordBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: IntakeRow[]) {
-  const stepIds = rows.filter((r) => r.recorded).map((r) => r.id);
-  const fanouts = rows.filter((r) => !r.recorded && r.match);
-  const direct = rows.filter((r) => !r.recorded && r.identifier);
+async function finishBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: Claimed[]) {
+  const sample = (r: Claimed): RecordedEvent => ({ id: r.id, name: r.name, data: r.data, receivedAt: r.received_at });
+  const recorded = rows.filter((r) => r.recorded || r.inserted).map(sample);
+  const hard = rows.filter((r) => r.identifier);
   const toInsert: Record<string, unknown>[] = [];
   for (const kind of ["user", "organization"] as const) {
-    const mine = direct.filter((r) => r.kind === kind);
+    const mine = hard.filter((r) => r.kind === kind);
     if (!mine.length) continue;
     const owners = await resolveOrCreateRecords(tx, kind, projectId, mine.map((r) => r.identifier!));
     mine.forEach((r, i) =>
@@ -62,17 +92,19 @@ async function recordBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: In
       from jsonb_to_recordset(${JSON.stringify(toInsert)}::jsonb) as x(id uuid, n text, u uuid, o uuid, d jsonb, c text, t timestamptz, rt timestamptz)
       on conflict (project_id, id) do nothing
       returning id`);
-    stepIds.push(...inserted.map((r) => r.id));
+    const byId = new Map(hard.map((r) => [r.id, r]));
+    recorded.push(...inserted.map((r) => sample(byId.get(r.id)!)));
   }
+  const fanouts = rows.filter((r) => !r.recorded && r.match);
   if (fanouts.length) {
-    const rowsJson = fanouts.map((r) => ({ id: r.id, k: r.kind, n: r.name, m: r.match, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }));
+    const json = fanouts.map((r) => ({ id: r.id, k: r.kind, n: r.name, m: r.match, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }));
     const made = await tx.execute<{ id: string }>(sql`
       insert into event_fanouts (project_id, id, kind, name, match, data, client_id, occurred_at, received_at)
       select ${projectId}::uuid, x.id, x.k, x.n, x.m, x.d, x.c, x.t, x.rt
-      from jsonb_to_recordset(${JSON.stringify(rowsJson)}::jsonb) as x(id uuid, k text, n text, m jsonb, d jsonb, c text, t timestamptz, rt timestamptz)
+      from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(id uuid, k text, n text, m jsonb, d jsonb, c text, t timestamptz, rt timestamptz)
       on conflict (project_id, id) do nothing
       returning id`);
     if (made.length) await enqueue(tx, "pipeline.fanout", made.map((r) => ({ projectId, fanoutId: r.id })));
   }
-  await enqueueSteps(tx, enqueue, projectId, stepIds);
+  await enqueueSteps(tx, enqueue, projectId, recorded);
 }

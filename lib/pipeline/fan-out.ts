@@ -15,8 +15,8 @@ export async function fanOut(db: Db, enqueue: Enqueue, projectId: string, fanout
   let total = 0;
   for (;;) {
     const step = await inRetryingTransaction(db, async (tx) => {
-      const [f] = await tx.execute<{ kind: "user" | "organization"; cursor: string | null; finished: boolean }>(sql`
-        select kind, cursor, finished_at is not null as finished from event_fanouts
+      const [f] = await tx.execute<{ kind: "user" | "organization"; name: string; data: Record<string, unknown>; received_at: string; finished: boolean }>(sql`
+        select kind, name, data, received_at::text as received_at, finished_at is not null as finished from event_fanouts
         where project_id = ${projectId} and id = ${fanoutId} for update`);
       if (!f || f.finished) return { delivered: 0, done: true };
       const table = sql.identifier(f.kind === "user" ? "users" : "organizations");
@@ -37,7 +37,7 @@ export async function fanOut(db: Db, enqueue: Enqueue, projectId: string, fanout
         update event_fanouts set cursor = coalesce(${last}::uuid, cursor), delivered = delivered + ${rows.length},
           finished_at = case when ${done} then now() end
         where project_id = ${projectId} and id = ${fanoutId}`);
-      await enqueueSteps(tx, enqueue, projectId, rows.map((r) => r.id));
+      await enqueueSteps(tx, enqueue, projectId, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
       return { delivered: rows.length, done };
     });
     total += step.delivered;

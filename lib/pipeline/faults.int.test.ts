@@ -9,7 +9,7 @@ import { startTestPostgres } from "../../scripts/test/embedded-pg";
 import { startNextServer } from "../../scripts/test/next-server";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 import { runStep } from "./run-step";
-import { discoverSchema } from "./discover-schema";
+import { discoverSchema, schemaDeltaOf } from "./discover-schema";
 
 /*
  * Fault tests on a PostgreSQL and a Next server of their own: a worker SIGKILLed mid-drain, two workers
@@ -116,12 +116,13 @@ describe("exactly-once under faults", () => {
   }, 120_000);
 
   it("a retried or duplicated step job writes nothing twice", async () => {
-    const ids = (await sql`select id from events where project_id = ${projectId} and name = 'Race' limit 10`).map((r) => r.id as string);
-    const job = { projectId, batchId: crypto.randomUUID(), eventIds: ids };
+    const rows = await sql`select name, data, received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
+    const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: (r.received_at as Date).toISOString() })));
+    const job = { projectId, batchId: crypto.randomUUID() };
     const before = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
-    const runs = await Promise.all([1, 2, 3].map(() => runStep(db, "pipeline.schema", job, (tx, rows) => discoverSchema(tx, projectId, rows))));
+    const runs = await Promise.all([1, 2, 3].map(() => runStep(db, "pipeline.schema", job, (tx) => discoverSchema(tx, projectId, delta))));
     expect(runs.filter(Boolean)).toHaveLength(1);
-    expect(await runStep(db, "pipeline.schema", job, (tx, rows) => discoverSchema(tx, projectId, rows))).toBe(false);
+    expect(await runStep(db, "pipeline.schema", job, (tx) => discoverSchema(tx, projectId, delta))).toBe(false);
     const after = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
     expect(after - before).toBe(10);
   });
