@@ -5,6 +5,7 @@
  * bench/results/latest.json.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { createTestDatabase } from "../scripts/test/database";
@@ -18,6 +19,7 @@ const db = await createTestDatabase("relay_bench");
 process.env.DATABASE_URL = db.url;
 const sql = postgres(db.url, { max: 4, onnotice: () => {} });
 const results: Record<string, number | string> = {};
+results["machine: cores, load average at start"] = `${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`;
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 let server: Awaited<ReturnType<typeof startNextServer>> | undefined;
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
@@ -120,6 +122,7 @@ try {
   results["fan-out to 100,000 users, seconds to record"] = Number(((Date.now() - tm) / 1000).toFixed(1));
   const [{ fanned }] = await sql`select count(*)::int as fanned from events where project_id = ${p} and name = 'Fanout'`;
   results["  fan-out events recorded"] = fanned;
+  results["load average at end"] = loadavg()[0]!.toFixed(1);
 } finally {
   await worker?.stop();
   await server?.stop();

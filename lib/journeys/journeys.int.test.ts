@@ -58,7 +58,9 @@ describe("journey entrances", () => {
     await settle("Abandoned");
     expect(await entries(j.body.id)).toHaveLength(1);
     const [first] = await entries(j.body.id);
+    expect((await api("POST", p.admin(`/journeys/${j.body.id}/entries/${first!.id}/exit`), { key: p.keys.support })).status).toBe(403);
     expect((await api("POST", p.admin(`/journeys/${j.body.id}/entries/${first!.id}/exit`), { key: p.keys.editor })).status).toBe(204);
+    expect((await api("POST", p.admin(`/journeys/${j.body.id}/entries/${first!.id}/exit`), { key: p.keys.editor })).status).toBe(404);
     await track("nudge", "Abandoned", { n: 3 });
     await waitFor(async () => (await entries(j.body.id)).length === 2);
     expect((await entries(j.body.id))[1]!.context).toEqual({ cart: { n: 3 } });

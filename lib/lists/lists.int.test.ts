@@ -116,6 +116,10 @@ describe("static lists", () => {
     const dyn = await createList({ name: "d", kind: "dynamic", rules: { event: { name: "X" } } });
     expect((await api("POST", p.admin(`/lists/${dyn.body.id}/users`), { key: p.keys.editor, body: { user_ids: [a] } })).status).toBe(422);
     expect((await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.editor, body: { rules: { event: { name: "X" } } } })).status).toBe(422);
+    expect((await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.client, body: { name: "renamed" } })).status).toBe(403);
+    expect((await api("DELETE", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).status).toBe(403);
+    const renamed = await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.editor, body: { name: "VIP 2" } });
+    expect(renamed.body).toMatchObject({ name: "VIP 2", kind: "static" });
     expect((await api("DELETE", p.admin(`/lists/${list.body.id}`), { key: p.keys.editor })).status).toBe(204);
     expect((await api("GET", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).status).toBe(404);
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import type { JobPayload, QueueName } from "@/lib/queue/jobs";
 import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
@@ -16,12 +17,27 @@ export interface RecordedEvent extends SchemaSample {
   id: string;
 }
 
+/** Which of steps 3 and 4 have anything listening for these event names right now (most batches: neither). */
+async function listeners(tx: Tx, projectId: string, names: string[]): Promise<{ lists: boolean; journeys: boolean }> {
+  const json = JSON.stringify(names);
+  const [row] = await tx.execute<{ lists: boolean; journeys: boolean }>(sql`
+    select
+      exists (select 1 from lists where project_id = ${projectId}::uuid and kind = 'dynamic'
+        and event_names && array(select jsonb_array_elements_text(${json}::jsonb))) as lists,
+      exists (select 1 from journey_entrances where project_id = ${projectId}::uuid
+        and (event_name in (select jsonb_array_elements_text(${json}::jsonb))
+          or (kind = 'scheduled' and exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n where n like 'scheduled.%')))) as journeys`);
+  return row!;
+}
+
 /**
  * Starts steps 2-4 for recorded events: per slice of events one job per step, sharing a batch id. Step 2
- * gets the schema delta computed here from data in hand; steps 3-4 get the ids and the names, so they can
- * return at once when no list or journey listens for any of them.
+ * gets the schema delta computed here from data in hand. Steps 3-4 get the ids and names, and are only
+ * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
+ * none, running the step would change nothing (a list created later is evaluated over every user anyway).
  */
 export async function enqueueSteps(tx: Tx, enqueue: Enqueue, projectId: string, recorded: RecordedEvent[]): Promise<void> {
+  if (!recorded.length) return;
   const schema: JobPayload<"pipeline.schema">[] = [];
   const steps: JobPayload<"pipeline.lists">[] = [];
   for (let i = 0; i < recorded.length; i += STEP_BATCH) {
@@ -30,8 +46,8 @@ export async function enqueueSteps(tx: Tx, enqueue: Enqueue, projectId: string, 
     schema.push({ projectId, batchId, delta: schemaDeltaOf(slice) });
     steps.push({ projectId, batchId, names: [...new Set(slice.map((e) => e.name))], eventIds: slice.map((e) => e.id) });
   }
-  if (!steps.length) return;
+  const listening = await listeners(tx, projectId, [...new Set(recorded.map((e) => e.name))]);
   await enqueue(tx, "pipeline.schema", schema);
-  await enqueue(tx, "pipeline.lists", steps);
-  await enqueue(tx, "pipeline.journeys", steps);
+  if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
+  if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
 }
