@@ -7,7 +7,7 @@ import { drainOutbox } from "@/lib/queue/outbox";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 
 const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
-const BATCH = Number(process.env.INTAKE_BATCH ?? 1000);
+const BATCH = Number(process.env.INTAKE_BATCH ?? 2000);
 const LOOPS = Number(process.env.INTAKE_LOOPS ?? 2);
 
 /**

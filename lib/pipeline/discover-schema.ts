@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import type { SchemaDelta } from "@/lib/queue/jobs";
-import { propertyPaths } from "./property-paths";
+import { walkPaths } from "./property-paths";
 
 /** The event-level row of an event name: its count and first/last seen, apart from its properties. */
 export const EVENT_ROW_PATH = "";
@@ -19,24 +19,35 @@ export interface SchemaSample {
  * the path (once per event), first and last seen. Sorted, so concurrent merges lock rows in one order.
  */
 export function schemaDeltaOf(samples: SchemaSample[]): SchemaDelta {
-  const agg = new Map<string, { n: string; p: string; t: Set<string>; c: number; f: string; l: string }>();
-  const add = (name: string, path: string, types: Iterable<string>, at: string, times: number) => {
-    const key = `${name}\u0000${path}`;
-    const a = agg.get(key) ?? { n: name, p: path, t: new Set<string>(), c: 0, f: at, l: at };
-    for (const t of types) a.t.add(t);
-    a.c += times;
-    if (at < a.f) a.f = at;
-    if (at > a.l) a.l = at;
-    agg.set(key, a);
-  };
-  for (const e of samples) {
-    const at = new Date(e.receivedAt).toISOString();
-    add(e.name, EVENT_ROW_PATH, ["object"], at, e.times ?? 1);
-    for (const [path, types] of propertyPaths(e.data)) add(e.name, path, types, at, e.times ?? 1);
-  }
-  return [...agg.values()]
+  type Acc = { n: string; p: string; t: Set<string>; c: number; f: number; l: number; seenBy: number };
+  const byName = new Map<string, Map<string, Acc>>();
+  // Most events of a batch share a receipt time: parse each distinct one once.
+  const times = new Map<string, number>();
+  samples.forEach((e, idx) => {
+    let at = times.get(e.receivedAt);
+    if (at === undefined) times.set(e.receivedAt, (at = Date.parse(e.receivedAt.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"))));
+    const n = e.times ?? 1;
+    let paths = byName.get(e.name);
+    if (!paths) byName.set(e.name, (paths = new Map()));
+    const add = (path: string, type: string) => {
+      let a = paths.get(path);
+      if (!a) paths.set(path, (a = { n: e.name, p: path, t: new Set<string>(), c: 0, f: at, l: at, seenBy: -1 }));
+      a.t.add(type);
+      // A path counts once per event, however many array elements carry it.
+      if (a.seenBy !== idx) {
+        a.seenBy = idx;
+        a.c += n;
+        if (at < a.f) a.f = at;
+        if (at > a.l) a.l = at;
+      }
+    };
+    add(EVENT_ROW_PATH, "object");
+    walkPaths(e.data, add);
+  });
+  return [...byName.values()]
+    .flatMap((m) => [...m.values()])
     .sort((a, b) => (a.n === b.n ? (a.p < b.p ? -1 : 1) : a.n < b.n ? -1 : 1))
-    .map((a) => ({ n: a.n, p: a.p, t: [...a.t].sort(), c: a.c, f: a.f, l: a.l }));
+    .map((a) => ({ n: a.n, p: a.p, t: [...a.t].sort(), c: a.c, f: new Date(a.f).toISOString(), l: new Date(a.l).toISOString() }));
 }
 
 /**

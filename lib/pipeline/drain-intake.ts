@@ -29,12 +29,11 @@ type Claimed = {
  * into `events`, keyed by the event id, without the data leaving the database. The rest is done here:
  * identifiers that are new (records created, or pairs attached, with the upsert's rules), `match`
  * fan-outs registered, and steps 2-4 enqueued. A crash rolls all of it back; the rows are claimable again.
- * Returns how many intake rows were consumed.
+ * Returns how many intake rows were consumed. (Needs jit = off, set for every connection in db/client.ts:
+ * the planner overestimates the per-identifier lookups and would otherwise JIT-compile for ~1 s a batch.)
  */
 export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promise<number> {
   return inRetryingTransaction(db, async (tx) => {
-    // The planner overestimates the per-event identifier lookups and would JIT-compile for ~1 s per batch.
-    await tx.execute(sql`set local jit = off`);
     const rows = await tx.execute<Claimed>(sql`
       with claimed as (
         delete from event_intake where (project_id, id) in (
@@ -61,10 +60,12 @@ export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promi
         on conflict (project_id, id) do nothing
         returning id
       )
-      select project_id, id, kind, name, data, match, client_id, occurred_at::text as occurred_at, received_at::text as received_at, recorded,
-        case when identifier is not null and not recorded and (owner is null or found < pairs) then identifier end as identifier,
-        id in (select id from ins) as inserted
-      from resolved`);
+      select project_id, id, kind, name, data, match, received_at::text as received_at, recorded,
+        case when rest then client_id end as client_id, case when rest then occurred_at::text end as occurred_at,
+        case when hard then identifier end as identifier, (not recorded and owner is not null and found = pairs) as inserted
+      from (select *, identifier is not null and not recorded and (owner is null or found < pairs) as hard,
+              (identifier is not null and not recorded and (owner is null or found < pairs)) or match is not null as rest
+            from resolved) r`);
     const byProject = new Map<string, Claimed[]>();
     for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
     for (const [projectId, list] of byProject) await finishBatch(tx, enqueue, projectId, list);

@@ -12,26 +12,31 @@ export function typeOf(value: unknown): PropertyType {
 }
 
 /**
- * Every property path of an event's data with the types seen there: nested objects as `address.city`,
- * array elements as `items[]` (and `items[].sku` for objects inside arrays). A path with values of
- * several types lists them all.
+ * Calls `visit(path, type)` for every value in an event's data: nested objects as `address.city`, array
+ * elements as `items[]` (and `items[].sku` for objects inside arrays). A path may be visited several
+ * times (once per array element).
  */
-export function propertyPaths(data: Record<string, unknown>): Map<string, Set<PropertyType>> {
-  const out = new Map<string, Set<PropertyType>>();
-  const visit = (value: unknown, path: string, depth: number) => {
+export function walkPaths(data: Record<string, unknown>, visit: (path: string, type: PropertyType) => void): void {
+  const walk = (value: unknown, path: string, depth: number) => {
     const type = typeOf(value);
-    if (path) {
-      const set = out.get(path) ?? new Set<PropertyType>();
-      set.add(type);
-      out.set(path, set);
-    }
+    if (path) visit(path, type);
     if (depth > 16) return;
     if (type === "object") {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(v, path ? `${path}.${k}` : k, depth + 1);
+      for (const k in value as Record<string, unknown>) walk((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k, depth + 1);
     } else if (type === "array") {
-      for (const v of value as unknown[]) visit(v, `${path}[]`, depth + 1);
+      for (const v of value as unknown[]) walk(v, `${path}[]`, depth + 1);
     }
   };
-  visit(data, "", 0);
+  walk(data, "", 0);
+}
+
+/** Every property path of an event's data with the types seen there (several when they differ). */
+export function propertyPaths(data: Record<string, unknown>): Map<string, Set<PropertyType>> {
+  const out = new Map<string, Set<PropertyType>>();
+  walkPaths(data, (path, type) => {
+    const set = out.get(path) ?? new Set<PropertyType>();
+    set.add(type);
+    out.set(path, set);
+  });
   return out;
 }
