@@ -8,7 +8,7 @@ import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 
 const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
 const BATCH = Number(process.env.INTAKE_BATCH ?? 2000);
-const LOOPS = Number(process.env.INTAKE_LOOPS ?? 2);
+const LOOPS = Number(process.env.INTAKE_LOOPS ?? 3);
 
 /**
  * The intake drain (and the job outbox): `LOOPS` loops each record one batch per transaction while there is work, then sleep

@@ -31,23 +31,21 @@ async function listeners(tx: Tx, projectId: string, names: string[]): Promise<{ 
 }
 
 /**
- * Starts steps 2-4 for recorded events: per slice of events one job per step, sharing a batch id. Step 2
- * gets the schema delta computed here from data in hand. Steps 3-4 get the ids and names, and are only
+ * Starts steps 2-4 for recorded events. Step 2 gets one job with the schema delta computed here from
+ * data in hand. Steps 3-4 get one job per slice of at most STEP_BATCH events (ids and names), and are only
  * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
  * none, running the step would change nothing (a list created later is evaluated over every user anyway).
  */
 export async function enqueueSteps(tx: Tx, enqueue: Enqueue, projectId: string, recorded: RecordedEvent[]): Promise<void> {
   if (!recorded.length) return;
-  const schema: JobPayload<"pipeline.schema">[] = [];
+  // The schema delta is an aggregate, small whatever the batch size: one job for all of it.
+  await enqueue(tx, "pipeline.schema", [{ projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded) }]);
   const steps: JobPayload<"pipeline.lists">[] = [];
   for (let i = 0; i < recorded.length; i += STEP_BATCH) {
     const slice = recorded.slice(i, i + STEP_BATCH);
-    const batchId = randomUUID();
-    schema.push({ projectId, batchId, delta: schemaDeltaOf(slice) });
-    steps.push({ projectId, batchId, names: [...new Set(slice.map((e) => e.name))], eventIds: slice.map((e) => e.id) });
+    steps.push({ projectId, batchId: randomUUID(), names: [...new Set(slice.map((e) => e.name))], eventIds: slice.map((e) => e.id) });
   }
   const listening = await listeners(tx, projectId, [...new Set(recorded.map((e) => e.name))]);
-  await enqueue(tx, "pipeline.schema", schema);
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
   if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
 }
