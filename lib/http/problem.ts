@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { AppError, Unavailable } from "./errors";
+import { errorCode } from "./error-code";
+import { AppError, Invalid, Unavailable } from "./errors";
 
 export const PROBLEM_JSON = "application/problem+json";
 
@@ -25,12 +26,10 @@ const UNAVAILABLE_CODES = new Set([
   "57P01", "57P02", "57P03", "53300", "53000",
 ]);
 
-/** Looks through wrappers (drizzle's DrizzleQueryError keeps the driver's error as `cause`). */
-export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
-  const cause = (err as { cause?: unknown })?.cause;
-  return depth < 5 && cause !== undefined && cause !== err && isDatabaseUnavailable(cause, depth + 1);
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = errorCode(err);
+  if (!code) return false;
+  return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
 }
 
 /** The one place an unknown error becomes a response: typed errors keep their status; the rest is 503 or an opaque 500. */
@@ -38,6 +37,12 @@ export function errorToResponse(err: unknown, headers: Record<string, string> = 
   if (err instanceof AppError) return problemResponse(err, headers);
   if (isDatabaseUnavailable(err)) {
     return problemResponse(new Unavailable("The database is unavailable. Retry shortly.", { headers: { "retry-after": "5" } }), headers);
+  }
+  // Class 22 is "data exception": a value PostgreSQL refused. Validation should have caught it; answering
+  // 400 keeps a gap in validation from becoming a 500, and the log line shows what to tighten.
+  if (errorCode(err)?.startsWith("22")) {
+    console.warn("[problem] database refused a value that passed validation", err);
+    return problemResponse(new Invalid("A value in the request cannot be stored."), headers);
   }
   const requestId = randomUUID();
   console.error(`[request ${requestId}] unhandled error`, err);
