@@ -116,8 +116,8 @@ describe("exactly-once under faults", () => {
   }, 120_000);
 
   it("a retried or duplicated step job writes nothing twice", async () => {
-    const rows = await sql`select name, data, received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
-    const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: (r.received_at as Date).toISOString() })));
+    const rows = await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
+    const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: r.received_at as string })));
     const job = { projectId, batchId: crypto.randomUUID() };
     const before = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
     const runs = await Promise.all([1, 2, 3].map(() => runStep(db, "pipeline.schema", job, (tx) => discoverSchema(tx, projectId, delta))));
