@@ -36,8 +36,9 @@ export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promi
   return inRetryingTransaction(db, async (tx) => {
     const rows = await tx.execute<Claimed>(sql`
       with claimed as (
-        delete from event_intake where (project_id, id) in (
-          select project_id, id from event_intake for update skip locked limit ${limit})
+        -- By ctid (a TID scan): a key-based IN would hash-join against a scan of the whole backlog per batch.
+        delete from event_intake where ctid = any(array(
+          select ctid from event_intake for update skip locked limit ${limit}))
         returning *
       ), resolved as (
         select c.*, r.pairs, r.found, r.owner from claimed c
