@@ -63,6 +63,27 @@ describe("POST /users/events", () => {
     expect(rows[0]!.client_id).toBe("client-key-1");
   });
 
+  it("accepts a client id again once its earlier use is older than 7 days", async () => {
+    const ev = { name: "Renewal", id: "client-key-old", identifier: [{ external_id: "ev-1" }], data: {} };
+    expect((await send([ev])).body).toEqual({ accepted: 1, duplicates: 0 });
+    await sql`update event_client_ids set received_at = now() - interval '8 days' where project_id = ${p.projectId} and client_id = 'client-key-old'`;
+    expect((await send([ev])).body).toEqual({ accepted: 1, duplicates: 0 });
+    expect((await send([ev])).body).toEqual({ accepted: 1, duplicates: 1 });
+    await waitFor(async () => (await recorded({ name: "Renewal" })).length === 2);
+  });
+
+  it("lists recorded events in the admin API by name, user and time, newest first with a cursor", async () => {
+    const u = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "lister" }] } });
+    await send([1, 2, 3].map((n) => ({ name: "Listed", identifier: [{ external_id: "lister" }], data: { n }, timestamp: `2026-03-0${n}T00:00:00Z` })));
+    await waitFor(async () => (await recorded({ name: "Listed" })).length === 3);
+    const page1 = await api("GET", p.admin(`/events?name=Listed&user_id=${u.body.id}&limit=2`), { key: p.keys.support });
+    expect(page1.body.data.map((e: any) => e.data.n)).toEqual([3, 2]);
+    const page2 = await api("GET", p.admin(`/events?name=Listed&limit=2&cursor=${page1.body.next_cursor}`), { key: p.keys.support });
+    expect(page2.body.data.map((e: any) => e.data.n)).toEqual([1]);
+    const since = await api("GET", p.admin("/events?name=Listed&since=2026-03-02T00:00:00Z&until=2026-03-03T00:00:00Z"), { key: p.keys.support });
+    expect(since.body.data.map((e: any) => e.data.n)).toEqual([2]);
+  });
+
   it("refuses the whole batch with 400 naming each bad element, and enqueues nothing", async () => {
     const before = await snapshotCounts(p.projectId);
     const [{ n: intakeBefore }] = await sql`select count(*)::int as n from event_intake where project_id = ${p.projectId}`;
@@ -128,5 +149,17 @@ describe("POST /organizations/events", () => {
     expect(rows[0]!.user_id).toBeNull();
     const created = await sql`select * from events where project_id = ${p.projectId} and name = 'organization.created' and organization_id = ${rows[0]!.organization_id}`;
     expect(created).toHaveLength(1);
+  });
+
+  it("fans a match out to every organization whose data contains the filter", async () => {
+    for (const [i, tier] of ["gold", "gold", "bronze"].entries()) {
+      await api("POST", p.client("/organizations"), { key: p.keys.client, body: { identifier: [{ external_id: `tier-${i}` }], data: { tier } } });
+    }
+    expect((await sendOrg([{ name: "Tier Review", match: { tier: "gold" } }])).status).toBe(202);
+    const rows = await waitFor(async () => {
+      const r = await recorded({ name: "Tier Review" });
+      return r.length === 2 ? r : null;
+    });
+    expect(rows.every((r) => r.organization_id && !r.user_id)).toBe(true);
   });
 });

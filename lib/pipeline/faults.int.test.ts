@@ -115,6 +115,20 @@ describe("exactly-once under faults", () => {
     expect(await schemaCount("Race")).toBe(5_000);
   }, 120_000);
 
+  it("SIGTERM lets a worker finish its batch and exit 0; a successor records the rest exactly once", async () => {
+    for (const w of workers) await w.stop("SIGKILL");
+    for (let i = 0; i < 5; i++) expect((await post(batch("Term", i * 1000, 1000, 200))).status).toBe(202);
+    const w = await spawnWorker({ INTAKE_BATCH: "250", INTAKE_LOOPS: "1" });
+    await waitFor(async () => (await counts("Term")).n > 0, 60_000, "some Term events recorded");
+    const exited = new Promise<number | null>((r) => w.child.once("exit", (code) => r(code)));
+    w.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(w.output()).toContain("SIGTERM");
+    await spawnWorker();
+    await waitFor(async () => (await counts("Term")).n === 5_000 && (await schemaCount("Term")) === 5_000, 60_000, "Term recorded");
+    expect(await counts("Term")).toEqual({ n: 5_000, d: 5_000 });
+  }, 120_000);
+
   it("a retried or duplicated step job writes nothing twice", async () => {
     const rows = await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
     const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: r.received_at as string })));
