@@ -1,7 +1,8 @@
 import postgres from "postgres";
 import { getDb } from "@/db/client";
 import type { Enqueue } from "@/lib/pipeline/enqueue";
-import { drainIntake } from "@/lib/pipeline/drain-intake";
+import { drainIntake, nextIntakeRow, quarantineIntakeRow } from "@/lib/pipeline/drain-intake";
+import { isDatabaseUnavailable } from "@/lib/http/problem";
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { drainOutbox } from "@/lib/queue/outbox";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
@@ -36,18 +37,32 @@ export async function startDrain(url: string, enqueue: Enqueue) {
     });
   let outboxAt = 0;
   const loop = async () => {
+    // A failing batch is retried with half the rows, down to one named row; a row that fails on its own
+    // (not for want of a database) is set aside so the rest of the intake keeps flowing.
+    let limit = BATCH;
     while (!stopping) {
+      const single = limit === 1 ? await nextIntakeRow(getDb()).catch(() => null) : null;
       try {
-        const n = await drainIntake(getDb(), enqueue, BATCH);
+        const n = await drainIntake(getDb(), enqueue, limit, single ?? undefined);
+        limit = BATCH;
         // Jobs requested by route handlers (list rebuilds): checked when idle or every 250 ms, not per batch.
         if (n < BATCH || Date.now() - outboxAt > POLL_MS) {
           outboxAt = Date.now();
-          await inRetryingTransaction(getDb(), (tx) => drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never)));
+          await inRetryingTransaction(getDb(), (tx) => drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never))).catch((e) =>
+            console.error("[worker] job outbox drain failed; retrying", (e as Error).message),
+          );
         }
-        if (n < BATCH) await sleep();
+        if (n < BATCH && !single) await sleep();
       } catch (err) {
-        console.error("[worker] intake drain failed; retrying", (err as Error).message);
-        await new Promise((r) => setTimeout(r, 1000));
+        const message = (err as Error).message;
+        const down = isDatabaseUnavailable(err);
+        console.error(`[worker] intake drain of ${limit} failed; retrying`, message);
+        if (single && !down) {
+          console.error(`[worker] setting aside intake row ${single.id}: ${message}`);
+          await quarantineIntakeRow(getDb(), single, message).catch(() => {});
+        }
+        if (!down) limit = Math.max(1, Math.floor(limit / 2));
+        await new Promise((r) => setTimeout(r, down ? 1000 : 50));
       }
     }
   };

@@ -33,6 +33,8 @@ CREATE TABLE "event_intake" (
 	"occurred_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"received_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"recorded" boolean DEFAULT false NOT NULL,
+	"failed_at" timestamp with time zone,
+	"error" text,
 	CONSTRAINT "event_intake_project_id_id_pk" PRIMARY KEY("project_id","id")
 );
 --> statement-breakpoint
@@ -132,6 +134,7 @@ ALTER TABLE "journey_entries" ADD CONSTRAINT "journey_entries_project_id_user_id
 ALTER TABLE "journeys" ADD CONSTRAINT "journeys_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "event_client_ids_received_idx" ON "event_client_ids" USING btree ("received_at");--> statement-breakpoint
 CREATE INDEX "event_fanouts_open_idx" ON "event_fanouts" USING btree ("project_id") WHERE "event_fanouts"."finished_at" is null;--> statement-breakpoint
+CREATE INDEX "event_intake_failed_idx" ON "event_intake" USING btree ("project_id","failed_at") WHERE "event_intake"."failed_at" is not null;--> statement-breakpoint
 CREATE INDEX "pipeline_steps_done_at_idx" ON "pipeline_steps_done" USING btree ("done_at");--> statement-breakpoint
 CREATE INDEX "list_members_user_idx" ON "list_members" USING btree ("project_id","user_id");--> statement-breakpoint
 CREATE INDEX "lists_event_names_gin" ON "lists" USING gin ("event_names");--> statement-breakpoint

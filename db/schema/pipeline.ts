@@ -23,8 +23,11 @@ export const eventIntake = pgTable(
     occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     recorded: boolean().notNull().default(false),
+    /** Set when this row alone made its batch fail (a poison row): kept for inspection, no longer claimed. */
+    failedAt: timestamp({ withTimezone: true }),
+    error: text(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("event_intake_failed_idx").on(t.projectId, t.failedAt).where(sql`${t.failedAt} is not null`)],
 );
 
 /** Client event ids seen in the last 7 days, for de-duplication at intake. Purged by the worker's tick. */

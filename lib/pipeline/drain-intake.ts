@@ -32,15 +32,17 @@ type Claimed = {
  * Returns how many intake rows were consumed. (Needs jit = off, set for every connection in db/client.ts:
  * the planner overestimates the per-identifier lookups and would otherwise JIT-compile for ~1 s a batch.)
  */
-export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promise<number> {
+export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000, only?: IntakeKey): Promise<number> {
+  const which = only ? sql`and project_id = ${only.projectId}::uuid and id = ${only.id}::uuid` : sql``;
   return inRetryingTransaction(db, async (tx) => {
     const rows = await tx.execute<Claimed>(sql`
       with claimed as (
         -- By ctid (a TID scan): a key-based IN would hash-join against a scan of the whole backlog per batch.
         delete from event_intake where ctid = any(array(
-          select ctid from event_intake for update skip locked limit ${limit}))
+          select ctid from event_intake where failed_at is null ${which} for update skip locked limit ${limit}))
         returning *
       ), resolved as (
+        -- Rows of a project deleted meanwhile are consumed and dropped: there is nothing left to record them against.
         select c.*, r.pairs, r.found, r.owner from claimed c
         left join lateral (
           select count(*) as pairs, count(x.rid) as found, (array_agg(x.rid order by x.o) filter (where x.rid is not null))[1] as owner
@@ -53,6 +55,7 @@ export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000): Promi
             offset 0 -- keeps the lookup from being inlined into each aggregate (three lookups per identifier)
           ) x
         ) r on c.identifier is not null and not c.recorded
+        where exists (select 1 from projects pr where pr.id = c.project_id)
       ), ins as (
         insert into events (project_id, id, name, user_id, organization_id, data, origin, client_id, occurred_at, received_at)
         select project_id, id, name, case when kind = 'user' then owner end, case when kind = 'organization' then owner end,
@@ -109,4 +112,25 @@ async function finishBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: Cl
     if (made.length) await enqueue(tx, "pipeline.fanout", made.map((r) => ({ projectId, fanoutId: r.id })));
   }
   await enqueueSteps(tx, enqueue, projectId, recorded);
+}
+
+export interface IntakeKey {
+  projectId: string;
+  id: string;
+}
+
+/** The next claimable intake row, to retry alone after a batch failed. */
+export async function nextIntakeRow(db: Db): Promise<IntakeKey | null> {
+  const [row] = await db.execute<{ project_id: string; id: string }>(sql`select project_id, id from event_intake where failed_at is null limit 1`);
+  return row ? { projectId: row.project_id, id: row.id } : null;
+}
+
+/**
+ * Sets aside an intake row that failed on its own, so one bad row (a failing creation hook, say) cannot
+ * stall the pipeline. The row stays in `event_intake` with its error, no longer claimed.
+ */
+export async function quarantineIntakeRow(db: Db, key: IntakeKey, error: string): Promise<void> {
+  await db.execute(sql`
+    update event_intake set failed_at = now(), error = ${error.slice(0, 2000)}
+    where project_id = ${key.projectId}::uuid and id = ${key.id}::uuid and failed_at is null`);
 }

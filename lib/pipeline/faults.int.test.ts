@@ -129,6 +129,20 @@ describe("exactly-once under faults", () => {
     expect(await counts("Term")).toEqual({ n: 5_000, d: 5_000 });
   }, 120_000);
 
+  it("sets aside a row that fails on its own (a poison row) and records the rest of its batch", async () => {
+    // Cannot come through the API (validation refuses it): an identifier without external_id.
+    await sql`insert into event_intake (project_id, kind, name, identifier, data)
+      values (${projectId}, 'user', 'Poison', '[{"source": "default"}]', '{}')`;
+    for (let i = 0; i < 3; i++) expect((await post(batch("AfterPoison", i * 100, 100, 50))).status).toBe(202);
+    await waitFor(async () => (await counts("AfterPoison")).n === 300, 60_000, "the healthy rows recorded");
+    const [bad] = await waitFor(async () => {
+      const r = await sql`select failed_at, error from event_intake where project_id = ${projectId} and name = 'Poison' and failed_at is not null`;
+      return r.length ? r : null;
+    }, 30_000, "the poison row set aside");
+    expect(bad!.error).toBeTruthy();
+    expect((await counts("Poison")).n).toBe(0);
+  }, 120_000);
+
   it("a retried or duplicated step job writes nothing twice", async () => {
     const rows = await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
     const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: r.received_at as string })));
