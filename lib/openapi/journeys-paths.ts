@@ -10,6 +10,7 @@ const notFound = errorResponse("No such journey.");
 
 registerPath({
   method: "get", path: base, tags: ["Admin: journeys"], summary: "List journeys (newest first)",
+  description: "List journeys (newest first). Role `support` or above; a console session works too.",
   request: { params: projectParams, query: listJourneysQuery },
   responses: { 200: jsonResponse(listOf(journeyOutput, "JourneyList"), "A page of journeys.") },
 });
@@ -24,10 +25,12 @@ registerPath({
 });
 registerPath({
   method: "get", path: `${base}/{id}`, tags: ["Admin: journeys"], summary: "Read a journey",
+  description: "Read a journey. Role `support` or above; a console session works too.",
   request: { params: idParams }, responses: { 200: jsonResponse(journeyOutput, "The journey."), 404: notFound },
 });
 registerPath({
   method: "delete", path: `${base}/{id}`, tags: ["Admin: journeys"], summary: "Delete a journey, its entrances and entries",
+  description: "Delete a journey, its entrances and entries. Role `editor` or above; a console session works too.",
   request: { params: idParams }, responses: { 204: { description: "Deleted." }, 404: notFound },
 });
 registerPath({

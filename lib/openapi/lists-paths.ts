@@ -11,6 +11,7 @@ const changed = jsonResponse(z.object({ changed: z.array(z.uuid()) }).meta({ id:
 
 registerPath({
   method: "get", path: base, tags: ["Admin: lists"], summary: "List lists (newest first)",
+  description: "List lists (newest first). Role `support` or above; a console session works too.",
   request: { params: projectParams, query: listListsQuery },
   responses: { 200: jsonResponse(listOf(listOutput, "ListList"), "A page of lists.") },
 });
@@ -25,6 +26,7 @@ registerPath({
 });
 registerPath({
   method: "get", path: `${base}/{id}`, tags: ["Admin: lists"], summary: "Read a list",
+  description: "Read a list. Role `support` or above; a console session works too.",
   request: { params: idParams }, responses: { 200: jsonResponse(listOutput, "The list."), 404: notFound },
 });
 registerPath({
@@ -35,10 +37,12 @@ registerPath({
 });
 registerPath({
   method: "delete", path: `${base}/{id}`, tags: ["Admin: lists"], summary: "Delete a list and its memberships",
+  description: "Delete a list and its memberships. Role `editor` or above; a console session works too.",
   request: { params: idParams }, responses: { 204: { description: "Deleted." }, 404: notFound },
 });
 registerPath({
   method: "get", path: `${base}/{id}/users`, tags: ["Admin: lists"], summary: "List a list's members (most recently added first)",
+  description: "List a list's members (most recently added first). Role `support` or above; a console session works too.",
   request: { params: idParams, query: listMembersQuery },
   responses: { 200: jsonResponse(listOf(listMemberOutput, "ListMemberList"), "A page of members."), 404: notFound },
 });
