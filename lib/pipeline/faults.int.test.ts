@@ -47,10 +47,10 @@ const post = (body: unknown) =>
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
   });
-const batch = (name: string, from: number, size: number, users: number) =>
+const batch = (name: string, from: number, size: number, users: number, prefix = "u") =>
   Array.from({ length: size }, (_, k) => {
     const i = from + k;
-    return { name, id: `${name}-${i}`, identifier: [{ external_id: `u-${i % users}` }], data: { n: i } };
+    return { name, id: `${name}-${i}`, identifier: [{ external_id: `${prefix}-${i % users}` }], data: { n: i } };
   });
 const counts = async (name: string) => {
   const [r] = await sql`select count(*)::int as n, count(distinct client_id)::int as d from events where project_id = ${projectId} and name = ${name}`;
@@ -103,16 +103,24 @@ describe("exactly-once under faults", () => {
     expect(left).toBe(0);
   }, 240_000);
 
-  it("two workers over one queue record everything exactly once", async () => {
-    await spawnWorker();
+  it("two workers over one queue record everything exactly once, creating each new user once", async () => {
+    await spawnWorker({ INTAKE_BATCH: "100" });
     const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
     expect(live.length).toBeGreaterThanOrEqual(2);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(batch("Race", i * 500, 500, 300))));
+    // New identifiers spread over every request, so both workers race to create the same users.
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(batch("Race", i * 500, 500, 300, "racer"))));
     expect(results.every((r) => r.status === 202)).toBe(true);
     await waitFor(async () => (await counts("Race")).n >= 5_000 && (await schemaCount("Race")) >= 5_000, 90_000, "race recorded");
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await counts("Race")).toEqual({ n: 5_000, d: 5_000 });
     expect(await schemaCount("Race")).toBe(5_000);
+    const [{ racers, created }] = await sql`
+      select count(distinct user_id)::int as racers,
+        (select count(*)::int from events e where e.project_id = ${projectId} and e.name = 'user.created'
+          and e.user_id in (select user_id from user_identifiers where project_id = ${projectId} and external_id like 'racer-%')) as created
+      from user_identifiers where project_id = ${projectId} and external_id like 'racer-%'`;
+    expect(racers).toBe(300);
+    expect(created).toBe(300);
   }, 120_000);
 
   it("SIGTERM lets a worker finish its batch and exit 0; a successor records the rest exactly once", async () => {
