@@ -16,7 +16,9 @@ export async function inRetryingTransaction<T>(db: Tx, fn: (tx: Tx) => Promise<T
     try {
       return await withTransaction(db as Db, fn);
     } catch (err) {
-      const code = (err as { code?: string }).code;
+      // drizzle wraps driver errors (DrizzleQueryError); the SQLSTATE is then on the cause.
+      const e = err as { code?: string; cause?: { code?: string } };
+      const code = e.code ?? e.cause?.code;
       const retryable = err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK;
       if (!retryable || attempt >= attempts || isTransaction(db)) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));

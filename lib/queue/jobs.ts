@@ -7,6 +7,8 @@ import { z } from "zod";
 export const QUEUES = {
   /** Housekeeping tick: proves the worker is alive and drives periodic work. */
   "system.tick": z.object({}),
+  /** Make a newly added schedule offset's firings for every active assignment, page by page. */
+  "schedules.backfill-offset": z.object({ projectId: z.uuid(), offsetId: z.uuid() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type QueueName = keyof typeof QUEUES;

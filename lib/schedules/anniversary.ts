@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { materializeFirings, type AssignmentKey } from "./cycles";
+import { materializeFirings, rowsSql, type AssignmentKey } from "./cycles";
 import { ANNIVERSARY, ensureSchedule } from "./definitions";
 import type { SubjectKind } from "./subject";
 
@@ -16,7 +16,7 @@ export async function assignAnniversaries(tx: Tx, kind: SubjectKind, projectId: 
   const keys = (await tx.execute(sql`
     insert into schedule_assignments (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
     select ${projectId}, ${schedule.id}, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
-    from unnest(${sql.param(records.map((r) => r.id))}::uuid[], ${sql.param(records.map((r) => r.createdAt.toISOString()))}::timestamptz[]) as r(id, created_at)
+    from ${rowsSql(records.map((r) => ({ id: r.id, created_at: r.createdAt.toISOString() })), "id uuid, created_at timestamptz")} r
     on conflict do nothing
     returning project_id as "projectId", id`)) as unknown as AssignmentKey[];
   await materializeFirings(tx, keys, new Date());

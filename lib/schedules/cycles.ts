@@ -24,8 +24,16 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
     where ${anchor} + k * ${interval} > ${t})`;
 }
 
+/**
+ * A list of rows as a SQL relation. Rows travel as one jsonb parameter: drizzle's postgres.js driver
+ * cannot bind JS arrays, and one parameter keeps statements cacheable whatever the batch size.
+ */
+export function rowsSql(rows: Record<string, unknown>[], columns: string): SQL {
+  return sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)}))`;
+}
+
 function keysSql(keys: AssignmentKey[]): SQL {
-  return sql`(select * from unnest(${sql.param(keys.map((k) => k.projectId))}::uuid[], ${sql.param(keys.map((k) => k.id))}::uuid[]) as k(project_id, id))`;
+  return rowsSql(keys.map((k) => ({ project_id: k.projectId, id: k.id })), "project_id uuid, id uuid");
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { scheduleOffsets, schedules, type Schedule } from "@/db/schema";
 import type { ScheduleView } from "./schemas";
@@ -31,14 +31,15 @@ export async function findScheduleByName(tx: Tx, projectId: string, name: string
   return row;
 }
 
-/** Definitions with their offsets (oldest offset first), in the order of `rows`. */
+/** Definitions with their offsets, in the order of `rows`. */
 export async function loadScheduleViews(tx: Tx, projectId: string, rows: Schedule[]): Promise<ScheduleView[]> {
   if (!rows.length) return [];
   const offsets = await tx
     .select()
     .from(scheduleOffsets)
     .where(and(eq(scheduleOffsets.projectId, projectId), inArray(scheduleOffsets.scheduleId, rows.map((r) => r.id))))
-    .orderBy(asc(scheduleOffsets.createdAt), asc(scheduleOffsets.id));
+    // In firing order around the occurrence: the earliest `before` first, the latest `after` last.
+    .orderBy(sql`case ${scheduleOffsets.direction} when 'before' then -(${scheduleOffsets.offset}::interval) else ${scheduleOffsets.offset}::interval end`, asc(scheduleOffsets.id));
   return rows.map((s) => ({
     id: s.id,
     name: s.name,

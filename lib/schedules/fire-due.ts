@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
-import { completeCycles, LATE_LIMIT, type AssignmentKey } from "./cycles";
+import { completeCycles, LATE_LIMIT, rowsSql, type AssignmentKey } from "./cycles";
 
 export interface FireResult {
   claimed: number;
@@ -31,8 +31,9 @@ interface Claimed {
  * the firings fired, and advance the cycles they completed. A crash before commit leaves everything
  * pending for the next claimer; nothing is recorded twice because the event and the `fired` mark
  * commit together. Firings over an hour late are marked skipped instead (DESIGN.md section 6).
+ * `now` and `projectId` let tests drive one project's clock without touching anyone else's firings.
  */
-export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: number } = {}): Promise<FireResult> {
+export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: number; projectId?: string } = {}): Promise<FireResult> {
   const now = opts.now ?? new Date();
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
@@ -43,7 +44,7 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
       join schedule_assignments a on a.project_id = f.project_id and a.id = f.assignment_id
       join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
       join schedule_offsets o on o.project_id = f.project_id and o.id = f.offset_id
-      where f.state = 'pending' and f.fire_at <= ${at}
+      where f.state = 'pending' and f.fire_at <= ${at} ${opts.projectId ? sql`and f.project_id = ${opts.projectId}` : sql``}
       order by f.fire_at
       limit ${opts.batchSize ?? 1000}
       for update of f, a skip locked`)) as unknown as Claimed[];
@@ -64,9 +65,10 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
 
     await tx.execute(sql`
       update schedule_firings f set state = u.state, fired_at = ${at}, event_id = u.event_id
-      from unnest(${sql.param(claimed.map((c) => c.project_id))}::uuid[], ${sql.param(claimed.map((c) => c.id))}::uuid[],
-                  ${sql.param(claimed.map((c) => (c.late ? "skipped" : "fired")))}::text[], ${sql.param(claimed.map((c) => eventIds.get(c.id) ?? null))}::uuid[])
-           as u(project_id, id, state, event_id)
+      from ${rowsSql(
+        claimed.map((c) => ({ project_id: c.project_id, id: c.id, state: c.late ? "skipped" : "fired", event_id: eventIds.get(c.id) ?? null })),
+        "project_id uuid, id uuid, state text, event_id uuid",
+      )} u
       where f.project_id = u.project_id and f.id = u.id`);
 
     const keys = new Map<string, AssignmentKey>();

@@ -24,7 +24,9 @@ export async function checkInterval(db: Tx, value: string, path: string, opts: {
       sign: number;
     }[];
   } catch (err) {
-    const code = (err as { code?: string }).code ?? "";
+    // drizzle wraps the driver's error; the SQLSTATE is on the cause.
+    const e = err as { code?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code ?? "";
     // 22xxx: data exceptions (invalid_datetime_format, interval_field_overflow, ...).
     if (!code.startsWith("22")) throw err;
     throw new Invalid(`\`${path}\` is not an interval: ${JSON.stringify(text)}. Write it like \`30 minutes\`, \`7 days\` or \`1 month\`.`, {
