@@ -13,6 +13,26 @@ export interface AssignmentKey {
 }
 
 /**
+ * A uuid[] parameter. drizzle's postgres.js driver cannot bind JS arrays, so the ids travel as one
+ * array literal; `id = any($1::uuid[])` with the project id keeps every lookup on the primary key
+ * whatever the planner knows about the tables (freshly bulk-loaded tables have no statistics).
+ */
+export function uuidArray(ids: string[]): SQL {
+  return sql`${`{${ids.join(",")}}`}::uuid[]`;
+}
+
+/** A list of rows as a SQL relation (one jsonb parameter), for INSERT ... SELECT sources. */
+export function rowsSql(rows: Record<string, unknown>[], columns: string): SQL {
+  return sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)}))`;
+}
+
+export function byProject(keys: AssignmentKey[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const k of keys) out.set(k.projectId, [...(out.get(k.projectId) ?? []), k.id]);
+  return out;
+}
+
+/**
  * The smallest k >= 0 with `anchor + k * interval > t`, in SQL. Intervals have no division, so k is
  * estimated from epoch seconds (a month counts as 30 days, hence the margins) and then found exactly
  * among a few candidates by real interval arithmetic.
@@ -25,34 +45,22 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
 }
 
 /**
- * A list of rows as a SQL relation. Rows travel as one jsonb parameter: drizzle's postgres.js driver
- * cannot bind JS arrays, and one parameter keeps statements cacheable whatever the batch size.
- */
-export function rowsSql(rows: Record<string, unknown>[], columns: string): SQL {
-  return sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)}))`;
-}
-
-function keysSql(keys: AssignmentKey[]): SQL {
-  return rowsSql(keys.map((k) => ({ project_id: k.projectId, id: k.id })), "project_id uuid, id uuid");
-}
-
-/**
  * Makes the current cycle's firings of the given assignments, one per offset of their schedule:
  * `fire_at = occurrence ± offset`. A firing already more than an hour late is stored as skipped.
  * Existing (assignment, offset, cycle) rows are left alone, so this is safe to repeat.
  */
 export async function materializeFirings(tx: Tx, keys: AssignmentKey[], now: Date): Promise<void> {
-  if (!keys.length) return;
-  await tx.execute(sql`
-    insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
-    select a.project_id, a.id, o.id, a.cycle, f.fire_at,
-           case when f.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
-    from ${keysSql(keys)} k
-    join schedule_assignments a on a.project_id = k.project_id and a.id = k.id
-    join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
-    cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) f
-    where a.state <> 'fired'
-    on conflict do nothing`);
+  for (const [projectId, ids] of byProject(keys)) {
+    await tx.execute(sql`
+      insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
+      select a.project_id, a.id, o.id, a.cycle, f.fire_at,
+             case when f.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
+      from schedule_assignments a
+      join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) f
+      where a.project_id = ${projectId} and a.id = any(${uuidArray(ids)}) and a.state <> 'fired'
+      on conflict do nothing`);
+  }
 }
 
 /**
@@ -63,27 +71,33 @@ export async function materializeFirings(tx: Tx, keys: AssignmentKey[], now: Dat
  * (`after_next_interval`) stay where they are.
  */
 export async function completeCycles(tx: Tx, keys: AssignmentKey[], now: Date): Promise<void> {
-  if (!keys.length) return;
   const at = sql`${now.toISOString()}::timestamptz`;
-  await tx.execute(sql`
-    update schedule_assignments a set state = 'fired', updated_at = ${at}
-    from ${keysSql(keys)} k
-    where a.project_id = k.project_id and a.id = k.id and a.state = 'active' and a.interval is null
-      and not exists (select 1 from schedule_firings f where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'pending')`);
-  let pending = keys;
-  for (let round = 0; round < MAX_ROUNDS && pending.length; round++) {
-    const advanced = (await tx.execute(sql`
-      update schedule_assignments a
-      set cycle = n.k, occurrence_at = a.anchor + n.k * a.interval::interval, updated_at = ${at}
-      from ${keysSql(pending)} k,
-        lateral (select greatest(a2.cycle + 1, ${nextCycleSql(sql`a2.anchor`, sql`a2.interval::interval`, sql`${at} - ${LATE_LIMIT}::interval`)}) as k
-                 from schedule_assignments a2 where a2.project_id = k.project_id and a2.id = k.id) n
-      where a.project_id = k.project_id and a.id = k.id and a.state = 'active' and a.interval is not null
-        and not exists (select 1 from schedule_firings f
-                        where f.project_id = a.project_id and f.assignment_id = a.id and f.cycle = a.cycle and f.state = 'pending')
-      returning a.project_id as "projectId", a.id`)) as unknown as AssignmentKey[];
-    if (!advanced.length) return;
-    await materializeFirings(tx, advanced, now);
-    pending = advanced;
+  // Computed from the old row (SET sees the old cycle), so cycle and occurrence agree.
+  const next = sql`greatest(a.cycle + 1, ${nextCycleSql(sql`a.anchor`, sql`a.interval::interval`, sql`(${at} - ${LATE_LIMIT}::interval)`)})`;
+  for (const [projectId, all] of byProject(keys)) {
+    let ids = all;
+    for (let round = 0; round <= MAX_ROUNDS && ids.length; round++) {
+      // Two key lookups and the decision in JS: no correlated subquery for the planner to get wrong on
+      // freshly loaded tables.
+      const rows = (await tx.execute(sql`
+        select id, cycle, interval is null as single from schedule_assignments
+        where project_id = ${projectId} and id = any(${uuidArray(ids)}) and state = 'active'`)) as unknown as { id: string; cycle: number; single: boolean }[];
+      const pending = (await tx.execute(sql`
+        select distinct assignment_id, cycle from schedule_firings
+        where project_id = ${projectId} and assignment_id = any(${uuidArray(rows.map((r) => r.id))}) and state = 'pending'`)) as unknown as { assignment_id: string; cycle: number }[];
+      const anyPending = new Set(pending.map((f) => f.assignment_id));
+      const cyclePending = new Set(pending.map((f) => `${f.assignment_id}:${f.cycle}`));
+      const done = rows.filter((r) => r.single && !anyPending.has(r.id)).map((r) => r.id);
+      const finished = rows.filter((r) => !r.single && !cyclePending.has(`${r.id}:${r.cycle}`)).map((r) => r.id);
+      if (done.length) {
+        await tx.execute(sql`update schedule_assignments set state = 'fired', updated_at = ${at} where project_id = ${projectId} and id = any(${uuidArray(done)})`);
+      }
+      if (!finished.length || round === MAX_ROUNDS) return;
+      await tx.execute(sql`
+        update schedule_assignments a set cycle = ${next}, occurrence_at = a.anchor + ${next} * a.interval::interval, updated_at = ${at}
+        where a.project_id = ${projectId} and a.id = any(${uuidArray(finished)})`);
+      await materializeFirings(tx, finished.map((id) => ({ projectId, id })), now);
+      ids = finished;
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { rowsSql } from "./cycles";
+import { uuidArray } from "./cycles";
 import type { AssignmentView } from "./schemas";
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
@@ -18,7 +18,7 @@ export async function loadAssignmentViews(tx: Tx, projectId: string, ids: string
          where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'pending') as pending,
       (select count(*) from schedule_firings f where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'skipped')::int as skipped
     from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
-    where a.project_id = ${projectId} and a.id in (select id from ${rowsSql(ids.map((id) => ({ id })), "id uuid")} ids)`)) as unknown as Record<string, any>[];
+    where a.project_id = ${projectId} and a.id = any(${uuidArray(ids)})`)) as unknown as Record<string, any>[];
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
