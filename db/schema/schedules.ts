@@ -112,6 +112,7 @@ export const scheduleFirings = pgTable(
     cycle: integer().notNull(),
     fireAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     state: text().$type<FiringState>().notNull().default("pending"),
+    /** Wall-clock time the firing batch recorded it (clock_timestamp(), not the injectable `now`): lag = fired_at - fire_at. */
     firedAt: timestamp({ withTimezone: true, precision: 3 }),
     eventId: uuid(),
   },

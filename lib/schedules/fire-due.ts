@@ -88,7 +88,7 @@ async function fireProjectFirings(tx: Tx, projectId: string, claimed: DueFiring[
   if (onTime.length) {
     // event_id by position: the ids and event ids travel as two parallel arrays.
     await tx.execute(sql`
-      update schedule_firings set state = 'fired', fired_at = ${at},
+      update schedule_firings set state = 'fired', fired_at = clock_timestamp(),
         event_id = (${uuidArray(eventIds)})[array_position(${uuidArray(onTime.map((f) => f.id))}, id)]
       where project_id = ${projectId} and id = any(${uuidArray(onTime.map((f) => f.id))})`);
   }
