@@ -221,6 +221,47 @@ describe("pause and resume", () => {
   });
 });
 
+describe("roles and organizations", () => {
+  it("refuses every assignment verb below client and every definition write below editor, writing nothing", async () => {
+    await user("roles-1");
+    await client("POST", "/organizations", { identifier: [{ external_id: "roles-org" }] });
+    const before = await snapshotCounts(p.projectId);
+    for (const kind of ["users", "organizations"]) {
+      const identifier = [{ external_id: kind === "users" ? "roles-1" : "roles-org" }];
+      expect((await client("POST", `/${kind}/scheduled`, { name: "r", identifier, interval: "1 day" }, p.keys.support)).status).toBe(403);
+      expect((await client("DELETE", `/${kind}/scheduled`, { name: "r", identifier }, p.keys.support)).status).toBe(403);
+      expect((await client("POST", `/${kind}/scheduled/pause`, { name: "r", identifier, mode: "immediately" }, p.keys.support)).status).toBe(403);
+      expect((await client("POST", `/${kind}/scheduled/resume`, { name: "r", identifier, mode: "immediately" }, p.keys.support)).status).toBe(403);
+    }
+    const s = (await admin("POST", "/schedules", { name: "doomed", type: "single" })).body;
+    expect((await admin("DELETE", `/schedules/${s.id}`, undefined, p.keys.client)).status).toBe(403);
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+    const [{ n }] = await sql`select count(*)::int as n from schedules where project_id = ${p.projectId} and name = 'r'`;
+    expect(n).toBe(0);
+  });
+
+  it("deletes a definition with its assignments and firings (editor)", async () => {
+    await user("doomed-1");
+    const s = (await admin("GET", "/schedules?limit=500", undefined, p.keys.support)).body.data.find((x: any) => x.name === "doomed");
+    const a = (await client("POST", "/users/scheduled", { name: "doomed", identifier: [{ external_id: "doomed-1" }], scheduled_at: "2100-01-01T00:00:00Z" })).body;
+    expect((await admin("DELETE", `/schedules/${s.id}`)).status).toBe(204);
+    const [{ n }] = await sql`select count(*)::int as n from schedule_firings where project_id = ${p.projectId} and assignment_id = ${a.id}`;
+    expect(n).toBe(0);
+    expect((await admin("GET", `/schedules/${s.id}`)).status).toBe(404);
+  });
+
+  it("pauses and resumes an organization's recurring assignment", async () => {
+    await client("POST", "/organizations", { identifier: [{ external_id: "org-pause" }] });
+    const identifier = [{ external_id: "org-pause" }];
+    await client("POST", "/organizations/scheduled", { name: "org_monthly", identifier, interval: "1 month" });
+    const paused = await client("POST", "/organizations/scheduled/pause", { name: "org_monthly", identifier, mode: "after_next_interval" });
+    expect(paused.status).toBe(200);
+    expect(paused.body).toMatchObject({ state: "paused", pending: [{ offset: "0 minutes" }] });
+    const resumed = await client("POST", "/organizations/scheduled/resume", { name: "org_monthly", identifier, mode: "at_next_interval" });
+    expect(resumed.body).toMatchObject({ state: "active", next_fire_at: paused.body.next_fire_at });
+  });
+});
+
 describe("anniversary", () => {
   it("every new user and organization gets its anniversary assignment in the transaction that creates it", async () => {
     const u = await user("anniv-1");
