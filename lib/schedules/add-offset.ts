@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { scheduleOffsets, schedules } from "@/db/schema";
 import { withTransaction } from "@/lib/access/context";
@@ -8,19 +8,19 @@ import type { OffsetInput } from "./schemas";
 
 /**
  * Adds an offset to a definition. A duplicate (same interval, same direction; `1 week` equals `7 days`)
- * is a 409. When the definition has assignments, the offset is marked `backfill: pending` in the same
- * transaction; the worker then makes its firings for every active assignment in a background job
- * (see backfill-offset.ts), so a definition with millions of assignments answers at once.
+ * is a 409. The offset is marked `backfill: pending` in the same transaction; the worker then makes its
+ * firings for every active assignment in a background job (see backfill-offset.ts), so a definition
+ * with millions of assignments answers at once. (Always, not only when assignments exist now: one
+ * being created concurrently may have made its firings before this offset was visible.)
  */
 export async function addOffset(db: Tx, projectId: string, scheduleId: string, input: OffsetInput) {
   const checked = await checkInterval(db, input.offset, "offset", { zero: true });
   return withTransaction(db, async (tx) => {
     const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, projectId), eq(schedules.id, scheduleId)));
     if (!schedule) throw new NotFound("No schedule with this id in this project.");
-    const [any] = (await tx.execute(sql`select 1 as one from schedule_assignments where project_id = ${projectId} and schedule_id = ${scheduleId} limit 1`)) as unknown[];
     const [row] = await tx
       .insert(scheduleOffsets)
-      .values({ projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: any ? "pending" : null })
+      .values({ projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: "pending" })
       .onConflictDoNothing()
       .returning();
     if (!row) {
