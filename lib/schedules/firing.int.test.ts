@@ -164,6 +164,20 @@ describe("firing with an injected clock", () => {
   });
 });
 
+describe("outages", () => {
+  it("after a long outage a recurring assignment skips (and counts) what is over an hour late and resumes with the occurrence still in the hour", async () => {
+    const u = await user("outage-1");
+    const { assignment } = await assign("outage-1", { name: "daily_outage", interval: "1 day", start_at: "2100-08-01T00:00:00Z" }, T("2100-07-31T00:00:00Z"));
+    await fireAt(T("2100-08-10T00:30:00Z"));
+    expect((await fired("daily_outage", u)).map((e) => e.data.fire_at)).toEqual(["2100-08-10T00:00:00.000Z"]);
+    const [row] = await sql`select cycle, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'skipped') as skipped,
+      (select min(fire_at) from schedule_firings f where f.assignment_id = a.id and f.state = 'pending') as next
+      from schedule_assignments a where a.id = ${assignment.id}`;
+    expect(row).toMatchObject({ cycle: 10, skipped: 1 });
+    expect(new Date(row!.next).toISOString()).toBe("2100-08-11T00:00:00.000Z");
+  });
+});
+
 describe("pause and resume with an injected clock", () => {
   const at = (externalId: string, name: string) => ({ kind: "user" as const, identifier: [{ source: "default", external_id: externalId }], name });
 
