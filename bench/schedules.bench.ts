@@ -2,7 +2,7 @@ import { closeDatabase, getDb, getSql } from "../db/client";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
 import { createTestDatabase } from "../scripts/test/database";
-import { startWorker, type WorkerProcess } from "../scripts/test/worker-process";
+import { startWorker, type TestWorker } from "../scripts/test/worker";
 
 /*
  * Schedule firing, measured on real worker processes against a fresh database:
@@ -20,7 +20,7 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const db = await createTestDatabase("relay_bench_schedules");
 process.env.DATABASE_URL = db.url;
 const sql = getSql();
-const workers: WorkerProcess[] = [];
+const workers: TestWorker[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 try {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createTestProject, sql, type TestProject } from "../scripts/test/helpers";
-import { startWorker, type WorkerProcess } from "../scripts/test/worker-process";
+import { startWorker, type TestWorker } from "../scripts/test/worker";
 
 /*
  * The firing loop in real worker processes (spawned with `node --import tsx worker/index.ts`). Firings are
  * seeded straight into the tables, due a minute ago, so the workers fire them at once.
  */
 
-const workers: WorkerProcess[] = [];
+const workers: TestWorker[] = [];
 async function worker(env: Record<string, string> = {}) {
   const w = await startWorker(inject("databaseUrl"), { SCHEDULE_POLL_MS: "50", ...env });
   workers.push(w);
@@ -81,7 +81,7 @@ describe("the firing loop in worker processes", () => {
     const s = await seed(p, "crash", 20_000);
     const first = await worker({ SCHEDULE_BATCH: "500", SCHEDULE_CONCURRENCY: "2" });
     await until(() => counts(p.projectId, s.id, "scheduled.crash"), (c) => c.fired >= 1000, 60_000, 10);
-    await first.kill();
+    await first.stop("SIGKILL");
     const atKill = await counts(p.projectId, s.id, "scheduled.crash");
     expect(atKill.pending).toBeGreaterThan(0);
     // Every committed batch has both its events and its `fired` marks; the batch in flight has neither.

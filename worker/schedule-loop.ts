@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { fromDrizzle, type PgBoss } from "pg-boss";
 import type { Db } from "@/db/client";
+import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { fireDueFirings } from "@/lib/schedules/fire-due";
 
 export interface ScheduleLoopOptions {
@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * and sleeps `pollMs` otherwise. It also hands offsets added to busy definitions to the
  * `schedules.backfill-offset` queue, marking them queued in the same transaction as the send.
  */
-export function startScheduleLoop(db: Db, boss: PgBoss, opts: ScheduleLoopOptions) {
+export function startScheduleLoop(db: Db, enqueue: Enqueue, opts: ScheduleLoopOptions) {
   let stopping = false;
   let lastSweep = 0;
 
@@ -40,9 +40,7 @@ export function startScheduleLoop(db: Db, boss: PgBoss, opts: ScheduleLoopOption
         update schedule_offsets set backfill = 'queued' where (project_id, id) in (
           select project_id, id from schedule_offsets where backfill = 'pending' limit 100 for update skip locked)
         returning project_id, id`)) as unknown as { project_id: string; id: string }[];
-      for (const r of rows) {
-        await boss.send("schedules.backfill-offset", { projectId: r.project_id, offsetId: r.id }, { db: fromDrizzle(tx, sql), retryLimit: 20, retryDelay: 5 });
-      }
+      await enqueue(tx, "schedules.backfill-offset", rows.map((r) => ({ projectId: r.project_id, offsetId: r.id })));
     });
   }
 

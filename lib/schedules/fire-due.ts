@@ -107,6 +107,7 @@ function toEvent(f: DueFiring, a: LockedAssignment, offset: string): SystemEvent
     name: `scheduled.${a.name}`,
     userId: a.user_id,
     organizationId: a.organization_id,
+    occurredAt: fireAt,
     // The spec's fields win over same-named keys of the assignment's data.
     data: { ...a.data, schedule_id: a.schedule_id, schedule_offset_id: f.offset_id, offset, fire_at: fireAt.toISOString() },
   };

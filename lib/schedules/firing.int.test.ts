@@ -66,6 +66,8 @@ describe("firing with an injected clock", () => {
     const before = s.offsets.find((o: any) => o.direction === "before");
     expect(events[0]!.data).toEqual({ plan: "pro", offset: "1 day", schedule_id: s.id, schedule_offset_id: before.id, fire_at: "2100-03-09T12:00:00.000Z" });
     expect(events[0]!.origin).toBe("system");
+    // The occurrence is recorded at its scheduled time, not at the moment the batch ran.
+    expect(new Date(events[0]!.occurred_at).toISOString()).toBe("2100-03-09T12:00:00.000Z");
 
     expect(await fireAt(T("2100-03-10T12:30:00Z"))).toBe(1);
     expect(await fireAt(T("2100-03-10T14:00:00Z"))).toBe(1);
