@@ -109,6 +109,24 @@ describe("the firing loop in worker processes", () => {
     expect(new Date(one!.fire_at).toISOString()).toBe("2099-12-25T00:00:00.000Z");
   }, 180_000);
 
+  it("users the pipeline creates from events (many in one transaction) get their anniversary assignment with them", async () => {
+    if (!workers.length) await worker();
+    const names = Array.from({ length: 50 }, (_, i) => `from-event-${i}`);
+    const res = await api("POST", p.client("/users/events"), { key: p.keys.client, body: names.map((n) => ({ name: "signed_up", identifier: [{ external_id: n }], data: {} })) });
+    expect(res.body).toMatchObject({ accepted: 50 });
+    const rows = await until(
+      () => sql`select u.id, u.created_at, a.anchor, a.occurrence_at from user_identifiers i join users u on u.project_id = i.project_id and u.id = i.user_id
+        left join schedule_assignments a on a.project_id = u.project_id and a.user_id = u.id
+        where i.project_id = ${p.projectId} and i.external_id like 'from-event-%'`,
+      (r) => r.length === 50,
+      30_000,
+    );
+    for (const r of rows) {
+      expect(r.anchor).not.toBeNull();
+      expect(new Date(r.anchor).getTime()).toBe(new Date(r.created_at).getTime());
+    }
+  }, 180_000);
+
   it("resume immediately fires the first occurrence at once", async () => {
     if (!workers.length) await worker();
     await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "resume-now" }] } });
