@@ -4,4 +4,5 @@ export * from "./events";
 export * from "./pipeline";
 export * from "./lists";
 export * from "./journeys";
+export * from "./schedules";
 export * from "./subscriptions";

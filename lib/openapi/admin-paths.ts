@@ -5,6 +5,7 @@ import { listOrganizationsQuery } from "@/lib/organizations/list-organizations";
 import { organizationOutput } from "@/lib/organizations/schemas";
 import { listUsersQuery } from "@/lib/users/list-users";
 import { userOutput } from "@/lib/users/schemas";
+import { assignmentOutput } from "@/lib/schedules/schemas";
 import { userSubscriptionOutput } from "@/lib/subscriptions/schemas";
 import { errorResponse, jsonResponse, listOf, projectParams, registerPath } from "./registry";
 
@@ -16,7 +17,7 @@ const userDetail = userOutput
   .extend({
     memberships: z.array(z.object({ organization_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
     subscriptions: z.array(userSubscriptionOutput),
-    schedules: z.array(z.unknown()),
+    schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "UserDetail" });
@@ -24,7 +25,7 @@ const userDetail = userOutput
 const organizationDetail = organizationOutput
   .extend({
     members: z.array(z.object({ user_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
-    schedules: z.array(z.unknown()),
+    schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "OrganizationDetail" });

@@ -4,6 +4,7 @@ import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
 import { listIdentifiers } from "@/lib/identity/resolve";
+import { loadSubjectAssignments } from "@/lib/schedules/view";
 import { loadUserSubscriptions } from "@/lib/subscriptions/load-user-subscriptions";
 import { loadUserViews } from "./view";
 
@@ -35,7 +36,7 @@ export async function getUser(db: Tx, projectId: string, userId: string) {
       updated_at: m.updatedAt.toISOString(),
     })),
     subscriptions: await loadUserSubscriptions(db, projectId, userId),
-    schedules: [] as unknown[],
+    schedules: await loadSubjectAssignments(db, projectId, "user_id", userId),
     recent_events: recent.map(toEventView),
   };
 }
