@@ -2,6 +2,7 @@ import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { registry } from "./registry";
 import "./client-paths";
 import "./admin-paths";
+import "./console-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 
