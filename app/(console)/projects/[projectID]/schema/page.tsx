@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { PendingFeature } from "@/components/pages/pending-feature";
+
+export const metadata: Metadata = { title: "Schema" };
+
+export default function Page() {
+  return <PendingFeature title="Schema" />;
+}
