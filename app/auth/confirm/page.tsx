@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { AuthCard } from "../../signin/auth-card";
-import { confirmSignIn } from "./actions";
 
 export const metadata: Metadata = { title: "Confirm sign-in", robots: { index: false } };
 
@@ -22,7 +21,7 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
       <p className="mt-2 text-sm text-zinc-600">
         Sign in to Relay as <strong className="font-medium text-zinc-900">{email}</strong>?
       </p>
-      <form action={confirmSignIn} className="mt-5">
+      <form method="post" action="/auth/confirm/continue" className="mt-5">
         <input type="hidden" name="token" value={token} />
         <input type="hidden" name="email" value={email} />
         <input type="hidden" name="callbackUrl" value={callbackUrl ?? "/projects"} />
