@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader } from "@/components/ui/states";
+import { Card, EmptyState, ErrorBanner, controlClass, LoadingRows, PageHeader } from "@/components/ui/states";
 import { EventList, type EventRow } from "./event-list";
 
 const POLL_MS = 2_000;
@@ -52,7 +52,7 @@ export function EventsPage() {
         }
       />
       <form role="search" className="mb-4 flex flex-wrap gap-2" onSubmit={(e) => { e.preventDefault(); apply({ name: name.trim() }); }}>
-        <input aria-label="Event name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Exact event name, e.g. order.completed" className={`${inputClass} min-w-64 flex-1 font-mono`} />
+        <input aria-label="Event name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Exact event name, e.g. order.completed" className={`${controlClass} min-w-64 flex-1 font-mono`} />
         <Button type="submit">Filter</Button>
         {(filters.name || filters.user_id || filters.organization_id) && (
           <Button variant="ghost" onClick={() => { setName(""); apply({ name: "", user_id: "", organization_id: "" }); }}>Clear filters</Button>

@@ -6,7 +6,7 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatRelative } from "@/components/ui/format";
-import { RoleSelect } from "@/components/ui/role-select";
+import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, tableClass, tdClass, thClass } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 
@@ -36,7 +36,7 @@ export function InvitesPanel() {
         <h2 className="text-sm font-semibold text-zinc-900">Invite someone</h2>
         <p className="mt-0.5 text-sm text-zinc-500">They get an e-mail and accept under My invites after signing in with that address. Invitations expire after 48 hours.</p>
         <form
-          className="mt-4 grid gap-3 sm:grid-cols-[1fr_16rem_auto]"
+          className="mt-4 grid items-start gap-3 sm:grid-cols-[1fr_14rem_auto]"
           onSubmit={(e) => {
             e.preventDefault();
             setSent(null);
@@ -47,7 +47,10 @@ export function InvitesPanel() {
             <label htmlFor="invite-email" className="sr-only">E-mail address</label>
             <input id="invite-email" type="email" required placeholder="teammate@company.com" value={email} onChange={(e) => setEmail(e.target.value)} className={inputClass} />
           </div>
-          <RoleSelect id="invite-role" label="Role" value={role} onChange={setRole} max={project.role} />
+          <div>
+            <RoleSelect id="invite-role" label="Role" value={role} onChange={setRole} max={project.role} />
+            <RoleHelp role={role} />
+          </div>
           <Button type="submit" disabled={invite.isPending}>{invite.isPending ? "Sending…" : "Send invite"}</Button>
         </form>
         {invite.isError && <ErrorBanner className="mt-3" message={invite.error.message} />}

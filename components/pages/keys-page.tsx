@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import { RoleSelect } from "@/components/ui/role-select";
+import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 
@@ -112,6 +112,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           <div>
             <label htmlFor="key-role" className="block text-sm font-medium text-zinc-700">Role</label>
             <div className="mt-1"><RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} /></div>
+            <RoleHelp role={role} />
           </div>
           {create.isError && <ErrorBanner message={create.error.message} />}
           <div className="flex justify-end gap-2">

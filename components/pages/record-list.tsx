@@ -7,7 +7,7 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatRelative } from "@/components/ui/format";
 import { IdentifierChips, type Identifier } from "@/components/ui/json-view";
-import { Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
+import { Card, EmptyState, ErrorBanner, controlClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
 
 type Row = { id: string; identifier: Identifier[]; data: Record<string, unknown>; created_at: string; updated_at: string; [k: string]: unknown };
 export type SearchMode = { value: string; label: string; placeholder: string };
@@ -47,13 +47,13 @@ export function RecordList({
           setApplied(mode === "external_id" && source.trim() ? { external_id: t, source: source.trim() } : { [mode]: t });
         }}
       >
-        <select aria-label="Search by" value={mode} onChange={(e) => setMode(e.target.value)} className={`${inputClass} w-auto`}>
+        <select aria-label="Search by" value={mode} onChange={(e) => setMode(e.target.value)} className={controlClass}>
           {modes.map((m) => <option key={m.value} value={m.value}>{m.label}</option>)}
         </select>
         {mode === "external_id" && (
-          <input aria-label="Identifier source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="source (any)" className={`${inputClass} w-36`} />
+          <input aria-label="Identifier source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="source (any)" className={`${controlClass} w-36`} />
         )}
-        <input aria-label={`Search ${kind}`} value={text} onChange={(e) => setText(e.target.value)} placeholder={current.placeholder} className={`${inputClass} min-w-64 flex-1 ${mode === "data" ? "font-mono" : ""}`} />
+        <input aria-label={`Search ${kind}`} value={text} onChange={(e) => setText(e.target.value)} placeholder={current.placeholder} className={`${controlClass} min-w-64 flex-1 ${mode === "data" ? "font-mono" : ""}`} />
         <Button type="submit">Search</Button>
         {searching && <Button variant="ghost" onClick={() => { setText(""); setSource(""); setApplied({}); }}>Clear</Button>}
       </form>

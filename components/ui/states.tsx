@@ -55,8 +55,10 @@ export function Card({ children, className = "" }: { children: ReactNode; classN
   return <div className={`rounded-xl border border-zinc-200 bg-white shadow-sm ${className}`}>{children}</div>;
 }
 
-export const inputClass =
-  "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm placeholder:text-zinc-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30";
+/** A form control's look without a width; `inputClass` is the full-width version. */
+export const controlClass =
+  "rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm placeholder:text-zinc-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30";
+export const inputClass = `${controlClass} block w-full`;
 
 export const tableClass = "min-w-full divide-y divide-zinc-200 text-sm";
 export const thClass = "px-4 py-2.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-500";
