@@ -1,3 +1,5 @@
+import { InlineCode } from "./inline-code";
+
 type Schema = {
   $ref?: string;
   type?: string | string[];
@@ -77,7 +79,7 @@ export function SchemaFields({ schema, components, depth = 0 }: { schema: Schema
                 <span key={c} className="text-xs text-zinc-500">{c}</span>
               ))}
             </div>
-            {p.description ? <p className="mt-0.5 text-sm text-zinc-600">{p.description}</p> : null}
+            {p.description ? <p className="mt-0.5 text-sm text-zinc-600"><InlineCode text={p.description} /></p> : null}
             {depth < 3 && child?.properties ? <SchemaFields schema={child} components={components} depth={depth + 1} /> : null}
           </li>
         );

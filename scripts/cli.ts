@@ -16,7 +16,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   migrate
       Applies the database migrations.
 
-DATABASE_URL selects the database.`;
+DATABASE_URL selects the database; without it, the embedded one that "npm run dev" runs.`;
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
@@ -64,10 +64,17 @@ async function main(argv: string[]) {
   }
 }
 
+// Without DATABASE_URL, talk to the embedded database that `npm run dev` runs.
+if (!process.env.DATABASE_URL) {
+  process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${process.env.EMBEDDED_PG_PORT ?? 54329}/relay`;
+}
+
 try {
   await main(process.argv.slice(2));
 } catch (err) {
-  console.error(err instanceof Error ? err.message : err);
+  const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+  if (code === "ECONNREFUSED") console.error(`Cannot reach the database at ${process.env.DATABASE_URL}. Start \`npm run dev\` or set DATABASE_URL.`);
+  else console.error(err instanceof Error ? err.message : err);
   process.exitCode = 1;
 } finally {
   await closeDatabase();

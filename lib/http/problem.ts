@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { AppError, Unavailable } from "./errors";
+import { errorCode } from "./error-code";
+import { AppError, Invalid, Unavailable } from "./errors";
 
 export const PROBLEM_JSON = "application/problem+json";
 
@@ -26,8 +27,8 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code !== "string") return false;
+  const code = errorCode(err);
+  if (!code) return false;
   return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
 }
 
@@ -36,6 +37,12 @@ export function errorToResponse(err: unknown, headers: Record<string, string> = 
   if (err instanceof AppError) return problemResponse(err, headers);
   if (isDatabaseUnavailable(err)) {
     return problemResponse(new Unavailable("The database is unavailable. Retry shortly.", { headers: { "retry-after": "5" } }), headers);
+  }
+  // Class 22 is "data exception": a value PostgreSQL refused. Validation should have caught it; answering
+  // 400 keeps a gap in validation from becoming a 500, and the log line shows what to tighten.
+  if (errorCode(err)?.startsWith("22")) {
+    console.warn("[problem] database refused a value that passed validation", err);
+    return problemResponse(new Invalid("A value in the request cannot be stored."), headers);
   }
   const requestId = randomUUID();
   console.error(`[request ${requestId}] unhandled error`, err);

@@ -75,7 +75,7 @@ export async function listIdentifiers(tx: Tx, kind: Kind, projectId: string, rec
     .select({ recordId: idColumn, source: t.source, externalId: t.externalId, metadata: t.metadata })
     .from(t)
     .where(and(eq(t.projectId, projectId), inArray(idColumn, recordIds)))
-    .orderBy(t.createdAt, t.source, t.externalId);
+    .orderBy(t.createdAt, sql`${t.source} collate "C"`, sql`${t.externalId} collate "C"`);
   for (const r of rows) {
     const list = out.get(r.recordId) ?? [];
     list.push({ source: r.source, external_id: r.externalId, metadata: r.metadata ?? null });

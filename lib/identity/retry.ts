@@ -1,5 +1,6 @@
 import type { Db, Tx } from "@/db/client";
 import { isTransaction, withTransaction } from "@/lib/access/context";
+import { errorCode } from "@/lib/http/error-code";
 import { RetryTransaction } from "./resolve";
 
 const UNIQUE_VIOLATION = "23505";
@@ -16,7 +17,7 @@ export async function inRetryingTransaction<T>(db: Tx, fn: (tx: Tx) => Promise<T
     try {
       return await withTransaction(db as Db, fn);
     } catch (err) {
-      const code = (err as { code?: string }).code;
+      const code = errorCode(err);
       const retryable = err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK;
       if (!retryable || attempt >= attempts || isTransaction(db)) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));

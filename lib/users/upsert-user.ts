@@ -7,13 +7,15 @@ import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/i
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { onUsersCreated } from "./hooks";
 import type { UserInput, UserView } from "./schemas";
-import { loadUserViews } from "./view";
+import { loadUserViews, toUserView } from "./view";
 
 const PROFILE_FIELDS = ["email", "phone", "timezone", "locale"] as const;
 
 export interface UpsertResult {
   id: string;
   created: boolean;
+  /** The stored user when this call created it (its whole state is known without reading it back). */
+  view?: UserView;
 }
 
 /**
@@ -47,7 +49,10 @@ export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, 
       },
     ]);
     await onUsersCreated(tx, projectId, [row!]);
-    return { id: row!.id, created: true };
+    const identifiers = input.identifier
+      .map((i) => ({ source: i.source, external_id: i.external_id, metadata: i.metadata ?? null }))
+      .sort((a, b) => byCodeUnits(a.source, b.source) || byCodeUnits(a.external_id, b.external_id)); // as listIdentifiers orders them
+    return { id: row!.id, created: true, view: toUserView(row!, identifiers) };
   }
 
   const added = await attachIdentifiers(tx, "user", projectId, existing, input.identifier);
@@ -68,7 +73,7 @@ export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, 
 export async function upsertUser(db: Tx, projectId: string, input: UserInput): Promise<{ user: UserView; created: boolean }> {
   return inRetryingTransaction(db, async (tx) => {
     const result = await upsertUserIn(tx, projectId, input);
-    const [user] = await loadUserViews(tx, projectId, [result.id]);
+    const [user] = result.view ? [result.view] : await loadUserViews(tx, projectId, [result.id]);
     return { user: user!, created: result.created };
   });
 }
@@ -82,4 +87,8 @@ export async function upsertUsers(db: Tx, projectId: string, inputs: UserInput[]
     const byId = new Map(views.map((v) => [v.id, v]));
     return { users: results.map((r) => byId.get(r.id)!), created: results.filter((r) => r.created).length };
   });
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { InlineCode } from "@/components/inline-code";
 import { SchemaFields, typeLabel, type Components } from "@/components/json-schema";
 import { openApiDocument } from "@/lib/openapi/document";
 
@@ -57,7 +58,7 @@ export default function ApiReference() {
       </nav>
       <main className="min-w-0 flex-1">
         <h1 className="text-3xl font-semibold tracking-tight">{doc.info.title} reference</h1>
-        <p className="mt-3 max-w-3xl text-zinc-600">{doc.info.description}</p>
+        <p className="mt-3 max-w-3xl text-zinc-600"><InlineCode text={doc.info.description} /></p>
         <p className="mt-2 text-sm text-zinc-500">
           Machine-readable: <a className="text-indigo-600 underline" href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).
         </p>
@@ -74,7 +75,7 @@ export default function ApiReference() {
                     <code className="break-all font-mono text-sm text-zinc-800">{path}</code>
                   </div>
                   <h3 className="mt-3 text-lg font-medium">{op.summary}</h3>
-                  {op.description ? <p className="mt-1 text-sm text-zinc-600">{op.description}</p> : null}
+                  {op.description ? <p className="mt-1 text-sm text-zinc-600"><InlineCode text={op.description} /></p> : null}
                   {query.length ? (
                     <div className="mt-4">
                       <h4 className="text-sm font-semibold text-zinc-700">Query parameters</h4>
@@ -102,7 +103,7 @@ export default function ApiReference() {
                       {Object.entries(op.responses).map(([status, r]) => (
                         <li key={status} className="flex gap-3">
                           <span className={`w-10 shrink-0 font-mono font-semibold ${status.startsWith("2") ? "text-emerald-700" : "text-rose-700"}`}>{status}</span>
-                          <span className="text-zinc-600">{r.description}</span>
+                          <span className="text-zinc-600"><InlineCode text={r.description} /></span>
                         </li>
                       ))}
                     </ul>
