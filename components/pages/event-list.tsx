@@ -13,7 +13,7 @@ export function EventList({ events, projectId, fresh }: { events: EventRow[]; pr
   return (
     <ol className="divide-y divide-zinc-100">
       {events.map((e) => (
-        <li key={e.id} className={fresh?.has(e.id) ? "animate-[pulse_1s_ease-out_1] bg-indigo-50/60" : undefined}>
+        <li key={e.id} className={fresh?.has(e.id) ? "bg-indigo-50/70 transition-colors" : undefined}>
           <button
             type="button"
             aria-expanded={open === e.id}

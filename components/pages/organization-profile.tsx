@@ -28,7 +28,7 @@ export function OrganizationProfile({ organizationId }: { organizationId: string
         <h1 className="mt-2 text-xl font-semibold tracking-tight text-zinc-900">{o.name ?? o.identifier[0]?.external_id ?? "Organization"}</h1>
         <p className="mt-1 text-sm text-zinc-500">Created {formatDateTime(o.created_at)} · updated {formatDateTime(o.updated_at)}</p>
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid items-start gap-6 lg:grid-cols-2">
         <div className="space-y-6">
           <Section title="Identifiers"><IdentifierTable identifier={o.identifier} /></Section>
           <Section title="Data"><JsonView value={o.data} /></Section>

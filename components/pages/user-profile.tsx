@@ -30,12 +30,12 @@ export function UserProfile({ userId }: { userId: string }) {
         <h1 className="mt-2 text-xl font-semibold tracking-tight text-zinc-900">{u.email ?? u.identifier[0]?.external_id ?? "User"}</h1>
         <div className="mt-2"><IdentifierChips identifier={u.identifier} /></div>
       </div>
-      <dl className="grid grid-cols-2 gap-4 rounded-xl border border-zinc-200 bg-white p-5 shadow-sm sm:grid-cols-3 lg:grid-cols-6">
+      <dl className="grid grid-cols-2 gap-4 rounded-xl border border-zinc-200 bg-white p-5 shadow-sm sm:grid-cols-3">
         {fields.map(([k, v]) => (
           <div key={k}><dt className="text-xs uppercase tracking-wide text-zinc-400">{k}</dt><dd className="mt-1 truncate text-sm text-zinc-900">{v ?? "—"}</dd></div>
         ))}
       </dl>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid items-start gap-6 lg:grid-cols-2">
         <div className="space-y-6">
           <Section title="Identifiers"><IdentifierTable identifier={u.identifier} /></Section>
           <Section title="Data"><JsonView value={u.data} /></Section>
