@@ -12,7 +12,7 @@ export const memberOutput = z
     role: roleSchema,
     joined_at: z.iso.datetime(),
   })
-  .meta({ id: "Member" });
+  .meta({ id: "RosterMember" });
 
 export const inheritedAdminOutput = z
   .object({ admin_id: z.uuid(), email: z.string(), name: z.string().nullable(), org_role: z.enum(["owner", "admin"]) })
@@ -20,6 +20,6 @@ export const inheritedAdminOutput = z
 
 export const changeRoleBody = z.object({ role: roleSchema }).strict().meta({ id: "ChangeMemberRole" });
 
-export const listMembersQuery = paginationQuery.meta({ id: "ListMembersQuery" });
+export const listMembersQuery = paginationQuery.meta({ id: "ListRosterQuery" });
 
 export type MemberView = z.infer<typeof memberOutput>;

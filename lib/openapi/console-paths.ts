@@ -21,7 +21,7 @@ registerPath({
   method: "get", path: `${base}/members`, tags: ["Admin: access"], security: both, summary: "List the roster",
   description: "Each member with role and join time, newest first. Org owners and admins are administrators by inheritance and are listed apart under `inherited`. Role `support` or above.",
   request: { params: projectParams, query: listMembersQuery.partial() },
-  responses: { 200: jsonResponse(listOf(memberOutput, "MemberList").extend({ inherited: z.array(inheritedAdminOutput) }), "The roster.") },
+  responses: { 200: jsonResponse(listOf(memberOutput, "RosterMemberList").extend({ inherited: z.array(inheritedAdminOutput) }), "The roster.") },
 });
 registerPath({
   method: "patch", path: `${base}/members/{adminID}`, tags: ["Admin: access"], security: both, summary: "Change a member's role (admin)",
