@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { PendingFeature } from "@/components/pages/pending-feature";
+import { JourneysPage } from "@/components/pages/journeys-page";
 
 export const metadata: Metadata = { title: "Journeys" };
 
 export default function Page() {
-  return <PendingFeature title="Journeys" />;
+  return <JourneysPage />;
 }

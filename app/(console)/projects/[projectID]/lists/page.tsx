@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { PendingFeature } from "@/components/pages/pending-feature";
+import { ListsPage } from "@/components/pages/lists-page";
 
 export const metadata: Metadata = { title: "Lists" };
 
 export default function Page() {
-  return <PendingFeature title="Lists" />;
+  return <ListsPage />;
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { PendingFeature } from "@/components/pages/pending-feature";
+import { SchedulesPage } from "@/components/pages/schedules-page";
 
 export const metadata: Metadata = { title: "Schedules" };
 
 export default function Page() {
-  return <PendingFeature title="Schedules" />;
+  return <SchedulesPage />;
 }

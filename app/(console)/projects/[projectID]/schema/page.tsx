@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { PendingFeature } from "@/components/pages/pending-feature";
+import { SchemaPage } from "@/components/pages/schema-page";
 
 export const metadata: Metadata = { title: "Schema" };
 
 export default function Page() {
-  return <PendingFeature title="Schema" />;
+  return <SchemaPage />;
 }
