@@ -14,9 +14,11 @@ const EDITOR = `Editor-${run}@acme.test`;
 let seeded: { orgId: string; projectId: string };
 let mobileId: string;
 const sessions = new Map<string, Awaited<ReturnType<BrowserContext["storageState"]>>>();
+const contexts: BrowserContext[] = [];
 
 async function pageAs(browser: Browser, email: string, signIn: (p: Page, e: string) => Promise<void>): Promise<Page> {
   const context = await browser.newContext({ storageState: sessions.get(email) });
+  contexts.push(context);
   const page = await context.newPage();
   if (!sessions.has(email)) {
     await signIn(page, email);
@@ -32,6 +34,9 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `test-results
 
 test.beforeAll(() => {
   seeded = cliCreateProject("Acme", "Website", OWNER);
+});
+test.afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
 });
 
 test("magic link: opening it signs nobody in and keeps it usable; the POST signs in", async ({ page, request, mailbox, sql }) => {
@@ -98,9 +103,17 @@ test("create a project and switch between projects", async ({ browser, signIn })
   await page.getByRole("link", { name: /Website/ }).click();
   await page.waitForURL(`**/projects/${seeded.projectId}/users`);
   await expect(page.getByRole("button", { name: "Switch project" })).toContainText("Website");
+  // Keyboard: the switcher opens with Enter and closes with Escape; dialogs open with Enter and close with Escape.
   await page.getByRole("button", { name: "Switch project" }).press("Enter");
+  await expect(page.getByRole("link", { name: /All projects…/ })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("link", { name: /All projects…/ })).toBeHidden();
+  await page.goto("/projects");
+  await page.getByRole("button", { name: "New project" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByLabel("Project name")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
 });
 
 test("invite an editor, who signs in with the invited address, accepts under My invites and joins the roster", async ({ browser, signIn, mailbox }) => {
