@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import { Forbidden, NotFound } from "@/lib/http/errors";
 import type { Actor } from "./context";
 import { projectRoleOf } from "./project-role";
+import { assertSameOriginWrite } from "./same-origin";
 import { adminForRequest } from "./session-admin";
 
 /**
@@ -13,6 +14,7 @@ import { adminForRequest } from "./session-admin";
 export async function resolveSessionActor(db: Db, req: Request, projectId: string): Promise<Actor | null> {
   const admin = await adminForRequest(db, req);
   if (!admin) return null;
+  assertSameOriginWrite(req);
   const access = await projectRoleOf(db, admin.id, projectId);
   if (!access) throw new NotFound("No such project.");
   if (!access.role) throw new Forbidden("You are not a member of this project.");

@@ -1,5 +1,6 @@
 import { getDb, type Db } from "@/db/client";
 import type { Admin } from "@/db/schema";
+import { assertSameOriginWrite } from "@/lib/access/same-origin";
 import { adminForRequest } from "@/lib/access/session-admin";
 import { Unauthorized } from "./errors";
 import { errorToResponse } from "./problem";
@@ -22,6 +23,7 @@ export function withSession<P = Record<string, never>>(handler: Handler<P>) {
       const db = getDb();
       const admin = await adminForRequest(db, req);
       if (!admin) throw new Unauthorized("Sign in to the console first.");
+      assertSameOriginWrite(req);
       return await handler(req, { admin, db }, await route.params);
     } catch (err) {
       return errorToResponse(err);

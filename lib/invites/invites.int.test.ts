@@ -137,3 +137,18 @@ describe("accepting", () => {
     expect(res.body.detail).toMatch(/expired/);
   });
 });
+
+describe("cross-site use of the session", () => {
+  it("refuses a write whose Origin names another site (403) and accepts our own origin", async () => {
+    const email = fresh();
+    const created = await invite({ email, role: "support" });
+    const invitee = await createTestAdmin(email);
+    const evil = await api("POST", `/api/invites/${created.body.id}/accept`, { headers: { cookie: invitee.cookie, origin: "https://evil.example" } });
+    expect(evil.status).toBe(403);
+    const revoke = await api("DELETE", p.admin(`/invites/${created.body.id}`), { headers: { cookie: admin.cookie, origin: "https://evil.example" } });
+    expect(revoke.status).toBe(403);
+    const { baseUrl } = await import("../../scripts/test/helpers");
+    const ok = await api("POST", `/api/invites/${created.body.id}/accept`, { headers: { cookie: invitee.cookie, origin: baseUrl } });
+    expect(ok.status).toBe(200);
+  });
+});
