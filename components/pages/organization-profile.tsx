@@ -44,7 +44,7 @@ export function OrganizationProfile({ organizationId }: { organizationId: string
               </ul>
             )}
           </Section>
-          <Section title="Schedules"><ScheduleAssignments items={o.schedules} /></Section>
+          <Section title="Schedules"><ScheduleAssignments items={o.schedules} onChange={() => q.refetch()} /></Section>
         </div>
         <Section title="Event timeline" aside={<Link href={`/projects/${project.id}/events?organization_id=${o.id}`} className="text-xs font-medium text-indigo-600 hover:underline">All events</Link>}>
           {o.recent_events.length === 0 ? <p className="text-sm text-zinc-400">No events yet.</p> : <div className="-m-5"><EventList events={o.recent_events} projectId={project.id} /></div>}

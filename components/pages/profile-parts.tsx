@@ -1,5 +1,11 @@
-import type { ReactNode } from "react";
-import { formatDateTime } from "@/components/ui/format";
+"use client";
+import { useState, type ReactNode } from "react";
+import { adminPath } from "@/components/console/api";
+import { useProject } from "@/components/console/project-context";
+import { Button } from "@/components/ui/button";
+import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { roleAtLeast } from "@/lib/access/roles";
+import { PauseResumeDialog, type Assignment } from "./schedule-assignments";
 import type { Identifier } from "@/components/ui/json-view";
 import { Badge, Card, tableClass, tdClass, thClass } from "@/components/ui/states";
 
@@ -32,27 +38,39 @@ export function IdentifierTable({ identifier }: { identifier: Identifier[] }) {
   );
 }
 
-/** Schedule assignments as the schedules issue returns them; tolerant of the exact field names. */
-export function ScheduleAssignments({ items }: { items: unknown[] }) {
+/** A user's or organization's schedule assignments with state and next firing; editors pause and resume. */
+export function ScheduleAssignments({ items, onChange }: { items: unknown[]; onChange?: () => void }) {
+  const project = useProject();
+  const [acting, setActing] = useState<(Assignment & { schedule_id: string }) | null>(null);
   if (!items.length) return <p className="text-sm text-zinc-400">No schedule assignments.</p>;
+  const canEdit = roleAtLeast(project.role, "editor");
   return (
-    <ul className="divide-y divide-zinc-100">
-      {items.map((raw, i) => {
-        const a = raw as Record<string, any>;
-        const state = a.state ?? a.status;
-        const next = a.next_fire_at ?? a.next_firing_at ?? a.next_fire?.fire_at ?? null;
-        return (
-          <li key={a.id ?? i} className="flex flex-wrap items-center justify-between gap-2 py-2">
-            <span className="font-mono text-sm text-zinc-900">{a.name ?? a.schedule_name ?? "schedule"}</span>
-            <span className="flex items-center gap-2 text-xs text-zinc-500">
-              {a.interval && <span>every {a.interval}</span>}
-              {state && <Badge tone={state === "active" ? "green" : "amber"}>{state}</Badge>}
-              <span>next: {next ? formatDateTime(next) : "—"}</span>
-            </span>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="divide-y divide-zinc-100">
+        {items.map((raw, i) => {
+          const a = raw as Assignment & { schedule_id: string; name?: string };
+          return (
+            <li key={a.id ?? i} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="font-mono text-sm text-zinc-900">{a.name ?? "schedule"}</span>
+              <span className="flex items-center gap-2 text-xs text-zinc-500">
+                {a.interval && <span>every {a.interval}</span>}
+                {a.state && <Badge tone={a.state === "active" ? "green" : a.state === "paused" ? "amber" : "zinc"}>{a.state}</Badge>}
+                <span title={formatDateTime(a.next_fire_at)}>next: {a.next_fire_at ? formatRelative(a.next_fire_at) : "—"}</span>
+                {canEdit && a.interval && a.state !== "fired" && (
+                  <Button size="sm" variant="secondary" onClick={() => setActing(a)} aria-label={`${a.state === "paused" ? "Resume" : "Pause"} ${a.name}`}>{a.state === "paused" ? "Resume…" : "Pause…"}</Button>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <PauseResumeDialog
+        assignment={acting}
+        onClose={() => setActing(null)}
+        onDone={() => onChange?.()}
+        path={(id) => adminPath(project.id, `/schedules/${acting?.schedule_id}/assignments/${id}`)}
+      />
+    </>
   );
 }
 

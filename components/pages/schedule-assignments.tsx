@@ -10,7 +10,7 @@ import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, tableClass, tdClass, thClass } from "@/components/ui/states";
 import type { Schedule } from "./schedules-page";
 
-type Assignment = {
+export type Assignment = {
   id: string; user_id: string | null; organization_id: string | null; state: "active" | "paused" | "fired";
   pause_mode: string | null; interval: string | null; next_fire_at: string | null; occurrence_at: string; skipped: number;
 };
@@ -99,7 +99,7 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
   );
 }
 
-function PauseResumeDialog({ assignment, onClose, onDone, path }: { assignment: Assignment | null; onClose: () => void; onDone: () => void; path: (id: string) => string }) {
+export function PauseResumeDialog({ assignment, onClose, onDone, path }: { assignment: Assignment | null; onClose: () => void; onDone: () => void; path: (id: string) => string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const resuming = assignment?.state === "paused";

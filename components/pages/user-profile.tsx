@@ -52,7 +52,7 @@ export function UserProfile({ userId }: { userId: string }) {
             )}
           </Section>
           <Section title="Subscriptions"><Subscriptions items={u.subscriptions} /></Section>
-          <Section title="Schedules"><ScheduleAssignments items={u.schedules} /></Section>
+          <Section title="Schedules"><ScheduleAssignments items={u.schedules} onChange={() => q.refetch()} /></Section>
         </div>
         <Section title="Event timeline" aside={<Link href={`/projects/${project.id}/events?user_id=${u.id}`} className="text-xs font-medium text-indigo-600 hover:underline">All events</Link>}>
           {u.recent_events.length === 0 ? <p className="text-sm text-zinc-400">No events yet.</p> : <div className="-m-5"><EventList events={u.recent_events} projectId={project.id} /></div>}
