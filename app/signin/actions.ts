@@ -24,3 +24,13 @@ export async function requestMagicLink(formData: FormData) {
 export async function signOutAction() {
   await signOut({ redirectTo: "/signin" });
 }
+
+export async function signInWithProvider(formData: FormData) {
+  const provider = String(formData.get("provider") ?? "");
+  try {
+    await signIn(provider, { redirectTo: safePath(formData.get("callbackUrl")) });
+  } catch (err) {
+    if (err instanceof AuthError) redirect(`/signin?error=${encodeURIComponent(err.type)}`);
+    throw err;
+  }
+}

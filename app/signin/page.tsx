@@ -4,7 +4,8 @@ import { auth } from "@/lib/access/auth";
 import { registrationMode } from "@/lib/access/registration";
 import { buttonClass } from "@/components/ui/button";
 import { ErrorBanner, inputClass } from "@/components/ui/states";
-import { requestMagicLink } from "./actions";
+import { oauthProviderNames } from "@/lib/access/oauth-providers";
+import { requestMagicLink, signInWithProvider } from "./actions";
 import { AuthCard } from "./auth-card";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -16,6 +17,7 @@ const MESSAGES: Record<string, string> = {
   BadEmail: "Enter a valid e-mail address.",
   Configuration: "Sign-in is not configured correctly (the mail could not be sent). Check SMTP_URL.",
   EmailSignInError: "We could not send the sign-in mail. Try again in a moment.",
+  OAuthAccountNotLinked: "That address already signs in another way. Use the e-mail link instead.",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
@@ -34,6 +36,17 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </div>
         <button type="submit" className={`${buttonClass("primary")} w-full`}>Email me a sign-in link</button>
       </form>
+      {oauthProviderNames().length > 0 && (
+        <div className="mt-5 space-y-2 border-t border-zinc-100 pt-5">
+          {oauthProviderNames().map((p) => (
+            <form key={p.id} action={signInWithProvider}>
+              <input type="hidden" name="provider" value={p.id} />
+              <input type="hidden" name="callbackUrl" value={params.callbackUrl ?? "/projects"} />
+              <button type="submit" className={`${buttonClass("secondary")} w-full`}>Continue with {p.name}</button>
+            </form>
+          ))}
+        </div>
+      )}
       {registrationMode() === "invite_only" && (
         <p className="mt-4 text-xs text-zinc-500">New here? This deployment is invite-only: sign in with the address you were invited at.</p>
       )}

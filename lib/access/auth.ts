@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { adminAccounts, admins, adminSessions, adminVerificationTokens } from "@/db/schema";
 import { buttonMail, sendMail } from "@/lib/mail/send-mail";
+import { oauthProviders } from "./oauth-providers";
 import { maySignIn } from "./registration";
 
 /** Where the e-mailed link points: our confirmation page, carrying the callback's parameters. */
@@ -62,6 +63,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         });
       },
     }),
+    ...oauthProviders(),
   ],
   callbacks: {
     async signIn({ user }) {
