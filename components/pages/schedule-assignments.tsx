@@ -73,11 +73,11 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
                 </td>
                 <td className={tdClass}>
                   <Badge tone={a.state === "active" ? "green" : a.state === "paused" ? "amber" : "zinc"}>{a.state}</Badge>
-                  {a.pause_mode && <span className="ml-1 text-xs text-zinc-500">({a.pause_mode.replaceAll("_", " ")})</span>}
-                  {a.skipped > 0 && <span className="ml-1 text-xs text-red-600">{a.skipped} skipped</span>}
+                  {a.pause_mode && <span className="block text-xs text-zinc-500">{a.pause_mode.replaceAll("_", " ")}</span>}
+                  {a.skipped > 0 && <span className="block text-xs text-red-600">{a.skipped} skipped as late</span>}
                 </td>
-                <td className={`${tdClass} text-zinc-500`}>{a.interval ? `every ${a.interval}` : `once, ${formatDateTime(a.occurrence_at)}`}</td>
-                <td className={`${tdClass} text-zinc-500`} title={formatDateTime(a.next_fire_at)}>{a.next_fire_at ? formatRelative(a.next_fire_at) : "—"}</td>
+                <td className={`${tdClass} text-zinc-500`}>{a.interval ? `every ${a.interval}` : <>once<span className="block text-xs">{formatDateTime(a.occurrence_at)}</span></>}</td>
+                <td className={`${tdClass} whitespace-nowrap text-zinc-500`} title={formatDateTime(a.next_fire_at)}>{a.next_fire_at ? formatRelative(a.next_fire_at) : "—"}</td>
                 <td className={`${tdClass} text-right`}>
                   {canEdit && a.interval && a.state !== "fired" && (
                     <Button variant="secondary" size="sm" onClick={() => setActing(a)}>{a.state === "paused" ? "Resume…" : "Pause…"}</Button>

@@ -44,7 +44,7 @@ export function SchedulesPage() {
           if (!data.data.length) return <EmptyState title="No schedules">Every project gets the built-in anniversary schedule; create your own for trials, renewals or reminders.</EmptyState>;
           const current = data.data.find((s) => s.id === selected) ?? data.data[0]!;
           return (
-            <div className="grid items-start gap-6 lg:grid-cols-[22rem_1fr]">
+            <div className="grid items-start gap-6 lg:grid-cols-[19rem_1fr]">
               <ul className="space-y-3" aria-label="Schedule definitions">
                 {data.data.map((s) => (
                   <li key={s.id}>
