@@ -10,7 +10,14 @@ import type { Tx } from "@/db/client";
  */
 export async function mergeRow(
   tx: Tx,
-  opts: { table: string; where: SQL; columns?: Record<string, string | null>; data?: Record<string, unknown> },
+  opts: {
+    table: string;
+    where: SQL;
+    columns?: Record<string, string | null>;
+    data?: Record<string, unknown>;
+    /** The caller already holds the row lock, taken in an earlier statement of this transaction. */
+    locked?: boolean;
+  },
 ): Promise<string[] | null> {
   const table = sql.identifier(opts.table);
   const columns = Object.entries(opts.columns ?? {});
@@ -24,8 +31,10 @@ export async function mergeRow(
   // Lock first, in its own statement. Locking inside the UPDATE's CTE would wait for a concurrent writer
   // and then find the new row version invisible to the UPDATE's older snapshot: a silently lost update.
   // In READ COMMITTED the next statement takes a fresh snapshot, and the lock keeps the row still.
-  const locked = await tx.execute(sql`select 1 from ${table} t where ${opts.where} for update`);
-  if (!locked.length) return null;
+  if (!opts.locked) {
+    const locked = await tx.execute(sql`select 1 from ${table} t where ${opts.where} for update`);
+    if (!locked.length) return null;
+  }
   const rows = await tx.execute<{ keys: string[] }>(sql`
     with old as (select t.ctid as row_id, t.* from ${table} t where ${opts.where}),
     ch as (select array_remove(array[${sql.join([...cases, sql`null`], sql`, `)}]::text[], null) || ${dataChanges} as keys from old)

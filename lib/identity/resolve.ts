@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { Conflict } from "@/lib/http/errors";
 import type { Identifier } from "./schemas";
@@ -15,12 +15,28 @@ export interface StoredIdentifier {
 
 /** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
 export async function resolveIdentifiers(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier"): Promise<string | null> {
-  const { identifiers: t, idColumn } = KINDS[kind];
+  return (await findOwner(tx, kind, projectId, ids, path, false))?.recordId ?? null;
+}
+
+/**
+ * Like resolveIdentifiers, and locks the record row in the same statement, so the caller can update it
+ * next without a separate lock. Also says which of the given pairs the record already holds.
+ */
+export async function resolveForUpdate(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier") {
+  return findOwner(tx, kind, projectId, ids, path, true);
+}
+
+export const pairKey = (source: string, externalId: string) => `${source}\u0000${externalId}`;
+
+async function findOwner(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: boolean) {
+  const { identifiers: t, idColumn, records } = KINDS[kind];
   const pairs = sql.join(ids.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `);
-  const rows = await tx
+  const query = tx
     .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
     .from(t)
+    .innerJoin(records, and(eq(records.projectId, t.projectId), eq(records.id, idColumn)))
     .where(and(eq(t.projectId, projectId), sql`(${t.source}, ${t.externalId}) in (${pairs})`));
+  const rows = lock ? await query.for("update", { of: records }) : await query;
   const recordIds = [...new Set(rows.map((r) => r.recordId))];
   if (recordIds.length > 1) {
     const owners = recordIds.map((id) => ({
@@ -32,7 +48,13 @@ export async function resolveIdentifiers(tx: Tx, kind: Kind, projectId: string, 
       extra: { records: owners },
     });
   }
-  return recordIds[0] ?? null;
+  if (!recordIds.length) return null;
+  return { recordId: recordIds[0]!, known: new Set(rows.map((r) => pairKey(r.source, r.externalId))) };
+}
+
+/** The identifiers an update must still write: pairs the record lacks, and pairs carrying metadata to merge. */
+export function identifiersToAttach(ids: Identifier[], known: Set<string>): Identifier[] {
+  return ids.filter((i) => i.metadata || !known.has(pairKey(i.source, i.external_id)));
 }
 
 /**
@@ -50,8 +72,8 @@ export async function attachIdentifiers(tx: Tx, kind: Kind, projectId: string, r
     .onConflictDoNothing()
     .returning({ source: t.source, externalId: t.externalId });
   if (inserted.length === ids.length) return inserted.length;
-  const insertedKeys = new Set(inserted.map((r) => `${r.source}\u0000${r.externalId}`));
-  const existing = ids.filter((i) => !insertedKeys.has(`${i.source}\u0000${i.external_id}`));
+  const insertedKeys = new Set(inserted.map((r) => pairKey(r.source, r.externalId)));
+  const existing = ids.filter((i) => !insertedKeys.has(pairKey(i.source, i.external_id)));
   const owned = await tx
     .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
     .from(t)
@@ -65,6 +87,15 @@ export async function attachIdentifiers(tx: Tx, kind: Kind, projectId: string, r
       .where(and(eq(t.projectId, projectId), eq(t.source, i.source), eq(t.externalId, i.external_id)));
   }
   return inserted.length;
+}
+
+/** A SQL expression giving a record's identifiers as a JSON array, ordered as listIdentifiers orders them. */
+export function identifiersJson(kind: Kind, recordId: SQL, projectId: SQL) {
+  const { identifiers: t, idColumn } = KINDS[kind];
+  return sql<StoredIdentifier[]>`coalesce((
+    select json_agg(json_build_object('source', ${t.source}, 'external_id', ${t.externalId}, 'metadata', ${t.metadata})
+                    order by ${t.createdAt}, ${t.source} collate "C", ${t.externalId} collate "C")
+    from ${t} where ${t.projectId} = ${projectId} and ${idColumn} = ${recordId}), '[]'::json)`;
 }
 
 export async function listIdentifiers(tx: Tx, kind: Kind, projectId: string, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {

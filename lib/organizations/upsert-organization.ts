@@ -3,7 +3,7 @@ import type { Tx } from "@/db/client";
 import { organizations } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { mergeRow } from "@/lib/identity/merge";
-import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
+import { attachIdentifiers, identifiersToAttach, resolveForUpdate, RetryTransaction } from "@/lib/identity/resolve";
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { onOrganizationsCreated } from "./hooks";
 import type { OrganizationInput, OrganizationView } from "./schemas";
@@ -11,7 +11,8 @@ import { loadOrganizationViews } from "./view";
 
 /** Same identity rules as users: match any identifier, add new ones, 409 when two records are named. */
 export async function upsertOrganizationIn(tx: Tx, projectId: string, input: OrganizationInput, path = "identifier") {
-  const existing = await resolveIdentifiers(tx, "organization", projectId, input.identifier, path);
+  const owner = await resolveForUpdate(tx, "organization", projectId, input.identifier, path);
+  const existing = owner?.recordId;
   const columns: Record<string, string | null> = input.name !== undefined ? { name: input.name ?? null } : {};
 
   if (!existing) {
@@ -33,11 +34,13 @@ export async function upsertOrganizationIn(tx: Tx, projectId: string, input: Org
     return { id: row!.id, created: true };
   }
 
-  const added = await attachIdentifiers(tx, "organization", projectId, existing, input.identifier);
+  const toAttach = identifiersToAttach(input.identifier, owner!.known);
+  const added = toAttach.length ? await attachIdentifiers(tx, "organization", projectId, existing, toAttach) : 0;
   const changed =
     (await mergeRow(tx, {
       table: "organizations",
       where: sql`t.project_id = ${projectId} and t.id = ${existing}`,
+      locked: true,
       columns,
       data: input.data,
     })) ?? [];

@@ -1,7 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { organizations, type Organization } from "@/db/schema";
-import { listIdentifiers, type StoredIdentifier } from "@/lib/identity/resolve";
+import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { OrganizationView } from "./schemas";
 
 export function toOrganizationView(o: Organization, identifier: StoredIdentifier[]): OrganizationView {
@@ -17,11 +17,13 @@ export function toOrganizationView(o: Organization, identifier: StoredIdentifier
 
 export async function loadOrganizationViews(tx: Tx, projectId: string, ids: string[]): Promise<OrganizationView[]> {
   if (!ids.length) return [];
-  const rows = await tx.select().from(organizations).where(and(eq(organizations.projectId, projectId), inArray(organizations.id, ids)));
-  const identifiers = await listIdentifiers(tx, "organization", projectId, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const rows = await tx
+    .select({ organization: organizations, identifiers: identifiersJson("organization", sql`${organizations.id}`, sql`${organizations.projectId}`) })
+    .from(organizations)
+    .where(and(eq(organizations.projectId, projectId), inArray(organizations.id, ids)));
+  const byId = new Map(rows.map((r) => [r.organization.id, r]));
   return ids.flatMap((id) => {
-    const o = byId.get(id);
-    return o ? [toOrganizationView(o, identifiers.get(id) ?? [])] : [];
+    const r = byId.get(id);
+    return r ? [toOrganizationView(r.organization, r.identifiers)] : [];
   });
 }

@@ -3,7 +3,7 @@ import type { Tx } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { mergeRow } from "@/lib/identity/merge";
-import { attachIdentifiers, resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
+import { attachIdentifiers, identifiersToAttach, resolveForUpdate, RetryTransaction } from "@/lib/identity/resolve";
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { onUsersCreated } from "./hooks";
 import type { UserInput, UserView } from "./schemas";
@@ -24,7 +24,8 @@ export interface UpsertResult {
  * identifier is settled by the unique key: the loser's transaction retries and becomes an update.
  */
 export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, path = "identifier"): Promise<UpsertResult> {
-  const existing = await resolveIdentifiers(tx, "user", projectId, input.identifier, path);
+  const owner = await resolveForUpdate(tx, "user", projectId, input.identifier, path);
+  const existing = owner?.recordId;
   const columns = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]));
 
   if (!existing) {
@@ -55,11 +56,13 @@ export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, 
     return { id: row!.id, created: true, view: toUserView(row!, identifiers) };
   }
 
-  const added = await attachIdentifiers(tx, "user", projectId, existing, input.identifier);
+  const toAttach = identifiersToAttach(input.identifier, owner!.known);
+  const added = toAttach.length ? await attachIdentifiers(tx, "user", projectId, existing, toAttach) : 0;
   const changed =
     (await mergeRow(tx, {
       table: "users",
       where: sql`t.project_id = ${projectId} and t.id = ${existing}`,
+      locked: true,
       columns,
       data: input.data,
     })) ?? [];

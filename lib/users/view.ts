@@ -1,7 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { users, type User } from "@/db/schema";
-import { listIdentifiers, type StoredIdentifier } from "@/lib/identity/resolve";
+import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { UserView } from "./schemas";
 
 export function toUserView(u: User, identifier: StoredIdentifier[]): UserView {
@@ -21,11 +21,14 @@ export function toUserView(u: User, identifier: StoredIdentifier[]): UserView {
 /** Loads users with their identifiers, in the order of `ids`. */
 export async function loadUserViews(tx: Tx, projectId: string, ids: string[]): Promise<UserView[]> {
   if (!ids.length) return [];
-  const rows = await tx.select().from(users).where(and(eq(users.projectId, projectId), inArray(users.id, ids)));
-  const identifiers = await listIdentifiers(tx, "user", projectId, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  // One round trip: each user with its identifiers aggregated beside it.
+  const rows = await tx
+    .select({ user: users, identifiers: identifiersJson("user", sql`${users.id}`, sql`${users.projectId}`) })
+    .from(users)
+    .where(and(eq(users.projectId, projectId), inArray(users.id, ids)));
+  const byId = new Map(rows.map((r) => [r.user.id, r]));
   return ids.flatMap((id) => {
-    const u = byId.get(id);
-    return u ? [toUserView(u, identifiers.get(id) ?? [])] : [];
+    const r = byId.get(id);
+    return r ? [toUserView(r.user, r.identifiers)] : [];
   });
 }
