@@ -289,3 +289,16 @@ test("an API key created in the console upserts a user over plain HTTP, and the 
 test("the development outbox is not served by a production build", async ({ request }) => {
   expect((await request.get("/dev/outbox")).status()).toBe(404);
 });
+
+test("signing out deletes the session: the console and the admin API stop accepting it", async ({ browser, signIn, sql }) => {
+  const page = await pageAs(browser, EDITOR, signIn);
+  await page.goto("/projects");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/signin");
+  await page.goto("/projects");
+  await page.waitForURL("**/signin");
+  const res = await page.request.get(`/api/admin/projects/${seeded.projectId}/members`);
+  expect(res.status()).toBe(401);
+  const [{ n }] = await sql`select count(*)::int as n from admin_sessions s join admins a on a.id = s.user_id where lower(a.email) = ${EDITOR.toLowerCase()}`;
+  expect(n).toBe(0);
+});
