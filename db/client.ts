@@ -30,6 +30,8 @@ function getDatabase() {
       connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
       idle_timeout: 30,
       onnotice: () => {},
+      // OLTP statements only: JIT compilation costs more than it saves and misfires on overestimated plans.
+      connection: { jit: "off" },
     });
     cached = { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
   }

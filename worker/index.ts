@@ -1,29 +1,44 @@
-import { closeDatabase, databaseUrl } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { fromDrizzle } from "pg-boss";
+import { closeDatabase, databaseUrl, getDb } from "@/db/client";
+import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { QUEUES, type QueueName } from "@/lib/queue/jobs";
 import { startBoss } from "./boss";
+import { startDrain } from "./drain";
+import { stepHandlers } from "./handlers/steps";
 import { handleTick } from "./handlers/tick";
+
+const boss = await startBoss(databaseUrl());
+
+/** Jobs are sent inside the drizzle transaction that made their cause durable. */
+const enqueue: Enqueue = async (tx, queue, payloads) => {
+  if (!payloads.length) return;
+  await boss.insert(queue, payloads.map((data) => ({ data })), { db: fromDrizzle(tx as never, sql as never) });
+};
 
 /** One handler per queue. Each job is validated with the queue's schema from lib/queue/jobs.ts. */
 const HANDLERS: { [Q in QueueName]: (jobs: unknown[]) => Promise<void> } = {
-  "system.tick": async () => handleTick(),
+  "system.tick": async () => handleTick(getDb(), enqueue),
+  ...stepHandlers(getDb, enqueue),
 };
 
-const boss = await startBoss(databaseUrl());
 for (const name of Object.keys(HANDLERS) as QueueName[]) {
-  await boss.work(name, { batchSize: 100 }, async (jobs) => {
+  await boss.work(name, { batchSize: 20, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true }, async (jobs) => {
     const payloads = jobs.map((j) => QUEUES[name].parse(j.data));
     await HANDLERS[name](payloads);
   });
 }
 await boss.schedule("system.tick", "* * * * *");
-console.log(`[worker] ready: ${Object.keys(HANDLERS).join(", ")}`);
+const drain = await startDrain(databaseUrl(), enqueue);
+console.log(`[worker] ready: intake drain, ${Object.keys(HANDLERS).join(", ")}`);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`[worker] ${signal}: finishing active jobs, then stopping`);
-  // Graceful: stop fetching, wait for handlers in flight; unfinished jobs return to the queue.
+  // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
+  await drain.stop();
   await boss.stop({ graceful: true, timeout: 20_000 });
   await closeDatabase();
   process.exit(0);

@@ -2,6 +2,9 @@ import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { registry } from "./registry";
 import "./client-paths";
 import "./admin-paths";
+import "./events-paths";
+import "./lists-paths";
+import "./journeys-paths";
 import "./console-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;

@@ -1,16 +1,42 @@
 import { z } from "zod";
 
+/** A batch of recorded events of one project whose steps 3-4 still have to run, with their names (to skip early). */
+const stepBatch = z.object({ projectId: z.uuid(), batchId: z.uuid(), names: z.array(z.string()).min(1), eventIds: z.array(z.uuid()).min(1) });
+
 /**
- * Every pg-boss queue and the schema of its payload, shared by senders (route handlers, verbs) and the
- * worker, which validates each job with the same schema before handling it.
+ * Step 2's input, computed by the drain from data it already holds: per (event name, property path) the
+ * types seen, how many events carried it, first and last seen. The job merges it without re-reading events.
+ */
+export const schemaDelta = z.array(z.object({ n: z.string(), p: z.string(), t: z.array(z.string()), c: z.number().int(), f: z.string(), l: z.string() }));
+export type SchemaDelta = z.infer<typeof schemaDelta>;
+
+/**
+ * Every pg-boss queue and the schema of its payload, shared by senders (route handlers, verbs, the
+ * worker's own drain) and the worker, which validates each job with the same schema before handling it.
  */
 export const QUEUES = {
-  /** Housekeeping tick: proves the worker is alive and drives periodic work. */
+  /** Housekeeping tick: drives periodic work (list windows, de-duplication purge). */
   "system.tick": z.object({}),
+  /** Pipeline step 2: merge property paths and types into the discovered schema. */
+  "pipeline.schema": z.object({ projectId: z.uuid(), batchId: z.uuid(), delta: schemaDelta }),
+  /** Pipeline step 3: recompute dynamic lists that reference the batch's event names. */
+  "pipeline.lists": stepBatch,
+  /** Pipeline step 4: evaluate journey entrances listening for the batch's event names. */
+  "pipeline.journeys": stepBatch,
+  /** Deliver a `match` event to every user (organization) whose data contains the filter, in chunks. */
+  "pipeline.fanout": z.object({ projectId: z.uuid(), fanoutId: z.uuid() }),
+  /** Evaluate a dynamic list over all users (after it is created or its rules change), in chunks. */
+  "lists.rebuild": z.object({ projectId: z.uuid(), listId: z.uuid() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type QueueName = keyof typeof QUEUES;
 export type JobPayload<Q extends QueueName> = z.infer<(typeof QUEUES)[Q]>;
 
+/** The three steps that follow recording, each its own job so one failing retries alone. */
+export type StepQueue = "pipeline.schema" | "pipeline.lists" | "pipeline.journeys";
+
 /** pg-boss's own tables live in their own schema, apart from ours. */
 export const BOSS_SCHEMA = "pgboss";
+
+/** LISTEN/NOTIFY channel that wakes the intake drain when events are accepted. */
+export const INTAKE_CHANNEL = "relay_event_intake";

@@ -1,0 +1,33 @@
+import { readJson } from "@/lib/http/read-json";
+import { readQuery } from "@/lib/http/pagination";
+import { readRecordId } from "@/lib/http/record-id";
+import { json, withProject } from "@/lib/http/with-project";
+import { changeStaticMembers } from "@/lib/lists/change-static-members";
+import { listListMembers, listMembersQuery } from "@/lib/lists/list-members";
+import { listUsersInput } from "@/lib/lists/schemas";
+
+type Params = { projectID: string; id: string };
+
+export const GET = withProject<Params>(
+  "lists.read",
+  async (req, ctx, p) => json(await listListMembers(ctx.db, ctx.projectId, readRecordId(p.id, "list"), readQuery(req, listMembersQuery))),
+  { sessions: true },
+);
+
+export const POST = withProject<Params>(
+  "lists.write",
+  async (req, ctx, p) => {
+    const { user_ids } = await readJson(req, listUsersInput);
+    return json(await changeStaticMembers(ctx.db, ctx.projectId, readRecordId(p.id, "list"), "add", user_ids));
+  },
+  { sessions: true },
+);
+
+export const DELETE = withProject<Params>(
+  "lists.write",
+  async (req, ctx, p) => {
+    const { user_ids } = await readJson(req, listUsersInput);
+    return json(await changeStaticMembers(ctx.db, ctx.projectId, readRecordId(p.id, "list"), "remove", user_ids));
+  },
+  { sessions: true },
+);

@@ -1,0 +1,76 @@
+import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { projects } from "./console";
+import { users } from "./end-users";
+
+/** A journey: only its entrances and entries; what happens after entry belongs to a later issue. */
+export const journeys = pgTable(
+  "journeys",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuidV7().notNull(),
+    name: text().notNull(),
+    /** A user may enter more than once over time. */
+    allowMultipleEntries: boolean().notNull().default(false),
+    /** A user may hold several active (not exited) entries at once. */
+    allowConcurrentRuns: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+/**
+ * How users enter. `event`: an event name, an optional condition on its data and, for organization
+ * events, an optional user rule filtering the members. `scheduled`: a schedule definition and one of its
+ * offsets (plain uuids: schedules are another concept's tables); matched against `scheduled.*` events'
+ * `schedule_id` and `schedule_offset_id`.
+ */
+export const journeyEntrances = pgTable(
+  "journey_entrances",
+  {
+    projectId: uuid().notNull(),
+    id: uuidV7().notNull(),
+    journeyId: uuid().notNull(),
+    kind: text().$type<"event" | "scheduled">().notNull(),
+    eventName: text(),
+    condition: jsonb().$type<unknown>(),
+    userRule: jsonb().$type<unknown>(),
+    scheduleId: uuid(),
+    scheduleOffsetId: uuid(),
+    dataKey: text().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("journey_entrances_event_idx").on(t.projectId, t.eventName),
+    index("journey_entrances_schedule_idx").on(t.projectId, t.scheduleId, t.scheduleOffsetId),
+    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete("cascade"),
+  ],
+);
+
+/** One entry of a user into a journey, with the triggering event's data as context. */
+export const journeyEntries = pgTable(
+  "journey_entries",
+  {
+    projectId: uuid().notNull(),
+    id: uuidV7().notNull(),
+    journeyId: uuid().notNull(),
+    entranceId: uuid().notNull(),
+    userId: uuid().notNull(),
+    eventId: uuid().notNull(),
+    context: jsonb().$type<Record<string, unknown>>().notNull(),
+    enteredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    exitedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    uniqueIndex("journey_entries_event_uq").on(t.projectId, t.journeyId, t.userId, t.eventId),
+    index("journey_entries_user_idx").on(t.projectId, t.userId),
+    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+  ],
+);
+
+export type Journey = typeof journeys.$inferSelect;
+export type JourneyEntrance = typeof journeyEntrances.$inferSelect;
+export type JourneyEntry = typeof journeyEntries.$inferSelect;

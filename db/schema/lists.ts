@@ -1,0 +1,45 @@
+import { sql } from "drizzle-orm";
+import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { projects } from "./console";
+import { users } from "./end-users";
+
+/**
+ * Lists of users. Dynamic lists hold a rule tree (lib/lists/rules.ts); `eventNames` are the event names
+ * whose arrival re-evaluates the rule for the affected user (pipeline step 3). `windowed` lists are also
+ * re-evaluated periodically so members leave when their events age out of the window.
+ */
+export const lists = pgTable(
+  "lists",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuidV7().notNull(),
+    name: text().notNull(),
+    kind: text().$type<"dynamic" | "static">().notNull(),
+    rules: jsonb().$type<unknown>(),
+    eventNames: text().array().notNull().default(sql`'{}'::text[]`),
+    windowed: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("lists_event_names_gin").using("gin", t.eventNames)],
+);
+
+export const listMembers = pgTable(
+  "list_members",
+  {
+    projectId: uuid().notNull(),
+    listId: uuid().notNull(),
+    userId: uuid().notNull(),
+    addedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.listId, t.userId] }),
+    index("list_members_user_idx").on(t.projectId, t.userId),
+    foreignKey({ columns: [t.projectId, t.listId], foreignColumns: [lists.projectId, lists.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+  ],
+);
+
+export type List = typeof lists.$inferSelect;
+export type ListMember = typeof listMembers.$inferSelect;

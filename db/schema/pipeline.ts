@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { uuidV7 } from "./columns";
+import { projects } from "./console";
+
+/**
+ * Accepted events waiting for the worker (the durable half of a 202). The intake endpoint writes here in
+ * one statement; the worker claims rows with FOR UPDATE SKIP LOCKED, records them in `events` and deletes
+ * them in one transaction. `recorded` rows are system events already in `events` (written in their cause's
+ * transaction): the worker only starts steps 2-4 for them. A queue table, so no foreign keys.
+ */
+export const eventIntake = pgTable(
+  "event_intake",
+  {
+    projectId: uuid().notNull(),
+    id: uuidV7().notNull(),
+    kind: text().$type<"user" | "organization">().notNull(),
+    name: text().notNull(),
+    identifier: jsonb().$type<{ source: string; external_id: string; metadata?: Record<string, unknown> }[]>(),
+    match: jsonb().$type<Record<string, unknown>>(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    clientId: text(),
+    occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    recorded: boolean().notNull().default(false),
+    /** Set when this row alone made its batch fail (a poison row): kept for inspection, no longer claimed. */
+    failedAt: timestamp({ withTimezone: true }),
+    error: text(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("event_intake_failed_idx").on(t.projectId, t.failedAt).where(sql`${t.failedAt} is not null`)],
+);
+
+/** Client event ids seen in the last 7 days, for de-duplication at intake. Purged by the worker's tick. */
+export const eventClientIds = pgTable(
+  "event_client_ids",
+  {
+    projectId: uuid().notNull(),
+    clientId: text().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.clientId] }), index("event_client_ids_received_idx").on(t.receivedAt)],
+);
+
+/**
+ * One row per (batch, step) done: written in the transaction of the step's effect, so a retried or
+ * duplicated job finds it and writes nothing twice.
+ */
+export const pipelineStepsDone = pgTable(
+  "pipeline_steps_done",
+  {
+    projectId: uuid().notNull(),
+    batchId: uuid().notNull(),
+    step: text().notNull(),
+    doneAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.batchId, t.step] }), index("pipeline_steps_done_at_idx").on(t.doneAt)],
+);
+
+/** A `match` event being fanned out: the keyset cursor persists progress so a killed worker resumes. */
+export const eventFanouts = pgTable(
+  "event_fanouts",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuid().notNull(),
+    kind: text().$type<"user" | "organization">().notNull(),
+    name: text().notNull(),
+    match: jsonb().$type<Record<string, unknown>>().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    clientId: text(),
+    occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    cursor: uuid(),
+    delivered: integer().notNull().default(0),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("event_fanouts_open_idx").on(t.projectId).where(sql`${t.finishedAt} is null`)],
+);
+
+/** The discovered schema (pipeline step 2): one row per event name and property path. */
+export const eventSchema = pgTable(
+  "event_schema",
+  {
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    eventName: text().notNull(),
+    path: text().notNull(),
+    types: text().array().notNull(),
+    count: bigint({ mode: "number" }).notNull(),
+    firstSeen: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    lastSeen: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.eventName, t.path] })],
+);
+
+export type EventIntakeRow = typeof eventIntake.$inferSelect;
+export type EventFanout = typeof eventFanouts.$inferSelect;
+
+/**
+ * Jobs requested by code that has no pg-boss client (route handlers in the Next process): written in the
+ * requester's transaction, moved into pg-boss by the worker's drain in one transaction (lib/queue/outbox.ts).
+ */
+export const jobOutbox = pgTable("job_outbox", {
+  id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  queue: text().notNull(),
+  payload: jsonb().$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

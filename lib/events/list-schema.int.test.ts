@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api, createTestProject, type TestProject } from "../../scripts/test/helpers";
+import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+
+let p: TestProject;
+let worker: TestWorker;
+beforeAll(async () => {
+  p = await createTestProject("schema");
+  worker = await startWorker(inject("databaseUrl"));
+});
+afterAll(async () => {
+  await worker?.stop();
+});
+
+describe("GET /schema (discovered schema, pipeline step 2)", () => {
+  it("merges nested paths, arrays, ISO dates and differing types with counts and first/last seen", async () => {
+    const id = [{ external_id: "schema-user" }];
+    const res = await api("POST", p.client("/users/events"), {
+      key: p.keys.client,
+      body: [
+        { name: "Checkout", identifier: id, data: { total: 10, address: { city: "Paris" }, items: [{ sku: "a" }], at: "2026-05-01T10:00:00Z" } },
+        { name: "Checkout", identifier: id, data: { total: "ten", coupon: null } },
+      ],
+    });
+    expect(res.status).toBe(202);
+    const schema = await waitFor(async () => {
+      const r = await api("GET", p.admin("/schema?name=Checkout"), { key: p.keys.support });
+      return r.body.data?.[0]?.count === 2 ? r.body.data[0] : null;
+    }, 20_000, "schema");
+    const props = Object.fromEntries(schema.properties.map((x: any) => [x.path, x]));
+    expect(props.total).toMatchObject({ types: ["number", "string"], count: 2 });
+    expect(props["address.city"]).toMatchObject({ types: ["string"], count: 1 });
+    expect(props["items[]"]).toMatchObject({ types: ["object"] });
+    expect(props["items[].sku"]).toMatchObject({ types: ["string"] });
+    expect(props.at.types).toEqual(["date"]);
+    expect(props.coupon.types).toEqual(["null"]);
+    expect(Date.parse(props.total.first_seen)).toBeLessThanOrEqual(Date.parse(props.total.last_seen));
+    // System events are discovered too (user.created for the new user).
+    const all = await api("GET", p.admin("/schema"), { key: p.keys.support });
+    expect(all.body.data.map((e: any) => e.event_name)).toEqual(expect.arrayContaining(["Checkout", "user.created"]));
+    expect((await api("GET", p.admin("/schema"), { key: p.keys.client })).status).toBe(200);
+    expect((await api("GET", p.admin("/schema"))).status).toBe(401);
+  });
+});

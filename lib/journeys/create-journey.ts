@@ -1,0 +1,26 @@
+import type { Tx } from "@/db/client";
+import { journeyEntrances, journeys } from "@/db/schema";
+import { withTransaction } from "@/lib/access/context";
+import type { JourneyInput, JourneyView } from "./schemas";
+import { toJourneyViews } from "./view";
+
+/**
+ * Creates a journey with its entrances. Scheduled entrances name a schedule definition and offset by id
+ * and are matched against `scheduled.*` events' `schedule_id` / `schedule_offset_id` when they fire.
+ */
+export async function createJourney(db: Tx, projectId: string, input: JourneyInput): Promise<JourneyView> {
+  return withTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(journeys)
+      .values({ projectId, name: input.name, allowMultipleEntries: input.allow_multiple_entries, allowConcurrentRuns: input.allow_concurrent_runs })
+      .returning();
+    await tx.insert(journeyEntrances).values(
+      input.entrances.map((e) =>
+        e.kind === "event"
+          ? { projectId, journeyId: row!.id, kind: e.kind, eventName: e.event_name, condition: e.condition ?? null, userRule: e.user_rule ?? null, dataKey: e.data_key }
+          : { projectId, journeyId: row!.id, kind: e.kind, scheduleId: e.schedule_id, scheduleOffsetId: e.schedule_offset_id, dataKey: e.data_key },
+      ),
+    );
+    return (await toJourneyViews(tx, projectId, [row!]))[0]!;
+  });
+}

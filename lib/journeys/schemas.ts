@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { text } from "@/lib/http/json-value";
+import { condition, rule } from "@/lib/lists/rules";
+
+const dataKey = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "letters, digits and _ (not starting with a digit)")
+  .default("event")
+  .meta({ description: "The event data is available downstream as `journey.<data_key>.<property>`. Default `event`." });
+
+const eventEntrance = z.strictObject({
+  kind: z.literal("event"),
+  event_name: text().min(1),
+  condition: z.array(condition).max(10).optional().meta({ description: "All must hold on the event's data." }),
+  user_rule: rule.optional().meta({ description: "For organization events: only members matching this rule enter." }),
+  data_key: dataKey,
+});
+
+const scheduledEntrance = z.strictObject({
+  kind: z.literal("scheduled"),
+  schedule_id: z.uuid(),
+  schedule_offset_id: z.uuid(),
+  data_key: dataKey,
+});
+
+export const entranceInput = z.discriminatedUnion("kind", [eventEntrance, scheduledEntrance]).meta({ id: "JourneyEntranceInput" });
+
+export const journeyInput = z
+  .strictObject({
+    name: text().min(1),
+    allow_multiple_entries: z.boolean().default(false).meta({ description: "A user may enter again after an earlier entry." }),
+    allow_concurrent_runs: z.boolean().default(false).meta({ description: "A user may enter while an earlier entry is still active." }),
+    entrances: z.array(entranceInput).min(1).max(20),
+  })
+  .meta({ id: "JourneyInput" });
+export type JourneyInput = z.output<typeof journeyInput>;
+
+export const entranceOutput = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(["event", "scheduled"]),
+    event_name: z.string().nullable(),
+    condition: z.unknown().nullable(),
+    user_rule: z.unknown().nullable(),
+    schedule_id: z.uuid().nullable(),
+    schedule_offset_id: z.uuid().nullable(),
+    data_key: z.string(),
+  })
+  .meta({ id: "JourneyEntrance" });
+
+export const journeyOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    allow_multiple_entries: z.boolean(),
+    allow_concurrent_runs: z.boolean(),
+    entrances: z.array(entranceOutput),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "Journey" });
+export type JourneyView = z.infer<typeof journeyOutput>;
+
+export const journeyEntryOutput = z
+  .object({
+    id: z.uuid(),
+    entrance_id: z.uuid(),
+    user_id: z.uuid(),
+    event_id: z.uuid(),
+    context: z.record(z.string(), z.unknown()).meta({ description: "`{<data_key>: <event data>}`: read as `journey.<data_key>.<property>`." }),
+    entered_at: z.iso.datetime(),
+    exited_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "JourneyEntry" });

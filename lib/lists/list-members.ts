@@ -1,0 +1,22 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { listMembers } from "@/db/schema";
+import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+import { findList } from "./get-list";
+
+export const listMembersQuery = paginationQuery.meta({ id: "ListMembersQuery" });
+
+/** Members, most recently added first. */
+export async function listListMembers(db: Tx, projectId: string, listId: string, q: z.output<typeof listMembersQuery>) {
+  await findList(db, projectId, listId);
+  const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
+  const rows = await db
+    .select()
+    .from(listMembers)
+    .where(and(eq(listMembers.projectId, projectId), eq(listMembers.listId, listId), after ? sql`(${listMembers.addedAt}, ${listMembers.userId}) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : undefined))
+    .orderBy(desc(listMembers.addedAt), desc(listMembers.userId))
+    .limit(q.limit + 1);
+  const { data, next_cursor } = page(rows, q.limit, (r) => [r.addedAt.toISOString(), r.userId]);
+  return { data: data.map((r) => ({ user_id: r.userId, added_at: r.addedAt.toISOString() })), next_cursor };
+}

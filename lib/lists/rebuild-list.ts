@@ -1,0 +1,31 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { lists } from "@/db/schema";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { reevaluateList } from "./recompute-lists";
+
+const CHUNK = 2000;
+
+/**
+ * Evaluates a dynamic list over users in keyset chunks, one transaction each. `members` re-checks only
+ * the current members (enough for time windows: passing time can only make a user stop matching);
+ * `all` walks every user (after the list is created or its rules change). Re-running is harmless:
+ * membership changes are applied as differences.
+ */
+export async function rebuildList(db: Db, projectId: string, listId: string, scope: "all" | "members" = "all"): Promise<void> {
+  let cursor: string | null = null;
+  for (;;) {
+    const next: string | null = await inRetryingTransaction(db, async (tx) => {
+      const [list] = await tx.select().from(lists).where(and(eq(lists.projectId, projectId), eq(lists.id, listId)));
+      if (!list || list.kind !== "dynamic") return null;
+      const source = scope === "all" ? sql`users` : sql`(select user_id as id, project_id from list_members where list_id = ${listId}::uuid) `;
+      const ids = await tx.execute<{ id: string }>(sql`
+        select id from ${source} s where s.project_id = ${projectId}::uuid and (${cursor}::uuid is null or s.id > ${cursor}::uuid)
+        order by s.id limit ${CHUNK}`);
+      await reevaluateList(tx, projectId, list, ids.map((r) => r.id));
+      return ids.length === CHUNK ? ids[ids.length - 1]!.id : null;
+    });
+    if (!next) return;
+    cursor = next;
+  }
+}

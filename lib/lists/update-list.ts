@@ -1,0 +1,25 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { lists } from "@/db/schema";
+import { withTransaction } from "@/lib/access/context";
+import { RuleBroken } from "@/lib/http/errors";
+import { enqueueLater } from "@/lib/queue/outbox";
+import { findList } from "./get-list";
+import { ruleFacts } from "./rules";
+import type { ListPatch, ListView } from "./schemas";
+import { toListViews } from "./view";
+
+/** Renames a list or replaces a dynamic list's rules (then re-evaluated over every user). */
+export async function updateList(db: Tx, projectId: string, id: string, patch: ListPatch): Promise<ListView> {
+  return withTransaction(db, async (tx) => {
+    const list = await findList(tx, projectId, id, true);
+    if (patch.rules && list.kind === "static") throw new RuleBroken("A static list has no rules; add and remove its users instead.");
+    const [row] = await tx
+      .update(lists)
+      .set({ ...(patch.name ? { name: patch.name } : {}), ...(patch.rules ? { rules: patch.rules, ...ruleFacts(patch.rules) } : {}), updatedAt: sql`now()` })
+      .where(and(eq(lists.projectId, projectId), eq(lists.id, id)))
+      .returning();
+    if (patch.rules) await enqueueLater(tx, "lists.rebuild", { projectId, listId: id });
+    return (await toListViews(tx, projectId, [row!]))[0]!;
+  });
+}

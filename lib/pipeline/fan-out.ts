@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { enqueueSteps, type Enqueue } from "./enqueue";
+
+export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
+
+/**
+ * Delivers a `match` event to every user (organization) whose data contains the filter, one keyset chunk
+ * per transaction: the chunk's events, the cursor's advance and the chunk's step jobs commit together, so
+ * a killed worker resumes after the last committed chunk and no recipient gets the event twice. Each
+ * recipient's event is a normal event (its own id) and runs through steps 2-4 like any other.
+ */
+export async function fanOut(db: Db, enqueue: Enqueue, projectId: string, fanoutId: string, chunk = FANOUT_CHUNK): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const step = await inRetryingTransaction(db, async (tx) => {
+      const [f] = await tx.execute<{ kind: "user" | "organization"; name: string; data: Record<string, unknown>; received_at: string; finished: boolean }>(sql`
+        select kind, name, data, received_at::text as received_at, finished_at is not null as finished from event_fanouts
+        where project_id = ${projectId} and id = ${fanoutId} for update`);
+      if (!f || f.finished) return { delivered: 0, done: true };
+      const table = sql.identifier(f.kind === "user" ? "users" : "organizations");
+      const target = sql.identifier(f.kind === "user" ? "user_id" : "organization_id");
+      const rows = await tx.execute<{ id: string; r: string }>(sql`
+        insert into events (project_id, name, ${target}, data, origin, client_id, occurred_at, received_at)
+        select f.project_id, f.name, r.id, f.data, 'client', f.client_id, f.occurred_at, f.received_at
+        from event_fanouts f
+        cross join lateral (
+          select t.id from ${table} t
+          where t.project_id = f.project_id and t.data @> f.match and (f.cursor is null or t.id > f.cursor)
+          order by t.id limit ${chunk}) r
+        where f.project_id = ${projectId} and f.id = ${fanoutId}
+        returning id, ${target} as r`);
+      const last = rows.reduce<string | null>((m, r) => (m === null || r.r > m ? r.r : m), null);
+      const done = rows.length < chunk;
+      await tx.execute(sql`
+        update event_fanouts set cursor = coalesce(${last}::uuid, cursor), delivered = delivered + ${rows.length},
+          finished_at = case when ${done} then now() end
+        where project_id = ${projectId} and id = ${fanoutId}`);
+      await enqueueSteps(tx, enqueue, projectId, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
+      return { delivered: rows.length, done };
+    });
+    total += step.delivered;
+    if (step.done) return total;
+  }
+}

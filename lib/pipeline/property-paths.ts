@@ -1,0 +1,42 @@
+export type PropertyType = "string" | "number" | "boolean" | "null" | "object" | "array" | "date";
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function typeOf(value: unknown): PropertyType {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "string") return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? "date" : "string";
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "boolean";
+  return "object";
+}
+
+/**
+ * Calls `visit(path, type)` for every value in an event's data: nested objects as `address.city`, array
+ * elements as `items[]` (and `items[].sku` for objects inside arrays). A path may be visited several
+ * times (once per array element).
+ */
+export function walkPaths(data: Record<string, unknown>, visit: (path: string, type: PropertyType) => void): void {
+  const walk = (value: unknown, path: string, depth: number) => {
+    const type = typeOf(value);
+    if (path) visit(path, type);
+    if (depth > 16) return;
+    if (type === "object") {
+      for (const k in value as Record<string, unknown>) walk((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k, depth + 1);
+    } else if (type === "array") {
+      for (const v of value as unknown[]) walk(v, `${path}[]`, depth + 1);
+    }
+  };
+  walk(data, "", 0);
+}
+
+/** Every property path of an event's data with the types seen there (several when they differ). */
+export function propertyPaths(data: Record<string, unknown>): Map<string, Set<PropertyType>> {
+  const out = new Map<string, Set<PropertyType>>();
+  walkPaths(data, (path, type) => {
+    const set = out.get(path) ?? new Set<PropertyType>();
+    set.add(type);
+    out.set(path, set);
+  });
+  return out;
+}

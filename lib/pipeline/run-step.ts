@@ -1,0 +1,28 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { events, pipelineStepsDone, type EventRow } from "@/db/schema";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import type { StepQueue } from "@/lib/queue/jobs";
+
+/**
+ * Runs one pipeline step for one batch exactly once. The done-marker is inserted first, in the same
+ * transaction as the step's effect: a retry after commit finds it and does nothing; a concurrent duplicate
+ * blocks on the marker's key until the first commits, then does nothing; a crash rolls both back.
+ */
+export async function runStep(db: Db, step: StepQueue, job: { projectId: string; batchId: string }, effect: (tx: Tx) => Promise<void>): Promise<boolean> {
+  return inRetryingTransaction(db, async (tx) => {
+    const claimed = await tx
+      .insert(pipelineStepsDone)
+      .values({ projectId: job.projectId, batchId: job.batchId, step })
+      .onConflictDoNothing()
+      .returning({ step: pipelineStepsDone.step });
+    if (!claimed.length) return false;
+    await effect(tx);
+    return true;
+  });
+}
+
+/** The batch's recorded events (erased ones, of a deleted user, are simply absent). */
+export async function loadEvents(tx: Tx, projectId: string, ids: string[]): Promise<EventRow[]> {
+  return tx.select().from(events).where(and(eq(events.projectId, projectId), inArray(events.id, ids)));
+}

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface TestWorker {
+  child: ChildProcess;
+  output: () => string;
+  /** SIGTERM and wait (graceful), or SIGKILL when `signal` says so. */
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+/** Starts a real worker process (`worker/index.ts`) against `databaseUrl` and waits until it is ready. */
+export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<TestWorker> {
+  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => {
+    out += d;
+    if (process.env.TEST_WORKER_LOG) process.stderr.write(d);
+  });
+  const deadline = Date.now() + 60_000;
+  while (!out.includes("[worker] ready")) {
+    if (child.exitCode !== null) throw new Error(`worker exited early:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`worker not ready within 60 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill(signal);
+      const t = setTimeout(() => child.kill("SIGKILL"), 25_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or the time runs out. */
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,78 @@
+import postgres from "postgres";
+import { getDb } from "@/db/client";
+import type { Enqueue } from "@/lib/pipeline/enqueue";
+import { drainIntake, nextIntakeRow, quarantineIntakeRow } from "@/lib/pipeline/drain-intake";
+import { isDatabaseUnavailable } from "@/lib/http/problem";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { drainOutbox } from "@/lib/queue/outbox";
+import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+
+const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
+const BATCH = Number(process.env.INTAKE_BATCH ?? 2000);
+const LOOPS = Number(process.env.INTAKE_LOOPS ?? 3);
+
+/**
+ * The intake drain (and the job outbox): `LOOPS` loops each record one batch per transaction while there is work, then sleep
+ * until NOTIFY (or a short poll, in case a notification was missed). Not a pg-boss queue: claiming rows of
+ * the intake table with SKIP LOCKED is itself the queue, and costs one statement per thousand events.
+ */
+export async function startDrain(url: string, enqueue: Enqueue) {
+  let stopping = false;
+  let wake: () => void = () => {};
+  const listener = postgres(url, { max: 1, onnotice: () => {} });
+  await listener.listen(INTAKE_CHANNEL, () => wake());
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, POLL_MS);
+      const prev = wake;
+      function done() {
+        clearTimeout(t);
+        wake = prev;
+        resolve();
+      }
+      wake = () => {
+        prev();
+        done();
+      };
+    });
+  let outboxAt = 0;
+  const loop = async () => {
+    // A failing batch is retried with half the rows, down to one named row; a row that fails on its own
+    // (not for want of a database) is set aside so the rest of the intake keeps flowing.
+    let limit = BATCH;
+    while (!stopping) {
+      const single = limit === 1 ? await nextIntakeRow(getDb()).catch(() => null) : null;
+      try {
+        const n = await drainIntake(getDb(), enqueue, limit, single ?? undefined);
+        limit = BATCH;
+        // Jobs requested by route handlers (list rebuilds): checked when idle or every 250 ms, not per batch.
+        if (n < BATCH || Date.now() - outboxAt > POLL_MS) {
+          outboxAt = Date.now();
+          await inRetryingTransaction(getDb(), (tx) => drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never))).catch((e) =>
+            console.error("[worker] job outbox drain failed; retrying", (e as Error).message),
+          );
+        }
+        if (n < BATCH && !single) await sleep();
+      } catch (err) {
+        const message = (err as Error).message;
+        const down = isDatabaseUnavailable(err);
+        console.error(`[worker] intake drain of ${limit} failed; retrying`, message);
+        if (single && !down) {
+          console.error(`[worker] setting aside intake row ${single.id}: ${message}`);
+          await quarantineIntakeRow(getDb(), single, message).catch(() => {});
+        }
+        if (!down) limit = Math.max(1, Math.floor(limit / 2));
+        await new Promise((r) => setTimeout(r, down ? 1000 : 50));
+      }
+    }
+  };
+  const loops = Array.from({ length: LOOPS }, loop);
+  return {
+    async stop() {
+      stopping = true;
+      wake();
+      await Promise.all(loops);
+      await listener.end({ timeout: 2 });
+    },
+  };
+}
