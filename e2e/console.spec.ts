@@ -11,7 +11,7 @@ test.describe.configure({ mode: "serial" });
 const run = Date.now().toString(36);
 const OWNER = `owner-${run}@acme.test`;
 const EDITOR = `Editor-${run}@acme.test`;
-let seeded: { orgId: string; projectId: string };
+let seeded: { orgId: string; projectId: string; apiKey: string };
 let mobileId: string;
 const sessions = new Map<string, Awaited<ReturnType<BrowserContext["storageState"]>>>();
 const contexts: BrowserContext[] = [];
@@ -284,6 +284,43 @@ test("an API key created in the console upserts a user over plain HTTP, and the 
   await owner.getByRole("button", { name: "Revoke key" }).click();
   await expect(owner.getByText("No API keys")).toBeVisible();
   expect((await send("/users", { identifier: [{ external_id: "late" }] })).status).toBe(401);
+});
+
+test("the pipeline's results show up: live events, the discovered schema, lists and journeys", async ({ browser, signIn, baseURL }) => {
+  const owner = await pageAs(browser, OWNER, signIn);
+  const admin = (path: string, data: unknown) => owner.request.post(`/api/admin/projects/${seeded.projectId}${path}`, { data });
+  expect((await admin("/lists", { name: "Buyers", kind: "dynamic", rules: { event: { name: "order.completed" } } })).status()).toBe(201);
+  expect((await admin("/journeys", { name: "Post-purchase", entrances: [{ kind: "event", event_name: "order.completed" }] })).status()).toBe(201);
+
+  await owner.goto(`/projects/${seeded.projectId}/events`);
+  const send = (path: string, body: unknown) =>
+    fetch(`${baseURL}/api/client/projects/${seeded.projectId}${path}`, { method: "POST", headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect((await send("/users", { identifier: [{ external_id: "buyer-1" }], email: "buyer@shop.test" })).status).toBe(201);
+  expect((await send("/users/events", [{ name: "order.completed", identifier: [{ external_id: "buyer-1" }], data: { total: 42, currency: "EUR" } }])).status).toBe(202);
+  // Live: the page polls, no reload.
+  await expect(owner.getByRole("button", { name: /order\.completed/ })).toBeVisible({ timeout: 20_000 });
+  await owner.getByRole("button", { name: /order\.completed/ }).click();
+  await expect(owner.getByText('"currency": "EUR"')).toBeVisible();
+
+  await owner.goto(`/projects/${seeded.projectId}/schema`);
+  await expect(async () => {
+    await owner.reload();
+    await owner.getByRole("button", { name: /order\.completed/ }).click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(owner.getByRole("row", { name: /^total / })).toContainText("number");
+  await shot(owner, "schema");
+
+  await owner.goto(`/projects/${seeded.projectId}/lists`);
+  await expect(async () => {
+    await owner.reload();
+    await expect(owner.getByRole("button", { name: /Buyers/ })).toContainText("1 member", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await shot(owner, "lists");
+
+  await owner.goto(`/projects/${seeded.projectId}/journeys`);
+  await expect(owner.getByRole("heading", { name: "Post-purchase" })).toBeVisible();
+  await expect(owner.getByText("order.completed")).toBeVisible();
+  await shot(owner, "journeys");
 });
 
 test("the development outbox is not served by a production build", async ({ request }) => {
