@@ -2,11 +2,13 @@ import { sql } from "drizzle-orm";
 import { fromDrizzle } from "pg-boss";
 import { closeDatabase, databaseUrl, getDb } from "@/db/client";
 import type { Enqueue } from "@/lib/pipeline/enqueue";
-import { QUEUES, type QueueName } from "@/lib/queue/jobs";
+import { QUEUES, type JobPayload, type QueueName } from "@/lib/queue/jobs";
 import { startBoss } from "./boss";
 import { startDrain } from "./drain";
+import { handleBackfillOffset } from "./handlers/backfill-offset";
 import { stepHandlers } from "./handlers/steps";
 import { handleTick } from "./handlers/tick";
+import { scheduleLoopOptions, startScheduleLoop } from "./schedule-loop";
 
 const boss = await startBoss(databaseUrl());
 
@@ -20,6 +22,7 @@ const enqueue: Enqueue = async (tx, queue, payloads) => {
 const HANDLERS: { [Q in QueueName]: (jobs: unknown[]) => Promise<void> } = {
   "system.tick": async () => handleTick(getDb(), enqueue),
   ...stepHandlers(getDb, enqueue),
+  "schedules.backfill-offset": async (jobs) => handleBackfillOffset(jobs as JobPayload<"schedules.backfill-offset">[]),
 };
 
 for (const name of Object.keys(HANDLERS) as QueueName[]) {
@@ -30,7 +33,9 @@ for (const name of Object.keys(HANDLERS) as QueueName[]) {
 }
 await boss.schedule("system.tick", "* * * * *");
 const drain = await startDrain(databaseUrl(), enqueue);
-console.log(`[worker] ready: intake drain, ${Object.keys(HANDLERS).join(", ")}`);
+// The schedule firing loop: our own table and loop, not one pg-boss job per firing.
+const scheduleLoop = startScheduleLoop(getDb(), enqueue, scheduleLoopOptions());
+console.log(`[worker] ready: intake drain, schedule loop, ${Object.keys(HANDLERS).join(", ")}`);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -38,6 +43,7 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`[worker] ${signal}: finishing active jobs, then stopping`);
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
+  await scheduleLoop.stop();
   await drain.stop();
   await boss.stop({ graceful: true, timeout: 20_000 });
   await closeDatabase();

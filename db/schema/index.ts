@@ -4,5 +4,6 @@ export * from "./events";
 export * from "./pipeline";
 export * from "./lists";
 export * from "./journeys";
+export * from "./schedules";
 export * from "./console-auth";
 export * from "./invites";

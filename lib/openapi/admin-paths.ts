@@ -5,6 +5,7 @@ import { listOrganizationsQuery } from "@/lib/organizations/list-organizations";
 import { organizationOutput } from "@/lib/organizations/schemas";
 import { listUsersQuery } from "@/lib/users/list-users";
 import { userOutput } from "@/lib/users/schemas";
+import { assignmentOutput } from "@/lib/schedules/schemas";
 import { errorResponse, jsonResponse, listOf, projectParams, registerPath } from "./registry";
 
 const base = "/api/admin/projects/{projectID}";
@@ -15,7 +16,7 @@ const userDetail = userOutput
   .extend({
     memberships: z.array(z.object({ organization_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
     subscriptions: z.array(z.unknown()),
-    schedules: z.array(z.unknown()),
+    schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "UserDetail" });
@@ -23,7 +24,7 @@ const userDetail = userOutput
 const organizationDetail = organizationOutput
   .extend({
     members: z.array(z.object({ user_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
-    schedules: z.array(z.unknown()),
+    schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "OrganizationDetail" });

@@ -5,6 +5,7 @@ import "./admin-paths";
 import "./events-paths";
 import "./lists-paths";
 import "./journeys-paths";
+import "./schedule-paths";
 import "./console-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;

@@ -4,6 +4,7 @@ import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
 import { listIdentifiers } from "@/lib/identity/resolve";
+import { loadSubjectAssignments } from "@/lib/schedules/view";
 import { loadOrganizationViews } from "./view";
 
 export const MEMBERS_SHOWN = 200;
@@ -35,7 +36,7 @@ export async function getOrganization(db: Tx, projectId: string, organizationId:
       created_at: m.createdAt.toISOString(),
       updated_at: m.updatedAt.toISOString(),
     })),
-    schedules: [] as unknown[],
+    schedules: await loadSubjectAssignments(db, projectId, "organization_id", organizationId),
     recent_events: recent.map(toEventView),
   };
 }

@@ -1,5 +1,8 @@
 import type { Tx } from "@/db/client";
 import type { Project } from "@/db/schema";
+import { ANNIVERSARY, ensureSchedule } from "@/lib/schedules/definitions";
 
-/** Work in the transaction that creates a project (the schedules issue seeds the built-in `anniversary` definition here). */
-export async function onProjectCreated(_tx: Tx, _project: Project): Promise<void> {}
+/** Work in the transaction that creates a project: the built-in `anniversary` definition. */
+export async function onProjectCreated(tx: Tx, project: Project): Promise<void> {
+  await ensureSchedule(tx, project.id, ANNIVERSARY.name, ANNIVERSARY.type);
+}

@@ -27,6 +27,8 @@ export const QUEUES = {
   "pipeline.fanout": z.object({ projectId: z.uuid(), fanoutId: z.uuid() }),
   /** Evaluate a dynamic list over all users (after it is created or its rules change), in chunks. */
   "lists.rebuild": z.object({ projectId: z.uuid(), listId: z.uuid() }),
+  /** Make a newly added schedule offset's firings for every active assignment, page by page. */
+  "schedules.backfill-offset": z.object({ projectId: z.uuid(), offsetId: z.uuid() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -4,6 +4,7 @@ import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
 import { listIdentifiers } from "@/lib/identity/resolve";
+import { loadSubjectAssignments } from "@/lib/schedules/view";
 import { loadUserViews } from "./view";
 
 export const RECENT_EVENTS = 20;
@@ -34,7 +35,7 @@ export async function getUser(db: Tx, projectId: string, userId: string) {
       updated_at: m.updatedAt.toISOString(),
     })),
     subscriptions: [] as unknown[],
-    schedules: [] as unknown[],
+    schedules: await loadSubjectAssignments(db, projectId, "user_id", userId),
     recent_events: recent.map(toEventView),
   };
 }

@@ -1,8 +1,11 @@
 import type { Tx } from "@/db/client";
 import type { User } from "@/db/schema";
+import { assignAnniversaries } from "@/lib/schedules/anniversary";
 
 /**
- * Work that must happen in the same transaction that creates users (the schedules issue adds the
- * built-in `anniversary` assignment here). Every path that creates users calls it, singly or in bulk.
+ * Work that must happen in the same transaction that creates users: the built-in `anniversary`
+ * assignment. Every path that creates users calls it, singly or in bulk.
  */
-export async function onUsersCreated(_tx: Tx, _projectId: string, _users: User[]): Promise<void> {}
+export async function onUsersCreated(tx: Tx, projectId: string, users: User[]): Promise<void> {
+  await assignAnniversaries(tx, "user", projectId, users);
+}

@@ -1,0 +1,25 @@
+import { readRecordId } from "@/lib/http/record-id";
+import { readJson } from "@/lib/http/read-json";
+import { json, withProject } from "@/lib/http/with-project";
+import { getAssignment } from "@/lib/schedules/get-assignment";
+import { patchAssignment } from "@/lib/schedules/patch-assignment";
+import { assignmentPatchInput } from "@/lib/schedules/schemas";
+
+type Params = { projectID: string; id: string; assignmentId: string };
+
+export const GET = withProject<Params>(
+  "schedules.read",
+  async (_req, ctx, params) =>
+    json(await getAssignment(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"), readRecordId(params.assignmentId, "assignment"))),
+  { sessions: true },
+);
+
+/** Pause or resume; the same transitions as the client pause/resume endpoints. */
+export const PATCH = withProject<Params>(
+  "schedules.write",
+  async (req, ctx, params) => {
+    const patch = await readJson(req, assignmentPatchInput);
+    return json(await patchAssignment(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"), readRecordId(params.assignmentId, "assignment"), patch));
+  },
+  { sessions: true },
+);

@@ -1,0 +1,95 @@
+import { closeDatabase, getDb, getSql } from "../db/client";
+import { createProjectWithOwner } from "../lib/projects/create-project";
+import { ensureSchedule } from "../lib/schedules/definitions";
+import { createTestDatabase } from "../scripts/test/database";
+import { startWorker, type TestWorker } from "../scripts/test/worker";
+
+/*
+ * Schedule firing, measured on real worker processes against a fresh database:
+ * 1. burst: BENCH_BURST firings (default 100,000) all due at the same instant; seconds from that instant
+ *    until the last is recorded (target: under 20 s).
+ * 2. steady: BENCH_RATE firings/s (default 500) due evenly over BENCH_SECONDS (default 20); lag from
+ *    fire_at to the commit that recorded it, p50/p99 (target p99 under 2 s).
+ * BENCH_WORKERS worker processes (default 2) run with their default settings (SCHEDULE_* env applies).
+ */
+const BURST = Number(process.env.BENCH_BURST ?? 100_000);
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+
+const db = await createTestDatabase("relay_bench_schedules");
+process.env.DATABASE_URL = db.url;
+const sql = getSql();
+const workers: TestWorker[] = [];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+try {
+  const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: "schedules", ownerEmail: "bench@example.com" });
+  const schedule = await ensureSchedule(getDb(), project.id, "bench", "single");
+
+  /** Users, one single assignment each and its firing, parked far in the future until `arm` sets the times. */
+  async function seed(count: number) {
+    const t = Date.now();
+    await sql`
+      with u as (insert into users (project_id) select ${project.id} from generate_series(1, ${count}) returning project_id, id),
+      a as (insert into schedule_assignments (project_id, schedule_id, user_id, anchor, occurrence_at, data)
+            select u.project_id, ${schedule.id}, u.id, '2999-01-01', '2999-01-01', '{"bench": true}' from u returning project_id, id, schedule_id)
+      insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at)
+      select a.project_id, a.id, o.id, 0, '2999-01-01'
+      from a join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id`;
+    await sql`analyze users, schedule_assignments, schedule_firings, events`;
+    return Date.now() - t;
+  }
+
+  async function pending() {
+    const [{ n }] = await sql`select count(*)::int as n from schedule_firings where project_id = ${project.id} and state = 'pending'`;
+    return n as number;
+  }
+
+  const t0 = Date.now();
+  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(db.url));
+  console.log(`workers: ${WORKERS} started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  // 1. Burst.
+  console.log(`burst: seeded ${BURST.toLocaleString("en")} firings in ${((await seed(BURST)) / 1000).toFixed(1)} s`);
+  const due = new Date(Date.now() + 3000);
+  await sql`update schedule_firings set fire_at = ${due.toISOString()} where project_id = ${project.id} and state = 'pending'`;
+  if (Date.now() > due.getTime()) throw new Error("arming the burst took longer than the 3 s lead; raise it");
+  while ((await pending()) > 0) await sleep(100);
+  const observed = (Date.now() - due.getTime()) / 1000;
+  const [burst] = await sql`
+    select extract(epoch from max(fired_at) - ${due.toISOString()}::timestamptz)::float as last, count(*)::int as n,
+           (select count(*)::int from events where project_id = ${project.id} and name = 'scheduled.bench') as events
+    from schedule_firings where project_id = ${project.id} and state = 'fired'`;
+  console.log(
+    `burst: ${burst!.n.toLocaleString("en")} firings due at one instant, all recorded ${burst!.last.toFixed(2)} s after it ` +
+      `(${Math.round(burst!.n / burst!.last).toLocaleString("en")} firings/s; observed by polling ${observed.toFixed(1)} s); ` +
+      `events recorded: ${burst!.events.toLocaleString("en")}; target < 20 s`,
+  );
+
+  // 2. Steady rate.
+  const total = RATE * SECONDS;
+  await seed(total);
+  const start = new Date(Date.now() + 3000);
+  // The newest `total` firings (still parked) are spread evenly over the window.
+  await sql`
+    update schedule_firings f set fire_at = ${start.toISOString()}::timestamptz + (r.i * ${1000 / RATE} * interval '1 millisecond')
+    from (select id, row_number() over (order by id) - 1 as i from schedule_firings
+          where project_id = ${project.id} and state = 'pending') r
+    where f.project_id = ${project.id} and f.id = r.id`;
+  while ((await pending()) > 0) await sleep(250);
+  const [steady] = await sql`
+    select count(*)::int as n,
+      percentile_cont(0.5) within group (order by extract(epoch from fired_at - fire_at))::float as p50,
+      percentile_cont(0.99) within group (order by extract(epoch from fired_at - fire_at))::float as p99,
+      max(extract(epoch from fired_at - fire_at))::float as max
+    from schedule_firings where project_id = ${project.id} and state = 'fired' and fire_at >= ${start.toISOString()}`;
+  console.log(
+    `steady: ${steady!.n.toLocaleString("en")} firings at ${RATE}/s over ${SECONDS} s; lag fire_at -> recorded ` +
+      `p50 ${(steady!.p50 * 1000).toFixed(0)} ms, p99 ${(steady!.p99 * 1000).toFixed(0)} ms, max ${(steady!.max * 1000).toFixed(0)} ms; target p99 < 2 s`,
+  );
+} finally {
+  await Promise.all(workers.map((w) => w.stop()));
+  await closeDatabase();
+  await db.drop();
+}

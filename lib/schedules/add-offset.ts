@@ -1,0 +1,31 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { scheduleOffsets, schedules } from "@/db/schema";
+import { withTransaction } from "@/lib/access/context";
+import { Conflict, NotFound } from "@/lib/http/errors";
+import { checkInterval } from "./interval";
+import type { OffsetInput } from "./schemas";
+
+/**
+ * Adds an offset to a definition. A duplicate (same interval, same direction; `1 week` equals `7 days`)
+ * is a 409. The offset is marked `backfill: pending` in the same transaction; the worker then makes its
+ * firings for every active assignment in a background job (see backfill-offset.ts), so a definition
+ * with millions of assignments answers at once. (Always, not only when assignments exist now: one
+ * being created concurrently may have made its firings before this offset was visible.)
+ */
+export async function addOffset(db: Tx, projectId: string, scheduleId: string, input: OffsetInput) {
+  const checked = await checkInterval(db, input.offset, "offset", { zero: true });
+  return withTransaction(db, async (tx) => {
+    const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, projectId), eq(schedules.id, scheduleId)));
+    if (!schedule) throw new NotFound("No schedule with this id in this project.");
+    const [row] = await tx
+      .insert(scheduleOffsets)
+      .values({ projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: "pending" })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) {
+      throw new Conflict(`The schedule already has the offset ${checked.text} ${input.direction}.`, { errors: [{ path: "offset", message: "duplicate offset" }] });
+    }
+    return { id: row.id, offset: row.offset, direction: row.direction, created_at: row.createdAt.toISOString() };
+  });
+}

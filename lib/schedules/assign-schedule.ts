@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { RuleBroken } from "@/lib/http/errors";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { completeCycles, materializeFirings, nextCycleSql } from "./cycles";
+import { ensureSchedule } from "./definitions";
+import { checkInterval } from "./interval";
+import type { AssignmentInput, AssignmentView } from "./schemas";
+import { resolveSubject, subjectColumn, type SubjectKind } from "./subject";
+import { loadAssignmentViews } from "./view";
+
+/**
+ * Creates or replaces the (user or organization, schedule name) assignment: timing, interval and data
+ * are replaced, its old firings dropped and one firing per offset made for the first occurrence. A
+ * name with no definition creates one (recurring when `interval` is given). Single: the occurrence is
+ * `scheduled_at`. Recurring: the first `start_at + k * interval` after now (k >= 0), so the default
+ * start (now) first occurs one interval later.
+ */
+export async function assignSchedule(db: Tx, kind: SubjectKind, projectId: string, input: AssignmentInput, now = new Date()): Promise<{ assignment: AssignmentView; created: boolean }> {
+  const interval = input.interval !== undefined ? (await checkInterval(db, input.interval, "interval")).text : null;
+  const type = interval ? "recurring" : "single";
+  return inRetryingTransaction(db, async (tx) => {
+    const subjectId = await resolveSubject(tx, kind, projectId, input.identifier);
+    const schedule = await ensureSchedule(tx, projectId, input.name, type);
+    if (schedule.type !== type) {
+      throw new RuleBroken(
+        type === "recurring"
+          ? `The schedule ${schedule.name} is single: send scheduled_at, not interval.`
+          : `The schedule ${schedule.name} is recurring: send interval (and optionally start_at), not scheduled_at.`,
+        { errors: [{ path: type === "recurring" ? "interval" : "scheduled_at", message: `schedule is ${schedule.type}` }] },
+      );
+    }
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const anchor = sql`${input.scheduled_at ?? input.start_at ?? now.toISOString()}::timestamptz`;
+    const cycle = interval ? nextCycleSql(anchor, sql`${interval}::interval`, at) : sql`0`;
+    const column = subjectColumn(kind);
+    const [row] = (await tx.execute(sql`
+      insert into schedule_assignments as a (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at, data, created_at, updated_at)
+      select ${projectId}, ${schedule.id}, ${subjectId}, 'active', ${interval}, ${anchor}, c.k,
+             ${anchor} + c.k * coalesce(${interval}::interval, '0'::interval), ${JSON.stringify(input.data ?? {})}::jsonb, ${at}, ${at}
+      from (select ${cycle} as k) c
+      on conflict (project_id, ${column}, schedule_id) where ${column} is not null do update set
+        state = 'active', pause_mode = null, interval = excluded.interval, anchor = excluded.anchor, cycle = excluded.cycle,
+        occurrence_at = excluded.occurrence_at, data = excluded.data, updated_at = excluded.updated_at
+      returning a.project_id as "projectId", a.id, (xmax = 0) as created`)) as unknown as { projectId: string; id: string; created: boolean }[];
+    // A replacement starts over: cycles count from the new anchor, so the old firings (and their keys) go.
+    if (!row!.created) await tx.execute(sql`delete from schedule_firings where project_id = ${projectId} and assignment_id = ${row!.id}`);
+    await materializeFirings(tx, [row!], now);
+    await completeCycles(tx, [row!], now);
+    const [assignment] = await loadAssignmentViews(tx, projectId, [row!.id]);
+    return { assignment: assignment!, created: row!.created };
+  });
+}

@@ -1,0 +1,103 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+
+/** A firing made (or claimed) more than this late is skipped and counted, not fired (DESIGN.md section 6). */
+export const LATE_LIMIT = "1 hour";
+
+/** At most this many catch-up rounds per call when every firing of a new cycle is already too late. */
+const MAX_ROUNDS = 5;
+
+export interface AssignmentKey {
+  projectId: string;
+  id: string;
+}
+
+/**
+ * A uuid[] parameter. drizzle's postgres.js driver cannot bind JS arrays, so the ids travel as one
+ * array literal; `id = any($1::uuid[])` with the project id keeps every lookup on the primary key
+ * whatever the planner knows about the tables (freshly bulk-loaded tables have no statistics).
+ */
+export function uuidArray(ids: string[]): SQL {
+  return sql`${`{${ids.join(",")}}`}::uuid[]`;
+}
+
+/** A list of rows as a SQL relation (one jsonb parameter), for INSERT ... SELECT sources. */
+export function rowsSql(rows: Record<string, unknown>[], columns: string): SQL {
+  return sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)}))`;
+}
+
+export function byProject(keys: AssignmentKey[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const k of keys) out.set(k.projectId, [...(out.get(k.projectId) ?? []), k.id]);
+  return out;
+}
+
+/**
+ * The smallest k >= 0 with `anchor + k * interval > t`, in SQL. Intervals have no division, so k is
+ * estimated from epoch seconds (a month counts as 30 days, hence the margins) and then found exactly
+ * among a few candidates by real interval arithmetic.
+ */
+export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
+  return sql`(select coalesce(min(k), 0)::int from (
+      select extract(epoch from (${t} - ${anchor})) / extract(epoch from ${interval}) as e) est,
+      generate_series(greatest(0, floor(est.e * 0.97)::int - 2), greatest(0, ceil(est.e * 1.03)::int + 3)) k
+    where ${anchor} + k * ${interval} > ${t})`;
+}
+
+/**
+ * Makes the current cycle's firings of the given assignments, one per offset of their schedule:
+ * `fire_at = occurrence ± offset`. A firing already more than an hour late is stored as skipped.
+ * Existing (assignment, offset, cycle) rows are left alone, so this is safe to repeat.
+ */
+export async function materializeFirings(tx: Tx, keys: AssignmentKey[], now: Date): Promise<void> {
+  for (const [projectId, ids] of byProject(keys)) {
+    await tx.execute(sql`
+      insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
+      select a.project_id, a.id, o.id, a.cycle, f.fire_at,
+             case when f.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
+      from schedule_assignments a
+      join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) f
+      where a.project_id = ${projectId} and a.id = any(${uuidArray(ids)}) and a.state <> 'fired'
+      on conflict do nothing`);
+  }
+}
+
+/**
+ * Closes finished cycles of the given assignments (the caller holds their row locks): a single
+ * schedule with nothing pending becomes `fired`; an active recurring one with nothing pending in its
+ * current cycle advances to the next occurrence `anchor + k * interval` (never before `now - 1 hour`,
+ * so a long outage does not replay every missed cycle) and gets that cycle's firings. Paused ones
+ * (`after_next_interval`) stay where they are.
+ */
+export async function completeCycles(tx: Tx, keys: AssignmentKey[], now: Date): Promise<void> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  // Computed from the old row (SET sees the old cycle), so cycle and occurrence agree.
+  const next = sql`greatest(a.cycle + 1, ${nextCycleSql(sql`a.anchor`, sql`a.interval::interval`, sql`(${at} - ${LATE_LIMIT}::interval)`)})`;
+  for (const [projectId, all] of byProject(keys)) {
+    let ids = all;
+    for (let round = 0; round <= MAX_ROUNDS && ids.length; round++) {
+      // Two key lookups and the decision in JS: no correlated subquery for the planner to get wrong on
+      // freshly loaded tables.
+      const rows = (await tx.execute(sql`
+        select id, cycle, interval is null as single from schedule_assignments
+        where project_id = ${projectId} and id = any(${uuidArray(ids)}) and state = 'active'`)) as unknown as { id: string; cycle: number; single: boolean }[];
+      const pending = (await tx.execute(sql`
+        select distinct assignment_id, cycle from schedule_firings
+        where project_id = ${projectId} and assignment_id = any(${uuidArray(rows.map((r) => r.id))}) and state = 'pending'`)) as unknown as { assignment_id: string; cycle: number }[];
+      const anyPending = new Set(pending.map((f) => f.assignment_id));
+      const cyclePending = new Set(pending.map((f) => `${f.assignment_id}:${f.cycle}`));
+      const done = rows.filter((r) => r.single && !anyPending.has(r.id)).map((r) => r.id);
+      const finished = rows.filter((r) => !r.single && !cyclePending.has(`${r.id}:${r.cycle}`)).map((r) => r.id);
+      if (done.length) {
+        await tx.execute(sql`update schedule_assignments set state = 'fired', updated_at = ${at} where project_id = ${projectId} and id = any(${uuidArray(done)})`);
+      }
+      if (!finished.length || round === MAX_ROUNDS) return;
+      await tx.execute(sql`
+        update schedule_assignments a set cycle = ${next}, occurrence_at = a.anchor + ${next} * a.interval::interval, updated_at = ${at}
+        where a.project_id = ${projectId} and a.id = any(${uuidArray(finished)})`);
+      await materializeFirings(tx, finished.map((id) => ({ projectId, id })), now);
+      ids = finished;
+    }
+  }
+}

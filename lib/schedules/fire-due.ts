@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
+import { completeCycles, LATE_LIMIT, uuidArray } from "./cycles";
+
+export interface FireResult {
+  /** Firings this batch claimed (including any it had to leave because their assignment was busy). */
+  claimed: number;
+  fired: number;
+  skipped: number;
+}
+
+interface DueFiring {
+  project_id: string;
+  id: string;
+  assignment_id: string;
+  offset_id: string;
+  fire_at: string;
+  late: boolean;
+}
+
+interface LockedAssignment {
+  id: string;
+  user_id: string | null;
+  organization_id: string | null;
+  data: Record<string, unknown>;
+  schedule_id: string;
+  name: string;
+}
+
+/**
+ * One batch of the firing loop, in one transaction: claim up to `batchSize` due firings with
+ * FOR UPDATE SKIP LOCKED, lock their assignments the same way (a firing whose assignment another
+ * worker or a pause holds is left for a later batch), record one `scheduled.<name>` event per firing
+ * through the pipeline's entry point, mark the firings fired and advance the cycles they completed.
+ * A crash before commit leaves everything pending for the next claimer; nothing is recorded twice
+ * because the events and the `fired` marks commit together. Firings over an hour late are marked
+ * skipped instead (DESIGN.md section 6). `now` and `projectId` let tests drive one project's clock.
+ */
+export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: number; projectId?: string } = {}): Promise<FireResult> {
+  const now = opts.now ?? new Date();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  return db.transaction(async (tx) => {
+    // A single-table claim, so the plan is always the due index in fire_at order.
+    const due = (await tx.execute(sql`
+      select project_id, id, assignment_id, offset_id, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
+      from schedule_firings
+      where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
+      order by fire_at
+      limit ${opts.batchSize ?? 1000}
+      for update skip locked`)) as unknown as DueFiring[];
+    const result = { claimed: due.length, fired: 0, skipped: 0 };
+    const byProject = new Map<string, DueFiring[]>();
+    for (const f of due) byProject.set(f.project_id, [...(byProject.get(f.project_id) ?? []), f]);
+    for (const [projectId, firings] of byProject) {
+      const counts = await fireProjectFirings(tx, projectId, firings, now);
+      result.fired += counts.fired;
+      result.skipped += counts.skipped;
+    }
+    return result;
+  });
+}
+
+async function fireProjectFirings(tx: Tx, projectId: string, claimed: DueFiring[], now: Date) {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const assignments = (await tx.execute(sql`
+    select a.id, a.user_id, a.organization_id, a.data, a.schedule_id, s.name
+    from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
+    where a.project_id = ${projectId} and a.id = any(${uuidArray([...new Set(claimed.map((f) => f.assignment_id))])})
+    for update of a skip locked`)) as unknown as LockedAssignment[];
+  const locked = new Map(assignments.map((a) => [a.id, a]));
+  const firings = claimed.filter((f) => locked.has(f.assignment_id));
+  if (!firings.length) return { fired: 0, skipped: 0 };
+  const offsets = (await tx.execute(sql`
+    select id, "offset" from schedule_offsets where project_id = ${projectId} and id = any(${uuidArray([...new Set(firings.map((f) => f.offset_id))])})`)) as unknown as {
+    id: string;
+    offset: string;
+  }[];
+  const offsetText = new Map(offsets.map((o) => [o.id, o.offset]));
+
+  const onTime = firings.filter((f) => !f.late);
+  const late = firings.filter((f) => f.late);
+  const eventIds = await recordSystemEvents(
+    tx,
+    projectId,
+    onTime.map((f) => toEvent(f, locked.get(f.assignment_id)!, offsetText.get(f.offset_id)!)),
+  );
+  if (onTime.length) {
+    // event_id by position: the ids and event ids travel as two parallel arrays.
+    await tx.execute(sql`
+      update schedule_firings set state = 'fired', fired_at = clock_timestamp(),
+        event_id = (${uuidArray(eventIds)})[array_position(${uuidArray(onTime.map((f) => f.id))}, id)]
+      where project_id = ${projectId} and id = any(${uuidArray(onTime.map((f) => f.id))})`);
+  }
+  if (late.length) {
+    await tx.execute(sql`
+      update schedule_firings set state = 'skipped', fired_at = ${at}
+      where project_id = ${projectId} and id = any(${uuidArray(late.map((f) => f.id))})`);
+  }
+  await completeCycles(tx, [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })), now);
+  return { fired: onTime.length, skipped: late.length };
+}
+
+function toEvent(f: DueFiring, a: LockedAssignment, offset: string): SystemEvent {
+  const fireAt = new Date(f.fire_at);
+  return {
+    name: `scheduled.${a.name}`,
+    userId: a.user_id,
+    organizationId: a.organization_id,
+    occurredAt: fireAt,
+    // The spec's fields win over same-named keys of the assignment's data.
+    data: { ...a.data, schedule_id: a.schedule_id, schedule_offset_id: f.offset_id, offset, fire_at: fireAt.toISOString() },
+  };
+}

@@ -1,0 +1,18 @@
+import { and, desc, eq, lt } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { schedules } from "@/db/schema";
+import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+import { loadScheduleViews } from "./definitions";
+
+export const listSchedulesQuery = paginationQuery.meta({ id: "ListSchedulesQuery" });
+
+/** Definitions with their offsets, newest first. */
+export async function listSchedules(db: Tx, projectId: string, q: z.output<typeof listSchedulesQuery>) {
+  const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
+  const where = [eq(schedules.projectId, projectId)];
+  if (after) where.push(lt(schedules.id, after[0]));
+  const rows = await db.select().from(schedules).where(and(...where)).orderBy(desc(schedules.id)).limit(q.limit + 1);
+  const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
+  return { data: await loadScheduleViews(db, projectId, data), next_cursor };
+}

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { RuleBroken } from "@/lib/http/errors";
+import { inRetryingTransaction } from "@/lib/identity/retry";
+import { completeCycles, materializeFirings, nextCycleSql } from "./cycles";
+import { lockLocated, type AssignmentLocator } from "./locate";
+import type { AssignmentView, ResumeMode } from "./schemas";
+import { loadAssignmentViews } from "./view";
+
+/**
+ * Resumes a paused assignment. `immediately` rebases the anchor to now: cycle 0 occurs now, so its
+ * firings (offset 0 after) fire at once, and later ones follow from the new anchor. `at_next_interval`
+ * keeps the anchor: if the current cycle still has pending firings (paused after_next_interval) it
+ * just carries on; otherwise the next cycle is the first `anchor + k * interval` after now.
+ * Resuming an assignment that is not paused is a 422.
+ */
+export async function resumeAssignment(db: Tx, projectId: string, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
+  return inRetryingTransaction(db, async (tx) => {
+    const row = await lockLocated(tx, projectId, at);
+    if (row.state !== "paused") throw new RuleBroken(`This assignment is ${row.state}, not paused; only a paused assignment can be resumed.`);
+    const t = sql`${now.toISOString()}::timestamptz`;
+    const key = { projectId, id: row.id };
+    if (mode === "immediately") {
+      // Cycles count from the new anchor, so the old firings and their (offset, cycle) keys go.
+      await tx.execute(sql`delete from schedule_firings where project_id = ${projectId} and assignment_id = ${row.id}`);
+      await tx.execute(sql`
+        update schedule_assignments set state = 'active', pause_mode = null, anchor = ${t}, cycle = 0, occurrence_at = ${t}, updated_at = ${t}
+        where project_id = ${projectId} and id = ${row.id}`);
+    } else {
+      await tx.execute(sql`
+        update schedule_assignments a set state = 'active', pause_mode = null, updated_at = ${t},
+          cycle = n.k, occurrence_at = a.anchor + n.k * a.interval::interval
+        from (select case
+                when exists (select 1 from schedule_firings f where f.project_id = ${projectId} and f.assignment_id = ${row.id} and f.cycle = ${row.cycle} and f.state = 'pending')
+                then ${row.cycle}
+                else greatest(${row.cycle} + 1, ${nextCycleSql(sql`${row.anchor.toISOString()}::timestamptz`, sql`${row.interval}::interval`, t)})
+              end as k) n
+        where a.project_id = ${projectId} and a.id = ${row.id}`);
+    }
+    await materializeFirings(tx, [key], now);
+    await completeCycles(tx, [key], now);
+    return (await loadAssignmentViews(tx, projectId, [row.id]))[0]!;
+  });
+}
