@@ -286,6 +286,48 @@ test("an API key created in the console upserts a user over plain HTTP, and the 
   expect((await send("/users", { identifier: [{ external_id: "late" }] })).status).toBe(401);
 });
 
+test("schedules: the new project has the built-in anniversary; offsets, definitions, and pause/resume of assignments", async ({ browser, signIn }) => {
+  const owner = await pageAs(browser, OWNER, signIn);
+  await owner.goto(`/projects/${mobileId}/schedules`);
+  const anniversary = owner.getByRole("list", { name: "Schedule definitions" }).getByRole("listitem").filter({ hasText: "anniversary" });
+  await expect(anniversary).toContainText("built-in");
+  // ada-1 and grace-2 were created in this project by the API key test: each got an anniversary assignment.
+  const rows = owner.getByRole("row", { name: /user/ });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText("active");
+
+  await anniversary.getByLabel("New offset for anniversary").fill("7 days");
+  await anniversary.getByLabel("Direction").selectOption("before");
+  await anniversary.getByRole("button", { name: "Add" }).click();
+  await expect(anniversary).toContainText("7 days before");
+
+  await owner.getByRole("button", { name: "New schedule" }).click();
+  await owner.getByLabel("Name").fill("trial_end");
+  await owner.getByRole("button", { name: "Create schedule" }).click();
+  const trial = owner.getByRole("listitem").filter({ hasText: "trial_end" });
+  await expect(trial).toContainText("single");
+
+  await rows.first().getByRole("button", { name: "Pause…" }).click();
+  await owner.getByRole("button", { name: /Pause after this cycle/ }).click();
+  await expect(rows.first()).toContainText("paused");
+  await expect(rows.first()).toContainText("after next interval");
+  await shot(owner, "schedules");
+  await rows.first().getByRole("button", { name: "Resume…" }).click();
+  await owner.getByRole("button", { name: /Resume at next interval/ }).click();
+  await expect(rows.first()).toContainText("active");
+
+  await trial.getByRole("button", { name: "Delete schedule trial_end" }).click();
+  await owner.getByRole("dialog").getByRole("button", { name: "Delete schedule" }).click();
+  await expect(owner.getByRole("listitem").filter({ hasText: "trial_end" })).toHaveCount(0);
+
+  // The profile shows the user's assignment with its state and next firing.
+  await owner.goto(`/projects/${mobileId}/users`);
+  await owner.getByRole("link", { name: /Open .*ada-1/ }).click();
+  const section = owner.getByRole("region", { name: "Schedules" });
+  await expect(section).toContainText("anniversary");
+  await expect(section).toContainText("active");
+});
+
 test("the pipeline's results show up: live events, the discovered schema, lists and journeys", async ({ browser, signIn, baseURL }) => {
   const owner = await pageAs(browser, OWNER, signIn);
   const admin = (path: string, data: unknown) => owner.request.post(`/api/admin/projects/${seeded.projectId}${path}`, { data });

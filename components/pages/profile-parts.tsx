@@ -11,6 +11,7 @@ import { Badge, Card, tableClass, tdClass, thClass } from "@/components/ui/state
 
 export function Section({ title, children, aside }: { title: string; children: ReactNode; aside?: ReactNode }) {
   return (
+    <section aria-label={title}>
     <Card>
       <div className="flex items-center justify-between border-b border-zinc-100 px-5 py-3">
         <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
@@ -18,6 +19,7 @@ export function Section({ title, children, aside }: { title: string; children: R
       </div>
       <div className="p-5">{children}</div>
     </Card>
+    </section>
   );
 }
 

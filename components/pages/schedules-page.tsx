@@ -42,11 +42,13 @@ export function SchedulesPage() {
       <QueryState q={q} what="schedules">
         {(data) => {
           if (!data.data.length) return <EmptyState title="No schedules">Every project gets the built-in anniversary schedule; create your own for trials, renewals or reminders.</EmptyState>;
-          const current = data.data.find((s) => s.id === selected) ?? data.data[0]!;
+          // Stable order (built-in first, then by name) so the selected definition does not jump as others are added.
+          const defs = [...data.data].sort((a, b) => Number(b.builtin) - Number(a.builtin) || a.name.localeCompare(b.name));
+          const current = defs.find((s) => s.id === selected) ?? defs[0]!;
           return (
             <div className="grid items-start gap-6 lg:grid-cols-[19rem_1fr]">
               <ul className="space-y-3" aria-label="Schedule definitions">
-                {data.data.map((s) => (
+                {defs.map((s) => (
                   <li key={s.id}>
                     <Card className={`p-4 ${s.id === current.id ? "ring-2 ring-indigo-500" : ""}`}>
                       <div className="flex items-start justify-between gap-2">
