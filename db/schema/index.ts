@@ -5,3 +5,5 @@ export * from "./pipeline";
 export * from "./lists";
 export * from "./journeys";
 export * from "./schedules";
+export * from "./console-auth";
+export * from "./invites";
