@@ -1,6 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+/** The SMTP capture server the tests start (e2e/support/mailbox.ts); the app sends its mail there. */
+const smtpPort = port + 1000;
 
 /** Chromium from Debian (Playwright cannot download browsers here), against the production build. */
 export default defineConfig({
@@ -12,7 +14,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   timeout: 60_000,
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // `localhost`, not 127.0.0.1: Next normalizes loopback hosts to localhost in URLs it builds (auth redirects), and cookies must match.
+    baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
@@ -25,7 +28,14 @@ export default defineConfig({
     // Creates a fresh database, migrates it, serves the built app on `port`, and drops the database on exit.
     command: `node --import tsx scripts/test/serve-e2e.ts`,
     url: `http://127.0.0.1:${port}/api/openapi.json`,
-    env: { E2E_PORT: String(port) },
+    env: {
+      E2E_PORT: String(port),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: "Relay <no-reply@relay.test>",
+      AUTH_SECRET: "e2e-secret-not-for-production",
+      AUTH_URL: `http://localhost:${port}`,
+      REGISTRATION: "invite_only",
+    },
     reuseExistingServer: false,
     timeout: 120_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

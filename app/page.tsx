@@ -1,6 +1,9 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { auth } from "@/lib/access/auth";
 
-export default function Home() {
+export default async function Home() {
+  if (await auth()) redirect("/projects");
   return (
     <main className="mx-auto flex min-h-screen max-w-3xl flex-col justify-center gap-8 px-6 py-16">
       <div>
@@ -12,6 +15,9 @@ export default function Home() {
         </p>
       </div>
       <div className="flex flex-wrap gap-3">
+        <Link href="/signin" className="rounded-md bg-zinc-900 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-zinc-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
+          Sign in to the console
+        </Link>
         <Link href="/docs/api" className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
           API reference
         </Link>

@@ -5,4 +5,6 @@ export * from "./pipeline";
 export * from "./lists";
 export * from "./journeys";
 export * from "./schedules";
+export * from "./console-auth";
+export * from "./invites";
 export * from "./subscriptions";

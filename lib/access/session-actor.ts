@@ -1,10 +1,22 @@
 import type { Db } from "@/db/client";
+import { Forbidden, NotFound } from "@/lib/http/errors";
 import type { Actor } from "./context";
+import { projectRoleOf } from "./project-role";
+import { assertSameOriginWrite } from "./same-origin";
+import { adminForRequest } from "./session-admin";
 
 /**
- * Console sessions as a credential for the admin API. Replaced by the console issue (next-auth); until
- * then the admin API is reachable with API keys only, and this resolves nobody.
+ * Console sessions as a credential for the admin API: session cookie -> admin -> role in the project
+ * (roster role, or admin when the admin owns or administers the project's org). Null when there is no
+ * live session (the caller answers 401); 404 for an unknown project; 403 for a signed-in admin without
+ * a role in it.
  */
-export async function resolveSessionActor(_db: Db, _req: Request, _projectId: string): Promise<Actor | null> {
-  return null;
+export async function resolveSessionActor(db: Db, req: Request, projectId: string): Promise<Actor | null> {
+  const admin = await adminForRequest(db, req);
+  if (!admin) return null;
+  assertSameOriginWrite(req);
+  const access = await projectRoleOf(db, admin.id, projectId);
+  if (!access) throw new NotFound("No such project.");
+  if (!access.role) throw new Forbidden("You are not a member of this project.");
+  return { kind: "admin", adminId: admin.id, email: admin.email, role: access.role };
 }

@@ -6,6 +6,7 @@ import "./events-paths";
 import "./lists-paths";
 import "./journeys-paths";
 import "./schedule-paths";
+import "./console-paths";
 import "./subscriptions-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createTestDatabase } from "./database";
 import { startNextServer } from "./next-server";
@@ -6,23 +9,29 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    outboxPath: string;
   }
 }
 
 /** One fresh database and one real Next server for the integration run; both go away afterwards. */
 export default async function setup(project: TestProject) {
   const db = await createTestDatabase();
+  // No SMTP server in integration runs: mail goes to a file outbox that tests read (RELAY_TEST_OUTBOX).
+  const outboxDir = mkdtempSync(path.join(tmpdir(), "relay-outbox-"));
+  const outboxPath = path.join(outboxDir, "outbox.jsonl");
   let server: Awaited<ReturnType<typeof startNextServer>>;
   try {
-    server = await startNextServer({ DATABASE_URL: db.url });
+    server = await startNextServer({ DATABASE_URL: db.url, RELAY_TEST_OUTBOX: "1", OUTBOX_PATH: outboxPath });
   } catch (err) {
     await db.drop();
     throw err;
   }
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", db.url);
+  project.provide("outboxPath", outboxPath);
   return async () => {
     await server.stop();
     await db.drop();
+    rmSync(outboxDir, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { createTestDatabase } from "./database";
 import { startNextServer } from "./next-server";
+import { startWorker } from "./worker";
 
 /**
  * Playwright's web server: a fresh migrated database plus the built app on E2E_PORT. The database URL is
@@ -10,13 +11,15 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const db = await createTestDatabase("relay_e2e");
 writeFileSync(".next/e2e-database-url", db.url);
 const server = await startNextServer({ DATABASE_URL: db.url }, port);
-console.log(`[e2e] serving ${server.url} on database ${db.name}`);
+// The worker runs the event pipeline (and schedules), so pages that show its results can be tested.
+const worker = await startWorker(db.url);
+console.log(`[e2e] serving ${server.url} on database ${db.name}, with a worker`);
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
-  await server.stop();
+  await Promise.all([server.stop(), worker.stop()]);
   await db.drop();
   process.exit(0);
 }

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { MyInvitesPage } from "@/components/pages/my-invites-page";
+
+export const metadata: Metadata = { title: "My invites" };
+
+export default function Page() {
+  return <MyInvitesPage />;
+}

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { JourneysPage } from "@/components/pages/journeys-page";
+
+export const metadata: Metadata = { title: "Journeys" };
+
+export default function Page() {
+  return <JourneysPage />;
+}

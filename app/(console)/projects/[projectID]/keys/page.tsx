@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { KeysPage } from "@/components/pages/keys-page";
+
+export const metadata: Metadata = { title: "API keys" };
+
+export default function Page() {
+  return <KeysPage />;
+}

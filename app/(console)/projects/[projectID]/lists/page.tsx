@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { ListsPage } from "@/components/pages/lists-page";
+
+export const metadata: Metadata = { title: "Lists" };
+
+export default function Page() {
+  return <ListsPage />;
+}

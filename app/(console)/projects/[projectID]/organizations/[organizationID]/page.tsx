@@ -1,0 +1,5 @@
+import { OrganizationProfile } from "@/components/pages/organization-profile";
+
+export default async function Page({ params }: { params: Promise<{ organizationID: string }> }) {
+  return <OrganizationProfile organizationId={(await params).organizationID} />;
+}

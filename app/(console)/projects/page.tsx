@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { ProjectsPage } from "@/components/pages/projects-page";
+
+export const metadata: Metadata = { title: "Projects" };
+
+export default function Page() {
+  return <ProjectsPage />;
+}

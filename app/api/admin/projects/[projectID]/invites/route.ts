@@ -1,0 +1,22 @@
+import { createInvite } from "@/lib/invites/create-invite";
+import { listInvites } from "@/lib/invites/list-invites";
+import { createInviteBody, listInvitesQuery } from "@/lib/invites/schemas";
+import { readQuery } from "@/lib/http/pagination";
+import { readJson } from "@/lib/http/read-json";
+import { json, withProject } from "@/lib/http/with-project";
+import { publicOrigin } from "@/lib/http/public-origin";
+
+export const GET = withProject(
+  "invites.read",
+  async (req, ctx) => json(await listInvites(ctx.db, ctx.projectId, readQuery(req, listInvitesQuery))),
+  { sessions: true },
+);
+
+export const POST = withProject(
+  "invites.write",
+  async (req, ctx) => {
+    const { invite, created } = await createInvite(ctx, await readJson(req, createInviteBody), publicOrigin(req));
+    return json(invite, created ? 201 : 200);
+  },
+  { sessions: true },
+);

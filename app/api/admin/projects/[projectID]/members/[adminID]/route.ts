@@ -1,0 +1,27 @@
+import { readJson } from "@/lib/http/read-json";
+import { readRecordId } from "@/lib/http/record-id";
+import { json, noContent, withProject } from "@/lib/http/with-project";
+import { changeMemberRole } from "@/lib/members/change-member-role";
+import { removeMember } from "@/lib/members/remove-member";
+import { changeRoleBody } from "@/lib/members/schemas";
+
+type Params = { projectID: string; adminID: string };
+
+export const PATCH = withProject<Params>(
+  "members.write",
+  async (req, ctx, params) => {
+    const { role } = await readJson(req, changeRoleBody);
+    const row = await changeMemberRole(ctx, readRecordId(params.adminID, "member"), role);
+    return json({ admin_id: row.adminId, role: row.role, joined_at: row.createdAt.toISOString() });
+  },
+  { sessions: true },
+);
+
+export const DELETE = withProject<Params>(
+  "members.write",
+  async (_req, ctx, params) => {
+    await removeMember(ctx, readRecordId(params.adminID, "member"));
+    return noContent();
+  },
+  { sessions: true },
+);

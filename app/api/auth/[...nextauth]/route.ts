@@ -1,0 +1,3 @@
+import { handlers } from "@/lib/access/auth";
+
+export const { GET, POST } = handlers;

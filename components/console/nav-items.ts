@@ -1,0 +1,28 @@
+import type { Role } from "@/lib/access/roles";
+
+export interface NavItem {
+  /** Path under /projects/{id}. */
+  path: string;
+  label: string;
+  section: "Data" | "Automation" | "Settings";
+  /** Hidden from roles below this (the API refuses them anyway). */
+  minRole?: Role;
+}
+
+/**
+ * The project navigation. Add a page by adding a line here (e.g. a subscriptions page under "Data");
+ * the shell groups items by section in this order.
+ */
+export const NAV_ITEMS: NavItem[] = [
+  { path: "/users", label: "Users", section: "Data" },
+  { path: "/organizations", label: "Organizations", section: "Data" },
+  { path: "/events", label: "Live events", section: "Data" },
+  { path: "/schema", label: "Schema", section: "Data" },
+  { path: "/schedules", label: "Schedules", section: "Automation" },
+  { path: "/lists", label: "Lists", section: "Automation" },
+  { path: "/journeys", label: "Journeys", section: "Automation" },
+  { path: "/members", label: "Members", section: "Settings" },
+  { path: "/keys", label: "API keys", section: "Settings", minRole: "admin" },
+];
+
+export const NAV_SECTIONS: NavItem["section"][] = ["Data", "Automation", "Settings"];

@@ -1,0 +1,103 @@
+"use client";
+import { useState, type ReactNode } from "react";
+import { adminPath } from "@/components/console/api";
+import { useProject } from "@/components/console/project-context";
+import { Button } from "@/components/ui/button";
+import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { roleAtLeast } from "@/lib/access/roles";
+import { PauseResumeDialog, type Assignment } from "./schedule-assignments";
+import type { Identifier } from "@/components/ui/json-view";
+import { Badge, Card, tableClass, tdClass, thClass } from "@/components/ui/states";
+
+export function Section({ title, children, aside }: { title: string; children: ReactNode; aside?: ReactNode }) {
+  return (
+    <section aria-label={title}>
+    <Card>
+      <div className="flex items-center justify-between border-b border-zinc-100 px-5 py-3">
+        <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
+        {aside}
+      </div>
+      <div className="p-5">{children}</div>
+    </Card>
+    </section>
+  );
+}
+
+export function IdentifierTable({ identifier }: { identifier: Identifier[] }) {
+  return (
+    <table className={tableClass}>
+      <thead><tr><th className={`${thClass} pl-0`}>Source</th><th className={thClass}>External id</th><th className={thClass}>Metadata</th></tr></thead>
+      <tbody className="divide-y divide-zinc-100">
+        {identifier.map((i) => (
+          <tr key={`${i.source}:${i.external_id}`}>
+            <td className={`${tdClass} pl-0`}><Badge>{i.source}</Badge></td>
+            <td className={`${tdClass} font-mono text-xs`}>{i.external_id}</td>
+            <td className={`${tdClass} font-mono text-xs text-zinc-500`}>{i.metadata ? JSON.stringify(i.metadata) : "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A user's or organization's schedule assignments with state and next firing; editors pause and resume. */
+export function ScheduleAssignments({ items, onChange }: { items: unknown[]; onChange?: () => void }) {
+  const project = useProject();
+  const [acting, setActing] = useState<(Assignment & { schedule_id: string }) | null>(null);
+  if (!items.length) return <p className="text-sm text-zinc-400">No schedule assignments.</p>;
+  const canEdit = roleAtLeast(project.role, "editor");
+  return (
+    <>
+      <ul className="divide-y divide-zinc-100">
+        {items.map((raw, i) => {
+          const a = raw as Assignment & { schedule_id: string; name?: string };
+          return (
+            <li key={a.id ?? i} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="font-mono text-sm text-zinc-900">{a.name ?? "schedule"}</span>
+              <span className="flex items-center gap-2 text-xs text-zinc-500">
+                {a.interval && <span>every {a.interval}</span>}
+                {a.state && <Badge tone={a.state === "active" ? "green" : a.state === "paused" ? "amber" : "zinc"}>{a.state}</Badge>}
+                <span title={formatDateTime(a.next_fire_at)}>next: {a.next_fire_at ? formatRelative(a.next_fire_at) : "—"}</span>
+                {canEdit && a.interval && a.state !== "fired" && (
+                  <Button size="sm" variant="secondary" onClick={() => setActing(a)} aria-label={`${a.state === "paused" ? "Resume" : "Pause"} ${a.name}`}>{a.state === "paused" ? "Resume…" : "Pause…"}</Button>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <PauseResumeDialog
+        assignment={acting}
+        onClose={() => setActing(null)}
+        onDone={() => onChange?.()}
+        path={(id) => adminPath(project.id, `/schedules/${acting?.schedule_id}/assignments/${id}`)}
+      />
+    </>
+  );
+}
+
+/** Subscription states per group (the subscriptions issue's shape: group, channel, state, effective_state). */
+export function Subscriptions({ items }: { items: unknown[] }) {
+  if (!items.length) return <p className="text-sm text-zinc-400">No subscription groups in this project.</p>;
+  const tone = (st: unknown) => (st === "subscribed" ? "green" : st === "unsubscribed" ? "red" : "zinc");
+  return (
+    <ul className="divide-y divide-zinc-100">
+      {items.map((raw, i) => {
+        const s = raw as Record<string, any>;
+        const state = s.state ?? null;
+        return (
+          <li key={s.group_id ?? s.group ?? i} className="flex items-center justify-between gap-3 py-2 text-sm">
+            <span className="min-w-0">
+              <span className="text-zinc-900">{s.group ?? s.name}</span>
+              {s.channel && <span className="ml-2 text-xs text-zinc-400">{s.channel}</span>}
+            </span>
+            <span className="flex items-center gap-2">
+              {state === null && s.effective_state && <span className="text-xs text-zinc-400">sends as {s.effective_state}</span>}
+              <Badge tone={tone(state)}>{state ?? "unset"}</Badge>
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { admins, projectRole, projects } from "./console";
+import { createdAt, updatedAt, uuidV7 } from "./columns";
+
+/**
+ * Invitations to a project. They carry no token: accepting needs a session whose verified e-mail equals
+ * `email`. State is derived: accepted_at / revoked_at set, else expired when expires_at has passed, else
+ * pending. At most one open (neither accepted nor revoked) invitation per address and project.
+ */
+export const projectInvites = pgTable(
+  "project_invites",
+  {
+    id: uuidV7().primaryKey(),
+    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    role: projectRole().notNull(),
+    invitedBy: uuid().references(() => admins.id, { onDelete: "set null" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    acceptedBy: uuid().references(() => admins.id, { onDelete: "set null" }),
+    revokedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("project_invites_open_uq")
+      .on(t.projectId, sql`lower(${t.email})`)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    index("project_invites_email_idx").on(sql`lower(${t.email})`),
+  ],
+);
+
+export type ProjectInvite = typeof projectInvites.$inferSelect;

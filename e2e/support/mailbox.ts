@@ -1,0 +1,66 @@
+import { SMTPServer } from "smtp-server";
+import { parseMail, type ParsedMail } from "./mime";
+
+export interface CapturedMail extends ParsedMail {
+  envelopeTo: string[];
+  receivedAt: number;
+}
+
+/** The SMTP port the app under test sends to (playwright.config.ts passes SMTP_URL with it). */
+export const smtpPort = (e2ePort: number) => e2ePort + 1000;
+
+/**
+ * A real SMTP server capturing every message in memory. The app sends through nodemailer exactly as in
+ * production; tests read the links out of the captured mail.
+ */
+export class Mailbox {
+  readonly mails: CapturedMail[] = [];
+  private server: SMTPServer;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          this.mails.push({
+            ...parseMail(Buffer.concat(chunks).toString("utf8")),
+            envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            receivedAt: Date.now(),
+          });
+          callback();
+        });
+      },
+    });
+  }
+
+  listen(port: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, "127.0.0.1", () => resolve());
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Waits for the next mail to `to` received after `since` whose subject matches. */
+  async waitFor(to: string, opts: { subject?: RegExp; since?: number; timeoutMs?: number } = {}): Promise<CapturedMail> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+    const since = opts.since ?? 0;
+    for (;;) {
+      const hit = this.mails.find((m) => m.receivedAt >= since && m.envelopeTo.includes(to.toLowerCase()) && (!opts.subject || opts.subject.test(m.subject)));
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${opts.subject ?? "anything"} within the timeout. Got: ${this.mails.map((m) => `${m.envelopeTo} "${m.subject}"`).join(", ")}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export function linksIn(mail: ParsedMail): string[] {
+  return mail.text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
+}

@@ -1,0 +1,38 @@
+import { and, eq, gt, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { admins, adminSessions, type Admin } from "@/db/schema";
+
+/** next-auth's database-session cookie (the `__Secure-` form is used over https). */
+export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+
+export function sessionTokenFrom(req: Request): string | null {
+  const header = req.headers.get("cookie");
+  if (!header) return null;
+  const cookies = new Map(
+    header.split(";").map((part) => {
+      const i = part.indexOf("=");
+      return [part.slice(0, i).trim(), decodeURIComponent(part.slice(i + 1).trim())] as const;
+    }),
+  );
+  for (const name of SESSION_COOKIES) {
+    const v = cookies.get(name);
+    if (v) return v;
+  }
+  return null;
+}
+
+/** The admin behind a live session token, or null. */
+export async function adminForSessionToken(db: Tx, token: string | null): Promise<Admin | null> {
+  if (!token) return null;
+  const [row] = await db
+    .select({ admin: admins })
+    .from(adminSessions)
+    .innerJoin(admins, eq(admins.id, adminSessions.userId))
+    .where(and(eq(adminSessions.sessionToken, token), gt(adminSessions.expires, sql`now()`)))
+    .limit(1);
+  return row?.admin ?? null;
+}
+
+export async function adminForRequest(db: Tx, req: Request): Promise<Admin | null> {
+  return adminForSessionToken(db, sessionTokenFrom(req));
+}

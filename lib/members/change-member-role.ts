@@ -1,0 +1,29 @@
+import { and, eq, sql } from "drizzle-orm";
+import { projectMembers } from "@/db/schema";
+import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { countAdministrators } from "@/lib/access/project-role";
+import { assertMayGrant, assertNotOutranked } from "@/lib/access/rank-rules";
+import type { Role } from "@/lib/access/roles";
+import { RuleBroken } from "@/lib/http/errors";
+import { lockRosterTarget } from "./roster-lock";
+
+/**
+ * Re-roles a roster member. Refused (422) when the member outranks the caller, when the new role is above
+ * the caller's, or when it would leave the project without an administrator (org owners/admins count).
+ */
+export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
+  return withTransaction(ctx.db, async (tx) => {
+    const target = await lockRosterTarget(tx, ctx.projectId, adminId);
+    assertNotOutranked(ctx.actor, target.role);
+    assertMayGrant(ctx.actor, role);
+    if (target.role === "admin" && role !== "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
+      throw new RuleBroken("This is the project's last administrator: make someone else admin first.");
+    }
+    const [row] = await tx
+      .update(projectMembers)
+      .set({ role, updatedAt: sql`now()` })
+      .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)))
+      .returning();
+    return row!;
+  });
+}

@@ -1,0 +1,19 @@
+import { and, eq } from "drizzle-orm";
+import { projectMembers } from "@/db/schema";
+import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { countAdministrators } from "@/lib/access/project-role";
+import { assertNotOutranked } from "@/lib/access/rank-rules";
+import { RuleBroken } from "@/lib/http/errors";
+import { lockRosterTarget } from "./roster-lock";
+
+/** Removes a roster member; never one who outranks the caller, never the last administrator. */
+export async function removeMember(ctx: ProjectContext, adminId: string): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
+    const target = await lockRosterTarget(tx, ctx.projectId, adminId);
+    assertNotOutranked(ctx.actor, target.role);
+    if (target.role === "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
+      throw new RuleBroken("This is the project's last administrator and cannot be removed.");
+    }
+    await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
+  });
+}

@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { addToRoster, createTestAdmin, setOrgRole, type TestAdmin } from "../../scripts/test/sessions";
+
+let p: TestProject;
+beforeAll(async () => {
+  p = await createTestProject("roster");
+});
+
+const as = (who: TestAdmin) => ({ headers: { cookie: who.cookie } });
+
+describe("admin API with a console session", () => {
+  it("accepts a session for the project's roster members and answers 401 without one", async () => {
+    const support = await createTestAdmin();
+    await addToRoster(p.projectId, support.id, "support");
+    expect((await api("GET", p.admin("/users"), as(support))).status).toBe(200);
+    expect((await api("GET", p.admin("/users"))).status).toBe(401);
+    expect((await api("GET", p.admin("/users"), { headers: { cookie: "authjs.session-token=nope" } })).status).toBe(401);
+  });
+
+  it("refuses (403) a signed-in admin without a role in the project, and 404s an unknown project", async () => {
+    const outsider = await createTestAdmin();
+    const res = await api("GET", p.admin("/members"), as(outsider));
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toMatch(/not a member/);
+    expect((await api("GET", `/api/admin/projects/${crypto.randomUUID()}/members`, as(outsider))).status).toBe(404);
+  });
+
+  it("treats org owners and admins as project admins without a roster row", async () => {
+    const orgAdmin = await createTestAdmin();
+    await setOrgRole(p.orgId, orgAdmin.id, "admin");
+    expect((await api("GET", p.admin("/keys"), as(orgAdmin))).status).toBe(200);
+    const orgMember = await createTestAdmin();
+    await setOrgRole(p.orgId, orgMember.id, "member");
+    expect((await api("GET", p.admin("/members"), as(orgMember))).status).toBe(403);
+  });
+});
+
+describe("roster", () => {
+  it("lists members with role and join time, and org administrators apart", async () => {
+    const ed = await createTestAdmin();
+    await addToRoster(p.projectId, ed.id, "editor");
+    const res = await api("GET", p.admin("/members"), { key: p.keys.support });
+    expect(res.status).toBe(200);
+    const row = res.body.data.find((m: any) => m.admin_id === ed.id);
+    expect(row).toMatchObject({ email: ed.email, role: "editor" });
+    expect(Date.parse(row.joined_at)).not.toBeNaN();
+    expect(res.body.inherited.map((i: any) => i.org_role)).toContain("owner");
+  });
+
+  it("lets an admin change a role and remove a member; an editor gets 403 for both", async () => {
+    const admin = await createTestAdmin();
+    const editor = await createTestAdmin();
+    const target = await createTestAdmin();
+    await addToRoster(p.projectId, admin.id, "admin");
+    await addToRoster(p.projectId, editor.id, "editor");
+    await addToRoster(p.projectId, target.id, "support");
+
+    const refused = await api("PATCH", p.admin(`/members/${target.id}`), { ...as(editor), body: { role: "client" } });
+    expect(refused.status).toBe(403);
+    expect((await api("DELETE", p.admin(`/members/${target.id}`), as(editor))).status).toBe(403);
+    expect((await api("PATCH", p.admin(`/members/${target.id}`), { key: p.keys.editor, body: { role: "client" } })).status).toBe(403);
+
+    const changed = await api("PATCH", p.admin(`/members/${target.id}`), { ...as(admin), body: { role: "editor" } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.role).toBe("editor");
+    const [row] = await sql`select role from project_members where project_id = ${p.projectId} and admin_id = ${target.id}`;
+    expect(row!.role).toBe("editor");
+
+    expect((await api("DELETE", p.admin(`/members/${target.id}`), as(admin))).status).toBe(204);
+    expect((await api("DELETE", p.admin(`/members/${target.id}`), as(admin))).status).toBe(404);
+  });
+
+  it("rejects an unknown role (400) and writes nothing", async () => {
+    const t = await createTestAdmin();
+    await addToRoster(p.projectId, t.id, "support");
+    const res = await api("PATCH", p.admin(`/members/${t.id}`), { key: p.keys.admin, body: { role: "owner" } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe("role");
+  });
+});
+
+describe("the last administrator", () => {
+  it("can be neither demoted nor removed (422); org owners and admins count", async () => {
+    const q = await createTestProject("last-admin");
+    const [owner] = await sql`select admin_id from admin_org_members where org_id = ${q.orgId}`;
+    // An org whose owner stepped down to member: the roster admin is the project's only administrator.
+    await setOrgRole(q.orgId, owner!.admin_id, "member");
+    const only = await createTestAdmin();
+    await addToRoster(q.projectId, only.id, "admin");
+
+    const demote = await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } });
+    expect(demote.status).toBe(422);
+    expect(demote.headers.get("content-type")).toBe("application/problem+json");
+    expect(demote.body.detail).toMatch(/last administrator/);
+    expect((await api("DELETE", q.admin(`/members/${only.id}`), as(only))).status).toBe(422);
+
+    // With the owner back, the roster admin is no longer the last one.
+    await setOrgRole(q.orgId, owner!.admin_id, "owner");
+    expect((await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } })).status).toBe(200);
+  });
+
+  it("serializes concurrent demotions so one administrator always remains", async () => {
+    const q = await createTestProject("last-admin-race");
+    const [owner] = await sql`select admin_id from admin_org_members where org_id = ${q.orgId}`;
+    await setOrgRole(q.orgId, owner!.admin_id, "member");
+    const a = await createTestAdmin();
+    const b = await createTestAdmin();
+    await addToRoster(q.projectId, a.id, "admin");
+    await addToRoster(q.projectId, b.id, "admin");
+    const [ra, rb] = await Promise.all([
+      api("PATCH", q.admin(`/members/${b.id}`), { ...as(a), body: { role: "support" } }),
+      api("PATCH", q.admin(`/members/${a.id}`), { ...as(b), body: { role: "support" } }),
+    ]);
+    expect([ra.status, rb.status].sort()).toEqual([200, 422]);
+    const [{ n }] = await sql`select count(*)::int as n from project_members where project_id = ${q.projectId} and role = 'admin'`;
+    expect(n).toBe(1);
+  });
+});
