@@ -18,6 +18,7 @@ export const NAV_ITEMS: NavItem[] = [
   { path: "/organizations", label: "Organizations", section: "Data" },
   { path: "/events", label: "Live events", section: "Data" },
   { path: "/schema", label: "Schema", section: "Data" },
+  { path: "/subscriptions", label: "Subscriptions", section: "Data" },
   { path: "/schedules", label: "Schedules", section: "Automation" },
   { path: "/lists", label: "Lists", section: "Automation" },
   { path: "/journeys", label: "Journeys", section: "Automation" },

@@ -7,7 +7,8 @@ import { formatDateTime } from "@/components/ui/format";
 import { IdentifierChips, JsonView, type Identifier } from "@/components/ui/json-view";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
 import { EventList, type EventRow } from "./event-list";
-import { IdentifierTable, ScheduleAssignments, Section, Subscriptions } from "./profile-parts";
+import { UserSubscriptionsPanel } from "@/components/subscriptions/user-subscriptions-panel";
+import { IdentifierTable, ScheduleAssignments, Section } from "./profile-parts";
 
 type UserDetail = {
   id: string; identifier: Identifier[]; email: string | null; phone: string | null; timezone: string | null; locale: string | null;
@@ -51,7 +52,7 @@ export function UserProfile({ userId }: { userId: string }) {
               </ul>
             )}
           </Section>
-          <Section title="Subscriptions"><Subscriptions items={u.subscriptions} /></Section>
+          <Section title="Subscriptions"><UserSubscriptionsPanel projectId={project.id} userId={u.id} /></Section>
           <Section title="Schedules"><ScheduleAssignments items={u.schedules} onChange={() => q.refetch()} /></Section>
         </div>
         <Section title="Event timeline" aside={<Link href={`/projects/${project.id}/events?user_id=${u.id}`} className="text-xs font-medium text-indigo-600 hover:underline">All events</Link>}>
