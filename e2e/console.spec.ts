@@ -300,6 +300,11 @@ test("schedules: the new project has the built-in anniversary; offsets, definiti
   await anniversary.getByLabel("Direction").selectOption("before");
   await anniversary.getByRole("button", { name: "Add" }).click();
   await expect(anniversary).toContainText("7 days before");
+  await anniversary.getByRole("button", { name: "Remove offset 7 days before" }).click();
+  await owner.getByRole("dialog").getByRole("button", { name: "Remove offset" }).click();
+  await expect(anniversary).not.toContainText("7 days before");
+  // The last offset cannot be removed, so it offers no remove button.
+  await expect(anniversary.getByRole("button", { name: /Remove offset/ })).toHaveCount(0);
 
   await owner.getByRole("button", { name: "New schedule" }).click();
   await owner.getByLabel("Name").fill("trial_end");

@@ -14,20 +14,12 @@ import { AssignmentsPanel } from "./schedule-assignments";
 export type Offset = { id: string; offset: string; direction: "before" | "after" };
 export type Schedule = { id: string; name: string; type: "single" | "recurring"; builtin: boolean; offsets: Offset[] };
 
-/** Whether the server documents DELETE of one offset (feature detection through the OpenAPI document). */
-function useCanRemoveOffsets() {
-  const q = useQuery({ queryKey: ["openapi"], queryFn: () => apiFetch<{ paths: Record<string, Record<string, unknown>> }>("/api/openapi.json"), staleTime: Infinity });
-  const paths = q.data?.paths ?? {};
-  return Object.entries(paths).some(([p, ops]) => /\/schedules\/\{[^}]+\}\/offsets\/\{[^}]+\}$/.test(p) && "delete" in ops);
-}
-
 export function SchedulesPage() {
   const project = useProject();
   const qc = useQueryClient();
   const key = ["schedules", project.id];
   const q = useQuery({ queryKey: key, queryFn: () => apiFetch<{ data: Schedule[] }>(adminPath(project.id, "/schedules?limit=500")) });
   const canEdit = roleAtLeast(project.role, "editor");
-  const canRemoveOffsets = useCanRemoveOffsets();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -58,7 +50,7 @@ export function SchedulesPage() {
                         </button>
                         {canEdit && !s.builtin && <Button variant="ghost" size="sm" onClick={() => setDeleting(s)} aria-label={`Delete schedule ${s.name}`}>Delete</Button>}
                       </div>
-                      <OffsetList schedule={s} canEdit={canEdit} canRemove={canRemoveOffsets} onChange={refresh} />
+                      <OffsetList schedule={s} canEdit={canEdit} canRemove={canEdit} onChange={refresh} />
                     </Card>
                   </li>
                 ))}

@@ -124,6 +124,8 @@ export const scheduleFirings = pgTable(
      * that does not start with project_id, on purpose: the loop serves every project from one scan.
      */
     index("schedule_firings_due_idx").on(t.fireAt).where(sql`${t.state} = 'pending'`),
+    // Deleting an offset (or a definition) cascades by offset: without this it scans every firing.
+    index("schedule_firings_offset_idx").on(t.projectId, t.offsetId),
     foreignKey({ columns: [t.projectId, t.assignmentId], foreignColumns: [scheduleAssignments.projectId, scheduleAssignments.id] }).onDelete("cascade"),
     foreignKey({ columns: [t.projectId, t.offsetId], foreignColumns: [scheduleOffsets.projectId, scheduleOffsets.id] }).onDelete("cascade"),
   ],

@@ -92,6 +92,12 @@ registerPath({
   responses: { 204: { description: "Deleted." }, 404: errorResponse("No such schedule."), 422: rule },
 });
 registerPath({
+  method: "delete", path: `${admin}/schedules/{id}/offsets/{offsetId}`, tags: ["Admin: schedules"], summary: "Remove an offset",
+  description: "Deletes the offset and its firings. Cycles that were only waiting on it close as if it had fired. A schedule keeps at least one offset (422). Role `editor` or above.",
+  request: { params: idParams.extend({ offsetId: z.uuid() }) },
+  responses: { 204: { description: "Removed." }, 404: errorResponse("No such schedule or offset."), 422: rule },
+});
+registerPath({
   method: "get", path: `${admin}/schedules/{id}/offsets`, tags: ["Admin: schedules"], summary: "List a definition's offsets",
   description: "In firing order around the occurrence: the earliest `before` first, the latest `after` last.",
   request: { params: idParams },

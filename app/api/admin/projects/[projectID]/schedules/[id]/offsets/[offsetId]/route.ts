@@ -1,0 +1,14 @@
+import { readRecordId } from "@/lib/http/record-id";
+import { noContent, withProject } from "@/lib/http/with-project";
+import { deleteOffset } from "@/lib/schedules/delete-offset";
+
+type Params = { projectID: string; id: string; offsetId: string };
+
+export const DELETE = withProject<Params>(
+  "schedules.write",
+  async (_req, ctx, params) => {
+    await deleteOffset(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"), readRecordId(params.offsetId, "offset"));
+    return noContent();
+  },
+  { sessions: true },
+);

@@ -1,0 +1,1 @@
+CREATE INDEX "schedule_firings_offset_idx" ON "schedule_firings" USING btree ("project_id","offset_id");
