@@ -77,27 +77,3 @@ export function ScheduleAssignments({ items, onChange }: { items: unknown[]; onC
 }
 
 /** Subscription states per group (the subscriptions issue's shape: group, channel, state, effective_state). */
-export function Subscriptions({ items }: { items: unknown[] }) {
-  if (!items.length) return <p className="text-sm text-zinc-400">No subscription groups in this project.</p>;
-  const tone = (st: unknown) => (st === "subscribed" ? "green" : st === "unsubscribed" ? "red" : "zinc");
-  return (
-    <ul className="divide-y divide-zinc-100">
-      {items.map((raw, i) => {
-        const s = raw as Record<string, any>;
-        const state = s.state ?? null;
-        return (
-          <li key={s.group_id ?? s.group ?? i} className="flex items-center justify-between gap-3 py-2 text-sm">
-            <span className="min-w-0">
-              <span className="text-zinc-900">{s.group ?? s.name}</span>
-              {s.channel && <span className="ml-2 text-xs text-zinc-400">{s.channel}</span>}
-            </span>
-            <span className="flex items-center gap-2">
-              {state === null && s.effective_state && <span className="text-xs text-zinc-400">sends as {s.effective_state}</span>}
-              <Badge tone={tone(state)}>{state ?? "unset"}</Badge>
-            </span>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
