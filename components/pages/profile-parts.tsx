@@ -75,5 +75,3 @@ export function ScheduleAssignments({ items, onChange }: { items: unknown[]; onC
     </>
   );
 }
-
-/** Subscription states per group (the subscriptions issue's shape: group, channel, state, effective_state). */
