@@ -348,6 +348,11 @@ test("the pipeline's results show up: live events, the discovered schema, lists 
   await expect(owner.getByRole("button", { name: /order\.completed/ })).toBeVisible({ timeout: 20_000 });
   await owner.getByRole("button", { name: /order\.completed/ }).click();
   await expect(owner.getByText('"currency": "EUR"')).toBeVisible();
+  // A match that reaches nobody records no event; the page still shows it happened.
+  expect((await send("/users/events", [{ name: "promo.sent", match: { plan: "nobody-has-this" }, data: {} }])).status).toBe(202);
+  const delivery = owner.getByRole("list", { name: "Match deliveries" }).getByRole("listitem").filter({ hasText: "promo.sent" });
+  await expect(delivery).toContainText("matched no user", { timeout: 20_000 });
+  await shot(owner, "events-fanouts");
 
   await owner.goto(`/projects/${seeded.projectId}/schema`);
   await expect(async () => {

@@ -7,6 +7,7 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorBanner, controlClass, LoadingRows, PageHeader } from "@/components/ui/states";
 import { EventList, type EventRow } from "./event-list";
+import { FanoutsCard } from "./fanouts-card";
 
 const POLL_MS = 2_000;
 
@@ -69,6 +70,7 @@ export function EventsPage() {
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden"><EventList events={q.data.data} projectId={project.id} fresh={fresh} /></Card>
       )}
+      <FanoutsCard projectId={project.id} live={live} />
     </>
   );
 }

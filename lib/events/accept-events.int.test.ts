@@ -131,7 +131,13 @@ describe("POST /users/events", () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(2);
     expect(rows.every((r) => r.data.code === "G")).toBe(true);
     expect((await send([{ name: "Nobody", match: { plan: "none" }, data: {} }])).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Recording nothing is visible: the fan-out list says it finished with no recipient.
+    const fanouts = await waitFor(async () => {
+      const res = await api("GET", p.admin("/events/fanouts"), { key: p.keys.support });
+      return res.body.data.find((f: any) => f.name === "Nobody" && f.state === "finished") ? res.body.data : null;
+    });
+    expect(fanouts.find((f: any) => f.name === "Nobody")).toMatchObject({ kind: "user", match: { plan: "none" }, delivered: 0 });
+    expect(fanouts.find((f: any) => f.name === "Promo")).toMatchObject({ delivered: 2, state: "finished" });
     expect(await recorded({ name: "Nobody" })).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { acceptedOutput, organizationEventBatch, userEventBatch } from "@/lib/events/schemas";
+import { fanoutOutput, listFanoutsQuery } from "@/lib/events/list-fanouts";
 import { listSchemaQuery, schemaOutput } from "@/lib/events/list-schema";
-import { jsonBody, jsonResponse, projectParams, registerPath } from "./registry";
+import { jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
 
 const client = "/api/client/projects/{projectID}";
 const accepted = { 202: jsonResponse(acceptedOutput, "Durably enqueued; the worker records and processes them asynchronously.") };
@@ -26,4 +27,10 @@ registerPath({
   description: "Every event name received, with its property paths (`address.city`, `items[]`, `items[].sku`), the JSON types seen there (`string`, `number`, `boolean`, `null`, `object`, `array`, `date` for ISO 8601 strings), how many events carried each, and first/last seen. Filter with `?name=`. Role `support` or above.",
   request: { params: projectParams, query: listSchemaQuery },
   responses: { 200: jsonResponse(schemaOutput, "The schema, by event name.") },
+});
+registerPath({
+  method: "get", path: "/api/admin/projects/{projectID}/events/fanouts", tags: ["Admin: data"], summary: "List match deliveries",
+  description: "Each `match` event with how many users (organizations) it reached, newest first; a finished one with `delivered: 0` matched nobody and recorded nothing. Role `support` or above.",
+  request: { params: projectParams, query: listFanoutsQuery },
+  responses: { 200: jsonResponse(listOf(fanoutOutput, "FanoutList"), "A page of fan-outs.") },
 });

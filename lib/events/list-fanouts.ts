@@ -1,0 +1,48 @@
+import { and, desc, eq, lt } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { eventFanouts } from "@/db/schema";
+import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+
+export const listFanoutsQuery = paginationQuery.meta({ id: "ListFanoutsQuery" });
+
+export const fanoutOutput = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(["user", "organization"]),
+    name: z.string(),
+    match: z.record(z.string(), z.unknown()),
+    delivered: z.number().int().meta({ description: "Recipients so far; 0 once finished means the filter matched nobody." }),
+    state: z.enum(["running", "finished"]),
+    received_at: z.iso.datetime(),
+    finished_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "Fanout" });
+
+/**
+ * `match` events and how many records each reached, newest first: a filter that matched nobody records no
+ * event, and this is where that shows.
+ */
+export async function listFanouts(db: Tx, projectId: string, q: z.output<typeof listFanoutsQuery>) {
+  const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
+  const rows = await db
+    .select()
+    .from(eventFanouts)
+    .where(and(eq(eventFanouts.projectId, projectId), after ? lt(eventFanouts.id, after[0]) : undefined))
+    .orderBy(desc(eventFanouts.id))
+    .limit(q.limit + 1);
+  const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
+  return {
+    data: data.map((f): z.infer<typeof fanoutOutput> => ({
+      id: f.id,
+      kind: f.kind,
+      name: f.name,
+      match: f.match,
+      delivered: f.delivered,
+      state: f.finishedAt ? "finished" : "running",
+      received_at: f.receivedAt.toISOString(),
+      finished_at: f.finishedAt?.toISOString() ?? null,
+    })),
+    next_cursor,
+  };
+}
