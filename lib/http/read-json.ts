@@ -11,7 +11,7 @@ function isJsonContentType(value: string | null): boolean {
 }
 
 /** Reads at most `limit` bytes: a lying or absent Content-Length cannot make us buffer more. */
-async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+export async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!req.body) return new Uint8Array();
@@ -32,7 +32,8 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
 }
 
 function tooLarge(limit: number) {
-  return new PayloadTooLarge(`The request body is over the ${limit / 1024 / 1024} MiB limit.`);
+  const size = limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`;
+  return new PayloadTooLarge(`The request body is over the ${size} limit.`);
 }
 
 /** Content type, size, JSON syntax, then the zod schema: every failure is a typed 4xx. */
