@@ -11,7 +11,7 @@ export function sessionTokenFrom(req: Request): string | null {
   const cookies = new Map(
     header.split(";").map((part) => {
       const i = part.indexOf("=");
-      return [part.slice(0, i).trim(), decodeURIComponent(part.slice(i + 1).trim())] as const;
+      return [part.slice(0, i).trim(), safeDecode(part.slice(i + 1).trim())] as const;
     }),
   );
   for (const name of SESSION_COOKIES) {
@@ -19,6 +19,15 @@ export function sessionTokenFrom(req: Request): string | null {
     if (v) return v;
   }
   return null;
+}
+
+/** Another site's malformed cookie (a stray `%`) must not turn a request into a 500: keep it as sent. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** The admin behind a live session token, or null. */
