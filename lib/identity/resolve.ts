@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, inArray, sql, type Column, type SQL } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { Conflict } from "@/lib/http/errors";
 import type { Identifier } from "./schemas";
@@ -87,6 +87,15 @@ export async function attachIdentifiers(tx: Tx, kind: Kind, projectId: string, r
       .where(and(eq(t.projectId, projectId), eq(t.source, i.source), eq(t.externalId, i.external_id)));
   }
   return inserted.length;
+}
+
+/** `EXISTS` filter for list endpoints: the record holds an identifier with this source and/or external id. */
+export function hasIdentifier(db: Tx, kind: Kind, projectId: string, recordId: SQL | Column, q: { source?: string; external_id?: string }) {
+  const { identifiers: t, idColumn } = KINDS[kind];
+  const where = [eq(t.projectId, projectId), eq(idColumn, recordId)];
+  if (q.external_id !== undefined) where.push(eq(t.externalId, q.external_id));
+  if (q.source !== undefined) where.push(eq(t.source, q.source));
+  return exists(db.select({ one: sql`1` }).from(t).where(and(...where)));
 }
 
 /** A SQL expression giving a record's identifiers as a JSON array, ordered as listIdentifiers orders them. */

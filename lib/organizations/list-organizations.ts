@@ -1,7 +1,8 @@
-import { and, desc, eq, exists, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
-import { organizationIdentifiers, organizations } from "@/db/schema";
+import { organizations } from "@/db/schema";
+import { hasIdentifier } from "@/lib/identity/resolve";
 import { jsonFilter } from "@/lib/http/json-filter";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { loadOrganizationViews } from "./view";
@@ -21,13 +22,7 @@ export async function listOrganizations(db: Tx, projectId: string, q: z.output<t
   if (after) where.push(lt(organizations.id, after[0]));
   if (q.name) where.push(sql`${organizations.name} ilike ${"%" + q.name.replace(/[\\%_]/g, "\\$&") + "%"}`);
   if (q.data) where.push(sql`${organizations.data} @> ${JSON.stringify(q.data)}::jsonb`);
-  if (q.external_id !== undefined || q.source !== undefined) {
-    const t = organizationIdentifiers;
-    const idWhere = [eq(t.projectId, projectId), eq(t.organizationId, organizations.id)];
-    if (q.external_id !== undefined) idWhere.push(eq(t.externalId, q.external_id));
-    if (q.source !== undefined) idWhere.push(eq(t.source, q.source));
-    where.push(exists(db.select({ one: sql`1` }).from(t).where(and(...idWhere))));
-  }
+  if (q.external_id !== undefined || q.source !== undefined) where.push(hasIdentifier(db, "organization", projectId, organizations.id, q));
   const rows = await db.select({ id: organizations.id }).from(organizations).where(and(...where)).orderBy(desc(organizations.id)).limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
   return { data: await loadOrganizationViews(db, projectId, data.map((r) => r.id)), next_cursor };

@@ -1,7 +1,8 @@
-import { and, desc, eq, exists, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
-import { userIdentifiers, users } from "@/db/schema";
+import { users } from "@/db/schema";
+import { hasIdentifier } from "@/lib/identity/resolve";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { jsonFilter } from "@/lib/http/json-filter";
 import { loadUserViews } from "./view";
@@ -22,12 +23,7 @@ export async function listUsers(db: Tx, projectId: string, q: z.output<typeof li
   if (after) where.push(lt(users.id, after[0]));
   if (q.email) where.push(sql`lower(${users.email}) = lower(${q.email})`);
   if (q.data) where.push(sql`${users.data} @> ${JSON.stringify(q.data)}::jsonb`);
-  if (q.external_id !== undefined || q.source !== undefined) {
-    const idWhere = [eq(userIdentifiers.projectId, projectId), eq(userIdentifiers.userId, users.id)];
-    if (q.external_id !== undefined) idWhere.push(eq(userIdentifiers.externalId, q.external_id));
-    if (q.source !== undefined) idWhere.push(eq(userIdentifiers.source, q.source));
-    where.push(exists(db.select({ one: sql`1` }).from(userIdentifiers).where(and(...idWhere))));
-  }
+  if (q.external_id !== undefined || q.source !== undefined) where.push(hasIdentifier(db, "user", projectId, users.id, q));
   const rows = await db.select({ id: users.id }).from(users).where(and(...where)).orderBy(desc(users.id)).limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
   return { data: await loadUserViews(db, projectId, data.map((r) => r.id)), next_cursor };
