@@ -1,8 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { scheduleOffsets, schedules } from "@/db/schema";
 import { withTransaction } from "@/lib/access/context";
-import { Conflict, NotFound } from "@/lib/http/errors";
+import { Conflict, NotFound, RuleBroken } from "@/lib/http/errors";
+
+/** The default offset plus the 50 a definition may be created with; GET .../offsets lists them whole. */
+export const MAX_OFFSETS = 51;
 import { checkInterval } from "./interval";
 import type { OffsetInput } from "./schemas";
 
@@ -18,6 +21,8 @@ export async function addOffset(db: Tx, projectId: string, scheduleId: string, i
   return withTransaction(db, async (tx) => {
     const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, projectId), eq(schedules.id, scheduleId)));
     if (!schedule) throw new NotFound("No schedule with this id in this project.");
+    const [{ n }] = await tx.select({ n: count() }).from(scheduleOffsets).where(and(eq(scheduleOffsets.projectId, projectId), eq(scheduleOffsets.scheduleId, scheduleId)));
+    if (n >= MAX_OFFSETS) throw new RuleBroken(`A schedule holds at most ${MAX_OFFSETS} offsets; remove one first.`);
     const [row] = await tx
       .insert(scheduleOffsets)
       .values({ projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: "pending" })

@@ -198,6 +198,19 @@ describe("pause and resume with an injected clock", () => {
     expect((await fired("daily_a", u)).map((e) => e.data.fire_at)).toEqual(["2100-05-04T06:00:00.000Z", "2100-05-05T06:00:00.000Z"]);
   });
 
+  it("resume at_next_interval before the paused occurrence fires that occurrence, not the one after (weekly: paused Tuesday, resumed Wednesday, fires Monday)", async () => {
+    const u = await user("pause-before");
+    // 2100-08-09 is a Monday; assigned the Monday before, paused Tuesday, resumed Wednesday.
+    await assign("pause-before", { name: "weekly_a", interval: "7 days", start_at: "2100-08-09T09:00:00Z" }, T("2100-08-02T09:00:00Z"));
+    const paused = await pauseAssignment(db(), p.projectId, at("pause-before", "weekly_a"), "immediately", T("2100-08-03T09:00:00Z"));
+    expect(paused).toMatchObject({ state: "paused", pending: [] });
+    const resumed = await resumeAssignment(db(), p.projectId, at("pause-before", "weekly_a"), "at_next_interval", T("2100-08-04T09:00:00Z"));
+    expect(resumed).toMatchObject({ state: "active", start_at: "2100-08-09T09:00:00.000Z", next_fire_at: "2100-08-09T09:00:00.000Z" });
+    await fireAt(T("2100-08-09T09:00:00Z"));
+    await fireAt(T("2100-08-16T09:00:00Z"));
+    expect((await fired("weekly_a", u)).map((e) => e.data.fire_at)).toEqual(["2100-08-09T09:00:00.000Z", "2100-08-16T09:00:00.000Z"]);
+  });
+
   it("pause after_next_interval lets the current cycle fire, then stops; resume immediately rebases the anchor to now and fires at once", async () => {
     const u = await user("pause-next");
     await assign("pause-next", { name: "daily_b", interval: "1 day", start_at: "2100-06-01T06:00:00Z" }, T("2100-05-31T00:00:00Z"));
