@@ -5,6 +5,21 @@ import { evaluateRule } from "@/lib/lists/evaluate-rule";
 import type { Condition, Rule } from "@/lib/lists/rules";
 import { matchesCondition } from "./match-condition";
 
+/**
+ * Per channel, whether the entered user `u` can be reached at all right now: a contact for the channel
+ * (e-mail, phone; push has no stored contact yet) and no whole-channel opt-out (SMS STOP). The same
+ * channel rules as `canSend` (lib/subscriptions/can-send.ts), which still decides each group's message.
+ */
+function sendableSql(projectId: string) {
+  const optedOut = (channel: string) =>
+    sql`exists (select 1 from user_channel_opt_outs o where o.project_id = ${projectId}::uuid and o.user_id = u::uuid and o.channel = ${channel})`;
+  return sql`(select jsonb_build_object(
+      'email', su.email is not null and not ${optedOut("email")},
+      'sms', su.phone is not null and not ${optedOut("sms")},
+      'push', not ${optedOut("push")})
+    from users su where su.project_id = ${projectId}::uuid and su.id = u::uuid)`;
+}
+
 type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean };
 
 /** A scheduled entrance fires on the `scheduled.*` event of its schedule and offset (fields the schedules issue puts in the data). */
@@ -52,8 +67,9 @@ export async function enterJourneys(tx: Tx, projectId: string, rows: EventRow[])
         locked.add(en.journeyId);
       }
       const inserted = await tx.execute(sql`
-        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context)
-        select ${projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb
+        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, sendable)
+        select ${projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb,
+          ${sendableSql(projectId)}
         from jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) u
         where (${en.allowMultipleEntries} or not exists (
             select 1 from journey_entries x where x.project_id = ${projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid))

@@ -32,6 +32,7 @@ export async function listJourneyEntries(db: Tx, projectId: string, journeyId: s
       user_id: e.userId,
       event_id: e.eventId,
       context: e.context,
+      sendable: e.sendable,
       entered_at: e.enteredAt.toISOString(),
       exited_at: e.exitedAt?.toISOString() ?? null,
     })),

@@ -72,7 +72,7 @@ registerPath({
 registerPath({
   method: "get", path: `${admin}/subscriptions/check`, tags: ["Subscriptions"], summary: "Sending filter: may this message go to this user?",
   description:
-    "Answers for a user, a group and a channel (default: the group's). An explicit state wins; unset follows the group's policy, else the project's; an SMS STOP blocks the whole SMS channel; a channel other than the group's is refused. Lists and journeys call the same `canSend` function.",
+    "Answers for a user, a group and a channel (default: the group's). An explicit state wins; unset follows the group's policy, else the project's; an SMS STOP blocks the whole SMS channel; a channel other than the group's is refused. A sender calls this per message; journey entries carry the channel part of the answer at entry (`sendable`: a contact and no channel opt-out), so a consumer of entries can filter without a call per user.",
   request: { params: projectParams, query: canSendQuery },
   responses: { 200: jsonResponse(canSendOutput, "The decision and why."), 404: errorResponse("No such user or group.") },
 });

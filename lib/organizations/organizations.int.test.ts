@@ -134,6 +134,40 @@ describe("memberships", () => {
   });
 });
 
+describe("deleting an organization erases its own events unless keep_events=true", () => {
+  const ownEvents = async (id: string) =>
+    (await sql`select name from events where project_id = ${p.projectId} and organization_id = ${id} and user_id is null order by occurred_at`).map((r) => r.name);
+
+  it("client DELETE /organizations: erased by default, kept with ?keep_events=true; members' events stay either way", async () => {
+    const erased = await post("/organizations", { ...org("hist-erase"), name: "E" });
+    const kept = await post("/organizations", { ...org("hist-keep"), name: "K" });
+    await post("/users", { identifier: [{ external_id: "hist-member" }] });
+    await post("/organizations/users", { organization: org("hist-erase"), user: { identifier: [{ external_id: "hist-member" }] } });
+    expect(await ownEvents(erased.body.id)).toEqual(["organization.created"]);
+    expect(await ownEvents(kept.body.id)).toEqual(["organization.created"]);
+
+    expect((await del("/organizations", org("hist-erase"))).status).toBe(204);
+    expect(await ownEvents(erased.body.id)).toEqual([]);
+    const memberEvents = await sql`select name from events where project_id = ${p.projectId} and organization_id = ${erased.body.id} and user_id is not null`;
+    expect(memberEvents.map((r) => r.name)).toContain("organization.user.added");
+
+    expect((await api("DELETE", p.client("/organizations?keep_events=true"), { key: p.keys.client, body: org("hist-keep") })).status).toBe(204);
+    expect(await ownEvents(kept.body.id)).toEqual(["organization.created"]);
+    expect((await api("DELETE", p.client("/organizations?keep_events=maybe"), { key: p.keys.client, body: org("x") })).status).toBe(400);
+  });
+
+  it("admin DELETE /organizations/{id}: erased by default, kept with ?keep_events=true", async () => {
+    const erased = await post("/organizations", org("adm-erase"));
+    const kept = await post("/organizations", org("adm-keep"));
+    expect((await api("DELETE", p.admin(`/organizations/${erased.body.id}`), { key: p.keys.admin })).status).toBe(204);
+    expect(await ownEvents(erased.body.id)).toEqual([]);
+    expect((await api("DELETE", p.admin(`/organizations/${kept.body.id}?keep_events=true`), { key: p.keys.admin })).status).toBe(204);
+    expect(await ownEvents(kept.body.id)).toEqual(["organization.created"]);
+    expect((await api("GET", p.admin(`/organizations/${kept.body.id}`), { key: p.keys.admin })).status).toBe(404);
+    expect((await api("DELETE", p.admin(`/organizations/${kept.body.id}`), { key: p.keys.editor })).status).toBe(403);
+  });
+});
+
 describe("DELETE /users", () => {
   it("erases the user, its identifiers, memberships and events", async () => {
     const u = await post("/users", { identifier: [{ external_id: "erase-me" }, { source: "anon", external_id: "e-anon" }] });

@@ -10,7 +10,8 @@ export type SendReason = "subscribed" | "subscribed_by_default" | "unsubscribed"
 /**
  * The sending filter: may a message of `group` go to this user over `channel`? An explicit state wins;
  * unset follows the group's policy, else the project's; a whole-channel opt-out (SMS STOP) refuses
- * everything on that channel. Lists and journeys call this before sending.
+ * everything on that channel. Senders call it per message (through GET /subscriptions/check); journey
+ * entries record the channel part of it at entry (`sendable`, lib/journeys/enter-journeys.ts).
  */
 export async function canSend(db: Tx, projectId: string, input: { userId: string; group: string; channel?: MessageChannel }) {
   const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.id, input.userId)));
