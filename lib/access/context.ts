@@ -1,11 +1,11 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "@/db/client";
-import type { Role } from "./roles";
+import type { OrgRole, Role } from "./roles";
 
 /** Who is acting: an API key, a signed-in admin, or the service itself (worker, CLI). */
 export type Actor =
   | { kind: "api_key"; keyId: string; role: Role }
-  | { kind: "admin"; adminId: string; email: string; role: Role }
+  | { kind: "admin"; adminId: string; email: string; role: Role; orgRole?: OrgRole | null }
   | { kind: "system" };
 
 export interface ProjectContext {

@@ -15,3 +15,6 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }
+
+/** An admin's role in the organization that owns the project (owners and admins administer every project in it). */
+export type OrgRole = "owner" | "admin" | "member";

@@ -14,7 +14,7 @@ import { lockRosterTarget } from "./roster-lock";
 export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
   return withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget(tx, ctx.projectId, adminId);
-    assertNotOutranked(ctx.actor, target.role);
+    assertNotOutranked(ctx.actor, target.role, target.orgRole);
     assertMayGrant(ctx.actor, role);
     if (target.role === "admin" && role !== "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator: make someone else admin first.");

@@ -10,7 +10,7 @@ import { lockRosterTarget } from "./roster-lock";
 export async function removeMember(ctx: ProjectContext, adminId: string): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget(tx, ctx.projectId, adminId);
-    assertNotOutranked(ctx.actor, target.role);
+    assertNotOutranked(ctx.actor, target.role, target.orgRole);
     if (target.role === "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator and cannot be removed.");
     }
