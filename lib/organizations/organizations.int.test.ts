@@ -26,6 +26,17 @@ describe("POST /organizations", () => {
     expect(updated.map((e) => e.data)).toEqual([{ changed: ["identifier", "data.hq", "data.seats"] }]);
   });
 
+  it("records no event when an upsert changes nothing (jsonb equality: 1.0 equals 1)", async () => {
+    const a = await post("/organizations", { identifier: [{ external_id: "steady" }], name: "Steady", data: { seats: 1, tags: ["a"] } });
+    expect(a.status).toBe(201);
+    const b = await post("/organizations", { identifier: [{ external_id: "steady" }], name: "Steady", data: { seats: 1.0, tags: ["a"] } });
+    expect(b.status).toBe(200);
+    const c = await post("/organizations", { identifier: [{ external_id: "steady" }] });
+    expect(c.status).toBe(200);
+    const mine = (await eventsOf(p.projectId)).filter((e) => e.organization_id === a.body.id);
+    expect(mine.map((e) => e.name)).toEqual(["organization.created"]);
+  });
+
   it("answers 409 when identifiers name two organizations", async () => {
     await post("/organizations", org("o-x"));
     await post("/organizations", org("o-y"));

@@ -180,6 +180,22 @@ describe("outages", () => {
   });
 });
 
+describe("the built-in anniversary", () => {
+  it("fires scheduled.anniversary one year after creation, with the schedule's fields", async () => {
+    const u = await user("anniv-fire");
+    const [a] = await sql`select a.occurrence_at, a.schedule_id from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
+      where a.project_id = ${p.projectId} and a.user_id = ${u} and s.name = 'anniversary'`;
+    const due = new Date(a!.occurrence_at);
+    expect(await fired("anniversary", u)).toEqual([]);
+    await fireAt(new Date(due.getTime() - 60_000));
+    expect(await fired("anniversary", u)).toEqual([]);
+    await fireAt(due);
+    const events = await fired("anniversary", u);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ schedule_id: a!.schedule_id, fire_at: due.toISOString(), offset: "0 minutes" });
+  });
+});
+
 describe("pause and resume with an injected clock", () => {
   const at = (externalId: string, name: string) => ({ kind: "user" as const, identifier: [{ source: "default", external_id: externalId }], name });
 
