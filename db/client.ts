@@ -26,16 +26,25 @@ export function getDb(): Db {
 function getDatabase() {
   if (!cached) {
     const sql = postgres(databaseUrl(), {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: poolSize(),
       connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
       idle_timeout: 30,
       onnotice: () => {},
       // OLTP statements only: JIT compilation costs more than it saves and misfires on overestimated plans.
-      connection: { jit: "off" },
+      connection: { jit: "off", application_name: applicationName() },
     });
     cached = { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
   }
   return cached;
+}
+
+/** Names this process's connections (`relay-<RELAY_PROCESS>-<pid>`), so pool use can be read from pg_stat_activity. */
+export function applicationName(): string {
+  return `relay-${process.env.RELAY_PROCESS ?? "app"}-${process.pid}`;
+}
+
+export function poolSize(): number {
+  return Number(process.env.DATABASE_POOL_SIZE ?? 10);
 }
 
 export async function closeDatabase() {

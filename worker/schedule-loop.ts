@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { fireDueFirings } from "@/lib/schedules/fire-due";
+import { log } from "@/lib/observability/logger";
+import { metrics } from "@/lib/observability/metrics";
 
 export interface ScheduleLoopOptions {
   /** Sleep between polls when nothing was due (SCHEDULE_POLL_MS, default 200 ms). */
@@ -48,10 +50,12 @@ export function startScheduleLoop(db: Db, enqueue: Enqueue, opts: ScheduleLoopOp
     while (!stopping) {
       try {
         if (n === 0) await sweepBackfills();
-        const { claimed } = await fireDueFirings(db, { batchSize: opts.batchSize });
+        const { claimed, fired, skipped } = await fireDueFirings(db, { batchSize: opts.batchSize });
+        if (fired) metrics.firings.inc({ outcome: "fired" }, fired);
+        if (skipped) metrics.firings.inc({ outcome: "skipped" }, skipped);
         if (claimed < opts.batchSize) await sleep(opts.pollMs);
       } catch (err) {
-        console.error("[worker] schedule loop error", err);
+        log.error({ err }, "schedule loop error; retrying");
         await sleep(Math.max(opts.pollMs, 1000));
       }
     }

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { errorCode } from "./error-code";
 import { AppError, Invalid, Unavailable } from "./errors";
+import { logContext } from "@/lib/observability/context";
+import { log } from "@/lib/observability/logger";
 
 export const PROBLEM_JSON = "application/problem+json";
 
@@ -41,11 +43,11 @@ export function errorToResponse(err: unknown, headers: Record<string, string> = 
   // Class 22 is "data exception": a value PostgreSQL refused. Validation should have caught it; answering
   // 400 keeps a gap in validation from becoming a 500, and the log line shows what to tighten.
   if (errorCode(err)?.startsWith("22")) {
-    console.warn("[problem] database refused a value that passed validation", err);
+    log.warn({ err }, "database refused a value that passed validation");
     return problemResponse(new Invalid("A value in the request cannot be stored."), headers);
   }
-  const requestId = randomUUID();
-  console.error(`[request ${requestId}] unhandled error`, err);
+  const requestId = logContext.getStore()?.reqId ?? randomUUID();
+  log.error({ err }, "unhandled error");
   const body = {
     type: "https://relay.dev/problems/internal-error",
     title: "Internal error",

@@ -1,5 +1,6 @@
 import { getDb, type Db } from "@/db/client";
 import { errorToResponse } from "./problem";
+import { observed } from "@/lib/observability/request";
 
 type Handler<P> = (req: Request, ctx: { db: Db; params: P }) => Promise<Response>;
 
@@ -9,11 +10,11 @@ type Handler<P> = (req: Request, ctx: { db: Db; params: P }) => Promise<Response
  * error to problem+json, like withProject does.
  */
 export function publicRoute<P>(handler: Handler<P>) {
-  return async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
+  return observed(async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
     try {
       return await handler(req, { db: getDb(), params: await route.params });
     } catch (err) {
       return errorToResponse(err);
     }
-  };
+  });
 }

@@ -7,6 +7,7 @@ import { resolveSessionActor } from "@/lib/access/session-actor";
 import { Forbidden, NotFound, RateLimited, Unauthorized } from "./errors";
 import { errorToResponse } from "./problem";
 import { rateLimitHeaders, takeToken } from "./rate-limit";
+import { observed } from "@/lib/observability/request";
 
 type RouteContext<P> = { params: Promise<P> };
 type Handler<P> = (req: Request, ctx: ProjectContext, params: P) => Promise<Response>;
@@ -24,7 +25,7 @@ export function withProject<P extends { projectID: string }>(
   handler: Handler<P>,
   opts: { sessions?: boolean } = {},
 ) {
-  return async (req: Request, route: RouteContext<P>): Promise<Response> => {
+  return observed(async (req: Request, route: RouteContext<P>): Promise<Response> => {
     let headers: Record<string, string> = {};
     try {
       const params = await route.params;
@@ -66,7 +67,7 @@ export function withProject<P extends { projectID: string }>(
     } catch (err) {
       return errorToResponse(err, headers);
     }
-  };
+  });
 }
 
 export function json(body: unknown, status = 200): Response {

@@ -4,6 +4,7 @@ import { assertSameOriginWrite } from "@/lib/access/same-origin";
 import { adminForRequest } from "@/lib/access/session-admin";
 import { Unauthorized } from "./errors";
 import { errorToResponse } from "./problem";
+import { observed } from "@/lib/observability/request";
 
 export interface SessionContext {
   admin: Admin;
@@ -18,7 +19,7 @@ type Handler<P> = (req: Request, ctx: SessionContext, params: P) => Promise<Resp
  * console session is required; every thrown error becomes problem+json.
  */
 export function withSession<P = Record<string, never>>(handler: Handler<P>) {
-  return async (req: Request, route: RouteContext<P>): Promise<Response> => {
+  return observed(async (req: Request, route: RouteContext<P>): Promise<Response> => {
     try {
       const db = getDb();
       const admin = await adminForRequest(db, req);
@@ -28,5 +29,5 @@ export function withSession<P = Record<string, never>>(handler: Handler<P>) {
     } catch (err) {
       return errorToResponse(err);
     }
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
+import { metrics } from "@/lib/observability/metrics";
 import { appendToOutbox, outboxEnabled } from "./outbox";
 
 export interface Mail {
@@ -19,6 +20,11 @@ export function mailFrom(): string {
  * development only, appends the mail to the local outbox shown at /dev/outbox.
  */
 export async function sendMail(mail: Mail): Promise<void> {
+  metrics.mail.inc({ outcome: "queued" });
+  await sendMailNow(mail).then(() => metrics.mail.inc({ outcome: "sent" }), (err) => (metrics.mail.inc({ outcome: "failed" }), Promise.reject(err)));
+}
+
+async function sendMailNow(mail: Mail): Promise<void> {
   const url = process.env.SMTP_URL;
   if (url) {
     transport ??= nodemailer.createTransport(url);

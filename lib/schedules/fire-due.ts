@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { metrics } from "@/lib/observability/metrics";
 import type { Db, Tx } from "@/db/client";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { completeCycles, LATE_LIMIT, uuidArray } from "./cycles";
@@ -98,6 +99,7 @@ async function fireProjectFirings(tx: Tx, projectId: string, claimed: DueFiring[
       where project_id = ${projectId} and id = any(${uuidArray(late.map((f) => f.id))})`);
   }
   await completeCycles(tx, [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })), now);
+  for (const f of onTime) metrics.firingLag.observe((now.getTime() - new Date(f.fire_at).getTime()) / 1000);
   return { fired: onTime.length, skipped: late.length };
 }
 

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { Unavailable } from "@/lib/http/errors";
+import { log } from "@/lib/observability/logger";
 
 /** Only for development and tests: links signed with it are forgeable by anyone who reads this file. */
 const DEV_SECRET = "relay-development-signing-secret-do-not-use-in-production";
@@ -22,7 +23,7 @@ export function signingSecret(): string {
   }
   if (!warned) {
     warned = true;
-    console.warn("[relay] RELAY_SIGNING_SECRET is not set: signing links with the development secret. Never do this in production.");
+    log.warn("RELAY_SIGNING_SECRET is not set: signing links with the development secret. Never do this in production.");
   }
   return DEV_SECRET;
 }

@@ -2,6 +2,7 @@ import { plainPage } from "@/app/_components/plain-page";
 import { publicRoute } from "@/lib/http/public-route";
 import { followLink } from "@/lib/links/follow-link";
 import { readLinkToken } from "@/lib/links/tokens";
+import { log } from "@/lib/observability/logger";
 
 type Params = { token: string };
 
@@ -13,7 +14,7 @@ export const GET = publicRoute<Params>(async (req, { db, params }) => {
   const url = readLinkToken(params.token)?.url;
   if (!url) return dead();
   await followLink(db, params.token, { record: true, userAgent: req.headers.get("user-agent") }).catch((err) => {
-    console.error("[links] could not record link.clicked", err);
+    log.error({ err }, "could not record link.clicked");
   });
   return redirect(url);
 });

@@ -4,6 +4,7 @@ import { publicRoute } from "@/lib/http/public-route";
 import { readForm } from "@/lib/http/read-form";
 import { savePreferences } from "@/lib/subscriptions/save-preferences";
 import { preferencesPath } from "@/lib/subscriptions/tokens";
+import { log } from "@/lib/observability/logger";
 
 type Params = { token: string };
 
@@ -25,7 +26,7 @@ export const POST = publicRoute<Params>(async (req, { db, params }) => {
     const changed = await savePreferences(db, token, choices, isState(all) ? all : undefined);
     return back(`saved=${changed}${isState(all) ? `&all=${all}` : ""}`);
   } catch (err) {
-    if (!(err instanceof AppError)) console.error("[preferences] save failed", err);
+    if (!(err instanceof AppError)) log.error({ err }, "preferences save failed");
     return back("error=1");
   }
 });

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import { withLogContext } from "./context";
+import { log, scrubSecrets } from "./logger";
+import { metrics } from "./metrics";
+
+/** Ids, tokens and numbers in a path become placeholders, so the route label has few values. */
+export function routePattern(pathname: string): string {
+  return pathname
+    .split("/")
+    .map((seg) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) ? ":id" : /^\d+$/.test(seg) ? ":n" : seg.length > 40 ? ":token" : seg))
+    .slice(0, 12)
+    .join("/");
+}
+
+/** A caller's request id is kept when it is short and plain (a load balancer's), else a new one is made. */
+function requestId(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : randomUUID();
+}
+
+/**
+ * Wraps a route handler: a request id on every log line written while it runs (and in the `x-request-id`
+ * response header), one access line, and the request count and latency metrics.
+ */
+export function observed<A extends unknown[]>(handler: (req: Request, ...rest: A) => Promise<Response>) {
+  return (req: Request, ...rest: A): Promise<Response> => {
+    const reqId = requestId(req);
+    return withLogContext({ reqId }, async () => {
+      const started = performance.now();
+      const url = new URL(req.url);
+      const route = routePattern(url.pathname);
+      let status = 500;
+      try {
+        const res = await handler(req, ...rest);
+        status = res.status;
+        try {
+          res.headers.set("x-request-id", reqId);
+        } catch {} // immutable headers (a redirect made by the framework): the id is still in the log
+        return res;
+      } finally {
+        const seconds = (performance.now() - started) / 1000;
+        const labels = { route, method: req.method, status: String(status) };
+        metrics.httpRequests.inc(labels);
+        metrics.httpDuration.observe(labels, seconds);
+        const level = status >= 500 ? "error" : "info";
+        log[level]({ method: req.method, path: scrubSecrets(url.pathname), status, ms: Math.round(seconds * 1000) }, "request");
+      }
+    });
+  };
+}

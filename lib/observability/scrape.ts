@@ -1,0 +1,26 @@
+import { timingSafeEqual } from "node:crypto";
+import { getDb, poolSize } from "@/db/client";
+import { collectSystemGauges } from "./collect";
+import { metrics } from "./metrics";
+
+/**
+ * The web's `/api/metrics`: Prometheus text for a bearer of METRICS_TOKEN. Without METRICS_TOKEN the
+ * endpoint is off (404), so metrics are never public by accident.
+ */
+export async function scrapeResponse(req: Request): Promise<Response> {
+  const token = process.env.METRICS_TOKEN;
+  if (!token) return new Response("Metrics are off: set METRICS_TOKEN.\n", { status: 404 });
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "")?.[1] ?? "";
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    return new Response("Send `Authorization: Bearer <METRICS_TOKEN>`.\n", { status: 401, headers: { "www-authenticate": "Bearer" } });
+  }
+  return metricsText();
+}
+
+/** The registry as Prometheus text, with the database-read gauges refreshed first. */
+export async function metricsText(): Promise<Response> {
+  await collectSystemGauges(getDb(), poolSize());
+  return new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" } });
+}

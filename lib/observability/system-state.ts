@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import journal from "@/db/migrations/meta/_journal.json";
+
+export interface SystemState {
+  intakeBacklog: number;
+  intakeOldestSeconds: number;
+  intakeSetAside: number;
+  firingsDue: number;
+  fanoutsOpen: number;
+  fanoutsOpenDelivered: number;
+  /** Seconds since the freshest worker heartbeat; null when no worker ever beat. */
+  heartbeatAgeSeconds: number | null;
+  migrationsApplied: number;
+  migrationsHead: number;
+  migrationsAtHead: boolean;
+}
+
+const HEAD = journal.entries[journal.entries.length - 1]!;
+
+/**
+ * The whole system's state in one read-only statement, shared by readiness and metrics. Each count is
+ * bounded (`limit`) so a huge backlog costs no more than the threshold it is compared with.
+ */
+export async function readSystemState(db: Db): Promise<SystemState> {
+  const [row] = (await db.execute(sql`
+    select
+      (select count(*) from (select 1 from event_intake where failed_at is null limit 1000000) b)::int as intake_backlog,
+      coalesce(extract(epoch from now() - (select min(received_at) from event_intake where failed_at is null)), 0)::float8 as intake_oldest,
+      (select count(*) from (select 1 from event_intake where failed_at is not null limit 100000) f)::int as intake_set_aside,
+      (select count(*) from (select 1 from schedule_firings where state = 'pending' and fire_at <= now() limit 1000000) d)::int as firings_due,
+      (select count(*) from event_fanouts where finished_at is null)::int as fanouts_open,
+      (select coalesce(sum(delivered), 0) from event_fanouts where finished_at is null)::int as fanouts_delivered,
+      extract(epoch from now() - (select max(seen_at) from worker_heartbeats))::float8 as heartbeat_age,
+      (select count(*) from drizzle.__drizzle_migrations)::int as migrations_applied,
+      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head`)) as unknown as {
+    intake_backlog: number;
+    intake_oldest: number;
+    intake_set_aside: number;
+    firings_due: number;
+    fanouts_open: number;
+    fanouts_delivered: number;
+    heartbeat_age: number | null;
+    migrations_applied: number;
+    at_head: boolean;
+  }[];
+  return {
+    intakeBacklog: row!.intake_backlog,
+    intakeOldestSeconds: row!.intake_oldest,
+    intakeSetAside: row!.intake_set_aside,
+    firingsDue: row!.firings_due,
+    fanoutsOpen: row!.fanouts_open,
+    fanoutsOpenDelivered: row!.fanouts_delivered,
+    heartbeatAgeSeconds: row!.heartbeat_age,
+    migrationsApplied: row!.migrations_applied,
+    migrationsHead: journal.entries.length,
+    migrationsAtHead: row!.at_head,
+  };
+}
