@@ -43,6 +43,7 @@ for (const name of Object.keys(HANDLERS) as QueueName[]) {
         const end = metrics.stepDuration.startTimer({ step: name });
         try {
           await HANDLERS[name]([QUEUES[name].parse(job.data)]);
+          log.debug("job done");
         } catch (err) {
           metrics.stepFailures.inc({ step: name });
           log.error({ err }, "job failed; pg-boss retries it");

@@ -33,7 +33,8 @@ function format(env = process.env): "pretty" | "json" {
   return env.NODE_ENV === "production" || env.NODE_ENV === "test" ? "json" : "pretty";
 }
 
-function create(): Logger {
+/** A logger with Relay's options; `destination` replaces stdout (tests read what was written). */
+export function createLogger(destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: process.env.LOG_LEVEL ?? "info",
     base: { pid: process.pid },
@@ -49,6 +50,7 @@ function create(): Logger {
     serializers: { err: (e: unknown) => scrubError(e) },
   };
   // Pretty printing on the main thread (no transport worker): Next's bundled route handlers cannot load transport workers.
+  if (destination) return pino(options, destination);
   return format() === "pretty" ? pino(options, pretty({ sync: true, colorize: process.stdout.isTTY, ignore: "pid,hostname,proc", messageFormat: "{if proc}[{proc}] {end}{msg}" })) : pino(options);
 }
 
@@ -63,4 +65,4 @@ const KEY = Symbol.for("relay.logger");
 const g = globalThis as unknown as Record<symbol, Logger | undefined>;
 
 /** The process-wide logger (JSON in production and tests, pretty in development; LOG_FORMAT overrides). */
-export const log: Logger = (g[KEY] ??= create());
+export const log: Logger = (g[KEY] ??= createLogger());
