@@ -2,10 +2,10 @@ import postgres from "postgres";
 import { getDb } from "@/db/client";
 import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { drainIntake, nextIntakeRow, quarantineIntakeRow } from "@/lib/pipeline/drain-intake";
-import { isDatabaseUnavailable } from "@/lib/http/problem";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { drainOutbox } from "@/lib/queue/outbox";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
 const BATCH = Number(process.env.INTAKE_BATCH ?? 2000);

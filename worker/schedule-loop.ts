@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { fireDueFirings } from "@/lib/schedules/fire-due";
+import { queryRows } from "@/lib/db/sql";
 
 export interface ScheduleLoopOptions {
   /** Sleep between polls when nothing was due (SCHEDULE_POLL_MS, default 200 ms). */
@@ -36,10 +37,10 @@ export function startScheduleLoop(db: Db, enqueue: Enqueue, opts: ScheduleLoopOp
     if (Date.now() - lastSweep < 1000) return;
     lastSweep = Date.now();
     await db.transaction(async (tx) => {
-      const rows = (await tx.execute(sql`
+      const rows = (await queryRows<{ project_id: string; id: string }>(tx, sql`
         update schedule_offsets set backfill = 'queued' where (project_id, id) in (
           select project_id, id from schedule_offsets where backfill = 'pending' limit 100 for update skip locked)
-        returning project_id, id`)) as unknown as { project_id: string; id: string }[];
+        returning project_id, id`));
       await enqueue(tx, "schedules.backfill-offset", rows.map((r) => ({ projectId: r.project_id, offsetId: r.id })));
     });
   }

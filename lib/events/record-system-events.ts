@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { SystemEventName } from "./system-events";
 
@@ -18,7 +18,7 @@ export interface SystemEvent {
  * recorded against its user/organization); a `recorded` intake row in the same transaction hands the
  * event to the worker, which runs steps 2-4 (schema, lists, journeys) exactly as for client events.
  */
-export async function recordSystemEvents(tx: Tx, projectId: string, list: SystemEvent[]): Promise<string[]> {
+export async function recordSystemEvents(tx: DbOrTx, projectId: string, list: SystemEvent[]): Promise<string[]> {
   if (!list.length) return [];
   // One statement however many events: the rows travel as one jsonb array (a per-row parameterised
   // insert costs about five times as much at a thousand rows, which the schedule firing loop feels).

@@ -1,13 +1,13 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgs, admins, projectInvites, projects, type Admin } from "@/db/schema";
 import { toInviteView } from "./view";
 
 const inviter = alias(admins, "inviter");
 
 /** The signed-in admin's pending invitations (addressed to their e-mail, case-insensitive), newest first. */
-export async function listMyInvites(db: Tx, admin: Admin) {
+export async function listMyInvites(db: DbOrTx, admin: Admin) {
   const rows = await db
     .select({ invite: projectInvites, projectName: projects.name, orgName: adminOrgs.name, inviter: inviter.email })
     .from(projectInvites)

@@ -1,16 +1,16 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { lists } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { RuleBroken } from "@/lib/http/errors";
 import { enqueueLater } from "@/lib/queue/outbox";
 import { findList } from "./get-list";
 import { ruleFacts } from "./rules";
 import type { ListPatch, ListView } from "./schemas";
 import { toListViews } from "./view";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** Renames a list or replaces a dynamic list's rules (then re-evaluated over every user). */
-export async function updateList(db: Tx, projectId: string, id: string, patch: ListPatch): Promise<ListView> {
+export async function updateList(db: DbOrTx, projectId: string, id: string, patch: ListPatch): Promise<ListView> {
   return withTransaction(db, async (tx) => {
     const list = await findList(tx, projectId, id, true);
     if (patch.rules && list.kind === "static") throw new RuleBroken("A static list has no rules; add and remove its users instead.");

@@ -1,30 +1,30 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { organizationMembers, organizations } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { NotFound } from "@/lib/http/errors";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import type { Identifier } from "@/lib/identity/schemas";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * Deletes the organization, its identifiers and its memberships (by cascade); the users stay. Each
  * former member gets `organization.user.removed`. The organization's own past events are kept as history.
  */
-export async function deleteOrganization(db: Tx, projectId: string, identifier: Identifier[]): Promise<void> {
+export async function deleteOrganization(db: DbOrTx, projectId: string, identifier: Identifier[]): Promise<void> {
   await inRetryingTransaction(db, async (tx) => {
     const id = await resolveIdentifiers(tx, "organization", projectId, identifier);
     if (!id || !(await deleteOrganizationIn(tx, projectId, id))) throw new NotFound("No organization has these identifiers.");
   });
 }
 
-export async function deleteOrganizationById(db: Tx, projectId: string, id: string): Promise<void> {
+export async function deleteOrganizationById(db: DbOrTx, projectId: string, id: string): Promise<void> {
   await inRetryingTransaction(db, async (tx) => {
     if (!(await deleteOrganizationIn(tx, projectId, id))) throw new NotFound("No organization with this id in this project.");
   });
 }
 
-async function deleteOrganizationIn(tx: Tx, projectId: string, id: string): Promise<boolean> {
+async function deleteOrganizationIn(tx: DbOrTx, projectId: string, id: string): Promise<boolean> {
     const members = await tx
       .select({ userId: organizationMembers.userId })
       .from(organizationMembers)

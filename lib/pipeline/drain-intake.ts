@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import type { Identifier } from "@/lib/identity/schemas";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { enqueueSteps, type Enqueue, type RecordedEvent } from "./enqueue";
 import { resolveOrCreateRecords } from "./resolve-records";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 type Claimed = {
   project_id: string;
@@ -77,7 +77,7 @@ export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000, only?:
   });
 }
 
-async function finishBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: Claimed[]) {
+async function finishBatch(tx: DbOrTx, enqueue: Enqueue, projectId: string, rows: Claimed[]) {
   const sample = (r: Claimed): RecordedEvent => ({ id: r.id, name: r.name, data: r.data, receivedAt: r.received_at });
   const recorded = rows.filter((r) => r.recorded || r.inserted).map(sample);
   const hard = rows.filter((r) => r.identifier);

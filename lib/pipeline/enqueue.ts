@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { JobPayload, QueueName } from "@/lib/queue/jobs";
 import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
 
@@ -8,7 +8,7 @@ import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
  * Sends jobs inside the caller's transaction (the worker implements it with pg-boss's drizzle adapter),
  * so a job exists exactly when the work that caused it committed.
  */
-export type Enqueue = <Q extends QueueName>(tx: Tx, queue: Q, payloads: JobPayload<Q>[]) => Promise<void>;
+export type Enqueue = <Q extends QueueName>(tx: DbOrTx, queue: Q, payloads: JobPayload<Q>[]) => Promise<void>;
 
 /** Step jobs carry at most this many events, so one job stays a short transaction. */
 export const STEP_BATCH = 1000;
@@ -18,7 +18,7 @@ export interface RecordedEvent extends SchemaSample {
 }
 
 /** Which of steps 3 and 4 have anything listening for these event names right now (most batches: neither). */
-async function listeners(tx: Tx, projectId: string, names: string[]): Promise<{ lists: boolean; journeys: boolean }> {
+async function listeners(tx: DbOrTx, projectId: string, names: string[]): Promise<{ lists: boolean; journeys: boolean }> {
   const json = JSON.stringify(names);
   const [row] = await tx.execute<{ lists: boolean; journeys: boolean }>(sql`
     select
@@ -36,7 +36,7 @@ async function listeners(tx: Tx, projectId: string, names: string[]): Promise<{ 
  * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
  * none, running the step would change nothing (a list created later is evaluated over every user anyway).
  */
-export async function enqueueSteps(tx: Tx, enqueue: Enqueue, projectId: string, recorded: RecordedEvent[]): Promise<void> {
+export async function enqueueSteps(tx: DbOrTx, enqueue: Enqueue, projectId: string, recorded: RecordedEvent[]): Promise<void> {
   if (!recorded.length) return;
   // The schema delta is an aggregate, small whatever the batch size: one job for all of it.
   await enqueue(tx, "pipeline.schema", [{ projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded) }]);

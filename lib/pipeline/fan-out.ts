@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { enqueueSteps, type Enqueue } from "./enqueue";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
 

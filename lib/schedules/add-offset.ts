@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { scheduleOffsets, schedules } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { Conflict, NotFound } from "@/lib/http/errors";
 import { checkInterval } from "./interval";
 import type { OffsetInput } from "./schemas";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Adds an offset to a definition. A duplicate (same interval, same direction; `1 week` equals `7 days`)
@@ -13,7 +13,7 @@ import type { OffsetInput } from "./schemas";
  * with millions of assignments answers at once. (Always, not only when assignments exist now: one
  * being created concurrently may have made its firings before this offset was visible.)
  */
-export async function addOffset(db: Tx, projectId: string, scheduleId: string, input: OffsetInput) {
+export async function addOffset(db: DbOrTx, projectId: string, scheduleId: string, input: OffsetInput) {
   const checked = await checkInterval(db, input.offset, "offset", { zero: true });
   return withTransaction(db, async (tx) => {
     const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, projectId), eq(schedules.id, scheduleId)));

@@ -1,13 +1,13 @@
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups } from "@/db/schema";
-import { errorCode } from "@/lib/http/error-code";
 import { Conflict } from "@/lib/http/errors";
 import { toGroupView } from "./group-view";
 import type { groupInput } from "./schemas";
-import { loadSettings, UNIQUE_VIOLATION } from "./settings";
+import { loadSettings } from "./settings";
 import type { z } from "zod";
+import { errorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 
-export async function createGroup(db: Tx, projectId: string, input: z.output<typeof groupInput>) {
+export async function createGroup(db: DbOrTx, projectId: string, input: z.output<typeof groupInput>) {
   try {
     const [g] = await db
       .insert(subscriptionGroups)

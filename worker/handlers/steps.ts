@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { enterJourneys } from "@/lib/journeys/enter-journeys";
 import { rebuildList } from "@/lib/lists/rebuild-list";
 import { recomputeListsForEvents } from "@/lib/lists/recompute-lists";
@@ -10,7 +10,7 @@ import { loadEvents, runStep } from "@/lib/pipeline/run-step";
 import type { JobPayload } from "@/lib/queue/jobs";
 
 /** Whether any dynamic list / journey entrance of the project listens for one of `names` (most batches: none). */
-async function anyListener(tx: Tx, what: "lists" | "journeys", projectId: string, names: string[]): Promise<boolean> {
+async function anyListener(tx: DbOrTx, what: "lists" | "journeys", projectId: string, names: string[]): Promise<boolean> {
   const json = JSON.stringify(names);
   const rows =
     what === "lists"
