@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db/client";
 import { lists } from "@/db/schema";
-import { enqueueLater } from "@/lib/queue/outbox";
+import { enqueue } from "@/lib/queue/enqueue";
 import { ruleFacts } from "./rules";
 import type { ListInput, ListView } from "./schemas";
 import { toListViews } from "./view";
@@ -14,7 +14,7 @@ export async function createList(db: DbOrTx, projectId: string, input: ListInput
       .insert(lists)
       .values({ projectId, name: input.name, kind: input.kind, rules: input.rules ?? null, ...facts })
       .returning();
-    if (input.kind === "dynamic") await enqueueLater(tx, "lists.rebuild", { projectId, listId: row!.id });
+    if (input.kind === "dynamic") await enqueue(tx, "lists.rebuild", [{ projectId, listId: row!.id }]);
     return (await toListViews(tx, projectId, [row!]))[0]!;
   });
 }

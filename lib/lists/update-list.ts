@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { lists } from "@/db/schema";
 import { RuleBroken } from "@/lib/http/errors";
-import { enqueueLater } from "@/lib/queue/outbox";
+import { enqueue } from "@/lib/queue/enqueue";
 import { findList } from "./get-list";
 import { ruleFacts } from "./rules";
 import type { ListPatch, ListView } from "./schemas";
@@ -19,7 +19,7 @@ export async function updateList(db: DbOrTx, projectId: string, id: string, patc
       .set({ ...(patch.name ? { name: patch.name } : {}), ...(patch.rules ? { rules: patch.rules, ...ruleFacts(patch.rules) } : {}), updatedAt: sql`now()` })
       .where(and(eq(lists.projectId, projectId), eq(lists.id, id)))
       .returning();
-    if (patch.rules) await enqueueLater(tx, "lists.rebuild", { projectId, listId: id });
+    if (patch.rules) await enqueue(tx, "lists.rebuild", [{ projectId, listId: id }]);
     return (await toListViews(tx, projectId, [row!]))[0]!;
   });
 }
