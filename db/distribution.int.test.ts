@@ -12,7 +12,8 @@ const CONSOLE_TABLES = new Set(["api_keys", "project_members", "project_invites"
 /** Tables without `project_id`: console and runtime bookkeeping, never end-user data. A new one must be listed here on purpose. */
 const GLOBAL_TABLES = new Set([
   "admin_accounts", "admin_org_members", "admin_orgs", "admin_sessions", "admin_verification_tokens", "admins", "projects",
-  "job_outbox", "worker_heartbeats",
+  // Runtime bookkeeping: worker heartbeats, and rate-limit buckets keyed by API key or caller address.
+  "worker_heartbeats", "rate_limits",
 ]);
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, projectMembers, projects } from "@/db/schema";
 import type { OrgRole, Role } from "./roles";
 
@@ -8,7 +8,7 @@ import type { OrgRole, Role } from "./roles";
  * off the roster), otherwise their roster role; null when they have none. `undefined` project: not found.
  */
 export async function projectRoleOf(
-  db: Tx,
+  db: DbOrTx,
   adminId: string,
   projectId: string,
 ): Promise<{ role: Role | null; inherited: boolean; orgRole: OrgRole | null } | undefined> {
@@ -29,7 +29,7 @@ export async function projectRoleOf(
 }
 
 /** How many administrators a project has: roster admins plus its org's owners and admins. */
-export async function countAdministrators(db: Tx, projectId: string, excludingAdminId?: string): Promise<number> {
+export async function countAdministrators(db: DbOrTx, projectId: string, excludingAdminId?: string): Promise<number> {
   const exclude = excludingAdminId ? sql`and admin_id <> ${excludingAdminId}` : sql``;
   const [row] = await db.execute<{ n: number }>(sql`
     select count(distinct admin_id)::int as n from (

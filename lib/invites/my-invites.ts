@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { alias } from "drizzle-orm/pg-core";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgs, admins, projectInvites, projects, type Admin } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listInvitesQuery } from "./schemas";
@@ -10,7 +10,7 @@ import { toInviteView } from "./view";
 const inviter = alias(admins, "inviter");
 
 /** The signed-in admin's pending invitations (addressed to their e-mail, case-insensitive), newest first. */
-export async function listMyInvites(db: Tx, admin: Admin, q: z.output<typeof listInvitesQuery>) {
+export async function listMyInvites(db: DbOrTx, admin: Admin, q: z.output<typeof listInvitesQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await db
     .select({ invite: projectInvites, projectName: projects.name, orgName: adminOrgs.name, inviter: inviter.email })

@@ -1,11 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { projectMembers } from "@/db/schema";
-import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { type ProjectContext } from "@/lib/access/context";
 import { countAdministrators } from "@/lib/access/project-role";
 import { assertMayGrant, assertNotOutranked } from "@/lib/access/rank-rules";
 import type { Role } from "@/lib/access/roles";
 import { RuleBroken } from "@/lib/http/errors";
 import { lockRosterTarget } from "./roster-lock";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Re-roles a roster member. Refused (422) when the member outranks the caller, when the new role is above

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { projectMembers } from "@/db/schema";
-import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { type ProjectContext } from "@/lib/access/context";
 import { countAdministrators } from "@/lib/access/project-role";
 import { assertNotOutranked } from "@/lib/access/rank-rules";
 import { RuleBroken } from "@/lib/http/errors";
 import { lockRosterTarget } from "./roster-lock";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** Removes a roster member; never one who outranks the caller, never the last administrator. */
 export async function removeMember(ctx: ProjectContext, adminId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, projectMembers, projects } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 
@@ -7,7 +7,7 @@ import { NotFound } from "@/lib/http/errors";
  * Serializes roster changes per project (row lock on the project), so two admins demoting each other at
  * once cannot both pass the last-administrator check. Returns the target's roster row and org role.
  */
-export async function lockRosterTarget(tx: Tx, projectId: string, adminId: string) {
+export async function lockRosterTarget(tx: DbOrTx, projectId: string, adminId: string) {
   await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
   const [row] = await tx
     .select({ member: projectMembers, orgRole: adminOrgMembers.role })

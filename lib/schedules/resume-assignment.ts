@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { completeCycles, materializeFirings, nextCycleSql } from "./cycles";
 import { lockLocated, type AssignmentLocator } from "./locate";
 import type { AssignmentView, ResumeMode } from "./schemas";
 import { loadAssignmentViews } from "./view";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * Resumes a paused assignment. `immediately` rebases the anchor to now: cycle 0 occurs now, so its
@@ -16,7 +16,7 @@ import { loadAssignmentViews } from "./view";
  * pending firings; re-making them keeps any that already fired, so nothing fires twice).
  * Resuming an assignment that is not paused is a 422.
  */
-export async function resumeAssignment(db: Tx, projectId: string, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
+export async function resumeAssignment(db: DbOrTx, projectId: string, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
   return inRetryingTransaction(db, async (tx) => {
     const row = await lockLocated(tx, projectId, at);
     if (row.state !== "paused") throw new RuleBroken(`This assignment is ${row.state}, not paused; only a paused assignment can be resumed.`);
