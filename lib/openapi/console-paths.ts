@@ -25,13 +25,13 @@ registerPath({
 });
 registerPath({
   method: "patch", path: `${base}/members/{adminID}`, tags: ["Admin: access"], security: both, summary: "Change a member's role (admin)",
-  description: "Refused with 422 when the member outranks you, when the role is above yours, or when it would demote the last administrator (org owners and admins count).",
+  description: "Refused with 422 when the member outranks you, when the role is above yours, or when it would demote the last administrator (org owners and admins count). API keys the member created with a role above the new one are revoked in the same transaction and listed in `revoked_key_ids`.",
   request: { params: projectParams.extend({ adminID: z.uuid() }), body: jsonBody(changeRoleBody) },
-  responses: { 200: jsonResponse(z.object({ admin_id: z.uuid(), role: z.string(), joined_at: z.iso.datetime() }), "The new role."), 404: errorResponse("Not on the roster."), 422: rules("A roster rule refused the change.") },
+  responses: { 200: jsonResponse(z.object({ admin_id: z.uuid(), role: z.string(), joined_at: z.iso.datetime(), revoked_key_ids: z.array(z.uuid()) }), "The new role, and the member's keys revoked because they ranked above it."), 404: errorResponse("Not on the roster."), 422: rules("A roster rule refused the change.") },
 });
 registerPath({
   method: "delete", path: `${base}/members/{adminID}`, tags: ["Admin: access"], security: both, summary: "Remove a member (admin)",
-  description: "Refused with 422 for a member who outranks you or for the last administrator.",
+  description: "Refused with 422 for a member who outranks you or for the last administrator. Every live API key the member created in the project is revoked in the same transaction.",
   request: { params: projectParams.extend({ adminID: z.uuid() }) },
   responses: { 204: { description: "Removed." }, 404: errorResponse("Not on the roster."), 422: rules("A roster rule refused the removal.") },
 });
