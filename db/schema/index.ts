@@ -8,3 +8,4 @@ export * from "./schedules";
 export * from "./console-auth";
 export * from "./invites";
 export * from "./subscriptions";
+export * from "./rate-limits";
