@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createInviteBody, inviteOutput, listInvitesQuery, myInviteOutput } from "@/lib/invites/schemas";
-import { createdKeyOutput, createKeyBody, keyOutput, listKeysQuery } from "@/lib/keys/schemas";
+import { changeKeyLimitsBody, createdKeyOutput, createKeyBody, keyOutput, listKeysQuery } from "@/lib/keys/schemas";
 import { changeRoleBody, inheritedAdminOutput, listMembersQuery, memberOutput } from "@/lib/members/schemas";
 import { createConsoleProjectBody, myOrgOutput, myProjectOutput } from "@/lib/projects/schemas";
 import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath, registry } from "./registry";
@@ -60,9 +60,15 @@ registerPath({
 });
 registerPath({
   method: "post", path: `${base}/keys`, tags: ["Admin: access"], security: both, summary: "Create an API key (admin)",
-  description: "Role at or below yours (else 422). The response holds the secret, shown this once; only its SHA-256 is stored.",
+  description: "Role at or below yours (else 422). `rate_limit_per_second` (default 100) and `rate_limit_burst` (default 500) set the key's budget. The response holds the secret, shown this once; only its SHA-256 is stored.",
   request: { params: projectParams, body: jsonBody(createKeyBody) },
   responses: { 201: jsonResponse(createdKeyOutput, "The key and its secret."), 422: rules("Role above yours.") },
+});
+registerPath({
+  method: "patch", path: `${base}/keys/{keyID}`, tags: ["Admin: access"], security: both, summary: "Change an API key's rate limit (admin)",
+  description: "Sets the sustained rate and the burst; the key's next request is counted against the new budget.",
+  request: { params: projectParams.extend({ keyID: z.uuid() }), body: jsonBody(changeKeyLimitsBody) },
+  responses: { 200: jsonResponse(keyOutput, "The key with its new limits."), 404: errorResponse("No live key with this id.") },
 });
 registerPath({
   method: "delete", path: `${base}/keys/{keyID}`, tags: ["Admin: access"], security: both, summary: "Revoke an API key (admin)",
