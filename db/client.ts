@@ -3,8 +3,12 @@ import postgres from "postgres";
 import * as schema from "./schema";
 
 export type Db = PostgresJsDatabase<typeof schema>;
-/** A transaction or the database: verbs accept either, so an outer transaction can be reused. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+/** An open transaction (what `db.transaction` hands its callback). */
+export type Transaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** The database or an open transaction: verbs accept either, so an outer transaction can be reused. */
+export type DbOrTx = Transaction | Db;
+/** @deprecated Renamed `DbOrTx` (it was never only a transaction); the alias goes in the verb-signature sweep. */
+export type Tx = DbOrTx;
 
 let cached: { sql: postgres.Sql; db: Db } | undefined;
 

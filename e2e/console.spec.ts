@@ -123,7 +123,12 @@ test("invite an editor, who signs in with the invited address, accepts under My 
   const since = Date.now();
   await owner.getByLabel("E-mail address").fill(EDITOR);
   await owner.getByLabel("Role").selectOption("editor");
+  // The spec: the console does not send `expires_in` (the server's 48 h default applies).
+  const sent = owner.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/api/admin/projects/${seeded.projectId}/invites`));
   await owner.getByRole("button", { name: "Send invite" }).click();
+  const body = (await sent).postDataJSON();
+  expect(body).toEqual({ email: EDITOR, role: "editor" });
+  expect(body).not.toHaveProperty("expires_in");
   await expect(owner.getByRole("status")).toContainText("Invitation sent");
   const row = owner.getByRole("table", { name: "Pending invitations" }).getByRole("row", { name: new RegExp(EDITOR, "i") });
   await expect(row).toContainText("editor");

@@ -1,26 +1,21 @@
-import postgres from "postgres";
 import { getDb } from "@/db/client";
-import type { Enqueue } from "@/lib/pipeline/enqueue";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { drainIntake, nextIntakeRow, quarantineIntakeRow } from "@/lib/pipeline/drain-intake";
-import { isDatabaseUnavailable } from "@/lib/http/problem";
-import { inRetryingTransaction } from "@/lib/identity/retry";
-import { drainOutbox } from "@/lib/queue/outbox";
-import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+import { listenForIntake } from "@/lib/pipeline/intake-wakeups";
 
 const POLL_MS = Number(process.env.INTAKE_POLL_MS ?? 250);
 const BATCH = Number(process.env.INTAKE_BATCH ?? 2000);
 const LOOPS = Number(process.env.INTAKE_LOOPS ?? 3);
 
 /**
- * The intake drain (and the job outbox): `LOOPS` loops each record one batch per transaction while there is work, then sleep
+ * The intake drain: `LOOPS` loops each record one batch per transaction while there is work, then sleep
  * until NOTIFY (or a short poll, in case a notification was missed). Not a pg-boss queue: claiming rows of
  * the intake table with SKIP LOCKED is itself the queue, and costs one statement per thousand events.
  */
-export async function startDrain(url: string, enqueue: Enqueue) {
+export async function startDrain() {
   let stopping = false;
   let wake: () => void = () => {};
-  const listener = postgres(url, { max: 1, onnotice: () => {} });
-  await listener.listen(INTAKE_CHANNEL, () => wake());
+  const stopListening = await listenForIntake(() => wake());
   const sleep = () =>
     new Promise<void>((resolve) => {
       const t = setTimeout(done, POLL_MS);
@@ -35,7 +30,6 @@ export async function startDrain(url: string, enqueue: Enqueue) {
         done();
       };
     });
-  let outboxAt = 0;
   const loop = async () => {
     // A failing batch is retried with half the rows, down to one named row; a row that fails on its own
     // (not for want of a database) is set aside so the rest of the intake keeps flowing.
@@ -43,15 +37,8 @@ export async function startDrain(url: string, enqueue: Enqueue) {
     while (!stopping) {
       const single = limit === 1 ? await nextIntakeRow(getDb()).catch(() => null) : null;
       try {
-        const n = await drainIntake(getDb(), enqueue, limit, single ?? undefined);
+        const n = await drainIntake(getDb(), limit, single ?? undefined);
         limit = BATCH;
-        // Jobs requested by route handlers (list rebuilds): checked when idle or every 250 ms, not per batch.
-        if (n < BATCH || Date.now() - outboxAt > POLL_MS) {
-          outboxAt = Date.now();
-          await inRetryingTransaction(getDb(), (tx) => drainOutbox(tx, (queue, payloads) => enqueue(tx, queue, payloads as never))).catch((e) =>
-            console.error("[worker] job outbox drain failed; retrying", (e as Error).message),
-          );
-        }
         if (n < BATCH && !single) await sleep();
       } catch (err) {
         const message = (err as Error).message;
@@ -72,7 +59,7 @@ export async function startDrain(url: string, enqueue: Enqueue) {
       stopping = true;
       wake();
       await Promise.all(loops);
-      await listener.end({ timeout: 2 });
+      await stopListening();
     },
   };
 }

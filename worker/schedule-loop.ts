@@ -1,6 +1,4 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { Enqueue } from "@/lib/pipeline/enqueue";
 import { fireDueFirings } from "@/lib/schedules/fire-due";
 
 export interface ScheduleLoopOptions {
@@ -25,29 +23,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The schedule firing loop: its own loop in the worker, not one pg-boss job per firing (millions of
  * waiting jobs slow pg-boss down). Each claimer fires batches back to back while they come back full
- * and sleeps `pollMs` otherwise. It also hands offsets added to busy definitions to the
- * `schedules.backfill-offset` queue, marking them queued in the same transaction as the send.
+ * and sleeps `pollMs` otherwise.
  */
-export function startScheduleLoop(db: Db, enqueue: Enqueue, opts: ScheduleLoopOptions) {
+export function startScheduleLoop(db: Db, opts: ScheduleLoopOptions) {
   let stopping = false;
-  let lastSweep = 0;
 
-  async function sweepBackfills() {
-    if (Date.now() - lastSweep < 1000) return;
-    lastSweep = Date.now();
-    await db.transaction(async (tx) => {
-      const rows = (await tx.execute(sql`
-        update schedule_offsets set backfill = 'queued' where (project_id, id) in (
-          select project_id, id from schedule_offsets where backfill = 'pending' limit 100 for update skip locked)
-        returning project_id, id`)) as unknown as { project_id: string; id: string }[];
-      await enqueue(tx, "schedules.backfill-offset", rows.map((r) => ({ projectId: r.project_id, offsetId: r.id })));
-    });
-  }
-
-  async function claimer(n: number) {
+  async function claimer() {
     while (!stopping) {
       try {
-        if (n === 0) await sweepBackfills();
         const { claimed } = await fireDueFirings(db, { batchSize: opts.batchSize });
         if (claimed < opts.batchSize) await sleep(opts.pollMs);
       } catch (err) {
@@ -57,7 +40,7 @@ export function startScheduleLoop(db: Db, enqueue: Enqueue, opts: ScheduleLoopOp
     }
   }
 
-  const running = Array.from({ length: Math.max(1, opts.concurrency) }, (_, n) => claimer(n));
+  const running = Array.from({ length: Math.max(1, opts.concurrency) }, () => claimer());
   return {
     /** Lets the batch in flight commit, then stops. */
     async stop() {

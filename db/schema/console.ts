@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { PROJECT_ROLES, type ProjectRole } from "../roles";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 
-/** Project roles, lowest first. The order is the hierarchy (see lib/access/roles.ts). */
-export const projectRole = pgEnum("project_role", ["support", "client", "editor", "admin"]);
+/** Project roles, lowest first (db/roles.ts holds the list so browser code can use it without drizzle). */
+export const projectRole = pgEnum("project_role", PROJECT_ROLES);
 export const adminOrgRole = pgEnum("admin_org_role", ["member", "admin", "owner"]);
 
 /** People who sign in to the console. Never end users: those live in `users`. */
@@ -89,5 +90,5 @@ export type AdminOrg = typeof adminOrgs.$inferSelect;
 export type Project = typeof projects.$inferSelect;
 export type ProjectMember = typeof projectMembers.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
-export type ProjectRole = (typeof projectRole.enumValues)[number];
+export type { ProjectRole };
 export type AdminOrgRole = (typeof adminOrgRole.enumValues)[number];

@@ -59,6 +59,12 @@ export const journeyEntries = pgTable(
     userId: uuid().notNull(),
     eventId: uuid().notNull(),
     context: jsonb().$type<Record<string, unknown>>().notNull(),
+    /**
+     * Whether the user could be sent to on each channel when they entered (`{email, sms, push}`): a
+     * contact for it and no whole-channel opt-out. A sender consuming entries filters on it without a
+     * second call; a group's own state is still `canSend`'s to decide per message.
+     */
+    sendable: jsonb().$type<Record<"email" | "sms" | "push", boolean>>().notNull().default({ email: false, sms: false, push: false }),
     enteredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     exitedAt: timestamp({ withTimezone: true }),
   },

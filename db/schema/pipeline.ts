@@ -93,14 +93,3 @@ export const eventSchema = pgTable(
 
 export type EventIntakeRow = typeof eventIntake.$inferSelect;
 export type EventFanout = typeof eventFanouts.$inferSelect;
-
-/**
- * Jobs requested by code that has no pg-boss client (route handlers in the Next process): written in the
- * requester's transaction, moved into pg-boss by the worker's drain in one transaction (lib/queue/outbox.ts).
- */
-export const jobOutbox = pgTable("job_outbox", {
-  id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-  queue: text().notNull(),
-  payload: jsonb().$type<Record<string, unknown>>().notNull(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});

@@ -42,10 +42,10 @@ export const scheduleOffsets = pgTable(
     direction: text().$type<"before" | "after">().notNull(),
     /**
      * Offsets added to a definition that already has assignments get their firings from a background
-     * job: `pending` until the worker queues it, `queued` while it pages through assignments (resuming
-     * after `backfill_cursor`), null when done or never needed.
+     * job, sent with the offset: `queued` while it pages through assignments (resuming after
+     * `backfill_cursor`), null when done or never needed. (Older versions also wrote `pending`.)
      */
-    backfill: text().$type<"pending" | "queued">(),
+    backfill: text().$type<"queued">(),
     backfillCursor: uuid(),
     createdAt: createdAt(),
   },

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import type { Admin } from "@/db/schema";
+import { MAX_LIMIT } from "@/lib/http/pagination";
 import { listMyInvites } from "@/lib/invites/my-invites";
 import { listMyProjects } from "@/lib/projects/list-my-projects";
 import { adminById } from "./admin-by-id";
@@ -13,6 +14,6 @@ export async function currentAdmin(): Promise<Admin | null> {
 
 /** What the console shell shows: the admin's projects (for the switcher) and pending invitation count. */
 export async function shellData(admin: Admin) {
-  const [{ data: projects }, invites] = await Promise.all([listMyProjects(getDb(), admin.id), listMyInvites(getDb(), admin)]);
+  const [{ data: projects }, invites] = await Promise.all([listMyProjects(getDb(), admin.id), listMyInvites(getDb(), admin, { limit: MAX_LIMIT })]);
   return { projects, inviteCount: invites.data.length };
 }

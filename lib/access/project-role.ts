@@ -1,13 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, projectMembers, projects } from "@/db/schema";
-import type { Role } from "./roles";
+import type { OrgRole, Role } from "./roles";
 
 /**
  * An admin's effective role in a project: admin when they own or administer the project's org (inherited,
  * off the roster), otherwise their roster role; null when they have none. `undefined` project: not found.
  */
-export async function projectRoleOf(db: Tx, adminId: string, projectId: string): Promise<{ role: Role | null; inherited: boolean } | undefined> {
+export async function projectRoleOf(
+  db: DbOrTx,
+  adminId: string,
+  projectId: string,
+): Promise<{ role: Role | null; inherited: boolean; orgRole: OrgRole | null } | undefined> {
   const [row] = await db
     .select({
       orgRole: adminOrgMembers.role,
@@ -19,12 +23,13 @@ export async function projectRoleOf(db: Tx, adminId: string, projectId: string):
     .where(eq(projects.id, projectId))
     .limit(1);
   if (!row) return undefined;
-  if (row.orgRole === "owner" || row.orgRole === "admin") return { role: "admin", inherited: true };
-  return { role: row.rosterRole ?? null, inherited: false };
+  const orgRole = row.orgRole ?? null;
+  if (orgRole === "owner" || orgRole === "admin") return { role: "admin", inherited: true, orgRole };
+  return { role: row.rosterRole ?? null, inherited: false, orgRole };
 }
 
 /** How many administrators a project has: roster admins plus its org's owners and admins. */
-export async function countAdministrators(db: Tx, projectId: string, excludingAdminId?: string): Promise<number> {
+export async function countAdministrators(db: DbOrTx, projectId: string, excludingAdminId?: string): Promise<number> {
   const exclude = excludingAdminId ? sql`and admin_id <> ${excludingAdminId}` : sql``;
   const [row] = await db.execute<{ n: number }>(sql`
     select count(distinct admin_id)::int as n from (

@@ -1,6 +1,6 @@
 import { RuleBroken } from "@/lib/http/errors";
 import type { Actor } from "./context";
-import { roleRank, type Role } from "./roles";
+import { ROLES, roleRank, type OrgRole, type Role } from "./roles";
 
 /** The caller's role for rank rules; the service itself (CLI, worker) ranks as admin. */
 export function actorRole(actor: Actor): Role {
@@ -15,10 +15,25 @@ export function assertMayGrant(actor: Actor, role: Role, what = "assign"): void 
   }
 }
 
-/** Never change or remove a member who outranks the caller. */
-export function assertNotOutranked(actor: Actor, targetRole: Role): void {
-  const mine = actorRole(actor);
-  if (roleRank(targetRole) > roleRank(mine)) {
-    throw new RuleBroken(`This member is ${targetRole}, which outranks your ${mine} role.`);
+/**
+ * Authority for "outranks": an organization's owner above its admins, both above every project role
+ * (they administer all the org's projects); otherwise the project role. The service itself outranks all.
+ */
+function authority(role: Role, orgRole: OrgRole | null | undefined): number {
+  if (orgRole === "owner") return ROLES.length + 1;
+  if (orgRole === "admin") return ROLES.length;
+  return roleRank(role);
+}
+
+function rankName(role: Role, orgRole: OrgRole | null | undefined): string {
+  return orgRole === "owner" || orgRole === "admin" ? `an organization ${orgRole}` : role;
+}
+
+/** Never change or remove a member who outranks the caller (an org owner outranks a project admin). */
+export function assertNotOutranked(actor: Actor, targetRole: Role, targetOrgRole?: OrgRole | null): void {
+  if (actor.kind === "system") return;
+  const callerOrgRole = actor.kind === "admin" ? actor.orgRole : null;
+  if (authority(targetRole, targetOrgRole) > authority(actor.role, callerOrgRole)) {
+    throw new RuleBroken(`This member is ${rankName(targetRole, targetOrgRole)}, which outranks your ${rankName(actor.role, callerOrgRole)} role.`);
   }
 }

@@ -1,5 +1,5 @@
 import { and, gt, isNull, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { admins, projectInvites } from "@/db/schema";
 
 export type RegistrationMode = "open" | "invite_only";
@@ -15,7 +15,7 @@ export function registrationMode(): RegistrationMode {
  * May this address sign in? Existing admins always may. A new address may register when registration is
  * open, or under invite_only when a pending (unrevoked, unaccepted, unexpired) invitation names it.
  */
-export async function maySignIn(db: Tx, email: string): Promise<boolean> {
+export async function maySignIn(db: DbOrTx, email: string): Promise<boolean> {
   const [existing] = await db.select({ id: admins.id }).from(admins).where(sql`lower(${admins.email}) = lower(${email})`).limit(1);
   if (existing) return true;
   if (registrationMode() === "open") return true;

@@ -1,8 +1,8 @@
-import { projectRole, type ProjectRole } from "@/db/schema";
+import { PROJECT_ROLES, type ProjectRole } from "@/db/roles";
 
 export type Role = ProjectRole;
-/** Lowest first; each role includes every role before it. */
-export const ROLES: readonly Role[] = projectRole.enumValues;
+/** Lowest first; each role includes every role before it. A plain constant: client components import it. */
+export const ROLES: readonly Role[] = PROJECT_ROLES;
 
 export function roleRank(role: Role): number {
   return ROLES.indexOf(role);
@@ -15,3 +15,6 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }
+
+/** An admin's role in the organization that owns the project (owners and admins administer every project in it). */
+export type OrgRole = "owner" | "admin" | "member";

@@ -18,5 +18,5 @@ export async function resolveSessionActor(db: Db, req: Request, projectId: strin
   const access = await projectRoleOf(db, admin.id, projectId);
   if (!access) throw new NotFound("No such project.");
   if (!access.role) throw new Forbidden("You are not a member of this project.");
-  return { kind: "admin", adminId: admin.id, email: admin.email, role: access.role };
+  return { kind: "admin", adminId: admin.id, email: admin.email, role: access.role, orgRole: access.orgRole };
 }

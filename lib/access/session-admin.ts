@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { admins, adminSessions, type Admin } from "@/db/schema";
 
 /** next-auth's database-session cookie (the `__Secure-` form is used over https). */
@@ -31,7 +31,7 @@ function safeDecode(value: string): string {
 }
 
 /** The admin behind a live session token, or null. */
-export async function adminForSessionToken(db: Tx, token: string | null): Promise<Admin | null> {
+export async function adminForSessionToken(db: DbOrTx, token: string | null): Promise<Admin | null> {
   if (!token) return null;
   const [row] = await db
     .select({ admin: admins })
@@ -42,6 +42,6 @@ export async function adminForSessionToken(db: Tx, token: string | null): Promis
   return row?.admin ?? null;
 }
 
-export async function adminForRequest(db: Tx, req: Request): Promise<Admin | null> {
+export async function adminForRequest(db: DbOrTx, req: Request): Promise<Admin | null> {
   return adminForSessionToken(db, sessionTokenFrom(req));
 }

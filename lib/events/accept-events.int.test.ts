@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { api, createTestProject, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, pipelineSettled, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 let p: TestProject;
@@ -49,6 +49,15 @@ describe("POST /users/events", () => {
     expect(created).toHaveLength(1);
   });
 
+  it("runs the user.created of a user the drain creates through steps 2-4 in the batch of the event that created it", async () => {
+    expect((await send([{ name: "Joined", identifier: [{ external_id: "joined-new" }], data: { via: "ad" } }])).status).toBe(202);
+    await waitFor(async () => (await recorded({ name: "Joined" })).length === 1 && pipelineSettled(p.projectId), 15_000, "the pipeline to pass the event");
+    // The schema step's job carries the names of its batch: one job holds both, not one per trip through event_intake.
+    const jobs = await sql`select data->'delta' as delta from pgboss.job where name = 'pipeline.schema' and data->>'projectId' = ${p.projectId}
+      and data->'delta' @> '[{"n": "Joined"}]'::jsonb`;
+    expect(jobs.map((j) => [...new Set((j.delta as { n: string }[]).map((d) => d.n))].sort())).toEqual([["Joined", "user.created"]]);
+  });
+
   it("uses the client timestamp and ignores a repeated client id within 7 days", async () => {
     const ev = { name: "Paid", id: "client-key-1", timestamp: "2026-01-02T03:04:05.678Z", identifier: [{ external_id: "ev-1" }], data: { amount: 5 } };
     expect((await send([ev, ev])).body).toEqual({ accepted: 2, duplicates: 1 });
@@ -57,7 +66,7 @@ describe("POST /users/events", () => {
       const r = await recorded({ name: "Paid" });
       return r.length ? r : null;
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => pipelineSettled(p.projectId), 15_000, "the pipeline to pass these events");
     expect(await recorded({ name: "Paid" })).toHaveLength(1);
     expect(rows[0]!.occurred_at.toISOString()).toBe("2026-01-02T03:04:05.678Z");
     expect(rows[0]!.client_id).toBe("client-key-1");

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
-import { withTransaction } from "@/lib/access/context";
+import type { DbOrTx } from "@/db/client";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { EventInput } from "./schemas";
+import { withTransaction } from "@/lib/db/transaction";
 
 export const DEDUPE_WINDOW = "7 days";
 
@@ -11,7 +11,7 @@ export const DEDUPE_WINDOW = "7 days";
  * 7 days) are dropped, the rest goes into `event_intake` in one statement, and the worker is woken with
  * NOTIFY (delivered on commit). One transaction: a 202 means every event is enqueued, an error means none.
  */
-export async function acceptEvents(db: Tx, projectId: string, kind: "user" | "organization", input: EventInput[]) {
+export async function acceptEvents(db: DbOrTx, projectId: string, kind: "user" | "organization", input: EventInput[]) {
   const receivedAt = new Date().toISOString();
   const seen = new Set<string>();
   const batch = input.filter((e) => e.id === undefined || (!seen.has(e.id) && seen.add(e.id)));
@@ -35,7 +35,7 @@ export async function acceptEvents(db: Tx, projectId: string, kind: "user" | "or
   });
 }
 
-async function insertIntake(tx: Tx, projectId: string, kind: "user" | "organization", batch: EventInput[], receivedAt: string) {
+async function insertIntake(tx: DbOrTx, projectId: string, kind: "user" | "organization", batch: EventInput[], receivedAt: string) {
   if (!batch.length) return;
   const rows = batch.map((e) => ({ n: e.name, i: e.identifier ?? null, m: e.match ?? null, d: e.data ?? {}, c: e.id ?? null, t: e.timestamp ?? receivedAt }));
   await tx.execute(sql`

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { toEventView } from "./view";
@@ -16,7 +16,7 @@ export const listEventsQuery = paginationQuery
   .meta({ id: "ListEventsQuery" });
 
 /** Newest first by event time; `since` is inclusive and `until` exclusive. */
-export async function listEvents(db: Tx, projectId: string, q: z.output<typeof listEventsQuery>) {
+export async function listEvents(db: DbOrTx, projectId: string, q: z.output<typeof listEventsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
   const where: (SQL | undefined)[] = [eq(events.projectId, projectId)];
   if (q.name) where.push(eq(events.name, q.name));

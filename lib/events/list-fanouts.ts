@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { eventFanouts } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 
@@ -23,7 +23,7 @@ export const fanoutOutput = z
  * `match` events and how many records each reached, newest first: a filter that matched nobody records no
  * event, and this is where that shows.
  */
-export async function listFanouts(db: Tx, projectId: string, q: z.output<typeof listFanoutsQuery>) {
+export async function listFanouts(db: DbOrTx, projectId: string, q: z.output<typeof listFanoutsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await db
     .select()

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { eventSchema } from "@/db/schema";
 import { EVENT_ROW_PATH } from "@/lib/pipeline/discover-schema";
 
@@ -21,7 +21,7 @@ export const schemaOutput = z
   .meta({ id: "DiscoveredSchema" });
 
 /** The discovered schema: every event name seen, with its property paths, types, counts and first/last seen. */
-export async function listSchema(db: Tx, projectId: string, q: z.output<typeof listSchemaQuery>): Promise<z.infer<typeof schemaOutput>> {
+export async function listSchema(db: DbOrTx, projectId: string, q: z.output<typeof listSchemaQuery>): Promise<z.infer<typeof schemaOutput>> {
   const rows = await db
     .select()
     .from(eventSchema)

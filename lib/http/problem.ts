@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { errorCode } from "./error-code";
 import { AppError, Invalid, Unavailable } from "./errors";
+import { errorCode, isDatabaseUnavailable } from "@/lib/db/errors";
 
 export const PROBLEM_JSON = "application/problem+json";
 
@@ -17,19 +17,6 @@ export function problemResponse(err: AppError, headers: Record<string, string> =
     status: err.status,
     headers: { "content-type": PROBLEM_JSON, ...headers, ...err.headers },
   });
-}
-
-/** SQLSTATE classes and driver codes that mean "the database is not there", not "your input is wrong". */
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE",
-  "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "57P01", "57P02", "57P03", "53300", "53000",
-]);
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const code = errorCode(err);
-  if (!code) return false;
-  return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
 }
 
 /** The one place an unknown error becomes a response: typed errors keep their status; the rest is 503 or an opaque 500. */

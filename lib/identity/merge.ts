@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 
 /**
  * Updates one row in SQL and reports which keys actually changed, in one statement:
@@ -9,7 +9,7 @@ import type { Tx } from "@/db/client";
  * Returns the changed keys (`email`, `data.plan`, ...), or null when no row matched.
  */
 export async function mergeRow(
-  tx: Tx,
+  tx: DbOrTx,
   opts: {
     table: string;
     where: SQL;

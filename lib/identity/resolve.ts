@@ -1,11 +1,12 @@
 import { and, eq, exists, inArray, sql, type Column, type SQL } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
+import { RetryTransaction } from "@/lib/db/transaction";
 import { Conflict } from "@/lib/http/errors";
 import type { Identifier } from "./schemas";
 import { KINDS, type Kind } from "./tables";
 
-/** Thrown inside a transaction when a concurrent writer won a race; the caller's retry loop starts over. */
-export class RetryTransaction extends Error {}
+/** @deprecated Moved to `lib/db/transaction.ts`; this re-export goes in the verb-signature sweep. */
+export { RetryTransaction };
 
 export interface StoredIdentifier {
   source: string;
@@ -14,7 +15,7 @@ export interface StoredIdentifier {
 }
 
 /** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
-export async function resolveIdentifiers(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier"): Promise<string | null> {
+export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier"): Promise<string | null> {
   return (await findOwner(tx, kind, projectId, ids, path, false))?.recordId ?? null;
 }
 
@@ -22,13 +23,13 @@ export async function resolveIdentifiers(tx: Tx, kind: Kind, projectId: string, 
  * Like resolveIdentifiers, and locks the record row in the same statement, so the caller can update it
  * next without a separate lock. Also says which of the given pairs the record already holds.
  */
-export async function resolveForUpdate(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier") {
+export async function resolveForUpdate(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier") {
   return findOwner(tx, kind, projectId, ids, path, true);
 }
 
 export const pairKey = (source: string, externalId: string) => `${source}\u0000${externalId}`;
 
-async function findOwner(tx: Tx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: boolean) {
+async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: boolean) {
   const { identifiers: t, idColumn, records } = KINDS[kind];
   const pairs = sql.join(ids.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `);
   const query = tx
@@ -63,7 +64,7 @@ export function identifiersToAttach(ids: Identifier[], known: Set<string>): Iden
  * whole transaction retry (the retry then sees the conflict and answers 409).
  * Returns how many pairs were new.
  */
-export async function attachIdentifiers(tx: Tx, kind: Kind, projectId: string, recordId: string, ids: Identifier[]): Promise<number> {
+export async function attachIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, recordId: string, ids: Identifier[]): Promise<number> {
   const { identifiers: t, idColumn } = KINDS[kind];
   const idKey = kind === "user" ? "userId" : "organizationId";
   const inserted = await tx
@@ -90,7 +91,7 @@ export async function attachIdentifiers(tx: Tx, kind: Kind, projectId: string, r
 }
 
 /** `EXISTS` filter for list endpoints: the record holds an identifier with this source and/or external id. */
-export function hasIdentifier(db: Tx, kind: Kind, projectId: string, recordId: SQL | Column, q: { source?: string; external_id?: string }) {
+export function hasIdentifier(db: DbOrTx, kind: Kind, projectId: string, recordId: SQL | Column, q: { source?: string; external_id?: string }) {
   const { identifiers: t, idColumn } = KINDS[kind];
   const where = [eq(t.projectId, projectId), eq(idColumn, recordId)];
   if (q.external_id !== undefined) where.push(eq(t.externalId, q.external_id));
@@ -107,7 +108,7 @@ export function identifiersJson(kind: Kind, recordId: SQL, projectId: SQL) {
     from ${t} where ${t.projectId} = ${projectId} and ${idColumn} = ${recordId}), '[]'::json)`;
 }
 
-export async function listIdentifiers(tx: Tx, kind: Kind, projectId: string, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
+export async function listIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
   const { identifiers: t, idColumn } = KINDS[kind];
   const out = new Map<string, StoredIdentifier[]>();
   if (!recordIds.length) return out;

@@ -1,26 +1,2 @@
-import type { Db, Tx } from "@/db/client";
-import { isTransaction, withTransaction } from "@/lib/access/context";
-import { errorCode } from "@/lib/http/error-code";
-import { RetryTransaction } from "./resolve";
-
-const UNIQUE_VIOLATION = "23505";
-const SERIALIZATION_FAILURE = "40001";
-const DEADLOCK = "40P01";
-
-/**
- * Runs `fn` in a transaction and starts it over when a concurrent writer won a race on an identifier
- * (our RetryTransaction, a unique violation, or a deadlock). Inside an outer transaction it cannot
- * retry alone, so the error propagates to the outermost caller's loop.
- */
-export async function inRetryingTransaction<T>(db: Tx, fn: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await withTransaction(db as Db, fn);
-    } catch (err) {
-      const code = errorCode(err);
-      const retryable = err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK;
-      if (!retryable || attempt >= attempts || isTransaction(db)) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-    }
-  }
-}
+/** @deprecated Moved to `lib/db/retry.ts`; this re-export goes in the verb-signature sweep. */
+export { inRetryingTransaction } from "@/lib/db/retry";

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { adminOrgMembers, projectInvites, projectMembers, projects, type Admin } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { projectRoleOf } from "@/lib/access/project-role";
 import { Forbidden, NotFound, RuleBroken } from "@/lib/http/errors";
 import { inviteState } from "./view";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Accepts an invitation for the signed-in admin. The invitation carries no token: the session's verified

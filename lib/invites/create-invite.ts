@@ -1,13 +1,14 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { projectInvites, projects } from "@/db/schema";
-import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { type ProjectContext } from "@/lib/access/context";
 import { assertMayGrant } from "@/lib/access/rank-rules";
 import { RuleBroken } from "@/lib/http/errors";
 import { DEFAULT_INVITE_LIFETIME_MS, MAX_INVITE_LIFETIME_MS, parseExpiresIn } from "./expires-in";
 import { sendInviteMail } from "./invite-mail";
 import type { createInviteBody } from "./schemas";
 import { toInviteView } from "./view";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Invites an address with a role at or below the caller's. Re-inviting an address that already has an

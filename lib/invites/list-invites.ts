@@ -1,13 +1,13 @@
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { admins, projectInvites } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listInvitesQuery } from "./schemas";
 import { toInviteView } from "./view";
 
 /** A project's pending invitations (neither accepted, revoked nor expired), newest first. */
-export async function listInvites(db: Tx, projectId: string, q: z.output<typeof listInvitesQuery>) {
+export async function listInvites(db: DbOrTx, projectId: string, q: z.output<typeof listInvitesQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where = [eq(projectInvites.projectId, projectId), isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt), gt(projectInvites.expiresAt, sql`now()`)];
   if (after) where.push(lt(projectInvites.id, after[0]));

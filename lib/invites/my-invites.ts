@@ -1,13 +1,17 @@
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { z } from "zod";
 import { alias } from "drizzle-orm/pg-core";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgs, admins, projectInvites, projects, type Admin } from "@/db/schema";
+import { decodeCursor, page } from "@/lib/http/pagination";
+import type { listInvitesQuery } from "./schemas";
 import { toInviteView } from "./view";
 
 const inviter = alias(admins, "inviter");
 
 /** The signed-in admin's pending invitations (addressed to their e-mail, case-insensitive), newest first. */
-export async function listMyInvites(db: Tx, admin: Admin) {
+export async function listMyInvites(db: DbOrTx, admin: Admin, q: z.output<typeof listInvitesQuery>) {
+  const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await db
     .select({ invite: projectInvites, projectName: projects.name, orgName: adminOrgs.name, inviter: inviter.email })
     .from(projectInvites)
@@ -20,8 +24,11 @@ export async function listMyInvites(db: Tx, admin: Admin) {
         isNull(projectInvites.acceptedAt),
         isNull(projectInvites.revokedAt),
         gt(projectInvites.expiresAt, sql`now()`),
+        after ? lt(projectInvites.id, after[0]) : undefined,
       ),
     )
-    .orderBy(desc(projectInvites.id));
-  return { data: rows.map((r) => ({ ...toInviteView(r.invite, r.inviter), project_name: r.projectName, org_name: r.orgName })), next_cursor: null };
+    .orderBy(desc(projectInvites.id))
+    .limit(q.limit + 1);
+  const { data, next_cursor } = page(rows, q.limit, (r) => [r.invite.id]);
+  return { data: data.map((r) => ({ ...toInviteView(r.invite, r.inviter), project_name: r.projectName, org_name: r.orgName })), next_cursor };
 }

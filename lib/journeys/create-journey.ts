@@ -1,14 +1,14 @@
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { journeyEntrances, journeys } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import type { JourneyInput, JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Creates a journey with its entrances. Scheduled entrances name a schedule definition and offset by id
  * and are matched against `scheduled.*` events' `schedule_id` / `schedule_offset_id` when they fire.
  */
-export async function createJourney(db: Tx, projectId: string, input: JourneyInput): Promise<JourneyView> {
+export async function createJourney(db: DbOrTx, projectId: string, input: JourneyInput): Promise<JourneyView> {
   return withTransaction(db, async (tx) => {
     const [row] = await tx
       .insert(journeys)

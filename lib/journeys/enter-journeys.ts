@@ -1,9 +1,25 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { EventRow, JourneyEntrance } from "@/db/schema";
 import { evaluateRule } from "@/lib/lists/evaluate-rule";
 import type { Condition, Rule } from "@/lib/lists/rules";
 import { matchesCondition } from "./match-condition";
+import { queryRows } from "@/lib/db/sql";
+
+/**
+ * Per channel, whether the entered user `u` can be reached at all right now: a contact for the channel
+ * (e-mail, phone; push has no stored contact yet) and no whole-channel opt-out (SMS STOP). The same
+ * channel rules as `canSend` (lib/subscriptions/can-send.ts), which still decides each group's message.
+ */
+function sendableSql(projectId: string) {
+  const optedOut = (channel: string) =>
+    sql`exists (select 1 from user_channel_opt_outs o where o.project_id = ${projectId}::uuid and o.user_id = u::uuid and o.channel = ${channel})`;
+  return sql`(select jsonb_build_object(
+      'email', su.email is not null and not ${optedOut("email")},
+      'sms', su.phone is not null and not ${optedOut("sms")},
+      'push', not ${optedOut("push")})
+    from users su where su.project_id = ${projectId}::uuid and su.id = u::uuid)`;
+}
 
 type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean };
 
@@ -20,10 +36,10 @@ function triggers(en: Entrance, e: EventRow): boolean {
  * Re-entry: without multiple entries a user enters once ever; without concurrent runs not while an entry
  * is active. The journey row is locked so racing workers decide one at a time.
  */
-export async function enterJourneys(tx: Tx, projectId: string, rows: EventRow[]): Promise<number> {
+export async function enterJourneys(tx: DbOrTx, projectId: string, rows: EventRow[]): Promise<number> {
   const names = [...new Set(rows.map((r) => r.name))];
   const scheduled = rows.some((r) => r.name.startsWith("scheduled."));
-  const entrances = (await tx.execute(sql`
+  const entrances = (await queryRows<Entrance>(tx, sql`
     select en.id, en.journey_id as "journeyId", en.kind, en.event_name as "eventName", en.condition, en.user_rule as "userRule",
       en.schedule_id as "scheduleId", en.schedule_offset_id as "scheduleOffsetId", en.data_key as "dataKey",
       j.allow_multiple_entries as "allowMultipleEntries", j.allow_concurrent_runs as "allowConcurrentRuns"
@@ -31,7 +47,7 @@ export async function enterJourneys(tx: Tx, projectId: string, rows: EventRow[])
     where en.project_id = ${projectId}::uuid
       and ((en.kind = 'event' and en.event_name in (select jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)))
         or (en.kind = 'scheduled' and ${scheduled}))
-    order by en.journey_id, en.id`)) as unknown as Entrance[];
+    order by en.journey_id, en.id`));
   let entered = 0;
   const locked = new Set<string>();
   for (const en of entrances) {
@@ -52,8 +68,9 @@ export async function enterJourneys(tx: Tx, projectId: string, rows: EventRow[])
         locked.add(en.journeyId);
       }
       const inserted = await tx.execute(sql`
-        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context)
-        select ${projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb
+        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, sendable)
+        select ${projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb,
+          ${sendableSql(projectId)}
         from jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) u
         where (${en.allowMultipleEntries} or not exists (
             select 1 from journey_entries x where x.project_id = ${projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid))

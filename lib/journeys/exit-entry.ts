@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { journeyEntries } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 
 /** Ends an active entry (what a journey does in between is a later issue); a user without concurrent runs may then enter again. */
-export async function exitJourneyEntry(db: Tx, projectId: string, journeyId: string, entryId: string): Promise<void> {
+export async function exitJourneyEntry(db: DbOrTx, projectId: string, journeyId: string, entryId: string): Promise<void> {
   const rows = await db
     .update(journeyEntries)
     .set({ exitedAt: sql`now()` })

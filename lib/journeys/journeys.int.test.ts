@@ -48,6 +48,25 @@ describe("journey entrances", () => {
     expect(read.body.data[0]).toMatchObject({ user_id: u, context: { order: { total: 150, sku: "A" } } });
   });
 
+  it("records on each entry whether the user is reachable per channel (contact present, no channel opt-out), and the API shows it", async () => {
+    const j = await createJourney({ name: "Reachability", allow_multiple_entries: true, entrances: [{ kind: "event", event_name: "Reach", data_key: "r" }] });
+    const post = (body: unknown) => api("POST", p.client("/users"), { key: p.keys.client, body });
+    const all = (await post({ identifier: [{ external_id: "reach-all" }], email: "all@example.com", phone: "+14155550101" })).body.id;
+    const stopped = (await post({ identifier: [{ external_id: "reach-stop" }], email: "stop@example.com", phone: "+14155550102" })).body.id;
+    const none = (await post({ identifier: [{ external_id: "reach-none" }] })).body.id;
+    await sql`insert into user_channel_opt_outs (project_id, user_id, channel, source) values (${p.projectId}, ${stopped}, 'sms', 'sms')`;
+    for (const u of ["reach-all", "reach-stop", "reach-none"]) await track(u, "Reach", {});
+    await waitFor(async () => (await entries(j.body.id)).length === 3, 20_000, "three entries");
+    const byUser = Object.fromEntries((await entries(j.body.id)).map((e) => [e.user_id, e.sendable]));
+    expect(byUser).toEqual({
+      [all]: { email: true, sms: true, push: true },
+      [stopped]: { email: true, sms: false, push: true },
+      [none]: { email: false, sms: false, push: true },
+    });
+    const read = await api("GET", p.admin(`/journeys/${j.body.id}/entries?user_id=${stopped}`), { key: p.keys.support });
+    expect(read.body.data.map((e: { sendable: unknown }) => e.sendable)).toEqual([{ email: true, sms: false, push: true }]);
+  });
+
   it("honours re-entry: multiple entries without concurrent runs waits for the active entry to exit", async () => {
     const j = await createJourney({ name: "Nudge", allow_multiple_entries: true, entrances: [{ kind: "event", event_name: "Abandoned", data_key: "cart" }] });
     await upsertUser("nudge");

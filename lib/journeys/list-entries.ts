@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { journeyEntries } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { findJourney } from "./get-journey";
@@ -8,7 +8,7 @@ import { findJourney } from "./get-journey";
 export const listEntriesQuery = paginationQuery.extend({ user_id: z.uuid().optional() }).meta({ id: "ListJourneyEntriesQuery" });
 
 /** Entries of a journey, newest first, optionally for one user. */
-export async function listJourneyEntries(db: Tx, projectId: string, journeyId: string, q: z.output<typeof listEntriesQuery>) {
+export async function listJourneyEntries(db: DbOrTx, projectId: string, journeyId: string, q: z.output<typeof listEntriesQuery>) {
   await findJourney(db, projectId, journeyId);
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await db
@@ -32,6 +32,7 @@ export async function listJourneyEntries(db: Tx, projectId: string, journeyId: s
       user_id: e.userId,
       event_id: e.eventId,
       context: e.context,
+      sendable: e.sendable,
       entered_at: e.enteredAt.toISOString(),
       exited_at: e.exitedAt?.toISOString() ?? null,
     })),

@@ -1,13 +1,13 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { journeys } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { toJourneyViews } from "./view";
 
 export const listJourneysQuery = paginationQuery.meta({ id: "ListJourneysQuery" });
 
-export async function listJourneys(db: Tx, projectId: string, q: z.output<typeof listJourneysQuery>) {
+export async function listJourneys(db: DbOrTx, projectId: string, q: z.output<typeof listJourneysQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await db
     .select()

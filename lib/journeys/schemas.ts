@@ -68,6 +68,12 @@ export const journeyEntryOutput = z
     user_id: z.uuid(),
     event_id: z.uuid(),
     context: z.record(z.string(), z.unknown()).meta({ description: "`{<data_key>: <event data>}`: read as `journey.<data_key>.<property>`." }),
+    sendable: z
+      .object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() })
+      .meta({
+        description:
+          "Whether the user could be sent to on each channel at entry: a contact for it (e-mail, phone) and no whole-channel opt-out such as SMS STOP. A group's own subscription state is still checked per message with `GET /subscriptions/check`.",
+      }),
     entered_at: z.iso.datetime(),
     exited_at: z.iso.datetime().nullable(),
   })

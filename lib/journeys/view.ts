@@ -1,9 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { journeyEntrances, type Journey } from "@/db/schema";
 import type { JourneyView } from "./schemas";
 
-export async function toJourneyViews(db: Tx, projectId: string, rows: Journey[]): Promise<JourneyView[]> {
+export async function toJourneyViews(db: DbOrTx, projectId: string, rows: Journey[]): Promise<JourneyView[]> {
   const entrances = rows.length
     ? await db
         .select()

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
 import { addToRoster, createTestAdmin, type TestAdmin } from "../../scripts/test/sessions";
@@ -19,7 +20,8 @@ describe("API keys", () => {
     expect(created.body).toMatchObject({ name: "Backend", role: "client", created_by: admin.email, last_used_at: null });
     expect(created.body.secret.startsWith(created.body.prefix)).toBe(true);
     const [row] = await sql`select secret_hash from api_keys where id = ${created.body.id}`;
-    expect(row!.secret_hash).not.toContain(created.body.secret);
+    // Only the SHA-256 of the secret is stored (hex), never the secret itself.
+    expect(row!.secret_hash).toBe(createHash("sha256").update(created.body.secret).digest("hex"));
 
     const upsert = await api("POST", p.client("/users"), { key: created.body.secret, body: { identifier: [{ external_id: "via-new-key" }] } });
     expect(upsert.status).toBe(201);

@@ -1,13 +1,13 @@
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { admins, apiKeys } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listKeysQuery } from "./schemas";
 import { toKeyView } from "./view";
 
 /** The project's live API keys, newest first; never a secret or its hash. */
-export async function listKeys(db: Tx, projectId: string, q: z.output<typeof listKeysQuery>) {
+export async function listKeys(db: DbOrTx, projectId: string, q: z.output<typeof listKeysQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where = [eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)];
   if (after) where.push(lt(apiKeys.id, after[0]));

@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { readLinkToken } from "./tokens";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Resolves a tracked link. Returns the destination for a valid token (null otherwise: the caller answers
  * 404 and redirects nowhere). With `record` (GET, not HEAD) the click goes through the pipeline as
  * `link.clicked`; a recipient erased since the send still gets redirected, but nothing is recorded.
  */
-export async function followLink(db: Tx, token: string, opts: { record: boolean; userAgent?: string | null }): Promise<string | null> {
+export async function followLink(db: DbOrTx, token: string, opts: { record: boolean; userAgent?: string | null }): Promise<string | null> {
   const claim = readLinkToken(token);
   if (!claim) return null;
   if (!opts.record) return claim.url;

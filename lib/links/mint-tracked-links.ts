@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import type { mintLinksInput } from "./schemas";
 import { linkToken } from "./tokens";
 
 /** Signs one tracked link per URL for a campaign and recipient. Nothing is stored: the token is the link. */
-export async function mintTrackedLinks(db: Tx, projectId: string, input: z.output<typeof mintLinksInput>, origin: string) {
+export async function mintTrackedLinks(db: DbOrTx, projectId: string, input: z.output<typeof mintLinksInput>, origin: string) {
   const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.id, input.user_id)));
   if (!user) throw new NotFound("No user with this id in this project.", { errors: [{ path: "user_id", message: "matches no user" }] });
   return {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 
 /**
@@ -7,7 +7,7 @@ import { recordSystemEvents } from "@/lib/events/record-system-events";
  * rows that actually changed (the insert's and delete's RETURNING decide, so racing evaluations never emit
  * twice). The events go through recordSystemEvents, hence through the whole pipeline.
  */
-export async function applyMembership(tx: Tx, projectId: string, list: { id: string; name: string }, add: string[], remove: string[]) {
+export async function applyMembership(tx: DbOrTx, projectId: string, list: { id: string; name: string }, add: string[], remove: string[]) {
   const added = add.length
     ? await tx.execute<{ user_id: string }>(sql`
         insert into list_members (project_id, list_id, user_id)

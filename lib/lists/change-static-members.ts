@@ -1,14 +1,14 @@
-import type { Tx } from "@/db/client";
-import { withTransaction } from "@/lib/access/context";
+import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
 import { applyMembership } from "./apply-membership";
 import { findList } from "./get-list";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Adds or removes users of a static list by hand, emitting list.user.added / removed for actual changes.
  * Unknown user ids are ignored (reported back as not changed). Dynamic lists follow their rules: 422.
  */
-export async function changeStaticMembers(db: Tx, projectId: string, listId: string, op: "add" | "remove", userIds: string[]) {
+export async function changeStaticMembers(db: DbOrTx, projectId: string, listId: string, op: "add" | "remove", userIds: string[]) {
   return withTransaction(db, async (tx) => {
     const list = await findList(tx, projectId, listId, true);
     if (list.kind !== "static") throw new RuleBroken("Members of a dynamic list follow its rules; they cannot be added or removed by hand.");

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { compileRule, type Rule } from "./rules";
 
 /** The subset of `userIds` that satisfy the rule right now. */
-export async function evaluateRule(tx: Tx, projectId: string, rule: Rule, userIds: string[]): Promise<Set<string>> {
+export async function evaluateRule(tx: DbOrTx, projectId: string, rule: Rule, userIds: string[]): Promise<Set<string>> {
   if (!userIds.length) return new Set();
   const rows = await tx.execute<{ id: string }>(sql`
     select u.id from users u

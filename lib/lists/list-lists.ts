@@ -1,13 +1,13 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { lists } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { toListViews } from "./view";
 
 export const listListsQuery = paginationQuery.meta({ id: "ListListsQuery" });
 
-export async function listLists(db: Tx, projectId: string, q: z.output<typeof listListsQuery>) {
+export async function listLists(db: DbOrTx, projectId: string, q: z.output<typeof listListsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await db
     .select()

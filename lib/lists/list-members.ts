@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { listMembers } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { findList } from "./get-list";
@@ -8,7 +8,7 @@ import { findList } from "./get-list";
 export const listMembersQuery = paginationQuery.meta({ id: "ListMembersQuery" });
 
 /** Members, most recently added first. */
-export async function listListMembers(db: Tx, projectId: string, listId: string, q: z.output<typeof listMembersQuery>) {
+export async function listListMembers(db: DbOrTx, projectId: string, listId: string, q: z.output<typeof listMembersQuery>) {
   await findList(db, projectId, listId);
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
   const rows = await db

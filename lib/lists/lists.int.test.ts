@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 let p: TestProject;
@@ -33,13 +33,13 @@ describe("dynamic lists", () => {
     const u = await upsertUser("spender");
     const ev = (amount: number) => ({ name: "Purchased", identifier: [{ external_id: "spender" }], data: { amount } });
     await track([ev(50), ev(5)]);
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => pipelineSettled(p.projectId), 15_000, "the pipeline to pass these events");
     expect(await members(list.body.id)).toEqual([]);
     await track([ev(12)]);
     await waitFor(async () => (await members(list.body.id)).length === 1, 15_000, "membership");
     expect(await members(list.body.id)).toEqual([u]);
     await track([ev(99)]);
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => pipelineSettled(p.projectId), 15_000, "the pipeline to pass this event");
     expect(await listEvents("list.user.added", list.body.id)).toHaveLength(1);
     // The list event itself goes through the pipeline: its schema is discovered.
     await waitFor(async () => (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'list.user.added'`).length > 0);

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { lists } from "@/db/schema";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { reevaluateList } from "./recompute-lists";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 const CHUNK = 2000;
 

@@ -1,12 +1,12 @@
 import { and, arrayOverlaps, eq, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { lists, type EventRow, type List } from "@/db/schema";
 import { applyMembership } from "./apply-membership";
 import { evaluateRule } from "./evaluate-rule";
 import type { Rule } from "./rules";
 
 /** Re-evaluates one dynamic list for the given users and applies the difference. */
-export async function reevaluateList(tx: Tx, projectId: string, list: List, userIds: string[]) {
+export async function reevaluateList(tx: DbOrTx, projectId: string, list: List, userIds: string[]) {
   if (!userIds.length) return { added: [], removed: [] };
   const matching = await evaluateRule(tx, projectId, list.rules as Rule, userIds);
   return applyMembership(tx, projectId, list, [...matching], userIds.filter((u) => !matching.has(u)));
@@ -16,7 +16,7 @@ export async function reevaluateList(tx: Tx, projectId: string, list: List, user
  * Pipeline step 3: for each dynamic list whose rules reference an event name in the batch, re-evaluate
  * the affected users: the event's user, or every member of the event's organization.
  */
-export async function recomputeListsForEvents(tx: Tx, projectId: string, rows: EventRow[]): Promise<void> {
+export async function recomputeListsForEvents(tx: DbOrTx, projectId: string, rows: EventRow[]): Promise<void> {
   const names = [...new Set(rows.map((r) => r.name))];
   const candidates = await tx
     .select()

@@ -1,9 +1,9 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { listMembers, type List } from "@/db/schema";
 import type { ListView } from "./schemas";
 
-export async function toListViews(db: Tx, projectId: string, rows: List[]): Promise<ListView[]> {
+export async function toListViews(db: DbOrTx, projectId: string, rows: List[]): Promise<ListView[]> {
   const counts = rows.length
     ? await db
         .select({ listId: listMembers.listId, n: count() })

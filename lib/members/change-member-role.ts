@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { projectMembers } from "@/db/schema";
-import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { type ProjectContext } from "@/lib/access/context";
 import { countAdministrators } from "@/lib/access/project-role";
 import { assertMayGrant, assertNotOutranked } from "@/lib/access/rank-rules";
 import type { Role } from "@/lib/access/roles";
 import { RuleBroken } from "@/lib/http/errors";
 import { revokeKeysAbove } from "@/lib/keys/revoke-departed";
 import { lockRosterTarget } from "./roster-lock";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Re-roles a roster member. Refused (422) when the member outranks the caller, when the new role is above
@@ -16,7 +17,7 @@ import { lockRosterTarget } from "./roster-lock";
 export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
   return withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget(tx, ctx.projectId, adminId);
-    assertNotOutranked(ctx.actor, target.role);
+    assertNotOutranked(ctx.actor, target.role, target.orgRole);
     assertMayGrant(ctx.actor, role);
     if (target.role === "admin" && role !== "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator: make someone else admin first.");

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, admins, projectMembers, projects } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listMembersQuery, MemberView } from "./schemas";
@@ -9,7 +9,7 @@ import type { listMembersQuery, MemberView } from "./schemas";
  * The roster, newest first. Org owners and admins are administrators by inheritance and are not on it;
  * they are returned apart as `inherited` so the console can say who else administers the project.
  */
-export async function listMembers(db: Tx, projectId: string, q: z.output<typeof listMembersQuery>) {
+export async function listMembers(db: DbOrTx, projectId: string, q: z.output<typeof listMembersQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
   const where = [eq(projectMembers.projectId, projectId)];
   if (after) {

@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { projectMembers } from "@/db/schema";
-import { withTransaction, type ProjectContext } from "@/lib/access/context";
+import { type ProjectContext } from "@/lib/access/context";
 import { countAdministrators } from "@/lib/access/project-role";
 import { assertNotOutranked } from "@/lib/access/rank-rules";
 import { RuleBroken } from "@/lib/http/errors";
 import { revokeKeysAbove } from "@/lib/keys/revoke-departed";
 import { lockRosterTarget } from "./roster-lock";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Removes a roster member; never one who outranks the caller, never the last administrator. The keys the
@@ -14,7 +15,7 @@ import { lockRosterTarget } from "./roster-lock";
 export async function removeMember(ctx: ProjectContext, adminId: string): Promise<string[]> {
   return withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget(tx, ctx.projectId, adminId);
-    assertNotOutranked(ctx.actor, target.role);
+    assertNotOutranked(ctx.actor, target.role, target.orgRole);
     if (target.role === "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator and cannot be removed.");
     }

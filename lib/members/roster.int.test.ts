@@ -165,3 +165,60 @@ describe("a departing or demoted member's keys", () => {
     expect((await api("GET", q.admin("/members"), { key: key.secret })).status).toBe(200);
   });
 });
+
+describe("rank rules over HTTP with console sessions", () => {
+  it("a project admin cannot re-role or remove an org owner on the roster (outranks), an org admin neither; the owner can act on them", async () => {
+    const q = await createTestProject("rank-http");
+    const [ownerRow] = await sql`select a.id, a.email from admin_org_members m join admins a on a.id = m.admin_id where m.org_id = ${q.orgId} and m.role = 'owner'`;
+    const owner = await createTestAdmin(ownerRow!.email);
+    await addToRoster(q.projectId, owner.id, "editor");
+    const projectAdmin = await createTestAdmin();
+    await addToRoster(q.projectId, projectAdmin.id, "admin");
+    const orgAdmin = await createTestAdmin();
+    await setOrgRole(q.orgId, orgAdmin.id, "admin");
+    await addToRoster(q.projectId, orgAdmin.id, "support");
+
+    for (const caller of [projectAdmin, orgAdmin]) {
+      const patch = await api("PATCH", q.admin(`/members/${owner.id}`), { ...as(caller), body: { role: "support" } });
+      expect(patch.status).toBe(422);
+      expect(patch.body.detail).toMatch(/organization owner, which outranks your/);
+      expect((await api("DELETE", q.admin(`/members/${owner.id}`), as(caller))).status).toBe(422);
+    }
+    // A project admin cannot touch an org admin's roster row either; the owner can touch both.
+    expect((await api("PATCH", q.admin(`/members/${orgAdmin.id}`), { ...as(projectAdmin), body: { role: "editor" } })).status).toBe(422);
+    expect((await api("PATCH", q.admin(`/members/${orgAdmin.id}`), { ...as(owner), body: { role: "editor" } })).status).toBe(200);
+    expect((await api("PATCH", q.admin(`/members/${projectAdmin.id}`), { ...as(owner), body: { role: "editor" } })).status).toBe(200);
+    const [row] = await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${owner.id}`;
+    expect(row!.role).toBe("editor");
+  });
+
+  it("a role above the caller's own is refused: an editor session can neither invite nor promote to admin", async () => {
+    const q = await createTestProject("rank-above");
+    const editor = await createTestAdmin();
+    await addToRoster(q.projectId, editor.id, "editor");
+    const target = await createTestAdmin();
+    await addToRoster(q.projectId, target.id, "support");
+    const invite = await api("POST", q.admin("/invites"), { ...as(editor), body: { email: "x@example.com", role: "admin" } });
+    expect(invite.status).toBe(403);
+    expect((await api("PATCH", q.admin(`/members/${target.id}`), { ...as(editor), body: { role: "admin" } })).status).toBe(403);
+    const [{ n }] = await sql`select count(*)::int as n from project_invites where project_id = ${q.projectId}`;
+    expect(n).toBe(0);
+    const [row] = await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${target.id}`;
+    expect(row!.role).toBe("support");
+  });
+
+  it("an admin holds exactly one role per project: accepting a second invitation changes the one roster row", async () => {
+    const q = await createTestProject("one-role");
+    const member = await createTestAdmin();
+    for (const role of ["support", "editor"]) {
+      const invited = await api("POST", q.admin("/invites"), { key: q.keys.admin, body: { email: member.email, role } });
+      expect(invited.status).toBe(201);
+      expect((await api("POST", `/api/invites/${invited.body.id}/accept`, as(member))).status).toBe(200);
+    }
+    const rows = await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${member.id}`;
+    expect(rows.map((r) => r.role)).toEqual(["editor"]);
+    const roster = await api("GET", q.admin("/members"), { key: q.keys.support });
+    expect(roster.body.data.filter((m: any) => m.admin_id === member.id)).toHaveLength(1);
+    await expect(sql`insert into project_members (project_id, admin_id, role) values (${q.projectId}, ${member.id}, 'admin')`).rejects.toThrow(/duplicate key/);
+  });
+});

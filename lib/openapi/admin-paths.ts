@@ -2,7 +2,7 @@ import { z } from "zod";
 import { eventOutput } from "@/lib/events/view";
 import { listEventsQuery } from "@/lib/events/list-events";
 import { listOrganizationsQuery } from "@/lib/organizations/list-organizations";
-import { organizationOutput } from "@/lib/organizations/schemas";
+import { deleteOrganizationParams, organizationOutput } from "@/lib/organizations/schemas";
 import { listUsersQuery } from "@/lib/users/list-users";
 import { userOutput } from "@/lib/users/schemas";
 import { assignmentOutput } from "@/lib/schedules/schemas";
@@ -58,7 +58,9 @@ registerPath({
 });
 registerPath({
   method: "delete", path: `${base}/organizations/{id}`, tags: ["Admin: data"], summary: "Delete an organization and its memberships (admin)",
-  request: { params: idParams },
+  description:
+    "Users stay; each former member gets `organization.user.removed`. The events recorded against the organization alone are erased, unless `?keep_events=true` keeps them as history.",
+  request: { params: idParams, query: deleteOrganizationParams },
   responses: { 204: { description: "Deleted." }, 404: errorResponse("No such organization.") },
 });
 registerPath({

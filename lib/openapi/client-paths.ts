@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { membershipInput, membershipOutput, membershipRemoveInput, organizationBatchInput, organizationInput, organizationOutput } from "@/lib/organizations/schemas";
+import { deleteOrganizationParams, membershipInput, membershipOutput, membershipRemoveInput, organizationBatchInput, organizationInput, organizationOutput } from "@/lib/organizations/schemas";
 import { identifyInput, userBatchInput, userInput, userOutput } from "@/lib/users/schemas";
 import { errorResponse, jsonBody, jsonResponse, projectParams, registerPath } from "./registry";
 
@@ -35,8 +35,9 @@ registerPath({
 });
 registerPath({
   method: "delete", path: `${base}/organizations`, tags: ["Organizations"], summary: "Delete an organization and its memberships",
-  description: "Users stay; each former member gets `organization.user.removed`.",
-  request: { params: projectParams, body: jsonBody(identifyInput) },
+  description:
+    "Users stay; each former member gets `organization.user.removed`. The events recorded against the organization alone are erased (as `DELETE /users` erases a user's), unless `?keep_events=true` keeps them as history.",
+  request: { params: projectParams, query: deleteOrganizationParams, body: jsonBody(identifyInput) },
   responses: { 204: { description: "Deleted." }, 404: errorResponse("No organization has these identifiers."), 409: conflict },
 });
 registerPath({

@@ -77,7 +77,8 @@ registerPath({
 });
 registerPath({
   method: "get", path: "/api/invites/mine", tags: ["Console"], security: sessionOnly, summary: "My pending invitations",
-  description: "Pending invitations addressed to the signed-in admin's e-mail (case-insensitive). Needs a console session.",
+  description: "Pending invitations addressed to the signed-in admin's e-mail (case-insensitive), newest first, paged like every list (`limit`, `cursor`). Needs a console session.",
+  request: { query: listInvitesQuery },
   responses: { 200: jsonResponse(listOf(myInviteOutput, "MyInviteList"), "My invitations.") },
 });
 registerPath({

@@ -99,7 +99,8 @@ registerPath({
 });
 registerPath({
   method: "get", path: `${admin}/schedules/{id}/offsets`, tags: ["Admin: schedules"], summary: "List a definition's offsets",
-  description: "In firing order around the occurrence: the earliest `before` first, the latest `after` last.",
+  description:
+    "Every offset of the definition in one page (`next_cursor` is always null), in firing order around the occurrence: the earliest `before` first, the latest `after` last. An exception to the newest-first, cursor-paged list contract because firing order is what the offsets mean, and a definition holds at most 51 offsets (the default and 50 more; adding past that is a 422).",
   request: { params: idParams },
   responses: { 200: jsonResponse(listOf(offsetOutput, "ScheduleOffsetList"), "The offsets (`next_cursor` is always null)."), 404: errorResponse("No such schedule.") },
 });
@@ -109,7 +110,7 @@ registerPath({
     "The same interval and direction again is a 409 (`1 week` equals `7 days`). Every active assignment of the definition gets a firing for the new offset in its current cycle; " +
     `with existing assignments this runs in the background (the worker's \`schedules.backfill-offset\` job, page by page), so the answer is immediate. ${intervalNote} Role \`editor\` or above.`,
   request: { params: idParams, body: jsonBody(offsetInput) },
-  responses: { 201: jsonResponse(offsetOutput, "Added."), 404: errorResponse("No such schedule."), 409: errorResponse("The definition already has this offset.") },
+  responses: { 201: jsonResponse(offsetOutput, "Added."), 404: errorResponse("No such schedule."), 409: errorResponse("The definition already has this offset."), 422: errorResponse("The definition already holds 51 offsets.") },
 });
 registerPath({
   method: "get", path: `${admin}/schedules/{id}/assignments`, tags: ["Admin: schedules"], summary: "List a definition's assignments (newest first)",

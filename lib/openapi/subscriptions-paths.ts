@@ -24,7 +24,8 @@ registerPath({
 });
 registerPath({
   method: "get", path: `${admin}/subscription-groups`, tags: ["Subscriptions"], summary: "List subscription groups",
-  description: "Every group of the project by name (one page). Role `support` or above.",
+  description:
+    "Every group of the project, ordered by name, in one page (`next_cursor` is always null): an exception to the newest-first, cursor-paged list contract because groups are configuration that pickers and the preference center show whole, and a project holds at most 200 of them (creating more is a 422). Role `support` or above.",
   request: { params: projectParams },
   responses: { 200: jsonResponse(listOf(groupOutput, "SubscriptionGroupList"), "The groups.") },
 });
@@ -32,7 +33,7 @@ registerPath({
   method: "post", path: `${admin}/subscription-groups`, tags: ["Subscriptions"], summary: "Create a subscription group (admin)",
   description: "A name unique in the project (case-insensitive), a channel, and optionally a policy overriding the project's default.",
   request: { params: projectParams, body: jsonBody(groupInput) },
-  responses: { 201: jsonResponse(groupOutput, "Created."), 409: errorResponse("The name is taken.") },
+  responses: { 201: jsonResponse(groupOutput, "Created."), 409: errorResponse("The name is taken."), 422: errorResponse("The project already holds 200 groups.") },
 });
 registerPath({
   method: "patch", path: `${admin}/subscription-groups/{id}`, tags: ["Subscriptions"], summary: "Change a subscription group (admin)",
@@ -71,7 +72,7 @@ registerPath({
 registerPath({
   method: "get", path: `${admin}/subscriptions/check`, tags: ["Subscriptions"], summary: "Sending filter: may this message go to this user?",
   description:
-    "Answers for a user, a group and a channel (default: the group's). An explicit state wins; unset follows the group's policy, else the project's; an SMS STOP blocks the whole SMS channel; a channel other than the group's is refused. Lists and journeys call the same `canSend` function.",
+    "Answers for a user, a group and a channel (default: the group's). An explicit state wins; unset follows the group's policy, else the project's; an SMS STOP blocks the whole SMS channel; a channel other than the group's is refused. A sender calls this per message; journey entries carry the channel part of the answer at entry (`sendable`: a contact and no channel opt-out), so a consumer of entries can filter without a call per user.",
   request: { params: projectParams, query: canSendQuery },
   responses: { 200: jsonResponse(canSendOutput, "The decision and why."), 404: errorResponse("No such user or group.") },
 });

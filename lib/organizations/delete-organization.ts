@@ -1,30 +1,32 @@
-import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
-import { organizationMembers, organizations } from "@/db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { events, organizationMembers, organizations } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { NotFound } from "@/lib/http/errors";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import type { Identifier } from "@/lib/identity/schemas";
+import type { DeleteOrganizationOptions } from "./schemas";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * Deletes the organization, its identifiers and its memberships (by cascade); the users stay. Each
- * former member gets `organization.user.removed`. The organization's own past events are kept as history.
+ * former member gets `organization.user.removed`. The events recorded against the organization alone
+ * are erased too, as for a user, unless `keepEvents` asks to keep them as history.
  */
-export async function deleteOrganization(db: Tx, projectId: string, identifier: Identifier[]): Promise<void> {
+export async function deleteOrganization(db: DbOrTx, projectId: string, identifier: Identifier[], opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
   await inRetryingTransaction(db, async (tx) => {
     const id = await resolveIdentifiers(tx, "organization", projectId, identifier);
-    if (!id || !(await deleteOrganizationIn(tx, projectId, id))) throw new NotFound("No organization has these identifiers.");
+    if (!id || !(await deleteOrganizationIn(tx, projectId, id, opts))) throw new NotFound("No organization has these identifiers.");
   });
 }
 
-export async function deleteOrganizationById(db: Tx, projectId: string, id: string): Promise<void> {
+export async function deleteOrganizationById(db: DbOrTx, projectId: string, id: string, opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
   await inRetryingTransaction(db, async (tx) => {
-    if (!(await deleteOrganizationIn(tx, projectId, id))) throw new NotFound("No organization with this id in this project.");
+    if (!(await deleteOrganizationIn(tx, projectId, id, opts))) throw new NotFound("No organization with this id in this project.");
   });
 }
 
-async function deleteOrganizationIn(tx: Tx, projectId: string, id: string): Promise<boolean> {
+async function deleteOrganizationIn(tx: DbOrTx, projectId: string, id: string, opts: DeleteOrganizationOptions): Promise<boolean> {
     const members = await tx
       .select({ userId: organizationMembers.userId })
       .from(organizationMembers)
@@ -35,6 +37,10 @@ async function deleteOrganizationIn(tx: Tx, projectId: string, id: string): Prom
       .where(and(eq(organizations.projectId, projectId), eq(organizations.id, id)))
       .returning({ id: organizations.id });
     if (!deleted.length) return false;
+    // Events carry no foreign key (hot table); those recorded against members belong to the members.
+    if (!opts.keepEvents) {
+      await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.organizationId, id), isNull(events.userId)));
+    }
     await recordSystemEvents(
       tx,
       projectId,

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
@@ -11,7 +11,7 @@ export const MEMBERS_SHOWN = 200;
 export const RECENT_EVENTS = 20;
 
 /** An organization with identifiers, its first members (with membership data), schedules and recent events. */
-export async function getOrganization(db: Tx, projectId: string, organizationId: string) {
+export async function getOrganization(db: DbOrTx, projectId: string, organizationId: string) {
   const [organization] = await loadOrganizationViews(db, projectId, [organizationId]);
   if (!organization) throw new NotFound("No organization with this id in this project.");
   const members = await db

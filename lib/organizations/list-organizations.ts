@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { organizations } from "@/db/schema";
 import { hasIdentifier } from "@/lib/identity/resolve";
 import { jsonFilter } from "@/lib/http/json-filter";
@@ -16,7 +16,7 @@ export const listOrganizationsQuery = paginationQuery
   })
   .meta({ id: "ListOrganizationsQuery" });
 
-export async function listOrganizations(db: Tx, projectId: string, q: z.output<typeof listOrganizationsQuery>) {
+export async function listOrganizations(db: DbOrTx, projectId: string, q: z.output<typeof listOrganizationsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where: (SQL | undefined)[] = [eq(organizations.projectId, projectId)];
   if (after) where.push(lt(organizations.id, after[0]));

@@ -1,16 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { organizationMembers } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { NotFound } from "@/lib/http/errors";
 import { mergeRow } from "@/lib/identity/merge";
-import { resolveIdentifiers, RetryTransaction } from "@/lib/identity/resolve";
-import { inRetryingTransaction } from "@/lib/identity/retry";
+import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Identifier } from "@/lib/identity/schemas";
 import type { MembershipInput } from "./schemas";
+import { RetryTransaction } from "@/lib/db/transaction";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /** Both ends must exist: adding a member never creates a user or an organization (404 names which is missing). */
-async function resolveBoth(tx: Tx, projectId: string, org: Identifier[], user: Identifier[]) {
+async function resolveBoth(tx: DbOrTx, projectId: string, org: Identifier[], user: Identifier[]) {
   const organizationId = await resolveIdentifiers(tx, "organization", projectId, org, "organization.identifier");
   const userId = await resolveIdentifiers(tx, "user", projectId, user, "user.identifier");
   const missing = [!organizationId && "organization", !userId && "user"].filter(Boolean) as string[];
@@ -33,7 +34,7 @@ function view(m: typeof organizationMembers.$inferSelect) {
 }
 
 /** Adds a member, or shallow-merges the membership's own data when already a member. */
-export async function addMember(db: Tx, projectId: string, input: MembershipInput) {
+export async function addMember(db: DbOrTx, projectId: string, input: MembershipInput) {
   return inRetryingTransaction(db, async (tx) => {
     const { organizationId, userId } = await resolveBoth(tx, projectId, input.organization.identifier, input.user.identifier);
     const [inserted] = await tx
@@ -67,7 +68,7 @@ export async function addMember(db: Tx, projectId: string, input: MembershipInpu
 }
 
 /** Removes only the link; the user and the organization stay. */
-export async function removeMember(db: Tx, projectId: string, org: Identifier[], user: Identifier[]) {
+export async function removeMember(db: DbOrTx, projectId: string, org: Identifier[], user: Identifier[]) {
   await inRetryingTransaction(db, async (tx) => {
     const { organizationId, userId } = await resolveBoth(tx, projectId, org, user);
     const deleted = await tx

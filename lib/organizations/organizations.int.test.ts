@@ -26,6 +26,17 @@ describe("POST /organizations", () => {
     expect(updated.map((e) => e.data)).toEqual([{ changed: ["identifier", "data.hq", "data.seats"] }]);
   });
 
+  it("records no event when an upsert changes nothing (jsonb equality: 1.0 equals 1)", async () => {
+    const a = await post("/organizations", { identifier: [{ external_id: "steady" }], name: "Steady", data: { seats: 1, tags: ["a"] } });
+    expect(a.status).toBe(201);
+    const b = await post("/organizations", { identifier: [{ external_id: "steady" }], name: "Steady", data: { seats: 1.0, tags: ["a"] } });
+    expect(b.status).toBe(200);
+    const c = await post("/organizations", { identifier: [{ external_id: "steady" }] });
+    expect(c.status).toBe(200);
+    const mine = (await eventsOf(p.projectId)).filter((e) => e.organization_id === a.body.id);
+    expect(mine.map((e) => e.name)).toEqual(["organization.created"]);
+  });
+
   it("answers 409 when identifiers name two organizations", async () => {
     await post("/organizations", org("o-x"));
     await post("/organizations", org("o-y"));
@@ -131,6 +142,40 @@ describe("memberships", () => {
     const removed = (await eventsOf(p.projectId, "organization.user.removed")).filter((e) => ids.includes(e.user_id));
     expect(removed).toHaveLength(2);
     expect((await del("/organizations", org("doomed"))).status).toBe(404);
+  });
+});
+
+describe("deleting an organization erases its own events unless keep_events=true", () => {
+  const ownEvents = async (id: string) =>
+    (await sql`select name from events where project_id = ${p.projectId} and organization_id = ${id} and user_id is null order by occurred_at`).map((r) => r.name);
+
+  it("client DELETE /organizations: erased by default, kept with ?keep_events=true; members' events stay either way", async () => {
+    const erased = await post("/organizations", { ...org("hist-erase"), name: "E" });
+    const kept = await post("/organizations", { ...org("hist-keep"), name: "K" });
+    await post("/users", { identifier: [{ external_id: "hist-member" }] });
+    await post("/organizations/users", { organization: org("hist-erase"), user: { identifier: [{ external_id: "hist-member" }] } });
+    expect(await ownEvents(erased.body.id)).toEqual(["organization.created"]);
+    expect(await ownEvents(kept.body.id)).toEqual(["organization.created"]);
+
+    expect((await del("/organizations", org("hist-erase"))).status).toBe(204);
+    expect(await ownEvents(erased.body.id)).toEqual([]);
+    const memberEvents = await sql`select name from events where project_id = ${p.projectId} and organization_id = ${erased.body.id} and user_id is not null`;
+    expect(memberEvents.map((r) => r.name)).toContain("organization.user.added");
+
+    expect((await api("DELETE", p.client("/organizations?keep_events=true"), { key: p.keys.client, body: org("hist-keep") })).status).toBe(204);
+    expect(await ownEvents(kept.body.id)).toEqual(["organization.created"]);
+    expect((await api("DELETE", p.client("/organizations?keep_events=maybe"), { key: p.keys.client, body: org("x") })).status).toBe(400);
+  });
+
+  it("admin DELETE /organizations/{id}: erased by default, kept with ?keep_events=true", async () => {
+    const erased = await post("/organizations", org("adm-erase"));
+    const kept = await post("/organizations", org("adm-keep"));
+    expect((await api("DELETE", p.admin(`/organizations/${erased.body.id}`), { key: p.keys.admin })).status).toBe(204);
+    expect(await ownEvents(erased.body.id)).toEqual([]);
+    expect((await api("DELETE", p.admin(`/organizations/${kept.body.id}?keep_events=true`), { key: p.keys.admin })).status).toBe(204);
+    expect(await ownEvents(kept.body.id)).toEqual(["organization.created"]);
+    expect((await api("GET", p.admin(`/organizations/${kept.body.id}`), { key: p.keys.admin })).status).toBe(404);
+    expect((await api("DELETE", p.admin(`/organizations/${kept.body.id}`), { key: p.keys.editor })).status).toBe(403);
   });
 });
 

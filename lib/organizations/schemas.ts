@@ -44,3 +44,14 @@ export const membershipOutput = z
     updated_at: z.iso.datetime(),
   })
   .meta({ id: "Membership" });
+
+/**
+ * DELETE of an organization (client and admin) erases it and everything recorded against it alone, as
+ * deleting a user does; `keep_events=true` keeps those events as history (their organization id then
+ * names nothing). Events recorded against members stay with the members either way.
+ */
+export const deleteOrganizationParams = z.object({
+  keep_events: z.enum(["true", "false"]).optional().meta({ description: "`true` keeps the organization's own events as history (default `false`: erased)." }),
+});
+export const deleteOrganizationQuery = deleteOrganizationParams.transform((q) => ({ keepEvents: q.keep_events === "true" }));
+export type DeleteOrganizationOptions = z.output<typeof deleteOrganizationQuery>;

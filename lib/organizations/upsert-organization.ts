@@ -1,16 +1,17 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { organizations } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { mergeRow } from "@/lib/identity/merge";
-import { attachIdentifiers, identifiersToAttach, resolveForUpdate, RetryTransaction } from "@/lib/identity/resolve";
-import { inRetryingTransaction } from "@/lib/identity/retry";
+import { attachIdentifiers, identifiersToAttach, resolveForUpdate } from "@/lib/identity/resolve";
 import { onOrganizationsCreated } from "./hooks";
 import type { OrganizationInput, OrganizationView } from "./schemas";
 import { loadOrganizationViews } from "./view";
+import { RetryTransaction } from "@/lib/db/transaction";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /** Same identity rules as users: match any identifier, add new ones, 409 when two records are named. */
-export async function upsertOrganizationIn(tx: Tx, projectId: string, input: OrganizationInput, path = "identifier") {
+export async function upsertOrganizationIn(tx: DbOrTx, projectId: string, input: OrganizationInput, path = "identifier") {
   const owner = await resolveForUpdate(tx, "organization", projectId, input.identifier, path);
   const existing = owner?.recordId;
   const columns: Record<string, string | null> = input.name !== undefined ? { name: input.name ?? null } : {};
@@ -51,7 +52,7 @@ export async function upsertOrganizationIn(tx: Tx, projectId: string, input: Org
   return { id: existing, created: false };
 }
 
-export async function upsertOrganization(db: Tx, projectId: string, input: OrganizationInput): Promise<{ organization: OrganizationView; created: boolean }> {
+export async function upsertOrganization(db: DbOrTx, projectId: string, input: OrganizationInput): Promise<{ organization: OrganizationView; created: boolean }> {
   return inRetryingTransaction(db, async (tx) => {
     const r = await upsertOrganizationIn(tx, projectId, input);
     const [organization] = await loadOrganizationViews(tx, projectId, [r.id]);
@@ -59,7 +60,7 @@ export async function upsertOrganization(db: Tx, projectId: string, input: Organ
   });
 }
 
-export async function upsertOrganizations(db: Tx, projectId: string, inputs: OrganizationInput[]) {
+export async function upsertOrganizations(db: DbOrTx, projectId: string, inputs: OrganizationInput[]) {
   return inRetryingTransaction(db, async (tx) => {
     const results: { id: string; created: boolean }[] = [];
     for (const [i, input] of inputs.entries()) results.push(await upsertOrganizationIn(tx, projectId, input, `[${i}].identifier`));

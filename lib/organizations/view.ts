@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { organizations, type Organization } from "@/db/schema";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { OrganizationView } from "./schemas";
@@ -15,7 +15,7 @@ export function toOrganizationView(o: Organization, identifier: StoredIdentifier
   };
 }
 
-export async function loadOrganizationViews(tx: Tx, projectId: string, ids: string[]): Promise<OrganizationView[]> {
+export async function loadOrganizationViews(tx: DbOrTx, projectId: string, ids: string[]): Promise<OrganizationView[]> {
   if (!ids.length) return [];
   const rows = await tx
     .select({ organization: organizations, identifiers: identifiersJson("organization", sql`${organizations.id}`, sql`${organizations.projectId}`) })

@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import type { Identifier } from "@/lib/identity/schemas";
-import { inRetryingTransaction } from "@/lib/identity/retry";
-import { enqueueSteps, type Enqueue, type RecordedEvent } from "./enqueue";
+import { enqueue } from "@/lib/queue/enqueue";
+import { withBatchInHand } from "./batch-in-hand";
+import { enqueueSteps, type RecordedEvent } from "./enqueue-steps";
 import { resolveOrCreateRecords } from "./resolve-records";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 type Claimed = {
   project_id: string;
@@ -32,7 +34,7 @@ type Claimed = {
  * Returns how many intake rows were consumed. (Needs jit = off, set for every connection in db/client.ts:
  * the planner overestimates the per-identifier lookups and would otherwise JIT-compile for ~1 s a batch.)
  */
-export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000, only?: IntakeKey): Promise<number> {
+export async function drainIntake(db: Db, limit = 1000, only?: IntakeKey): Promise<number> {
   const which = only ? sql`and project_id = ${only.projectId}::uuid and id = ${only.id}::uuid` : sql``;
   return inRetryingTransaction(db, async (tx) => {
     const rows = await tx.execute<Claimed>(sql`
@@ -72,24 +74,28 @@ export async function drainIntake(db: Db, enqueue: Enqueue, limit = 1000, only?:
             from resolved) r`);
     const byProject = new Map<string, Claimed[]>();
     for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
-    for (const [projectId, list] of byProject) await finishBatch(tx, enqueue, projectId, list);
+    for (const [projectId, list] of byProject) await finishBatch(tx, projectId, list);
     return rows.length;
   });
 }
 
-async function finishBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: Claimed[]) {
+/** Step 1's rest for one project's claimed rows; system events it records (new records) join the batch. */
+async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
   const sample = (r: Claimed): RecordedEvent => ({ id: r.id, name: r.name, data: r.data, receivedAt: r.received_at });
   const recorded = rows.filter((r) => r.recorded || r.inserted).map(sample);
   const hard = rows.filter((r) => r.identifier);
   const toInsert: Record<string, unknown>[] = [];
-  for (const kind of ["user", "organization"] as const) {
-    const mine = hard.filter((r) => r.kind === kind);
-    if (!mine.length) continue;
-    const owners = await resolveOrCreateRecords(tx, kind, projectId, mine.map((r) => r.identifier!));
-    mine.forEach((r, i) =>
-      toInsert.push({ id: r.id, n: r.name, u: kind === "user" ? owners[i] : null, o: kind === "organization" ? owners[i] : null, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }),
-    );
-  }
+  // Records created here record their `*.created` events (and their hooks' events) into this batch.
+  const joined = await withBatchInHand(tx, projectId, async () => {
+    for (const kind of ["user", "organization"] as const) {
+      const mine = hard.filter((r) => r.kind === kind);
+      if (!mine.length) continue;
+      const owners = await resolveOrCreateRecords(tx, kind, projectId, mine.map((r) => r.identifier!));
+      mine.forEach((r, i) =>
+        toInsert.push({ id: r.id, n: r.name, u: kind === "user" ? owners[i] : null, o: kind === "organization" ? owners[i] : null, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }),
+      );
+    }
+  });
   if (toInsert.length) {
     const inserted = await tx.execute<{ id: string }>(sql`
       insert into events (project_id, id, name, user_id, organization_id, data, origin, client_id, occurred_at, received_at)
@@ -111,7 +117,7 @@ async function finishBatch(tx: Tx, enqueue: Enqueue, projectId: string, rows: Cl
       returning id`);
     if (made.length) await enqueue(tx, "pipeline.fanout", made.map((r) => ({ projectId, fanoutId: r.id })));
   }
-  await enqueueSteps(tx, enqueue, projectId, recorded);
+  await enqueueSteps(tx, projectId, [...joined, ...recorded]);
 }
 
 export interface IntakeKey {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { inRetryingTransaction } from "@/lib/identity/retry";
-import { enqueueSteps, type Enqueue } from "./enqueue";
+import { enqueueSteps } from "./enqueue-steps";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
 
@@ -11,7 +11,7 @@ export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
  * a killed worker resumes after the last committed chunk and no recipient gets the event twice. Each
  * recipient's event is a normal event (its own id) and runs through steps 2-4 like any other.
  */
-export async function fanOut(db: Db, enqueue: Enqueue, projectId: string, fanoutId: string, chunk = FANOUT_CHUNK): Promise<number> {
+export async function fanOut(db: Db, projectId: string, fanoutId: string, chunk = FANOUT_CHUNK): Promise<number> {
   let total = 0;
   for (;;) {
     const step = await inRetryingTransaction(db, async (tx) => {
@@ -37,7 +37,7 @@ export async function fanOut(db: Db, enqueue: Enqueue, projectId: string, fanout
         update event_fanouts set cursor = coalesce(${last}::uuid, cursor), delivered = delivered + ${rows.length},
           finished_at = case when ${done} then now() end
         where project_id = ${projectId} and id = ${fanoutId}`);
-      await enqueueSteps(tx, enqueue, projectId, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
+      await enqueueSteps(tx, projectId, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
       return { delivered: rows.length, done };
     });
     total += step.delivered;

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { Organization, User } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
-import { RetryTransaction } from "@/lib/identity/resolve";
 import type { Identifier } from "@/lib/identity/schemas";
 import { onOrganizationsCreated } from "@/lib/organizations/hooks";
 import { onUsersCreated } from "@/lib/users/hooks";
+import { RetryTransaction } from "@/lib/db/transaction";
+import { queryRows } from "@/lib/db/sql";
 
 const TABLES = {
   user: { records: "users", identifiers: "user_identifiers", idColumn: "user_id" },
@@ -22,7 +23,7 @@ const keyOf = (i: { source: string; external_id: string }) => `${i.source}\u0000
  * (`organization.created`) and the creation hooks in this transaction. A concurrent creator of the same
  * pair makes the whole transaction retry, like the upsert does.
  */
-export async function resolveOrCreateRecords(tx: Tx, kind: "user" | "organization", projectId: string, lists: Identifier[][]): Promise<string[]> {
+export async function resolveOrCreateRecords(tx: DbOrTx, kind: "user" | "organization", projectId: string, lists: Identifier[][]): Promise<string[]> {
   const t = TABLES[kind];
   const pairs = new Map<string, Identifier>();
   for (const list of lists) for (const i of list) if (!pairs.has(keyOf(i))) pairs.set(keyOf(i), i);
@@ -54,9 +55,9 @@ export async function resolveOrCreateRecords(tx: Tx, kind: "user" | "organizatio
 
   let created: (User | Organization)[] = [];
   if (pending.length) {
-    created = (await tx.execute(sql`
+    created = (await queryRows<User | Organization>(tx, sql`
       insert into ${sql.identifier(t.records)} (project_id) select ${projectId}::uuid from generate_series(1, ${pending.length})
-      returning *`)) as unknown as (User | Organization)[];
+      returning *`));
   }
   const createdIds = created.map((r) => r.id);
   const realOwner = (o: string) => (o.startsWith("#") ? createdIds[Number(o.slice(1))]! : o);

@@ -1,15 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { events, pipelineStepsDone, type EventRow } from "@/db/schema";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import type { StepQueue } from "@/lib/queue/jobs";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * Runs one pipeline step for one batch exactly once. The done-marker is inserted first, in the same
  * transaction as the step's effect: a retry after commit finds it and does nothing; a concurrent duplicate
  * blocks on the marker's key until the first commits, then does nothing; a crash rolls both back.
  */
-export async function runStep(db: Db, step: StepQueue, job: { projectId: string; batchId: string }, effect: (tx: Tx) => Promise<void>): Promise<boolean> {
+export async function runStep(db: Db, step: StepQueue, job: { projectId: string; batchId: string }, effect: (tx: DbOrTx) => Promise<void>): Promise<boolean> {
   return inRetryingTransaction(db, async (tx) => {
     const claimed = await tx
       .insert(pipelineStepsDone)
@@ -23,6 +23,6 @@ export async function runStep(db: Db, step: StepQueue, job: { projectId: string;
 }
 
 /** The batch's recorded events (erased ones, of a deleted user, are simply absent). */
-export async function loadEvents(tx: Tx, projectId: string, ids: string[]): Promise<EventRow[]> {
+export async function loadEvents(tx: DbOrTx, projectId: string, ids: string[]): Promise<EventRow[]> {
   return tx.select().from(events).where(and(eq(events.projectId, projectId), inArray(events.id, ids)));
 }

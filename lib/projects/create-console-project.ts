@@ -2,10 +2,10 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { adminOrgMembers, adminOrgs, type Admin } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { Forbidden } from "@/lib/http/errors";
 import { createProject } from "./create-project";
 import type { createConsoleProjectBody } from "./schemas";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Creates a project from the console (through createProject, so creation hooks such as the built-in

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { adminOrgMembers, adminOrgs, admins, projects, type Project } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { onProjectCreated } from "./hooks";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** Finds an admin by e-mail (case-insensitive) or creates one. */
-export async function ensureAdmin(tx: Tx, email: string) {
+export async function ensureAdmin(tx: DbOrTx, email: string) {
   const [existing] = await tx.select().from(admins).where(sql`lower(${admins.email}) = lower(${email})`);
   if (existing) return existing;
   const [created] = await tx.insert(admins).values({ email }).returning();
@@ -42,7 +42,7 @@ export async function createProjectWithOwner(db: Db, input: { orgName: string; p
   });
 }
 
-export async function createProject(tx: Tx, orgId: string, name: string): Promise<Project> {
+export async function createProject(tx: DbOrTx, orgId: string, name: string): Promise<Project> {
   const [project] = await tx.insert(projects).values({ orgId, name }).returning();
   await onProjectCreated(tx, project!);
   return project!;

@@ -1,8 +1,8 @@
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { Project } from "@/db/schema";
 import { ANNIVERSARY, ensureSchedule } from "@/lib/schedules/definitions";
 
 /** Work in the transaction that creates a project: the built-in `anniversary` definition. */
-export async function onProjectCreated(tx: Tx, project: Project): Promise<void> {
+export async function onProjectCreated(tx: DbOrTx, project: Project): Promise<void> {
   await ensureSchedule(tx, project.id, ANNIVERSARY.name, ANNIVERSARY.type);
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, adminOrgs, projectMembers, projects } from "@/db/schema";
 import type { MyProject } from "./schemas";
 
@@ -7,7 +7,7 @@ import type { MyProject } from "./schemas";
  * Every project the admin can open: all projects of orgs they own or administer (as admin, inherited),
  * plus the projects whose roster lists them. Also their orgs, for the "new project" form.
  */
-export async function listMyProjects(db: Tx, adminId: string) {
+export async function listMyProjects(db: DbOrTx, adminId: string) {
   const orgs = await db
     .select({ id: adminOrgs.id, name: adminOrgs.name, role: adminOrgMembers.role })
     .from(adminOrgMembers)

@@ -34,6 +34,12 @@ export const QUEUES = {
 export type QueueName = keyof typeof QUEUES;
 export type JobPayload<Q extends QueueName> = z.infer<(typeof QUEUES)[Q]>;
 
+/** A job's data checked with its queue's schema (throws a ZodError when it does not match). */
+export function parseJob<Q extends QueueName>(queue: Q, data: unknown): JobPayload<Q> {
+  // TypeScript cannot follow a generic key through the schema table; the schema is the queue's own.
+  return QUEUES[queue].parse(data) as JobPayload<Q>;
+}
+
 /** The three steps that follow recording, each its own job so one failing retries alone. */
 export type StepQueue = "pipeline.schema" | "pipeline.lists" | "pipeline.journeys";
 

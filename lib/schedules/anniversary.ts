@@ -1,23 +1,24 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
-import { materializeFirings, rowsSql, type AssignmentKey } from "./cycles";
+import type { DbOrTx } from "@/db/client";
+import { materializeFirings, type AssignmentKey } from "./cycles";
 import { ANNIVERSARY, ensureSchedule } from "./definitions";
 import type { SubjectKind } from "./subject";
+import { queryRows, rowsSql } from "@/lib/db/sql";
 
 /**
  * The built-in `anniversary` assignment for new users or organizations, in the transaction that creates
  * them and in two statements however many there are: anchored at creation, recurring yearly, first
  * occurring one year after creation, with one firing per offset of the project's anniversary schedule.
  */
-export async function assignAnniversaries(tx: Tx, kind: SubjectKind, projectId: string, records: { id: string; createdAt: Date }[]): Promise<void> {
+export async function assignAnniversaries(tx: DbOrTx, kind: SubjectKind, projectId: string, records: { id: string; createdAt: Date }[]): Promise<void> {
   if (!records.length) return;
   const schedule = await ensureSchedule(tx, projectId, ANNIVERSARY.name, ANNIVERSARY.type);
   const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
-  const keys = (await tx.execute(sql`
+  const keys = (await queryRows<AssignmentKey>(tx, sql`
     insert into schedule_assignments (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
     select ${projectId}, ${schedule.id}, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
     from ${rowsSql(records.map((r) => ({ id: r.id, created_at: r.createdAt.toISOString() })), "id uuid, created_at timestamptz")} r
     on conflict do nothing
-    returning project_id as "projectId", id`)) as unknown as AssignmentKey[];
+    returning project_id as "projectId", id`));
   await materializeFirings(tx, keys, new Date());
 }

@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { completeCycles, materializeFirings, nextCycleSql } from "./cycles";
 import { ensureSchedule } from "./definitions";
 import { checkInterval } from "./interval";
 import type { AssignmentInput, AssignmentView } from "./schemas";
 import { resolveSubject, subjectColumn, type SubjectKind } from "./subject";
 import { loadAssignmentViews } from "./view";
+import { inRetryingTransaction } from "@/lib/db/retry";
+import { queryRows } from "@/lib/db/sql";
 
 /**
  * Creates or replaces the (user or organization, schedule name) assignment: timing, interval and data
@@ -16,7 +17,7 @@ import { loadAssignmentViews } from "./view";
  * `scheduled_at`. Recurring: the first `start_at + k * interval` after now (k >= 0), so the default
  * start (now) first occurs one interval later.
  */
-export async function assignSchedule(db: Tx, kind: SubjectKind, projectId: string, input: AssignmentInput, now = new Date()): Promise<{ assignment: AssignmentView; created: boolean }> {
+export async function assignSchedule(db: DbOrTx, kind: SubjectKind, projectId: string, input: AssignmentInput, now = new Date()): Promise<{ assignment: AssignmentView; created: boolean }> {
   const interval = input.interval !== undefined ? (await checkInterval(db, input.interval, "interval")).text : null;
   const type = interval ? "recurring" : "single";
   return inRetryingTransaction(db, async (tx) => {
@@ -34,7 +35,7 @@ export async function assignSchedule(db: Tx, kind: SubjectKind, projectId: strin
     const anchor = sql`${input.scheduled_at ?? input.start_at ?? now.toISOString()}::timestamptz`;
     const cycle = interval ? nextCycleSql(anchor, sql`${interval}::interval`, at) : sql`0`;
     const column = subjectColumn(kind);
-    const [row] = (await tx.execute(sql`
+    const [row] = (await queryRows<{ projectId: string; id: string; created: boolean }>(tx, sql`
       insert into schedule_assignments as a (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at, data, created_at, updated_at)
       select ${projectId}, ${schedule.id}, ${subjectId}, 'active', ${interval}, ${anchor}, c.k,
              ${anchor} + c.k * coalesce(${interval}::interval, '0'::interval), ${JSON.stringify(input.data ?? {})}::jsonb, ${at}, ${at}
@@ -42,7 +43,7 @@ export async function assignSchedule(db: Tx, kind: SubjectKind, projectId: strin
       on conflict (project_id, ${column}, schedule_id) where ${column} is not null do update set
         state = 'active', pause_mode = null, interval = excluded.interval, anchor = excluded.anchor, cycle = excluded.cycle,
         occurrence_at = excluded.occurrence_at, data = excluded.data, updated_at = excluded.updated_at
-      returning a.project_id as "projectId", a.id, (xmax = 0) as created`)) as unknown as { projectId: string; id: string; created: boolean }[];
+      returning a.project_id as "projectId", a.id, (xmax = 0) as created`));
     // A replacement starts over: cycles count from the new anchor, so the old firings (and their keys) go.
     if (!row!.created) await tx.execute(sql`delete from schedule_firings where project_id = ${projectId} and assignment_id = ${row!.id}`);
     await materializeFirings(tx, [row!], now);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { LATE_LIMIT } from "./cycles";
+import { queryRows } from "@/lib/db/sql";
 
 export const BACKFILL_PAGE = Number(process.env.SCHEDULE_BACKFILL_PAGE ?? 2000);
 
@@ -14,14 +15,18 @@ export async function backfillOffset(db: Db, projectId: string, offsetId: string
   let made = 0;
   for (;;) {
     const done = await db.transaction(async (tx) => {
-      const [offset] = (await tx.execute(sql`
+      const [offset] = (await queryRows<{ schedule_id: string; backfill: string | null; backfill_cursor: string | null }>(tx, sql`
         select schedule_id, backfill, backfill_cursor from schedule_offsets
-        where project_id = ${projectId} and id = ${offsetId} for update`)) as unknown as { schedule_id: string; backfill: string | null; backfill_cursor: string | null }[];
+        where project_id = ${projectId} and id = ${offsetId} for update`));
       if (!offset || offset.backfill === null) return true;
       const at = now().toISOString();
       // Locks the page's assignments (in id order, the same order every locker uses) so a pause or a
       // firing of one of them waits for this page instead of racing it.
-      const page = (await tx.execute(sql`
+      const page = (await queryRows<{
+        last: string | null;
+        n: number;
+        made: number;
+      }>(tx, sql`
         with page as (
           select project_id, id from schedule_assignments
           where project_id = ${projectId} and schedule_id = ${offset.schedule_id}
@@ -40,11 +45,7 @@ export async function backfillOffset(db: Db, projectId: string, offsetId: string
           on conflict do nothing
           returning 1
         )
-        select (select max(id::text) from page) as last, (select count(*) from page)::int as n, (select count(*) from made)::int as made`)) as unknown as {
-        last: string | null;
-        n: number;
-        made: number;
-      }[];
+        select (select max(id::text) from page) as last, (select count(*) from page)::int as n, (select count(*) from made)::int as made`));
       const { last, n, made: m } = page[0]!;
       made += m;
       const finished = n < BACKFILL_PAGE;

@@ -1,13 +1,13 @@
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { scheduleOffsets, schedules } from "@/db/schema";
-import { withTransaction } from "@/lib/access/context";
 import { Conflict, Invalid } from "@/lib/http/errors";
 import { DEFAULT_OFFSET, loadScheduleViews } from "./definitions";
 import { checkInterval } from "./interval";
 import type { ScheduleInput, ScheduleView } from "./schemas";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** A new definition with the default `0 minutes after` offset plus any given ones. Same name: 409. */
-export async function createSchedule(db: Tx, projectId: string, input: ScheduleInput): Promise<ScheduleView> {
+export async function createSchedule(db: DbOrTx, projectId: string, input: ScheduleInput): Promise<ScheduleView> {
   const offsets: { offset: string; offsetKey: string; direction: "before" | "after" }[] = [];
   for (const [i, o] of (input.offsets ?? []).entries()) {
     const checked = await checkInterval(db, o.offset, `offsets[${i}].offset`, { zero: true });

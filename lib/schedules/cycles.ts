@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 
 /** A firing made (or claimed) more than this late is skipped and counted, not fired (DESIGN.md section 6). */
 export const LATE_LIMIT = "1 hour";
@@ -10,20 +11,6 @@ const MAX_ROUNDS = 5;
 export interface AssignmentKey {
   projectId: string;
   id: string;
-}
-
-/**
- * A uuid[] parameter. drizzle's postgres.js driver cannot bind JS arrays, so the ids travel as one
- * array literal; `id = any($1::uuid[])` with the project id keeps every lookup on the primary key
- * whatever the planner knows about the tables (freshly bulk-loaded tables have no statistics).
- */
-export function uuidArray(ids: string[]): SQL {
-  return sql`${`{${ids.join(",")}}`}::uuid[]`;
-}
-
-/** A list of rows as a SQL relation (one jsonb parameter), for INSERT ... SELECT sources. */
-export function rowsSql(rows: Record<string, unknown>[], columns: string): SQL {
-  return sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)}))`;
 }
 
 export function byProject(keys: AssignmentKey[]): Map<string, string[]> {
@@ -49,7 +36,7 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
  * `fire_at = occurrence ± offset`. A firing already more than an hour late is stored as skipped.
  * Existing (assignment, offset, cycle) rows are left alone, so this is safe to repeat.
  */
-export async function materializeFirings(tx: Tx, keys: AssignmentKey[], now: Date): Promise<void> {
+export async function materializeFirings(tx: DbOrTx, keys: AssignmentKey[], now: Date): Promise<void> {
   for (const [projectId, ids] of byProject(keys)) {
     await tx.execute(sql`
       insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
@@ -70,7 +57,7 @@ export async function materializeFirings(tx: Tx, keys: AssignmentKey[], now: Dat
  * so a long outage does not replay every missed cycle) and gets that cycle's firings. Paused ones
  * (`after_next_interval`) stay where they are.
  */
-export async function completeCycles(tx: Tx, keys: AssignmentKey[], now: Date): Promise<void> {
+export async function completeCycles(tx: DbOrTx, keys: AssignmentKey[], now: Date): Promise<void> {
   const at = sql`${now.toISOString()}::timestamptz`;
   // Computed from the old row (SET sees the old cycle), so cycle and occurrence agree.
   const next = sql`greatest(a.cycle + 1, ${nextCycleSql(sql`a.anchor`, sql`a.interval::interval`, sql`(${at} - ${LATE_LIMIT}::interval)`)})`;
@@ -79,12 +66,12 @@ export async function completeCycles(tx: Tx, keys: AssignmentKey[], now: Date): 
     for (let round = 0; round <= MAX_ROUNDS && ids.length; round++) {
       // Two key lookups and the decision in JS: no correlated subquery for the planner to get wrong on
       // freshly loaded tables.
-      const rows = (await tx.execute(sql`
+      const rows = (await queryRows<{ id: string; cycle: number; single: boolean }>(tx, sql`
         select id, cycle, interval is null as single from schedule_assignments
-        where project_id = ${projectId} and id = any(${uuidArray(ids)}) and state = 'active'`)) as unknown as { id: string; cycle: number; single: boolean }[];
-      const pending = (await tx.execute(sql`
+        where project_id = ${projectId} and id = any(${uuidArray(ids)}) and state = 'active'`));
+      const pending = (await queryRows<{ assignment_id: string; cycle: number }>(tx, sql`
         select distinct assignment_id, cycle from schedule_firings
-        where project_id = ${projectId} and assignment_id = any(${uuidArray(rows.map((r) => r.id))}) and state = 'pending'`)) as unknown as { assignment_id: string; cycle: number }[];
+        where project_id = ${projectId} and assignment_id = any(${uuidArray(rows.map((r) => r.id))}) and state = 'pending'`));
       const anyPending = new Set(pending.map((f) => f.assignment_id));
       const cyclePending = new Set(pending.map((f) => `${f.assignment_id}:${f.cycle}`));
       const done = rows.filter((r) => r.single && !anyPending.has(r.id)).map((r) => r.id);

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { scheduleOffsets, schedules, type Schedule } from "@/db/schema";
 import type { ScheduleView } from "./schemas";
 
@@ -10,7 +10,7 @@ export const ANNIVERSARY = { name: "anniversary", type: "recurring" as const, in
  * The definition named `name`, created (with its default `0 minutes after` offset) when missing.
  * A concurrent creator wins the unique key; this one then reads the winner's row.
  */
-export async function ensureSchedule(tx: Tx, projectId: string, name: string, type: "single" | "recurring"): Promise<Schedule> {
+export async function ensureSchedule(tx: DbOrTx, projectId: string, name: string, type: "single" | "recurring"): Promise<Schedule> {
   const found = await findScheduleByName(tx, projectId, name);
   if (found) return found;
   const [created] = await tx
@@ -26,13 +26,13 @@ export async function ensureSchedule(tx: Tx, projectId: string, name: string, ty
   return existing!;
 }
 
-export async function findScheduleByName(tx: Tx, projectId: string, name: string): Promise<Schedule | undefined> {
+export async function findScheduleByName(tx: DbOrTx, projectId: string, name: string): Promise<Schedule | undefined> {
   const [row] = await tx.select().from(schedules).where(and(eq(schedules.projectId, projectId), eq(schedules.name, name)));
   return row;
 }
 
 /** Definitions with their offsets, in the order of `rows`. */
-export async function loadScheduleViews(tx: Tx, projectId: string, rows: Schedule[]): Promise<ScheduleView[]> {
+export async function loadScheduleViews(tx: DbOrTx, projectId: string, rows: Schedule[]): Promise<ScheduleView[]> {
   if (!rows.length) return [];
   const offsets = await tx
     .select()

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
-import { completeCycles, LATE_LIMIT, uuidArray } from "./cycles";
+import { completeCycles, LATE_LIMIT } from "./cycles";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 
 export interface FireResult {
   /** Firings this batch claimed (including any it had to leave because their assignment was busy). */
@@ -42,13 +43,13 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
     // A single-table claim, so the plan is always the due index in fire_at order.
-    const due = (await tx.execute(sql`
+    const due = (await queryRows<DueFiring>(tx, sql`
       select project_id, id, assignment_id, offset_id, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
       from schedule_firings
       where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
       order by fire_at
       limit ${opts.batchSize ?? 1000}
-      for update skip locked`)) as unknown as DueFiring[];
+      for update skip locked`));
     const result = { claimed: due.length, fired: 0, skipped: 0 };
     const byProject = new Map<string, DueFiring[]>();
     for (const f of due) byProject.set(f.project_id, [...(byProject.get(f.project_id) ?? []), f]);
@@ -61,21 +62,21 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
   });
 }
 
-async function fireProjectFirings(tx: Tx, projectId: string, claimed: DueFiring[], now: Date) {
+async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFiring[], now: Date) {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const assignments = (await tx.execute(sql`
+  const assignments = (await queryRows<LockedAssignment>(tx, sql`
     select a.id, a.user_id, a.organization_id, a.data, a.schedule_id, s.name
     from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
     where a.project_id = ${projectId} and a.id = any(${uuidArray([...new Set(claimed.map((f) => f.assignment_id))])})
-    for update of a skip locked`)) as unknown as LockedAssignment[];
+    for update of a skip locked`));
   const locked = new Map(assignments.map((a) => [a.id, a]));
   const firings = claimed.filter((f) => locked.has(f.assignment_id));
   if (!firings.length) return { fired: 0, skipped: 0 };
-  const offsets = (await tx.execute(sql`
-    select id, "offset" from schedule_offsets where project_id = ${projectId} and id = any(${uuidArray([...new Set(firings.map((f) => f.offset_id))])})`)) as unknown as {
+  const offsets = (await queryRows<{
     id: string;
     offset: string;
-  }[];
+  }>(tx, sql`
+    select id, "offset" from schedule_offsets where project_id = ${projectId} and id = any(${uuidArray([...new Set(firings.map((f) => f.offset_id))])})`));
   const offsetText = new Map(offsets.map((o) => [o.id, o.offset]));
 
   const onTime = firings.filter((f) => !f.late);

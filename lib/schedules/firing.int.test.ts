@@ -180,6 +180,22 @@ describe("outages", () => {
   });
 });
 
+describe("the built-in anniversary", () => {
+  it("fires scheduled.anniversary one year after creation, with the schedule's fields", async () => {
+    const u = await user("anniv-fire");
+    const [a] = await sql`select a.occurrence_at, a.schedule_id from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
+      where a.project_id = ${p.projectId} and a.user_id = ${u} and s.name = 'anniversary'`;
+    const due = new Date(a!.occurrence_at);
+    expect(await fired("anniversary", u)).toEqual([]);
+    await fireAt(new Date(due.getTime() - 60_000));
+    expect(await fired("anniversary", u)).toEqual([]);
+    await fireAt(due);
+    const events = await fired("anniversary", u);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ schedule_id: a!.schedule_id, fire_at: due.toISOString(), offset: "0 minutes" });
+  });
+});
+
 describe("pause and resume with an injected clock", () => {
   const at = (externalId: string, name: string) => ({ kind: "user" as const, identifier: [{ source: "default", external_id: externalId }], name });
 
@@ -196,6 +212,19 @@ describe("pause and resume with an injected clock", () => {
     await fireAt(T("2100-05-04T06:00:00Z"));
     await fireAt(T("2100-05-05T06:00:00Z"));
     expect((await fired("daily_a", u)).map((e) => e.data.fire_at)).toEqual(["2100-05-04T06:00:00.000Z", "2100-05-05T06:00:00.000Z"]);
+  });
+
+  it("resume at_next_interval before the paused occurrence fires that occurrence, not the one after (weekly: paused Tuesday, resumed Wednesday, fires Monday)", async () => {
+    const u = await user("pause-before");
+    // 2100-08-09 is a Monday; assigned the Monday before, paused Tuesday, resumed Wednesday.
+    await assign("pause-before", { name: "weekly_a", interval: "7 days", start_at: "2100-08-09T09:00:00Z" }, T("2100-08-02T09:00:00Z"));
+    const paused = await pauseAssignment(db(), p.projectId, at("pause-before", "weekly_a"), "immediately", T("2100-08-03T09:00:00Z"));
+    expect(paused).toMatchObject({ state: "paused", pending: [] });
+    const resumed = await resumeAssignment(db(), p.projectId, at("pause-before", "weekly_a"), "at_next_interval", T("2100-08-04T09:00:00Z"));
+    expect(resumed).toMatchObject({ state: "active", start_at: "2100-08-09T09:00:00.000Z", next_fire_at: "2100-08-09T09:00:00.000Z" });
+    await fireAt(T("2100-08-09T09:00:00Z"));
+    await fireAt(T("2100-08-16T09:00:00Z"));
+    expect((await fired("weekly_a", u)).map((e) => e.data.fire_at)).toEqual(["2100-08-09T09:00:00.000Z", "2100-08-16T09:00:00.000Z"]);
   });
 
   it("pause after_next_interval lets the current cycle fire, then stops; resume immediately rebases the anchor to now and fires at once", async () => {

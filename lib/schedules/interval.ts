@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { Invalid } from "@/lib/http/errors";
+import { queryRows } from "@/lib/db/sql";
 
 export interface CheckedInterval {
   /** As the caller wrote it, trimmed: what the API shows back. */
@@ -14,15 +15,15 @@ export interface CheckedInterval {
  * Runs outside any transaction (a cast error would abort it). `zero` allows `0 minutes` (offsets);
  * assignment intervals must be strictly positive.
  */
-export async function checkInterval(db: Tx, value: string, path: string, opts: { zero?: boolean } = {}): Promise<CheckedInterval> {
+export async function checkInterval(db: DbOrTx, value: string, path: string, opts: { zero?: boolean } = {}): Promise<CheckedInterval> {
   const text = value.trim();
   let row: { canonical: string; sign: number } | undefined;
   try {
-    [row] = (await db.execute(sql`select ${text}::interval::text as canonical,
-      case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign`)) as unknown as {
+    [row] = (await queryRows<{
       canonical: string;
       sign: number;
-    }[];
+    }>(db, sql`select ${text}::interval::text as canonical,
+      case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign`));
   } catch (err) {
     // drizzle wraps the driver's error; the SQLSTATE is on the cause.
     const e = err as { code?: string; cause?: { code?: string } };

@@ -1,26 +1,27 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { NotFound } from "@/lib/http/errors";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { listIdentifiers } from "@/lib/identity/resolve";
 import { loadAssignmentViews } from "./view";
+import { queryRows } from "@/lib/db/sql";
 
 export const listAssignmentsQuery = paginationQuery
   .extend({ state: z.enum(["active", "paused", "fired"]).optional() })
   .meta({ id: "ListScheduleAssignmentsQuery" });
 
 /** A schedule's assignments, newest first, with the user's or organization's identifiers and next firing. */
-export async function listAssignments(db: Tx, projectId: string, scheduleId: string, q: z.output<typeof listAssignmentsQuery>) {
+export async function listAssignments(db: DbOrTx, projectId: string, scheduleId: string, q: z.output<typeof listAssignmentsQuery>) {
   const [schedule] = (await db.execute(sql`select 1 as one from schedules where project_id = ${projectId} and id = ${scheduleId}`)) as unknown[];
   if (!schedule) throw new NotFound("No schedule with this id in this project.");
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const rows = (await db.execute(sql`
+  const rows = (await queryRows<{ id: string }>(db, sql`
     select id from schedule_assignments
     where project_id = ${projectId} and schedule_id = ${scheduleId}
       ${q.state ? sql`and state = ${q.state}` : sql``}
       ${after ? sql`and id < ${after[0]}` : sql``}
-    order by id desc limit ${q.limit + 1}`)) as unknown as { id: string }[];
+    order by id desc limit ${q.limit + 1}`));
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
   const views = await loadAssignmentViews(db, projectId, data.map((r) => r.id));
   const users = await listIdentifiers(db, "user", projectId, views.flatMap((v) => (v.user_id ? [v.user_id] : [])));

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { schedules } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { loadScheduleViews } from "./definitions";
@@ -8,7 +8,7 @@ import { loadScheduleViews } from "./definitions";
 export const listSchedulesQuery = paginationQuery.meta({ id: "ListSchedulesQuery" });
 
 /** Definitions with their offsets, newest first. */
-export async function listSchedules(db: Tx, projectId: string, q: z.output<typeof listSchedulesQuery>) {
+export async function listSchedules(db: DbOrTx, projectId: string, q: z.output<typeof listSchedulesQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where = [eq(schedules.projectId, projectId)];
   if (after) where.push(lt(schedules.id, after[0]));

@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { lockLocated, type AssignmentLocator } from "./locate";
 import type { AssignmentView, PauseMode } from "./schemas";
 import { loadAssignmentViews } from "./view";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * Pauses a recurring assignment. `immediately` deletes its unfired firings; `after_next_interval`
  * keeps them, so the current cycle still fires, and the cycle then does not advance (completeCycles
  * only advances active assignments). Single schedules and paused ones cannot be paused: 422.
  */
-export async function pauseAssignment(db: Tx, projectId: string, at: AssignmentLocator, mode: PauseMode, now = new Date()): Promise<AssignmentView> {
+export async function pauseAssignment(db: DbOrTx, projectId: string, at: AssignmentLocator, mode: PauseMode, now = new Date()): Promise<AssignmentView> {
   return inRetryingTransaction(db, async (tx) => {
     const row = await lockLocated(tx, projectId, at);
     if (row.interval === null) throw new RuleBroken("Only recurring schedules can be paused; this assignment is a single schedule (delete it instead).");

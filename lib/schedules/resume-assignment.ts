@@ -1,20 +1,22 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { completeCycles, materializeFirings, nextCycleSql } from "./cycles";
 import { lockLocated, type AssignmentLocator } from "./locate";
 import type { AssignmentView, ResumeMode } from "./schemas";
 import { loadAssignmentViews } from "./view";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * Resumes a paused assignment. `immediately` rebases the anchor to now: cycle 0 occurs now, so its
  * firings (offset 0 after) fire at once, and later ones follow from the new anchor. `at_next_interval`
  * keeps the anchor: if the current cycle still has pending firings (paused after_next_interval) it
- * just carries on; otherwise the next cycle is the first `anchor + k * interval` after now.
+ * just carries on; otherwise the next cycle is the first `anchor + k * interval` after now, which may be
+ * the paused cycle itself when its occurrence is still ahead (a pause `immediately` left it with no
+ * pending firings; re-making them keeps any that already fired, so nothing fires twice).
  * Resuming an assignment that is not paused is a 422.
  */
-export async function resumeAssignment(db: Tx, projectId: string, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
+export async function resumeAssignment(db: DbOrTx, projectId: string, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
   return inRetryingTransaction(db, async (tx) => {
     const row = await lockLocated(tx, projectId, at);
     if (row.state !== "paused") throw new RuleBroken(`This assignment is ${row.state}, not paused; only a paused assignment can be resumed.`);
@@ -33,7 +35,7 @@ export async function resumeAssignment(db: Tx, projectId: string, at: Assignment
         from (select case
                 when exists (select 1 from schedule_firings f where f.project_id = ${projectId} and f.assignment_id = ${row.id} and f.cycle = ${row.cycle} and f.state = 'pending')
                 then ${row.cycle}
-                else greatest(${row.cycle} + 1, ${nextCycleSql(sql`${row.anchor.toISOString()}::timestamptz`, sql`${row.interval}::interval`, t)})
+                else greatest(${row.cycle}, ${nextCycleSql(sql`${row.anchor.toISOString()}::timestamptz`, sql`${row.interval}::interval`, t)})
               end as k) n
         where a.project_id = ${projectId} and a.id = ${row.id}`);
     }

@@ -262,6 +262,45 @@ describe("roles and organizations", () => {
   });
 });
 
+describe("assignment rules over HTTP", () => {
+  it("accepts a `type` that agrees with the timing and refuses one that contradicts it, naming `type`", async () => {
+    await user("typed-1");
+    const id = [{ external_id: "typed-1" }];
+    expect((await client("POST", "/users/scheduled", { name: "typed_single", type: "single", identifier: id, scheduled_at: "2100-01-01T00:00:00Z" })).status).toBe(201);
+    expect((await client("POST", "/users/scheduled", { name: "typed_rec", type: "recurring", identifier: id, interval: "1 day" })).status).toBe(201);
+    const wrong = await client("POST", "/users/scheduled", { name: "typed_x", type: "single", identifier: id, interval: "1 day" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors.map((e: any) => e.path)).toEqual(["type"]);
+  });
+
+  it("replacing a recurring assignment's interval keeps the assignment and remakes its firings from the new interval", async () => {
+    await user("reinterval");
+    const id = [{ external_id: "reinterval" }];
+    const start = "2100-01-01T00:00:00.000Z";
+    const first = await client("POST", "/users/scheduled", { name: "cadence", identifier: id, interval: "7 days", start_at: start });
+    expect(first.status).toBe(201);
+    expect(first.body.pending.map((f: any) => f.fire_at)).toEqual([start]);
+    const second = await client("POST", "/users/scheduled", { name: "cadence", identifier: id, interval: "1 day", start_at: "2100-02-01T00:00:00Z" });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ id: first.body.id, interval: "1 day", start_at: "2100-02-01T00:00:00.000Z" });
+    expect(second.body.pending.map((f: any) => f.fire_at)).toEqual(["2100-02-01T00:00:00.000Z"]);
+    const [{ n }] = await sql`select count(*)::int as n from schedule_firings where assignment_id = ${first.body.id}`;
+    expect(n).toBe(1);
+  });
+
+  it("DELETE /users erases the user's schedule assignments and firings", async () => {
+    const u = await user("erase-sched");
+    await client("POST", "/users/scheduled", { name: "erase_me", identifier: [{ external_id: "erase-sched" }], interval: "1 day" });
+    const [{ before }] = await sql`select count(*)::int as before from schedule_assignments where project_id = ${p.projectId} and user_id = ${u.id}`;
+    expect(before).toBe(2);
+    expect((await api("DELETE", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "erase-sched" }] } })).status).toBe(204);
+    const [{ a, f }] = await sql`select
+      (select count(*)::int from schedule_assignments where project_id = ${p.projectId} and user_id = ${u.id}) as a,
+      (select count(*)::int from schedule_firings f join schedule_assignments x on x.id = f.assignment_id where x.user_id = ${u.id}) as f`;
+    expect({ a, f }).toEqual({ a: 0, f: 0 });
+  });
+});
+
 describe("anniversary", () => {
   it("every new user and organization gets its anniversary assignment in the transaction that creates it", async () => {
     const u = await user("anniv-1");

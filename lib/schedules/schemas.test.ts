@@ -13,8 +13,22 @@ describe("assignmentInput", () => {
     expect(assignmentInput.safeParse({ name: "a", identifier: id, scheduled_at: "tomorrow" }).success).toBe(false);
   });
 
+  it("accepts a type that agrees with scheduled_at/interval and names the field when it contradicts them", () => {
+    expect(assignmentInput.safeParse({ name: "a", identifier: id, interval: "1 day", type: "recurring" }).success).toBe(true);
+    expect(assignmentInput.safeParse({ name: "a", identifier: id, scheduled_at: "2100-01-01T00:00:00Z", type: "single" }).success).toBe(true);
+    for (const body of [
+      { name: "a", identifier: id, interval: "1 day", type: "single" },
+      { name: "a", identifier: id, scheduled_at: "2100-01-01T00:00:00Z", type: "recurring" },
+    ]) {
+      const r = assignmentInput.safeParse(body);
+      expect(r.success).toBe(false);
+      expect(r.error!.issues.map((i) => i.path.join("."))).toEqual(["type"]);
+    }
+    expect(assignmentInput.safeParse({ name: "a", identifier: id, interval: "1 day", type: "weekly" }).success).toBe(false);
+  });
+
   it("rejects unknown fields and an empty identifier", () => {
-    expect(assignmentInput.safeParse({ name: "a", identifier: id, interval: "1 day", type: "recurring" }).success).toBe(false);
+    expect(assignmentInput.safeParse({ name: "a", identifier: id, interval: "1 day", kind: "recurring" }).success).toBe(false);
     expect(assignmentInput.safeParse({ name: "a", identifier: [], interval: "1 day" }).success).toBe(false);
   });
 });

@@ -34,6 +34,10 @@ export const assignmentInput = z
   .strictObject({
     name: scheduleName,
     identifier: identifierList,
+    type: z
+      .enum(["single", "recurring"])
+      .optional()
+      .meta({ description: "Optional: implied by `scheduled_at` (single) or `interval` (recurring); when given it must agree with them." }),
     scheduled_at: z.iso.datetime({ offset: true }).optional().meta({ description: "Fire time of a single schedule." }),
     interval: intervalText.optional().meta({ description: "Makes the schedule recurring, e.g. `7 days`." }),
     start_at: z.iso.datetime({ offset: true }).optional().meta({ description: "Recurring only: the anchor; default now (first occurrence one interval later)." }),
@@ -42,6 +46,11 @@ export const assignmentInput = z
   .superRefine((v, ctx) => {
     if ((v.scheduled_at === undefined) === (v.interval === undefined)) {
       ctx.addIssue({ code: "custom", path: ["scheduled_at"], message: "give exactly one of scheduled_at and interval" });
+    }
+    if (v.type === "single" && v.interval !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["type"], message: "type single contradicts interval: a single schedule takes scheduled_at" });
+    } else if (v.type === "recurring" && v.scheduled_at !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["type"], message: "type recurring contradicts scheduled_at: a recurring schedule takes interval" });
     }
     if (v.start_at !== undefined && v.interval === undefined) {
       ctx.addIssue({ code: "custom", path: ["start_at"], message: "start_at is for recurring schedules (with interval)" });

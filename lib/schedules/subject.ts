@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { ScheduleAssignment } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import type { Identifier } from "@/lib/identity/schemas";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Kind } from "@/lib/identity/tables";
+import { queryRows } from "@/lib/db/sql";
 
 /** Who an assignment belongs to: a user or an organization, found by identifiers. */
 export type SubjectKind = Kind;
@@ -14,7 +15,7 @@ export function subjectColumn(kind: SubjectKind) {
 }
 
 /** The user or organization the identifiers name; 404 when none (assignments never create records). */
-export async function resolveSubject(tx: Tx, kind: SubjectKind, projectId: string, identifier: Identifier[]): Promise<string> {
+export async function resolveSubject(tx: DbOrTx, kind: SubjectKind, projectId: string, identifier: Identifier[]): Promise<string> {
   const id = await resolveIdentifiers(tx, kind, projectId, identifier);
   if (!id) throw new NotFound(`No ${kind} with these identifiers in this project.`, { errors: [{ path: "identifier", message: `no such ${kind}` }] });
   return id;
@@ -45,20 +46,20 @@ export function toAssignment(r: Record<string, any>): ScheduleAssignment {
  * verb that changes an assignment takes this row lock first; the firing loop takes it with SKIP
  * LOCKED, so the two never wait on each other in opposite orders.
  */
-export async function lockAssignment(tx: Tx, kind: SubjectKind, projectId: string, subjectId: string, name: string): Promise<ScheduleAssignment> {
-  const [row] = (await tx.execute(sql`
+export async function lockAssignment(tx: DbOrTx, kind: SubjectKind, projectId: string, subjectId: string, name: string): Promise<ScheduleAssignment> {
+  const [row] = (await queryRows<Record<string, unknown>>(tx, sql`
     select a.* from schedule_assignments a
     join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
     where a.project_id = ${projectId} and a.${subjectColumn(kind)} = ${subjectId} and s.name = ${name}
-    for update of a`)) as unknown as Record<string, unknown>[];
+    for update of a`));
   if (!row) throw new NotFound(`This ${kind} has no assignment of the schedule ${name}.`, { errors: [{ path: "name", message: "no such assignment" }] });
   return toAssignment(row);
 }
 
-export async function lockAssignmentById(tx: Tx, projectId: string, scheduleId: string, assignmentId: string): Promise<ScheduleAssignment> {
-  const [row] = (await tx.execute(sql`
+export async function lockAssignmentById(tx: DbOrTx, projectId: string, scheduleId: string, assignmentId: string): Promise<ScheduleAssignment> {
+  const [row] = (await queryRows<Record<string, unknown>>(tx, sql`
     select * from schedule_assignments where project_id = ${projectId} and schedule_id = ${scheduleId} and id = ${assignmentId}
-    for update`)) as unknown as Record<string, unknown>[];
+    for update`));
   if (!row) throw new NotFound("No assignment with this id in this schedule.");
   return toAssignment(row);
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionChanges, userSubscriptions, type SubscriptionGroup, type SubscriptionSource, type SubscriptionState } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { lockUser } from "./lock-user";
@@ -15,7 +15,7 @@ export interface GroupChange {
  * appends to the history with its source and time, and records `user.subscription.changed` on the user,
  * all in the caller's transaction. Returns how many groups changed.
  */
-export async function applyChanges(tx: Tx, projectId: string, userId: string, changes: GroupChange[], source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<number> {
+export async function applyChanges(tx: DbOrTx, projectId: string, userId: string, changes: GroupChange[], source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<number> {
   if (!changes.length) return 0;
   await lockUser(tx, projectId, userId);
   const current = await tx

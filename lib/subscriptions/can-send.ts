@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { userChannelOptOuts, userSubscriptions, users, type MessageChannel } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { resolveGroup } from "./resolve-groups";
@@ -10,9 +10,10 @@ export type SendReason = "subscribed" | "subscribed_by_default" | "unsubscribed"
 /**
  * The sending filter: may a message of `group` go to this user over `channel`? An explicit state wins;
  * unset follows the group's policy, else the project's; a whole-channel opt-out (SMS STOP) refuses
- * everything on that channel. Lists and journeys call this before sending.
+ * everything on that channel. Senders call it per message (through GET /subscriptions/check); journey
+ * entries record the channel part of it at entry (`sendable`, lib/journeys/enter-journeys.ts).
  */
-export async function canSend(db: Tx, projectId: string, input: { userId: string; group: string; channel?: MessageChannel }) {
+export async function canSend(db: DbOrTx, projectId: string, input: { userId: string; group: string; channel?: MessageChannel }) {
   const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.id, input.userId)));
   if (!user) throw new NotFound("No user with this id in this project.", { errors: [{ path: "user_id", message: "matches no user" }] });
   const group = await resolveGroup(db, projectId, input.group);

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { getDb, type Tx } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import { projects, users } from "@/db/schema";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { maskEmail, maskPhone } from "./mask-contact";
@@ -9,7 +9,7 @@ import { preferencesPath, preferencesToken, readPreferencesToken, readUnsubscrib
  * What the public pages show for a signed token: the project's name, the person's masked contact and
  * their groups. Null for a bad token or a user that no longer exists, so the page says "not valid".
  */
-export async function describeLink(kind: "unsubscribe" | "preferences", token: string, db: Tx = getDb()) {
+export async function describeLink(kind: "unsubscribe" | "preferences", token: string, db: DbOrTx = getDb()) {
   const claim = kind === "unsubscribe" ? readUnsubscribeToken(token) : readPreferencesToken(token);
   if (!claim) return null;
   const [row] = await db

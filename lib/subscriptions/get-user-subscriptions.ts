@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
 
-export async function getUserSubscriptions(db: Tx, projectId: string, userId: string) {
+export async function getUserSubscriptions(db: DbOrTx, projectId: string, userId: string) {
   const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.id, userId)));
   if (!user) throw new NotFound("No user with this id in this project.");
   return { user_id: user.id, subscriptions: await loadUserSubscriptions(db, projectId, user.id) };

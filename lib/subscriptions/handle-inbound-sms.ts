@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups, users } from "@/db/schema";
 import { Forbidden } from "@/lib/http/errors";
 import { unseal } from "@/lib/signing/seal";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { applyChanges } from "./apply-changes";
 import { lockUser } from "./lock-user";
 import { setChannelOptOut } from "./channel-opt-out";
 import { loadSettings } from "./settings";
 import { classifySms } from "./sms-keywords";
 import { isValidTwilioSignature } from "./twilio-signature";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 export interface InboundSms {
   /** The URLs Twilio may have posted to (it signs the one configured there); one must verify. */
@@ -24,7 +24,7 @@ export interface InboundSms {
  * nothing read); a whole-message opt-out keyword unsubscribes every user of the project with that phone
  * from SMS (the channel and each SMS group), START/UNSTOP resubscribes. Anything else changes nothing.
  */
-export async function handleInboundSms(db: Tx, projectId: string, sms: InboundSms) {
+export async function handleInboundSms(db: DbOrTx, projectId: string, sms: InboundSms) {
   const projectOk = z.uuid().safeParse(projectId).success;
   const { twilioAuthToken: sealed } = projectOk ? await loadSettings(db, projectId) : { twilioAuthToken: null };
   // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionChanges, subscriptionGroups, userChannelOptOuts, userSubscriptions } from "@/db/schema";
 import { effectiveState } from "./group-view";
 import type { UserSubscriptionView } from "./schemas";
@@ -12,7 +12,7 @@ export const HISTORY_LIMIT = 50;
  * and the group's change history, newest first. Whole-channel changes (SMS STOP) appear in the history
  * of every group on that channel.
  */
-export async function loadUserSubscriptions(tx: Tx, projectId: string, userId: string): Promise<UserSubscriptionView[]> {
+export async function loadUserSubscriptions(tx: DbOrTx, projectId: string, userId: string): Promise<UserSubscriptionView[]> {
   const { defaultPolicy } = await loadSettings(tx, projectId);
   const groups = await tx.select().from(subscriptionGroups).where(eq(subscriptionGroups.projectId, projectId)).orderBy(asc(subscriptionGroups.name));
   if (!groups.length) return [];

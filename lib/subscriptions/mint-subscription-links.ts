@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { resolveGroup } from "./resolve-groups";
@@ -11,7 +11,7 @@ import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } 
  * Signed links for one user to put in a message: the preference center, and with a group the one-click
  * unsubscribe URL plus the RFC 8058 headers that point mail clients at it.
  */
-export async function mintSubscriptionLinks(db: Tx, projectId: string, input: z.output<typeof subscriptionLinksInput>, origin: string) {
+export async function mintSubscriptionLinks(db: DbOrTx, projectId: string, input: z.output<typeof subscriptionLinksInput>, origin: string) {
   const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.id, input.user_id)));
   if (!user) throw new NotFound("No user with this id in this project.", { errors: [{ path: "user_id", message: "matches no user" }] });
   const preferences_url = origin + preferencesPath(preferencesToken({ projectId, userId: user.id }));

@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups, type SubscriptionGroup } from "@/db/schema";
 import { NotFound, type FieldError } from "@/lib/http/errors";
 
@@ -10,7 +10,7 @@ const isUuid = (s: string) => z.uuid().safeParse(s).success;
  * Finds the groups named by id or name (case-insensitive), in the order given. Any unknown name is a 404
  * whose `errors` point at each bad reference, and nothing is written.
  */
-export async function resolveGroups(tx: Tx, projectId: string, refs: string[], pathOf: (i: number) => string): Promise<SubscriptionGroup[]> {
+export async function resolveGroups(tx: DbOrTx, projectId: string, refs: string[], pathOf: (i: number) => string): Promise<SubscriptionGroup[]> {
   const ids = refs.filter(isUuid);
   const names = refs.map((r) => r.toLowerCase());
   const rows = await tx
@@ -33,7 +33,7 @@ export async function resolveGroups(tx: Tx, projectId: string, refs: string[], p
 }
 
 /** One group by id or name. */
-export async function resolveGroup(tx: Tx, projectId: string, ref: string, path = "group"): Promise<SubscriptionGroup> {
+export async function resolveGroup(tx: DbOrTx, projectId: string, ref: string, path = "group"): Promise<SubscriptionGroup> {
   const [g] = await resolveGroups(tx, projectId, [ref], () => path);
   return g!;
 }

@@ -1,19 +1,19 @@
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { SubscriptionState } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { applyChanges, type GroupChange } from "./apply-changes";
 import { shownState } from "./group-view";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { resolveGroups } from "./resolve-groups";
 import { readPreferencesToken } from "./tokens";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * The preference center's save: `choices` maps group ids to the state the person picked. Only groups
  * whose picked state differs from what they currently get are written, so saving an untouched form
  * leaves unset states unset. `all` applies one state to every group.
  */
-export async function savePreferences(db: Tx, token: string, choices: Map<string, SubscriptionState>, all?: SubscriptionState) {
+export async function savePreferences(db: DbOrTx, token: string, choices: Map<string, SubscriptionState>, all?: SubscriptionState) {
   const claim = readPreferencesToken(token);
   if (!claim) throw new NotFound("This preferences link is not valid.");
   return inRetryingTransaction(db, async (tx) => {

@@ -1,13 +1,13 @@
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { SubscriptionSource } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import type { Identifier } from "@/lib/identity/schemas";
 import { applyChanges } from "./apply-changes";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { resolveGroups } from "./resolve-groups";
 import type { SubscriptionChangeInput } from "./schemas";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 export type UserRef = { id: string } | { identifier: Identifier[] };
 
@@ -15,7 +15,7 @@ export type UserRef = { id: string } | { identifier: Identifier[] };
  * Sets a user's state in several groups at once (client API, admin API, console). Atomic: an unknown
  * user or group is a 404 and nothing changes. Answers the user's subscriptions after the change.
  */
-export async function setUserSubscriptions(db: Tx, projectId: string, user: UserRef, changes: SubscriptionChangeInput[], source: SubscriptionSource, detail: Record<string, unknown> = {}) {
+export async function setUserSubscriptions(db: DbOrTx, projectId: string, user: UserRef, changes: SubscriptionChangeInput[], source: SubscriptionSource, detail: Record<string, unknown> = {}) {
   return inRetryingTransaction(db, async (tx) => {
     const userId = "id" in user ? user.id : await resolveIdentifiers(tx, "user", projectId, user.identifier);
     if (!userId) throw new NotFound("No user has these identifiers.", { errors: [{ path: "identifier", message: "matches no user" }] });

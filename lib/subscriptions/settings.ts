@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionSettings, type SubscriptionPolicy } from "@/db/schema";
 
 export interface ProjectSubscriptionSettings {
@@ -8,10 +8,7 @@ export interface ProjectSubscriptionSettings {
 }
 
 /** A project without a settings row subscribes by default (opt_out) and has no Twilio token. */
-export async function loadSettings(tx: Tx, projectId: string): Promise<ProjectSubscriptionSettings> {
+export async function loadSettings(tx: DbOrTx, projectId: string): Promise<ProjectSubscriptionSettings> {
   const [row] = await tx.select().from(subscriptionSettings).where(eq(subscriptionSettings.projectId, projectId));
   return { defaultPolicy: row?.defaultPolicy ?? "opt_out", twilioAuthToken: row?.twilioAuthToken ?? null };
 }
-
-/** PostgreSQL's unique_violation: a group name already taken in the project. */
-export const UNIQUE_VIOLATION = "23505";

@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
-import { inRetryingTransaction } from "@/lib/identity/retry";
 import { applyChanges } from "./apply-changes";
 import { readUnsubscribeToken } from "./tokens";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
  * One-click unsubscribe (RFC 8058 POST, or the button on the confirmation page). The token alone
  * authorizes it; a tampered or unsigned one is a 404 that changes nothing. Repeating it is harmless.
  */
-export async function unsubscribeByToken(db: Tx, token: string, source: "one_click" | "unsubscribe_page") {
+export async function unsubscribeByToken(db: DbOrTx, token: string, source: "one_click" | "unsubscribe_page") {
   const claim = readUnsubscribeToken(token);
   if (!claim) throw new NotFound("This unsubscribe link is not valid.");
   return inRetryingTransaction(db, async (tx) => {

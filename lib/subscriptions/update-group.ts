@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups } from "@/db/schema";
 import { Conflict, NotFound } from "@/lib/http/errors";
-import { errorCode } from "@/lib/http/error-code";
 import { toGroupView } from "./group-view";
 import type { groupPatch } from "./schemas";
-import { loadSettings, UNIQUE_VIOLATION } from "./settings";
+import { loadSettings } from "./settings";
+import { errorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 
-export async function updateGroup(db: Tx, projectId: string, groupId: string, patch: z.output<typeof groupPatch>) {
+export async function updateGroup(db: DbOrTx, projectId: string, groupId: string, patch: z.output<typeof groupPatch>) {
   try {
     const [g] = await db
       .update(subscriptionGroups)

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { subscriptionSettings } from "@/db/schema";
 import { seal } from "@/lib/signing/seal";
 import { getSettings } from "./get-settings";
 import type { settingsPatch } from "./schemas";
 
 /** Upserts the project's settings; fields left out keep their value. */
-export async function updateSettings(db: Tx, projectId: string, patch: z.output<typeof settingsPatch>, origin: string) {
+export async function updateSettings(db: DbOrTx, projectId: string, patch: z.output<typeof settingsPatch>, origin: string) {
   const set = {
     ...(patch.default_policy !== undefined ? { defaultPolicy: patch.default_policy } : {}),
     // Stored sealed (AES-GCM under the server secret), never as given.

@@ -80,6 +80,19 @@ describe("admin read API", () => {
     expect((await get("/events?since=yesterday")).status).toBe(400);
   });
 
+  it("filters events by organization_id, scoped to that organization", async () => {
+    const org = (await get("/organizations?name=readers")).body.data[0];
+    const other = await api("POST", p.client("/organizations"), { key: p.keys.client, body: { identifier: [{ external_id: "other-org" }], name: "Other" } });
+    const res = await get(`/events?organization_id=${org.id}&limit=500`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThanOrEqual(2);
+    expect(res.body.data.every((e: any) => e.organization_id === org.id)).toBe(true);
+    expect(res.body.data.map((e: any) => e.name)).toEqual(expect.arrayContaining(["organization.created", "organization.user.added"]));
+    const theirs = await get(`/events?organization_id=${other.body.id}`);
+    expect(theirs.body.data.map((e: any) => e.name)).toEqual(["organization.created"]);
+    expect((await get("/events?organization_id=not-a-uuid")).status).toBe(400);
+  });
+
   it("admin erases a user by id; support may not", async () => {
     expect((await api("DELETE", p.admin(`/users/${ids[6]}`), { key: p.keys.support })).status).toBe(403);
     expect((await api("DELETE", p.admin(`/users/${ids[6]}`), { key: p.keys.admin })).status).toBe(204);

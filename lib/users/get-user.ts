@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
@@ -11,7 +11,7 @@ import { loadUserViews } from "./view";
 export const RECENT_EVENTS = 20;
 
 /** A user with identifiers, memberships, subscriptions, schedule assignments and recent events. */
-export async function getUser(db: Tx, projectId: string, userId: string) {
+export async function getUser(db: DbOrTx, projectId: string, userId: string) {
   const [user] = await loadUserViews(db, projectId, [userId]);
   if (!user) throw new NotFound("No user with this id in this project.");
   const members = await db

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
 import { hasIdentifier } from "@/lib/identity/resolve";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
@@ -17,7 +17,7 @@ export const listUsersQuery = paginationQuery
   .meta({ id: "ListUsersQuery" });
 
 /** Newest first (UUIDv7 ids are time-ordered); filters combine with AND. */
-export async function listUsers(db: Tx, projectId: string, q: z.output<typeof listUsersQuery>) {
+export async function listUsers(db: DbOrTx, projectId: string, q: z.output<typeof listUsersQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where: (SQL | undefined)[] = [eq(users.projectId, projectId)];
   if (after) where.push(lt(users.id, after[0]));

@@ -8,6 +8,38 @@ beforeAll(async () => {
 
 const upsert = (body: unknown, key = p.keys.client) => api("POST", p.client("/users"), { key, body });
 
+describe("POST /users field rules and /users/batch", () => {
+  it("refuses a bad locale with 400 naming the field, and writes nothing", async () => {
+    const before = await snapshotCounts(p.projectId);
+    for (const locale of ["english please", "en_US_", "12", "x".repeat(40)]) {
+      const res = await upsert({ identifier: [{ external_id: "bad-locale" }], locale });
+      expect(res.status).toBe(400);
+      expect(new Set(res.body.errors.map((e: any) => e.path))).toEqual(new Set(["locale"]));
+    }
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+    expect((await upsert({ identifier: [{ external_id: "good-locale" }], locale: "pt-BR" })).status).toBe(201);
+  });
+
+  it("/users/batch answers the records in input order and is atomic: one bad item writes nothing and names its path", async () => {
+    const names = ["ord-c", "ord-a", "ord-b"];
+    const ok = await api("POST", p.client("/users/batch"), { key: p.keys.client, body: names.map((n) => ({ identifier: [{ external_id: n }], data: { n } })) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.map((u: any) => u.identifier[0].external_id)).toEqual(names);
+    expect(ok.body).toMatchObject({ created: 3, updated: 0 });
+
+    const before = await snapshotCounts(p.projectId);
+    const bad = await api("POST", p.client("/users/batch"), {
+      key: p.keys.client,
+      body: [{ identifier: [{ external_id: "atomic-1" }] }, { identifier: [{ external_id: "ord-a" }], data: { n: "changed" } }, { identifier: [{ external_id: "atomic-3" }], locale: "not a locale" }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.path)).toEqual(["[2].locale"]);
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+    const [row] = await sql`select u.data from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id where i.project_id = ${p.projectId} and i.external_id = 'ord-a'`;
+    expect(row!.data).toEqual({ n: "ord-a" });
+  });
+});
+
 describe("POST /users", () => {
   it("creates a user (201) with every field, source defaulting to `default`, and records user.created", async () => {
     const res = await upsert({ identifier: [{ external_id: "create-1" }], email: "Ada@Example.com", phone: "+14155550100", timezone: "Europe/Paris", locale: "fr-FR", data: { plan: "pro" } });

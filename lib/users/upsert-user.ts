@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { mergeRow } from "@/lib/identity/merge";
-import { attachIdentifiers, identifiersToAttach, resolveForUpdate, RetryTransaction } from "@/lib/identity/resolve";
-import { inRetryingTransaction } from "@/lib/identity/retry";
+import { attachIdentifiers, identifiersToAttach, resolveForUpdate } from "@/lib/identity/resolve";
 import { onUsersCreated } from "./hooks";
 import type { UserInput, UserView } from "./schemas";
 import { loadUserViews, toUserView } from "./view";
+import { RetryTransaction } from "@/lib/db/transaction";
+import { inRetryingTransaction } from "@/lib/db/retry";
 
 const PROFILE_FIELDS = ["email", "phone", "timezone", "locale"] as const;
 
@@ -23,7 +24,7 @@ export interface UpsertResult {
  * are added to it; identifiers naming two users are a 409 and nothing is written. A race on a new
  * identifier is settled by the unique key: the loser's transaction retries and becomes an update.
  */
-export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, path = "identifier"): Promise<UpsertResult> {
+export async function upsertUserIn(tx: DbOrTx, projectId: string, input: UserInput, path = "identifier"): Promise<UpsertResult> {
   const owner = await resolveForUpdate(tx, "user", projectId, input.identifier, path);
   const existing = owner?.recordId;
   const columns = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]));
@@ -73,7 +74,7 @@ export async function upsertUserIn(tx: Tx, projectId: string, input: UserInput, 
   return { id: existing, created: false };
 }
 
-export async function upsertUser(db: Tx, projectId: string, input: UserInput): Promise<{ user: UserView; created: boolean }> {
+export async function upsertUser(db: DbOrTx, projectId: string, input: UserInput): Promise<{ user: UserView; created: boolean }> {
   return inRetryingTransaction(db, async (tx) => {
     const result = await upsertUserIn(tx, projectId, input);
     const [user] = result.view ? [result.view] : await loadUserViews(tx, projectId, [result.id]);
@@ -82,7 +83,7 @@ export async function upsertUser(db: Tx, projectId: string, input: UserInput): P
 }
 
 /** Up to 1,000 upserts in one transaction, in order: all are stored or none is. */
-export async function upsertUsers(db: Tx, projectId: string, inputs: UserInput[]): Promise<{ users: UserView[]; created: number }> {
+export async function upsertUsers(db: DbOrTx, projectId: string, inputs: UserInput[]): Promise<{ users: UserView[]; created: number }> {
   return inRetryingTransaction(db, async (tx) => {
     const results: UpsertResult[] = [];
     for (const [i, input] of inputs.entries()) results.push(await upsertUserIn(tx, projectId, input, `[${i}].identifier`));

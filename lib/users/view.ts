@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { users, type User } from "@/db/schema";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { UserView } from "./schemas";
@@ -19,7 +19,7 @@ export function toUserView(u: User, identifier: StoredIdentifier[]): UserView {
 }
 
 /** Loads users with their identifiers, in the order of `ids`. */
-export async function loadUserViews(tx: Tx, projectId: string, ids: string[]): Promise<UserView[]> {
+export async function loadUserViews(tx: DbOrTx, projectId: string, ids: string[]): Promise<UserView[]> {
   if (!ids.length) return [];
   // One round trip: each user with its identifiers aggregated beside it.
   const rows = await tx

@@ -90,3 +90,16 @@ export async function snapshotCounts(projectId: string) {
       (select coalesce(max(updated_at), 'epoch') from organizations where project_id = ${projectId}) as orgs_updated`;
   return row;
 }
+
+/**
+ * True once the worker has passed every point the project's accepted events lead to: no intake row left
+ * (step 1 done) and no job of the project waiting, retrying or running in pg-boss (steps 2-4, fan-outs,
+ * list rebuilds done, with the events they record in turn). Each job's effect commits before pg-boss
+ * marks it completed, so this is the positive signal a "nothing (more) happened" assertion waits for.
+ */
+export async function pipelineSettled(projectId: string): Promise<boolean> {
+  const [row] = await sql`select
+    exists (select 1 from event_intake where project_id = ${projectId} and failed_at is null) as intake,
+    exists (select 1 from pgboss.job where state in ('created', 'retry', 'active') and data->>'projectId' = ${projectId}) as jobs`;
+  return !row!.intake && !row!.jobs;
+}

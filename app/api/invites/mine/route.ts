@@ -1,5 +1,7 @@
 import { listMyInvites } from "@/lib/invites/my-invites";
+import { listInvitesQuery } from "@/lib/invites/schemas";
+import { readQuery } from "@/lib/http/pagination";
 import { json } from "@/lib/http/with-project";
 import { withSession } from "@/lib/http/with-session";
 
-export const GET = withSession(async (_req, ctx) => json(await listMyInvites(ctx.db, ctx.admin)));
+export const GET = withSession(async (req, ctx) => json(await listMyInvites(ctx.db, ctx.admin, readQuery(req, listInvitesQuery))));

@@ -1,7 +1,8 @@
 import { json, noContent, withProject } from "@/lib/http/with-project";
 import { readJson } from "@/lib/http/read-json";
 import { deleteOrganization } from "@/lib/organizations/delete-organization";
-import { organizationInput } from "@/lib/organizations/schemas";
+import { deleteOrganizationQuery, organizationInput } from "@/lib/organizations/schemas";
+import { readQuery } from "@/lib/http/pagination";
 import { upsertOrganization } from "@/lib/organizations/upsert-organization";
 import { identifyInput } from "@/lib/users/schemas";
 
@@ -13,6 +14,6 @@ export const POST = withProject("organizations.write", async (req, ctx) => {
 
 export const DELETE = withProject("organizations.write", async (req, ctx) => {
   const { identifier } = await readJson(req, identifyInput);
-  await deleteOrganization(ctx.db, ctx.projectId, identifier);
+  await deleteOrganization(ctx.db, ctx.projectId, identifier, readQuery(req, deleteOrganizationQuery));
   return noContent();
 });

@@ -2,6 +2,8 @@ import { readRecordId } from "@/lib/http/record-id";
 import { json, noContent, withProject } from "@/lib/http/with-project";
 import { deleteOrganizationById } from "@/lib/organizations/delete-organization";
 import { getOrganization } from "@/lib/organizations/get-organization";
+import { deleteOrganizationQuery } from "@/lib/organizations/schemas";
+import { readQuery } from "@/lib/http/pagination";
 
 type Params = { projectID: string; id: string };
 
@@ -13,8 +15,8 @@ export const GET = withProject<Params>(
 
 export const DELETE = withProject<Params>(
   "organizations.delete",
-  async (_req, ctx, params) => {
-    await deleteOrganizationById(ctx.db, ctx.projectId, readRecordId(params.id, "organization"));
+  async (req, ctx, params) => {
+    await deleteOrganizationById(ctx.db, ctx.projectId, readRecordId(params.id, "organization"), readQuery(req, deleteOrganizationQuery));
     return noContent();
   },
   { sessions: true },

@@ -2,14 +2,13 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { DEDUPE_WINDOW } from "@/lib/events/accept-events";
 import { refreshWindowedLists } from "@/lib/lists/refresh-windowed-lists";
-import type { Enqueue } from "@/lib/pipeline/enqueue";
 
 /**
- * Periodic housekeeping (every minute): forget client event ids older than the de-duplication window,
- * forget done-markers of batches whose jobs can no longer be retried, and let members of time-windowed
- * lists leave when their events age out.
+ * Periodic housekeeping (the `system.tick` job, every minute): forget client event ids older than the
+ * de-duplication window, forget done-markers of batches whose jobs can no longer be retried, and let
+ * members of time-windowed lists leave when their events age out.
  */
-export async function handleTick(db: Db, _enqueue: Enqueue): Promise<void> {
+export async function runHousekeeping(db: Db): Promise<void> {
   await db.execute(sql`delete from event_client_ids where received_at < now() - ${DEDUPE_WINDOW}::interval`);
   await db.execute(sql`delete from pipeline_steps_done where done_at < now() - interval '14 days'`);
   await refreshWindowedLists(db);

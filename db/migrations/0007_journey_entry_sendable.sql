@@ -1,0 +1,1 @@
+ALTER TABLE "journey_entries" ADD COLUMN "sendable" jsonb DEFAULT '{"email":false,"sms":false,"push":false}'::jsonb NOT NULL;

@@ -1,0 +1,32 @@
+import type { DbOrTx } from "@/db/client";
+import type { RecordedEvent } from "./enqueue-steps";
+
+interface Batch {
+  projectId: string;
+  events: RecordedEvent[];
+}
+
+/** The batch a drain is finishing, by its transaction (one transaction finishes one project's batch at a time). */
+const open = new WeakMap<DbOrTx, Batch>();
+
+/**
+ * Runs `fn` with a batch open on `tx`: system events recorded in `tx` for the same project meanwhile
+ * (`user.created` for records the batch creates, say) join it, so they go through steps 2-4 with the
+ * events in hand instead of a second trip through `event_intake`. Returns what joined.
+ */
+export async function withBatchInHand(tx: DbOrTx, projectId: string, fn: () => Promise<void>): Promise<RecordedEvent[]> {
+  const batch: Batch = { projectId, events: [] };
+  open.set(tx, batch);
+  try {
+    await fn();
+  } finally {
+    open.delete(tx);
+  }
+  return batch.events;
+}
+
+/** The open batch system events of this project recorded in `tx` should join, if any. */
+export function batchInHand(tx: DbOrTx, projectId: string): RecordedEvent[] | undefined {
+  const batch = open.get(tx);
+  return batch?.projectId === projectId ? batch.events : undefined;
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import type { DbOrTx } from "@/db/client";
+import { enqueue } from "@/lib/queue/enqueue";
+import type { JobPayload } from "@/lib/queue/jobs";
+import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
+import { listenersFor } from "./listeners";
+
+/** Step jobs carry at most this many events, so one job stays a short transaction. */
+export const STEP_BATCH = 1000;
+
+export interface RecordedEvent extends SchemaSample {
+  id: string;
+}
+
+/**
+ * Starts steps 2-4 for recorded events. Step 2 gets one job with the schema delta computed here from
+ * data in hand. Steps 3-4 get one job per slice of at most STEP_BATCH events (ids and names), and are only
+ * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
+ * none, running the step would change nothing (a list created later is evaluated over every user anyway).
+ */
+export async function enqueueSteps(tx: DbOrTx, projectId: string, recorded: RecordedEvent[]): Promise<void> {
+  if (!recorded.length) return;
+  // The schema delta is an aggregate, small whatever the batch size: one job for all of it.
+  await enqueue(tx, "pipeline.schema", [{ projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded) }]);
+  const steps: JobPayload<"pipeline.lists">[] = [];
+  for (let i = 0; i < recorded.length; i += STEP_BATCH) {
+    const slice = recorded.slice(i, i + STEP_BATCH);
+    steps.push({ projectId, batchId: randomUUID(), names: [...new Set(slice.map((e) => e.name))], eventIds: slice.map((e) => e.id) });
+  }
+  const listening = await listenersFor(tx, projectId, [...new Set(recorded.map((e) => e.name))]);
+  if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
+  if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
+}

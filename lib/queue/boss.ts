@@ -1,0 +1,47 @@
+import { PgBoss } from "pg-boss";
+import { databaseUrl } from "@/db/client";
+import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
+
+/**
+ * Queue options: a heartbeat so a SIGKILLed worker's jobs are retried within seconds, and generous
+ * retries with backoff (handlers are idempotent, so retrying is always safe).
+ */
+const QUEUE_OPTIONS = { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 600 };
+
+let current: Promise<PgBoss> | undefined;
+
+/**
+ * The process's pg-boss instance. The worker starts it with supervision (it works the queues); any other
+ * process (the web app, the CLI) gets a send-only instance on its first `enqueue`: no supervision, no
+ * cron, a pool of one. Either way every queue exists before the first send, so a job requested before
+ * any worker ever started is not refused.
+ */
+export function getBoss(options: { worker?: boolean } = {}): Promise<PgBoss> {
+  current ??= startBoss(options.worker ?? false).catch((err) => {
+    current = undefined;
+    throw err;
+  });
+  return current;
+}
+
+async function startBoss(worker: boolean): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl(),
+    schema: BOSS_SCHEMA,
+    ...(worker
+      ? // Supervision every few seconds (default 60) so a dead worker's jobs come back within seconds.
+        { application_name: "relay-worker", max: 6, superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 }
+      : { application_name: "relay-sender", max: 1, supervise: false, schedule: false }),
+  });
+  boss.on("error", (err) => console.error("[queue] pg-boss error", err));
+  await boss.start();
+  for (const name of Object.keys(QUEUES) as QueueName[]) await boss.createQueue(name, QUEUE_OPTIONS);
+  return boss;
+}
+
+/** Stops this process's instance, if any (graceful: the worker's active jobs finish or return to the queue). */
+export async function stopBoss(timeout = 20_000): Promise<void> {
+  const boss = await current?.catch(() => undefined);
+  current = undefined;
+  await boss?.stop({ graceful: true, timeout });
+}

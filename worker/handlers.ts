@@ -1,0 +1,37 @@
+import { getDb } from "@/db/client";
+import { rebuildList } from "@/lib/lists/rebuild-list";
+import { fanOut } from "@/lib/pipeline/fan-out";
+import { runHousekeeping } from "@/lib/pipeline/housekeeping";
+import { runJourneysStep, runListsStep, runSchemaStep } from "@/lib/pipeline/step-jobs";
+import { parseJob, type JobPayload, type QueueName } from "@/lib/queue/jobs";
+import { backfillOffset } from "@/lib/schedules/backfill-offset";
+
+type Handlers = { [Q in QueueName]: (jobs: JobPayload<Q>[]) => Promise<void> };
+
+/** Handles a batch one job at a time (each verb is its own transaction, so a failure retries the batch's rest). */
+const each =
+  <P>(verb: (job: P) => Promise<unknown>) =>
+  async (jobs: P[]) => {
+    for (const job of jobs) await verb(job);
+  };
+
+/**
+ * One handler per queue of lib/queue/jobs.ts, typed by its payload: the worker only dispatches to verbs.
+ * Every verb is idempotent (see lib/pipeline/run-step.ts), so a retried or duplicated job writes nothing twice.
+ */
+export const HANDLERS: Handlers = {
+  "system.tick": async () => runHousekeeping(getDb()),
+  "pipeline.schema": each((job) => runSchemaStep(getDb(), job)),
+  "pipeline.lists": each((job) => runListsStep(getDb(), job)),
+  "pipeline.journeys": each((job) => runJourneysStep(getDb(), job)),
+  "pipeline.fanout": each((job) => fanOut(getDb(), job.projectId, job.fanoutId)),
+  "lists.rebuild": each((job) => rebuildList(getDb(), job.projectId, job.listId, "all")),
+  // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
+  "schedules.backfill-offset": each((job) => backfillOffset(getDb(), job.projectId, job.offsetId)),
+};
+
+/** Validates a batch with its queue's schema (the sender's) and hands it to the queue's handler. */
+export async function dispatch<Q extends QueueName>(queue: Q, data: unknown[], handlers: Handlers = HANDLERS): Promise<void> {
+  const handler: (jobs: JobPayload<Q>[]) => Promise<void> = handlers[queue];
+  await handler(data.map((d) => parseJob(queue, d)));
+}
