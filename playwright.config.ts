@@ -35,6 +35,8 @@ export default defineConfig({
       AUTH_SECRET: "e2e-secret-not-for-production",
       AUTH_URL: `http://localhost:${port}`,
       REGISTRATION: "invite_only",
+      // Every e2e test signs in from 127.0.0.1; the per-address sign-in mail budget is tested in lib/http.
+      RATE_LIMIT_SIGNIN_IP: "1000/3600",
     },
     reuseExistingServer: false,
     timeout: 120_000,

@@ -12,7 +12,8 @@ describe("npm run cli", () => {
   it("create-project --json prints org, project and a working client key; create-key adds a key of a role", async () => {
     const { stdout } = await cli("create-project", "--org", "CLI Org", "--name", "CLI Project", "--owner", "Owner@Example.com", "--json");
     const out = JSON.parse(stdout.trim());
-    expect(Object.keys(out).sort()).toEqual(["apiKey", "orgId", "projectId"]);
+    expect(Object.keys(out).sort()).toEqual(["apiKey", "orgId", "ownerPromotedFrom", "projectId"]);
+    expect(out.ownerPromotedFrom).toBeNull();
     const [owner] = await sql`select m.role from admin_org_members m join admins a on a.id = m.admin_id where m.org_id = ${out.orgId} and lower(a.email) = 'owner@example.com'`;
     expect(owner!.role).toBe("owner");
 
@@ -28,5 +29,31 @@ describe("npm run cli", () => {
   it("refuses bad arguments with exit code 2 and the usage", async () => {
     await expect(cli("create-key", "--project", "nope", "--role", "owner")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--role must be one of support, client, editor, admin") });
     await expect(cli("create-project", "--org", "x")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Usage:") });
+  });
+
+  it("create-project makes --owner the owner of a reused org where they were a plain member", async () => {
+    const orgName = `Shared ${crypto.randomUUID()}`;
+    const first = JSON.parse((await cli("create-project", "--org", orgName, "--name", "One", "--owner", "boss@example.com", "--json")).stdout.trim());
+    const [member] = await sql`insert into admins (email) values (${`member-${crypto.randomUUID()}@example.com`}) returning id, email`;
+    await sql`insert into admin_org_members (org_id, admin_id, role) values (${first.orgId}, ${member!.id}, 'member')`;
+
+    const { stdout } = await cli("create-project", "--org", orgName, "--name", "Two", "--owner", member!.email);
+    expect(stdout).toContain(`was member of the existing org "${orgName}" and is now its owner`);
+    const [row] = await sql`select role from admin_org_members where org_id = ${first.orgId} and admin_id = ${member!.id}`;
+    expect(row!.role).toBe("owner");
+    const [project] = await sql`select org_id from projects where name = 'Two' and org_id = ${first.orgId}`;
+    expect(project).toBeDefined();
+  });
+
+  it("create-key --rate <n>/s --burst <n> sets the key's limits, and refuses a burst below the rate", async () => {
+    const p = JSON.parse((await cli("create-project", "--org", `Rate ${crypto.randomUUID()}`, "--name", "R", "--owner", "rate@example.com", "--json")).stdout.trim());
+    const k = JSON.parse((await cli("create-key", "--project", p.projectId, "--role", "support", "--rate", "7/s", "--burst", "9", "--json")).stdout.trim());
+    expect(k).toMatchObject({ ratePerSecond: 7, burst: 9 });
+    const [row] = await sql`select rate_limit_per_second, rate_limit_burst from api_keys where id = ${k.keyId}`;
+    expect(row).toEqual({ rate_limit_per_second: 7, rate_limit_burst: 9 });
+    const res = await api("GET", `/api/admin/projects/${p.projectId}/users`, { key: k.apiKey });
+    expect(res.headers.get("ratelimit-limit")).toBe("9");
+    await expect(cli("create-key", "--project", p.projectId, "--role", "support", "--rate", "10/s", "--burst", "5")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--burst: The burst must be at least rate_limit_per_second") });
+    await expect(cli("create-key", "--project", p.projectId, "--role", "support", "--rate", "fast")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--rate must look like 20/s") });
   });
 });

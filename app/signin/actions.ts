@@ -1,6 +1,8 @@
 "use server";
 import { AuthError } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { limitSignInMail } from "@/lib/access/signin-limits";
 import { signIn, signOut } from "@/lib/access/auth";
 
 /** Only same-site paths are allowed as the place to land after signing in. */
@@ -12,6 +14,8 @@ function safePath(value: FormDataEntryValue | null): string {
 export async function requestMagicLink(formData: FormData) {
   const email = String(formData.get("email") ?? "").trim();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) redirect(`/signin?error=BadEmail`);
+  const limited = await limitSignInMail(await headers(), email);
+  if (limited) redirect(`/signin?error=TooManyRequests&retry=${limited}`);
   try {
     await signIn("nodemailer", { email, redirectTo: safePath(formData.get("callbackUrl")) });
   } catch (err) {

@@ -17,6 +17,7 @@ const MESSAGES: Record<string, string> = {
   BadEmail: "Enter a valid e-mail address.",
   Configuration: "Sign-in is not configured correctly (the mail could not be sent). Check SMTP_URL.",
   EmailSignInError: "We could not send the sign-in mail. Try again in a moment.",
+  TooManyRequests: "Too many sign-in mails were asked for this address or from your network. Wait a while, then ask again.",
   OAuthAccountNotLinked: "That address already signs in another way. Use the e-mail link instead.",
 };
 

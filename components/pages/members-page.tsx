@@ -52,12 +52,16 @@ function RosterPanel() {
   const q = useQuery({ queryKey: key, queryFn: () => apiFetch<Roster>(adminPath(project.id, "/members?limit=500")) });
   const [removing, setRemoving] = useState<Member | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const isAdmin = project.role === "admin";
 
   const changeRole = async (m: Member, role: Role) => {
     setError(null);
+    setNotice(null);
     try {
-      await apiFetch(adminPath(project.id, `/members/${m.admin_id}`), { method: "PATCH", body: { role } });
+      const res = await apiFetch<{ revoked_key_ids: string[] }>(adminPath(project.id, `/members/${m.admin_id}`), { method: "PATCH", body: { role } });
+      const n = res.revoked_key_ids.length;
+      if (n > 0) setNotice(`${m.email} is now ${role}: ${n} API key${n === 1 ? "" : "s"} they created with a higher role ${n === 1 ? "was" : "were"} revoked.`);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
@@ -69,6 +73,7 @@ function RosterPanel() {
   return (
     <div className="space-y-6">
       {error && <ErrorBanner message={error} />}
+      {notice && <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">{notice}</p>}
       {q.data.data.length === 0 ? (
         <EmptyState title="Nobody on the roster yet">Invite teammates from the Invitations tab. Organization owners and admins already have access.</EmptyState>
       ) : (
@@ -122,7 +127,7 @@ function RosterPanel() {
         open={removing !== null}
         onClose={() => setRemoving(null)}
         title="Remove member?"
-        body={<>Remove <strong>{removing?.email}</strong> from {project.name}? They lose access at once.</>}
+        body={<>Remove <strong>{removing?.email}</strong> from {project.name}? They lose access at once, and every API key they created in this project is revoked.</>}
         confirmLabel="Remove member"
         onConfirm={async () => {
           await apiFetch(adminPath(project.id, `/members/${removing!.admin_id}`), { method: "DELETE" });

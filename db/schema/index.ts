@@ -9,3 +9,4 @@ export * from "./console-auth";
 export * from "./invites";
 export * from "./subscriptions";
 export * from "./workers";
+export * from "./rate-limits";

@@ -4,9 +4,10 @@ import { findKeyBySecret, touchKey } from "@/lib/access/api-keys";
 import type { ProjectContext } from "@/lib/access/context";
 import { can, PERMISSIONS, type Permission } from "@/lib/access/permissions";
 import { resolveSessionActor } from "@/lib/access/session-actor";
-import { Forbidden, NotFound, RateLimited, Unauthorized } from "./errors";
+import { Forbidden, NotFound, Unauthorized } from "./errors";
 import { errorToResponse } from "./problem";
-import { rateLimitHeaders, takeToken } from "./rate-limit";
+import { answerError, limitKey, limitSession } from "./budgets";
+import { withHeaders } from "./rate-limit";
 import { observed } from "@/lib/observability/request";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -16,7 +17,8 @@ const uuid = z.uuid();
 
 /**
  * The one authentication wrapper for project-scoped routes. It resolves the credential (an API key, or a
- * console session when `sessions` is on), applies the key's rate limit, checks that the credential
+ * console session when `sessions` is on), applies the key's, the session's or (without a credential) the
+ * caller address's rate limit, checks that the credential
  * belongs to the project in the path and holds `permission`, and maps every thrown error to problem+json.
  * Handlers hold no auth code.
  */
@@ -35,16 +37,9 @@ export function withProject<P extends { projectID: string }>(
 
       if (authorization) {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-        if (!match) throw new Unauthorized("Send the API key as `Authorization: Bearer <key>`.");
-        const key = await findKeyBySecret(db, match[1]!);
-        if (!key) throw new Unauthorized("The API key is unknown or has been revoked.");
-        const decision = takeToken(key.id, key.rateLimitPerSecond, key.rateLimitBurst);
-        headers = rateLimitHeaders(decision);
-        if (!decision.allowed) {
-          throw new RateLimited(`Rate limit of ${key.rateLimitPerSecond} requests/s (burst ${key.rateLimitBurst}) exceeded for this key.`, {
-            headers: { "retry-after": String(decision.retryAfterSeconds) },
-          });
-        }
+        const key = match ? await findKeyBySecret(db, match[1]!) : null;
+        if (!key) throw new Unauthorized(match ? "The API key is unknown or has been revoked." : "Send the API key as `Authorization: Bearer <key>`.");
+        headers = await limitKey(key);
         touchKey(db, key.id);
         // Same answer whether the other project exists or not: a key learns nothing outside its project.
         if (!uuid.safeParse(params.projectID).success || key.projectId !== params.projectID) {
@@ -54,6 +49,7 @@ export function withProject<P extends { projectID: string }>(
       } else if (opts.sessions) {
         if (!uuid.safeParse(params.projectID).success) throw new NotFound("No such project.");
         const actor = await resolveSessionActor(db, req, params.projectID);
+        if (actor?.kind === "admin") headers = await limitSession(actor.adminId);
         if (actor) ctx = { projectId: params.projectID, actor, db };
       }
 
@@ -61,11 +57,9 @@ export function withProject<P extends { projectID: string }>(
       if (ctx.actor.kind !== "system" && !can(ctx.actor.role, permission)) {
         throw new Forbidden(`This needs the ${PERMISSIONS[permission]} role or above; the credential has ${ctx.actor.role}.`);
       }
-      const res = await handler(req, ctx, params);
-      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-      return res;
+      return withHeaders(await handler(req, ctx, params), headers);
     } catch (err) {
-      return errorToResponse(err, headers);
+      return answerError(req, err, headers);
     }
   });
 }

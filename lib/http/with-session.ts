@@ -2,8 +2,9 @@ import { getDb, type Db } from "@/db/client";
 import type { Admin } from "@/db/schema";
 import { assertSameOriginWrite } from "@/lib/access/same-origin";
 import { adminForRequest } from "@/lib/access/session-admin";
+import { answerError, limitSession } from "./budgets";
 import { Unauthorized } from "./errors";
-import { errorToResponse } from "./problem";
+import { withHeaders } from "./rate-limit";
 import { observed } from "@/lib/observability/request";
 
 export interface SessionContext {
@@ -16,18 +17,21 @@ type Handler<P> = (req: Request, ctx: SessionContext, params: P) => Promise<Resp
 
 /**
  * The wrapper for console routes that are not scoped to one project (my invites, my projects): a live
- * console session is required; every thrown error becomes problem+json.
+ * console session is required and counts against the session's rate limit (the caller address's without
+ * one); every thrown error becomes problem+json.
  */
 export function withSession<P = Record<string, never>>(handler: Handler<P>) {
   return observed(async (req: Request, route: RouteContext<P>): Promise<Response> => {
+    let headers: Record<string, string> = {};
     try {
       const db = getDb();
       const admin = await adminForRequest(db, req);
       if (!admin) throw new Unauthorized("Sign in to the console first.");
+      headers = await limitSession(admin.id);
       assertSameOriginWrite(req);
-      return await handler(req, { admin, db }, await route.params);
+      return withHeaders(await handler(req, { admin, db }, await route.params), headers);
     } catch (err) {
-      return errorToResponse(err);
+      return answerError(req, err, headers);
     }
   });
 }

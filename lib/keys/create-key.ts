@@ -2,13 +2,20 @@ import type { z } from "zod";
 import { createApiKey } from "@/lib/access/api-keys";
 import type { ProjectContext } from "@/lib/access/context";
 import { assertMayGrant } from "@/lib/access/rank-rules";
-import type { createKeyBody } from "./schemas";
+import { DEFAULT_BURST, type createKeyBody } from "./schemas";
 import { toKeyView } from "./view";
 
 /** Creates a key with a role at or below the caller's; the secret is returned this once only. */
 export async function createKey(ctx: ProjectContext, input: z.output<typeof createKeyBody>) {
   assertMayGrant(ctx.actor, input.role, "create a key with");
   const createdBy = ctx.actor.kind === "admin" ? ctx.actor.adminId : null;
-  const { key, secret } = await createApiKey(ctx.db, { projectId: ctx.projectId, name: input.name, role: input.role, createdBy });
+  const { key, secret } = await createApiKey(ctx.db, {
+    projectId: ctx.projectId,
+    name: input.name,
+    role: input.role,
+    createdBy,
+    rateLimitPerSecond: input.rate_limit_per_second,
+    rateLimitBurst: input.rate_limit_burst ?? Math.max(DEFAULT_BURST, input.rate_limit_per_second),
+  });
   return { ...toKeyView(key, ctx.actor.kind === "admin" ? ctx.actor.email : null), secret };
 }

@@ -77,4 +77,29 @@ describe("console projects", () => {
     expect(refused.status).toBe(403);
     expect((await api("GET", "/api/console/projects")).status).toBe(401);
   });
+
+  it("sets, shows and changes a key's rate limit; refuses a burst below the rate (400, nothing written)", async () => {
+    const plain = await api("POST", p.admin("/keys"), { ...as(admin), body: { name: "Defaults", role: "support" } });
+    expect(plain.body).toMatchObject({ rate_limit_per_second: 100, rate_limit_burst: 500 });
+
+    const created = await api("POST", p.admin("/keys"), { ...as(admin), body: { name: "Tight", role: "support", rate_limit_per_second: 2, rate_limit_burst: 4 } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ rate_limit_per_second: 2, rate_limit_burst: 4 });
+    expect((await api("GET", p.admin("/keys"), { key: created.body.secret })).headers.get("ratelimit-limit")).toBe("4");
+    const listed = (await api("GET", p.admin("/keys"), as(admin))).body.data.find((k: any) => k.id === created.body.id);
+    expect(listed).toMatchObject({ rate_limit_per_second: 2, rate_limit_burst: 4 });
+
+    const bad = await api("POST", p.admin("/keys"), { ...as(admin), body: { name: "Bad", role: "support", rate_limit_per_second: 10, rate_limit_burst: 5 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("rate_limit_burst");
+    expect((await sql`select 1 from api_keys where project_id = ${p.projectId} and name = 'Bad'`).length).toBe(0);
+
+    const changed = await api("PATCH", p.admin(`/keys/${created.body.id}`), { ...as(admin), body: { rate_limit_per_second: 5, rate_limit_burst: 50 } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ rate_limit_per_second: 5, rate_limit_burst: 50 });
+    expect((await api("GET", p.admin("/keys"), { key: created.body.secret })).headers.get("ratelimit-limit")).toBe("50");
+    expect((await api("PATCH", p.admin(`/keys/${created.body.id}`), { ...as(admin), body: { rate_limit_per_second: 0, rate_limit_burst: 1 } })).status).toBe(400);
+    expect((await api("PATCH", p.admin(`/keys/${crypto.randomUUID()}`), { ...as(admin), body: { rate_limit_per_second: 1, rate_limit_burst: 1 } })).status).toBe(404);
+    expect((await api("PATCH", p.admin(`/keys/${created.body.id}`), { key: p.keys.editor, body: { rate_limit_per_second: 1, rate_limit_burst: 1 } })).status).toBe(403);
+  });
 });

@@ -8,6 +8,8 @@ export function toKeyView(k: Omit<ApiKey, "secretHash">, createdBy: string | nul
     role: k.role,
     prefix: k.prefix,
     created_by: createdBy,
+    rate_limit_per_second: k.rateLimitPerSecond,
+    rate_limit_burst: k.rateLimitBurst,
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
   };

@@ -5,12 +5,14 @@ import { countAdministrators } from "@/lib/access/project-role";
 import { assertMayGrant, assertNotOutranked } from "@/lib/access/rank-rules";
 import type { Role } from "@/lib/access/roles";
 import { RuleBroken } from "@/lib/http/errors";
+import { revokeKeysAbove } from "@/lib/keys/revoke-departed";
 import { lockRosterTarget } from "./roster-lock";
 import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Re-roles a roster member. Refused (422) when the member outranks the caller, when the new role is above
  * the caller's, or when it would leave the project without an administrator (org owners/admins count).
+ * Keys the member created with a role above the new one are revoked in the same transaction.
  */
 export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
   return withTransaction(ctx.db, async (tx) => {
@@ -25,6 +27,7 @@ export async function changeMemberRole(ctx: ProjectContext, adminId: string, rol
       .set({ role, updatedAt: sql`now()` })
       .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)))
       .returning();
-    return row!;
+    const revokedKeyIds = await revokeKeysAbove(tx, ctx.projectId, adminId, role);
+    return { ...row!, revokedKeyIds };
   });
 }

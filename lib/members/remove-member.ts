@@ -4,17 +4,22 @@ import { type ProjectContext } from "@/lib/access/context";
 import { countAdministrators } from "@/lib/access/project-role";
 import { assertNotOutranked } from "@/lib/access/rank-rules";
 import { RuleBroken } from "@/lib/http/errors";
+import { revokeKeysAbove } from "@/lib/keys/revoke-departed";
 import { lockRosterTarget } from "./roster-lock";
 import { withTransaction } from "@/lib/db/transaction";
 
-/** Removes a roster member; never one who outranks the caller, never the last administrator. */
-export async function removeMember(ctx: ProjectContext, adminId: string): Promise<void> {
-  await withTransaction(ctx.db, async (tx) => {
+/**
+ * Removes a roster member; never one who outranks the caller, never the last administrator. The keys the
+ * member created in the project are revoked in the same transaction. Returns the revoked key ids.
+ */
+export async function removeMember(ctx: ProjectContext, adminId: string): Promise<string[]> {
+  return withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget(tx, ctx.projectId, adminId);
     assertNotOutranked(ctx.actor, target.role, target.orgRole);
     if (target.role === "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator and cannot be removed.");
     }
     await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
+    return revokeKeysAbove(tx, ctx.projectId, adminId, null);
   });
 }

@@ -122,6 +122,50 @@ describe("the last administrator", () => {
   });
 });
 
+describe("a departing or demoted member's keys", () => {
+  it("revokes keys above the new role on demotion, and every key on removal, in the same change", async () => {
+    const q = await createTestProject("departing-keys");
+    const boss = await createTestAdmin();
+    const leaver = await createTestAdmin();
+    await addToRoster(q.projectId, boss.id, "admin");
+    await addToRoster(q.projectId, leaver.id, "admin");
+    const make = async (role: string) => {
+      const res = await api("POST", q.admin("/keys"), { ...as(leaver), body: { name: `by-leaver-${role}`, role } });
+      expect(res.status).toBe(201);
+      expect(res.body.created_by).toBe(leaver.email);
+      return res.body as { id: string; secret: string };
+    };
+    const editorKey = await make("editor");
+    const supportKey = await make("support");
+    const bossKey = (await api("POST", q.admin("/keys"), { ...as(boss), body: { name: "by-boss", role: "editor" } })).body;
+    expect((await api("GET", q.admin("/members"), { key: editorKey.secret })).status).toBe(200);
+
+    const demoted = await api("PATCH", q.admin(`/members/${leaver.id}`), { ...as(boss), body: { role: "support" } });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body.revoked_key_ids).toEqual([editorKey.id]);
+    expect((await api("GET", q.admin("/members"), { key: editorKey.secret })).status).toBe(401);
+    expect((await api("GET", q.admin("/members"), { key: supportKey.secret })).status).toBe(200);
+
+    expect((await api("DELETE", q.admin(`/members/${leaver.id}`), as(boss))).status).toBe(204);
+    expect((await api("GET", q.admin("/members"), { key: supportKey.secret })).status).toBe(401);
+    // Keys of other members are untouched.
+    expect((await api("GET", q.admin("/members"), { key: bossKey.secret })).status).toBe(200);
+    const rows = await sql`select id, revoked_at from api_keys where project_id = ${q.projectId} and created_by = ${leaver.id}`;
+    expect(rows.every((r) => r.revoked_at !== null)).toBe(true);
+  });
+
+  it("revokes nothing when a refused demotion rolls back", async () => {
+    const q = await createTestProject("departing-keys-refused");
+    const [owner] = await sql`select admin_id from admin_org_members where org_id = ${q.orgId}`;
+    await setOrgRole(q.orgId, owner!.admin_id, "member");
+    const only = await createTestAdmin();
+    await addToRoster(q.projectId, only.id, "admin");
+    const key = (await api("POST", q.admin("/keys"), { ...as(only), body: { name: "mine", role: "admin" } })).body;
+    expect((await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } })).status).toBe(422);
+    expect((await api("GET", q.admin("/members"), { key: key.secret })).status).toBe(200);
+  });
+});
+
 describe("rank rules over HTTP with console sessions", () => {
   it("a project admin cannot re-role or remove an org owner on the roster (outranks), an org admin neither; the owner can act on them", async () => {
     const q = await createTestProject("rank-http");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createInviteBody, inviteOutput, listInvitesQuery, myInviteOutput } from "@/lib/invites/schemas";
-import { createdKeyOutput, createKeyBody, keyOutput, listKeysQuery } from "@/lib/keys/schemas";
+import { changeKeyLimitsBody, createdKeyOutput, createKeyBody, keyOutput, listKeysQuery } from "@/lib/keys/schemas";
 import { changeRoleBody, inheritedAdminOutput, listMembersQuery, memberOutput } from "@/lib/members/schemas";
 import { createConsoleProjectBody, myOrgOutput, myProjectOutput } from "@/lib/projects/schemas";
 import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath, registry } from "./registry";
@@ -25,13 +25,13 @@ registerPath({
 });
 registerPath({
   method: "patch", path: `${base}/members/{adminID}`, tags: ["Admin: access"], security: both, summary: "Change a member's role (admin)",
-  description: "Refused with 422 when the member outranks you, when the role is above yours, or when it would demote the last administrator (org owners and admins count).",
+  description: "Refused with 422 when the member outranks you, when the role is above yours, or when it would demote the last administrator (org owners and admins count). API keys the member created with a role above the new one are revoked in the same transaction and listed in `revoked_key_ids`.",
   request: { params: projectParams.extend({ adminID: z.uuid() }), body: jsonBody(changeRoleBody) },
-  responses: { 200: jsonResponse(z.object({ admin_id: z.uuid(), role: z.string(), joined_at: z.iso.datetime() }), "The new role."), 404: errorResponse("Not on the roster."), 422: rules("A roster rule refused the change.") },
+  responses: { 200: jsonResponse(z.object({ admin_id: z.uuid(), role: z.string(), joined_at: z.iso.datetime(), revoked_key_ids: z.array(z.uuid()) }), "The new role, and the member's keys revoked because they ranked above it."), 404: errorResponse("Not on the roster."), 422: rules("A roster rule refused the change.") },
 });
 registerPath({
   method: "delete", path: `${base}/members/{adminID}`, tags: ["Admin: access"], security: both, summary: "Remove a member (admin)",
-  description: "Refused with 422 for a member who outranks you or for the last administrator.",
+  description: "Refused with 422 for a member who outranks you or for the last administrator. Every live API key the member created in the project is revoked in the same transaction.",
   request: { params: projectParams.extend({ adminID: z.uuid() }) },
   responses: { 204: { description: "Removed." }, 404: errorResponse("Not on the roster."), 422: rules("A roster rule refused the removal.") },
 });
@@ -60,9 +60,15 @@ registerPath({
 });
 registerPath({
   method: "post", path: `${base}/keys`, tags: ["Admin: access"], security: both, summary: "Create an API key (admin)",
-  description: "Role at or below yours (else 422). The response holds the secret, shown this once; only its SHA-256 is stored.",
+  description: "Role at or below yours (else 422). `rate_limit_per_second` (default 100) and `rate_limit_burst` (default 500) set the key's budget. The response holds the secret, shown this once; only its SHA-256 is stored.",
   request: { params: projectParams, body: jsonBody(createKeyBody) },
   responses: { 201: jsonResponse(createdKeyOutput, "The key and its secret."), 422: rules("Role above yours.") },
+});
+registerPath({
+  method: "patch", path: `${base}/keys/{keyID}`, tags: ["Admin: access"], security: both, summary: "Change an API key's rate limit (admin)",
+  description: "Sets the sustained rate and the burst; the key's next request is counted against the new budget.",
+  request: { params: projectParams.extend({ keyID: z.uuid() }), body: jsonBody(changeKeyLimitsBody) },
+  responses: { 200: jsonResponse(keyOutput, "The key with its new limits."), 404: errorResponse("No live key with this id.") },
 });
 registerPath({
   method: "delete", path: `${base}/keys/{keyID}`, tags: ["Admin: access"], security: both, summary: "Revoke an API key (admin)",

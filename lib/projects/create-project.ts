@@ -13,24 +13,32 @@ export async function ensureAdmin(tx: DbOrTx, email: string) {
 }
 
 /**
- * Operator bootstrap (CLI): the org named `orgName` (created with `ownerEmail` as owner when new), and a
- * project in it. Org owners are admins of every project of the org, so no roster row is needed.
+ * Operator bootstrap (CLI): the org named `orgName` and a project in it, with `ownerEmail` as the org's
+ * owner. Org owners are admins of every project of the org, so no roster row is needed. An existing org of
+ * that name where the owner already belongs is reused; if they are only a member or admin there they are
+ * made owner (the operator named them owner, and a plain member could not even open the new project).
  */
 export async function createProjectWithOwner(db: Db, input: { orgName: string; projectName: string; ownerEmail: string }) {
   return withTransaction(db, async (tx) => {
     const owner = await ensureAdmin(tx, input.ownerEmail);
-    let [org] = await tx
-      .select({ id: adminOrgs.id })
+    const [existing] = await tx
+      .select({ id: adminOrgs.id, role: adminOrgMembers.role })
       .from(adminOrgs)
       .innerJoin(adminOrgMembers, eq(adminOrgMembers.orgId, adminOrgs.id))
       .where(and(eq(adminOrgs.name, input.orgName), eq(adminOrgMembers.adminId, owner.id)))
+      .orderBy(sql`${adminOrgMembers.role} = 'owner' desc`, adminOrgs.id)
       .limit(1);
-    if (!org) {
-      [org] = await tx.insert(adminOrgs).values({ name: input.orgName }).returning({ id: adminOrgs.id });
-      await tx.insert(adminOrgMembers).values({ orgId: org!.id, adminId: owner.id, role: "owner" });
+    let orgId = existing?.id;
+    const promotedFrom = existing && existing.role !== "owner" ? existing.role : null;
+    if (!orgId) {
+      const [org] = await tx.insert(adminOrgs).values({ name: input.orgName }).returning({ id: adminOrgs.id });
+      orgId = org!.id;
+      await tx.insert(adminOrgMembers).values({ orgId, adminId: owner.id, role: "owner" });
+    } else if (promotedFrom) {
+      await tx.update(adminOrgMembers).set({ role: "owner" }).where(and(eq(adminOrgMembers.orgId, orgId), eq(adminOrgMembers.adminId, owner.id)));
     }
-    const project = await createProject(tx, org!.id, input.projectName);
-    return { orgId: org!.id, project, owner };
+    const project = await createProject(tx, orgId, input.projectName);
+    return { orgId, project, owner, promotedFrom };
   });
 }
 

@@ -1,6 +1,9 @@
 import { readRecordId } from "@/lib/http/record-id";
-import { noContent, withProject } from "@/lib/http/with-project";
+import { readJson } from "@/lib/http/read-json";
+import { json, noContent, withProject } from "@/lib/http/with-project";
+import { changeKeyLimits } from "@/lib/keys/change-key-limits";
 import { revokeKey } from "@/lib/keys/revoke-key";
+import { changeKeyLimitsBody } from "@/lib/keys/schemas";
 
 type Params = { projectID: string; keyID: string };
 
@@ -10,5 +13,11 @@ export const DELETE = withProject<Params>(
     await revokeKey(ctx, readRecordId(params.keyID, "API key"));
     return noContent();
   },
+  { sessions: true },
+);
+
+export const PATCH = withProject<Params>(
+  "keys.write",
+  async (req, ctx, params) => json(await changeKeyLimits(ctx, readRecordId(params.keyID, "API key"), await readJson(req, changeKeyLimitsBody))),
   { sessions: true },
 );
