@@ -12,10 +12,13 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  timeout: 60_000,
+  // Generous bounds: they only matter when a step is slow (a loaded 2-core machine), never on a passing run.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   use: {
-    // `localhost`, not 127.0.0.1: Next normalizes loopback hosts to localhost in URLs it builds (auth redirects), and cookies must match.
-    baseURL: `http://localhost:${port}`,
+    // 127.0.0.1, as AUTH_URL below: Next spells its own URLs `localhost`, so every test checks that sign-in,
+    // redirects and mailed links use the configured origin and never the server's own idea of its host.
+    baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
@@ -33,13 +36,14 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: "Relay <no-reply@relay.test>",
       AUTH_SECRET: "e2e-secret-not-for-production",
-      AUTH_URL: `http://localhost:${port}`,
+      AUTH_URL: `http://127.0.0.1:${port}`,
       REGISTRATION: "invite_only",
       // Every e2e test signs in from 127.0.0.1; the per-address sign-in mail budget is tested in lib/http.
       RATE_LIMIT_SIGNIN_IP: "1000/3600",
     },
     reuseExistingServer: false,
-    timeout: 120_000,
+    // Server and worker start; E2E_SERVER_TIMEOUT_MS raises it on a loaded machine.
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 120_000),
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     stdout: "pipe",
   },

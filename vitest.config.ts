@@ -8,21 +8,32 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{lib,worker,scripts,db}/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          include: ["{lib,worker,scripts,db,components}/**/*.test.ts", "sdk/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**", "sdk/dist/**"],
         },
       },
       {
         extends: true,
         test: {
           name: "int",
-          include: ["{lib,worker,scripts,db}/**/*.int.test.ts"],
+          include: ["{lib,worker,scripts,db}/**/*.int.test.ts", "sdk/src/**/*.int.test.ts"],
           exclude: ["node_modules/**"],
           globalSetup: ["scripts/test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Files share one server and database but each works in its own project; two at a time suits 2 cores.
           maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm run test:scale`: several web and worker processes of their own per file; one file at a time.
+          name: "scale",
+          include: ["test/scale/**/*.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
         },
       },
     ],

@@ -14,6 +14,8 @@ export async function benchEnvironment(name: string) {
   const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "bench", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
   return {
     url: server.url,
+    /** The web process, for memory readings (/proc/<pid>/status). */
+    webPid: server.child.pid,
     projectId: project.id,
     key: secret,
     db,

@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 /**
  * The event pipeline's figures on this machine (not a test): `npm run bench -- pipeline` (bench/run.ts
  * builds the app first when needed).
@@ -92,15 +94,15 @@ try {
   results["pipeline events/s, whole pipeline (steps 1-4)"] = Math.round(total / ((tDone - tReady) / 1000));
   log(`  worker start ${(tReady - t0) / 1000}s, recorded ${(tRecorded - tReady) / 1000}s, all steps ${(tDone - tReady) / 1000}s`);
 
-  log("floor: the same rows straight into events with INSERT ... SELECT FROM unnest (best of 1, 2 and 4 connections)");
+  log("floor: the same rows straight into events with COPY (the fastest way PostgreSQL takes rows; best of 1, 2 and 4 connections)");
   const rows = await sql`select name, user_id, data from events where project_id = ${p} and name in ('Accepted100', 'Accepted1') limit ${Math.min(total, 100_000)}`;
   const chunks: (typeof rows)[] = [];
   for (let i = 0; i < rows.length; i += 1000) chunks.push(rows.slice(i, i + 1000) as never);
+  // COPY text format: tab-separated, backslash escaped (JSON carries no raw tabs or newlines, only backslashes).
+  const copyLine = (r: (typeof rows)[number]) => `${p}\tFloor\t${r.user_id ?? "\\N"}\t${JSON.stringify(r.data).replace(/\\/g, "\\\\")}\tclient\n`;
   const writer = async (mine: (typeof rows)[]) => {
     for (const c of mine) {
-      await sql`insert into events (project_id, name, user_id, data, origin)
-        select ${p}, x.n, x.u, x.d, 'client'
-        from unnest(${sql.array(c.map(() => "Floor"))}::text[], ${sql.array(c.map((r) => r.user_id))}::uuid[], ${sql.array(c.map((r) => JSON.stringify(r.data)))}::jsonb[]) as x(n, u, d)`;
+      await pipeline(Readable.from([c.map(copyLine).join("")]), await sql`copy events (project_id, name, user_id, data, origin) from stdin`.writable());
     }
   };
   const floors: number[] = [];
@@ -111,7 +113,7 @@ try {
   }
   const floor = Math.max(...floors);
   log(`  floor by connections 1/2/4: ${floors.join(" / ")} events/s`);
-  results["floor events/s (direct unnest insert)"] = floor;
+  results["floor events/s (COPY)"] = floor;
   results["whole pipeline / floor"] = `${Math.round((100 * (results["pipeline events/s, whole pipeline (steps 1-4)"] as number)) / floor)}%`;
   results["recorded (step 1) / floor"] = `${Math.round((100 * (results["pipeline events/s, recorded (step 1)"] as number)) / floor)}%`;
 

@@ -3,6 +3,7 @@ import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
 import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
+import { systemContext } from "../lib/access/context";
 
 /*
  * Schedule firing, measured on real worker processes against a fresh database:
@@ -25,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 try {
   const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: "schedules", ownerEmail: "bench@example.com" });
-  const schedule = await ensureSchedule(getDb(), project.id, "bench", "single");
+  const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
 
   /** Users, one single assignment each and its firing, parked far in the future until `arm` sets the times. */
   async function seed(count: number) {

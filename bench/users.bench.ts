@@ -1,44 +1,107 @@
 import { randomUUID } from "node:crypto";
+import { createReadStream, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import postgres from "postgres";
+import { startWorker, waitFor } from "../scripts/test/worker";
 import { benchEnvironment, load } from "./harness";
 
 /**
- * Upsert throughput: POST /users with 50 connections (new users, then updates of existing ones), batches of
- * 100 through /users/batch, against a static route on the same server as the framework's ceiling.
+ * Identity write speed, each figure beside its baseline from the same run on the same server:
+ * - /users/batch (1,000 new users per request, 4 connections) vs events accepted (batches of 100);
+ * - POST /users creating users vs the same route answering 401 (no key): the per-request floor;
+ * - an import of IMPORT_ROWS (default 1,000,000) users from CSV: time, and peak memory (VmHWM) of the web
+ *   and worker processes.
+ * `npm run bench -- users`; BENCH_SECONDS (default 10) sets each load's duration.
  */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const IMPORT_ROWS = Number(process.env.IMPORT_ROWS ?? 1_000_000);
 const env = await benchEnvironment("users");
+const out: Record<string, string | number> = { "machine: cores, load average at start": `${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}` };
 const headers = { authorization: `Bearer ${env.key}`, "content-type": "application/json" };
-const path = `/api/client/projects/${env.projectId}`;
+const base = `${env.url}/api/client/projects/${env.projectId}`;
 const run = randomUUID().slice(0, 8);
-let n = 0;
+const fmt = (n: number) => n.toLocaleString("en");
+const log = (m: string) => console.log(`[bench] ${m}`);
+const sql = postgres(env.db.url, { max: 2, onnotice: () => {} });
 
-const ceiling = await load({ url: `${env.url}/api/openapi.json`, duration: 5 });
-const created = await load({
-  url: env.url + path + "/users",
-  method: "POST",
-  headers,
-  requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `${run}-${n++}` }], email: `u${n}@example.com`, data: { plan: "free", n } }) }) }],
-});
-let m = 0;
-const updated = await load({
-  url: env.url + path + "/users",
-  method: "POST",
-  headers,
-  requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `${run}-${m++ % 1000}` }], data: { plan: m % 2 ? "pro" : "free", seen: m } }) }) }],
-});
-let b = 0;
-const batch = await load({
-  url: env.url + path + "/users/batch",
-  method: "POST",
-  headers,
-  connections: 10,
-  requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 100 }, () => ({ identifier: [{ external_id: `${run}-b-${b++}` }], data: { b } }))) }) }],
-});
+try {
+  let e = 0;
+  log("events accepted, batches of 100, 16 connections");
+  const events = await load({
+    url: `${base}/users/events`, method: "POST", headers, connections: 16, duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))) }) }],
+  });
+  let b = 0;
+  log("/users/batch, 1,000 new users per request, 4 connections");
+  const batch = await load({
+    url: `${base}/users/batch`, method: "POST", headers, connections: 4, duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `${run}-b-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
+  });
+  log("the 401 floor: POST /users without a key, 32 connections");
+  const unauthorized = await load({ url: `${base}/users`, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: SECONDS });
+  let n = 0;
+  log("POST /users, new users, 32 connections");
+  const created = await load({
+    url: `${base}/users`, method: "POST", headers, connections: 32, duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `${run}-${n++}` }], email: `u${n}@example.com`, data: { plan: "free", n } }) }) }],
+  });
+  const eventsPerSecond = events.rps * 100;
+  const usersPerSecond = batch.rps * 1000;
+  out["events accepted/s (batches of 100)"] = eventsPerSecond;
+  out["users upserted/s (/users/batch x1,000, 4 conn)"] = usersPerSecond;
+  out["  ratio users/events (target >= 0.5)"] = (usersPerSecond / eventsPerSecond).toFixed(2);
+  out["POST /users 401 answers/s"] = unauthorized.rps;
+  out["POST /users new users req/s"] = created.rps;
+  out["  ratio new-user/401 (target >= 0.5)"] = (created.rps / unauthorized.rps).toFixed(2);
+  out["  non-2xx (events, batch, created)"] = `${events.non2xx}, ${batch.non2xx}, ${created.non2xx}`;
 
-const fmt = (label: string, r: Awaited<ReturnType<typeof load>>, perRequest = 1) =>
-  `${label.padEnd(44)} ${String(r.rps * perRequest).padStart(7)} /s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
-console.log(fmt("static route (framework ceiling), req", ceiling));
-console.log(fmt("POST /users, new users, 50 conn", created));
-console.log(fmt("POST /users, updates of 1,000 users, 50 conn", updated));
-console.log(fmt("POST /users/batch x100, users, 10 conn", batch, 100));
-console.log(`POST /users new-user rate vs framework ceiling: ${(created.rps / ceiling.rps).toFixed(2)}`);
-await env.close();
+  log(`import of ${fmt(IMPORT_ROWS)} users from CSV`);
+  const dir = await mkdtemp(path.join(tmpdir(), "relay-bench-"));
+  const file = path.join(dir, "users.csv");
+  const lines = ["external_id,email,data.plan,data.seats"];
+  for (let i = 0; i < IMPORT_ROWS; i++) lines.push(`imp-${i},u${i}@example.com,${i % 3 ? "pro" : "free"},${i % 50}`);
+  await writeFile(file, lines.join("\n"));
+  lines.length = 0;
+  const worker = await startWorker(env.db.url);
+  const peak = { web: 0, worker: 0 };
+  const hwm = (pid?: number) => {
+    try {
+      return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+    } catch {
+      return 0;
+    }
+  };
+  const t0 = Date.now();
+  const res = await fetch(`${env.url}/api/admin/projects/${env.projectId}/imports?kind=users`, {
+    method: "POST",
+    headers: { authorization: headers.authorization, "content-type": "text/csv" },
+    body: Readable.toWeb(createReadStream(file)) as never,
+    duplex: "half",
+  } as RequestInit);
+  const { id } = (await res.json()) as { id: string };
+  const tUploaded = Date.now();
+  await waitFor(async () => {
+    const [r] = await sql`select state from imports where id = ${id}`;
+    return r?.state === "done" || r?.state === "failed";
+  }, 3_600_000, "the import");
+  const tDone = Date.now();
+  peak.web = hwm(env.webPid);
+  peak.worker = hwm(worker.child.pid);
+  const [r] = await sql`select state, rows, processed, failed from imports where id = ${id}`;
+  await worker.stop();
+  await rm(dir, { recursive: true });
+  out[`import ${fmt(IMPORT_ROWS)} users: upload s`] = ((tUploaded - t0) / 1000).toFixed(1);
+  out[`import ${fmt(IMPORT_ROWS)} users: total s (target < 120)`] = ((tDone - t0) / 1000).toFixed(1);
+  out["  import rows/s"] = Math.round(IMPORT_ROWS / ((tDone - t0) / 1000));
+  out["  import state, processed, failed"] = `${r!.state}, ${r!.processed}, ${r!.failed}`;
+  out["  peak RSS web / worker MiB"] = `${Math.round(peak.web / 2 ** 20)} / ${Math.round(peak.worker / 2 ** 20)}`;
+} finally {
+  out["load average at end"] = loadavg().map((x) => x.toFixed(1)).join(" ");
+  console.log("\n=== users bench");
+  for (const [k, v] of Object.entries(out)) console.log(`${k.padEnd(56)} ${v}`);
+  await sql.end();
+  await env.close();
+}

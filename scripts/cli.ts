@@ -7,6 +7,12 @@ import { createKeyBody, DEFAULT_BURST } from "../lib/keys/schemas";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { projects } from "../db/schema";
 import { eq } from "drizzle-orm";
+import { createReadStream } from "node:fs";
+import path from "node:path";
+import { createImport } from "../lib/imports/create-import";
+import { IMPORT_KINDS, type ImportKind } from "../lib/imports/formats";
+import { getImport } from "../lib/imports/get-import";
+import { systemContext } from "../lib/access/context";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -17,6 +23,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
              [--rate <n>/s] [--burst <n>] [--json]
       Creates an API key; the secret is printed once. --rate and --burst set its rate limit
       (default 100/s, burst 500).
+  import --project <id> --file <path> [--kind users|organizations|memberships]
+      Uploads a CSV (.csv) or NDJSON (.ndjson, .jsonl) file as an import and shows its progress until
+      the worker has applied it (a worker must be running: npm run dev / npm start). Ctrl-C leaves the
+      import running; DELETE /api/admin/projects/{id}/imports/{importId} cancels it.
   migrate
       Applies the database migrations.
 
@@ -29,7 +39,7 @@ async function main(argv: string[]) {
     options: {
       org: { type: "string" }, name: { type: "string" }, owner: { type: "string" },
       project: { type: "string" }, role: { type: "string" }, json: { type: "boolean", default: false },
-      rate: { type: "string" }, burst: { type: "string" },
+      rate: { type: "string" }, burst: { type: "string" }, file: { type: "string" }, kind: { type: "string" },
     },
     strict: true,
   });
@@ -70,8 +80,49 @@ async function main(argv: string[]) {
       else console.log(`key      ${key.id}\nrole     ${key.role}\nlimit    ${rate.ratePerSecond}/s, burst ${rate.burst}\napi key  ${secret}   (shown once)`);
       return;
     }
+    case "import": {
+      if (!values.project || !values.file) fail("import needs --project and --file");
+      const kind = values.kind ?? "users";
+      if (!(IMPORT_KINDS as readonly string[]).includes(kind)) fail(`--kind must be one of ${IMPORT_KINDS.join(", ")}`);
+      const db = getDb();
+      const [project] = /^[0-9a-f-]{36}$/i.test(values.project!) ? await db.select().from(projects).where(eq(projects.id, values.project!)) : [];
+      if (!project) fail(`no project ${values.project}`);
+      const contentType = /\.csv$/i.test(values.file!) ? "text/csv" : /\.(nd)?jsonl?$|\.ndjson$/i.test(values.file!) ? "application/x-ndjson" : null;
+      if (!contentType) fail("--file must end in .csv, .ndjson or .jsonl");
+      const started = await createImport(systemContext(db, project!.id), {
+        kind: kind as ImportKind, contentType, fileName: path.basename(values.file!), body: createReadStream(values.file!),
+      });
+      console.log(`import   ${started.id} (${started.bytes} bytes, ${kind})`);
+      await followImport(db, project!.id, started.id, values.json ?? false);
+      return;
+    }
     default:
       fail(command ? `unknown command ${command}` : "no command given");
+  }
+}
+
+/** Polls the import and redraws one progress line (a bar on a terminal, plain lines otherwise) until it ends. */
+async function followImport(db: ReturnType<typeof getDb>, projectId: string, id: string, asJson: boolean) {
+  const tty = process.stdout.isTTY && !asJson;
+  const started = Date.now();
+  for (;;) {
+    const v = await getImport(systemContext(db, projectId), id);
+    const share = v.bytes ? v.bytes_processed / v.bytes : 0;
+    const width = 30;
+    const bar = "#".repeat(Math.round(share * width)).padEnd(width, ".");
+    const rate = Math.round(v.rows / Math.max(1, (Date.now() - started) / 1000));
+    const line = `[${bar}] ${(share * 100).toFixed(1).padStart(5)}%  ${v.state.padEnd(9)} rows ${v.rows}  applied ${v.processed}  failed ${v.failed}  ${rate}/s`;
+    if (tty) process.stdout.write(`\r${line}`);
+    else if (!asJson) console.log(line);
+    if (["done", "failed", "cancelled"].includes(v.state)) {
+      if (tty) process.stdout.write("\n");
+      if (asJson) console.log(JSON.stringify(v));
+      else for (const e of v.errors.slice(0, 20)) console.log(`line ${e.line}: ${e.message}`);
+      if (!asJson && v.failed > 20) console.log(`… ${v.failed - 20} more row errors (GET /imports/${id} lists the first 1,000)`);
+      if (v.state !== "done") process.exitCode = 1;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, tty ? 250 : 2000));
   }
 }
 

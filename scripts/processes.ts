@@ -44,8 +44,9 @@ export function runTogether(commands: ProcessSpec[], env: NodeJS.ProcessEnv, onE
       running.delete(spec.name);
       if (stopping) return;
       if (spec.restart) {
-        const next = Date.now() - startedAt > STABLE_MS ? 0 : attempt + 1;
-        const delay = BACKOFF_MS[Math.min(next, BACKOFF_MS.length - 1)]!;
+        // `next` counts crashes in a row (1 for the first), so the first restart waits the shortest delay.
+        const next = Date.now() - startedAt > STABLE_MS ? 1 : attempt + 1;
+        const delay = BACKOFF_MS[Math.min(next - 1, BACKOFF_MS.length - 1)]!;
         log.error({ child: spec.name, code, signal, restartInMs: delay, attempt: next }, `${spec.name} exited; restarting it in ${delay / 1000} s`);
         setTimeout(() => !stopping && start(spec, next), delay).unref();
         return;

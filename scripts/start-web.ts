@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { runMigrations } from "../db/migrate";
+import { exitUnlessPublicOriginConfigured } from "../lib/http/public-origin";
 import { log } from "../lib/observability/logger";
 
 /**
@@ -13,7 +14,9 @@ if (!url) {
   log.fatal("DATABASE_URL is required for npm run start:web.");
   process.exit(1);
 }
-await runMigrations(url);
+exitUnlessPublicOriginConfigured({ ...process.env, NODE_ENV: "production" });
+// Through a transaction-mode pooler the advisory lock would not hold: DATABASE_DIRECT_URL names PostgreSQL itself.
+await runMigrations(process.env.DATABASE_DIRECT_URL ?? url);
 const next = spawn("node_modules/.bin/next", ["start", "-p", process.env.PORT ?? "3000", ...(process.env.HOST ? ["-H", process.env.HOST] : [])], {
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production", AUTH_TRUST_HOST: process.env.AUTH_TRUST_HOST ?? "true" },

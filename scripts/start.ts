@@ -1,4 +1,5 @@
 import { runMigrations } from "../db/migrate";
+import { exitUnlessPublicOriginConfigured } from "../lib/http/public-origin";
 import { log } from "../lib/observability/logger";
 import { runTogether } from "./processes";
 
@@ -12,7 +13,9 @@ if (!url) {
   log.fatal("DATABASE_URL is required for npm start (npm run dev is the path without one).");
   process.exit(1);
 }
-await runMigrations(url);
+exitUnlessPublicOriginConfigured({ ...process.env, NODE_ENV: "production" });
+// Through a transaction-mode pooler the advisory lock would not hold: DATABASE_DIRECT_URL names PostgreSQL itself.
+await runMigrations(process.env.DATABASE_DIRECT_URL ?? url);
 runTogether(
   [
     { name: "web", cmd: "node_modules/.bin/next", args: ["start", "-p", process.env.PORT ?? "3000"] },

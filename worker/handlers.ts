@@ -1,10 +1,12 @@
 import { getDb } from "@/db/client";
+import { deliverInviteMail } from "@/lib/invites/deliver-invite-mail";
 import { rebuildList } from "@/lib/lists/rebuild-list";
 import { fanOut } from "@/lib/pipeline/fan-out";
 import { runHousekeeping } from "@/lib/pipeline/housekeeping";
 import { runJourneysStep, runListsStep, runSchemaStep } from "@/lib/pipeline/step-jobs";
 import { parseJob, type JobPayload, type QueueName } from "@/lib/queue/jobs";
 import { backfillOffset } from "@/lib/schedules/backfill-offset";
+import { systemContext } from "@/lib/access/context";
 
 type Handlers = { [Q in QueueName]: (jobs: JobPayload<Q>[]) => Promise<void> };
 
@@ -24,10 +26,12 @@ export const HANDLERS: Handlers = {
   "pipeline.schema": each((job) => runSchemaStep(getDb(), job)),
   "pipeline.lists": each((job) => runListsStep(getDb(), job)),
   "pipeline.journeys": each((job) => runJourneysStep(getDb(), job)),
-  "pipeline.fanout": each((job) => fanOut(getDb(), job.projectId, job.fanoutId)),
-  "lists.rebuild": each((job) => rebuildList(getDb(), job.projectId, job.listId, "all")),
+  "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), job.fanoutId)),
+  "lists.rebuild": each((job) => rebuildList(systemContext(getDb(), job.projectId), job.listId, "all")),
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
-  "schedules.backfill-offset": each((job) => backfillOffset(getDb(), job.projectId, job.offsetId)),
+  "schedules.backfill-offset": each((job) => backfillOffset(systemContext(getDb(), job.projectId), job.offsetId)),
+  // Throws on an SMTP failure (after recording it on the invitation), so pg-boss retries with the mail backoff.
+  "mail.invite": each((job) => deliverInviteMail(getDb(), job)),
 };
 
 /** Validates a batch with its queue's schema (the sender's) and hands it to the queue's handler. */

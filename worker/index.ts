@@ -4,17 +4,20 @@ import { withLogContext } from "@/lib/observability/context";
 import { startHeartbeat } from "@/lib/observability/heartbeat";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
+import { MAIL_NOT_CONFIGURED, mailConfigured } from "@/lib/mail/mail-configured";
 import { getBoss, stopBoss } from "@/lib/queue/boss";
 import type { QueueName } from "@/lib/queue/jobs";
 import { resumeBackfills } from "@/lib/schedules/resume-backfills";
 import { startDrain } from "./drain";
+import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS } from "./handlers";
 import { startOpsServer } from "./ops-server";
 import { scheduleLoopOptions, startScheduleLoop } from "./schedule-loop";
 
 process.env.RELAY_PROCESS ??= "worker";
 // Every process applies migrations under one advisory lock (db/migrate.ts): started together, they apply them once.
-await runMigrations(databaseUrl());
+// DATABASE_DIRECT_URL (PostgreSQL itself, not a transaction-mode pooler) when set: a session lock needs one backend.
+await runMigrations(process.env.DATABASE_DIRECT_URL ?? databaseUrl());
 
 const boss = await getBoss({ worker: true });
 for (const name of Object.keys(HANDLERS) as QueueName[]) {
@@ -37,15 +40,18 @@ for (const name of Object.keys(HANDLERS) as QueueName[]) {
     }
   });
 }
-await boss.schedule("system.tick", "* * * * *");
+// With `{}` as its data: pg-boss sends null otherwise, which the queue's payload schema refuses (the tick then never ran).
+await boss.schedule("system.tick", "* * * * *", {});
 await resumeBackfills(getDb());
 const drain = await startDrain();
 // The schedule firing loop: our own table and loop, not one pg-boss job per firing.
 const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());
+const importLoop = startImportLoop(getDb());
 const heartbeat = startHeartbeat(getDb());
 await heartbeat.ready;
 const opsServer = startOpsServer(boss);
-log.info({ queues: Object.keys(HANDLERS), heartbeat: heartbeat.id }, "[worker] ready: intake drain, schedule loop, job queues");
+log.info({ queues: Object.keys(HANDLERS), heartbeat: heartbeat.id }, "[worker] ready: intake drain, schedule loop, import loop, job queues");
+if (!mailConfigured()) log.warn(`[worker] ${MAIL_NOT_CONFIGURED}`);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -54,6 +60,7 @@ async function shutdown(signal: string) {
   log.info(`worker ${signal}: finishing active jobs, then stopping`);
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
   await scheduleLoop.stop();
+  await importLoop.stop();
   await drain.stop();
   await stopBoss();
   await heartbeat.stop();

@@ -14,8 +14,10 @@ export interface NavItem {
  * the shell groups items by section in this order.
  */
 export const NAV_ITEMS: NavItem[] = [
+  { path: "", label: "Overview", section: "Data" },
   { path: "/users", label: "Users", section: "Data" },
   { path: "/organizations", label: "Organizations", section: "Data" },
+  { path: "/imports", label: "Imports", section: "Data", minRole: "client" },
   { path: "/events", label: "Live events", section: "Data" },
   { path: "/schema", label: "Schema", section: "Data" },
   { path: "/subscriptions", label: "Subscriptions", section: "Data" },
@@ -24,6 +26,7 @@ export const NAV_ITEMS: NavItem[] = [
   { path: "/journeys", label: "Journeys", section: "Automation" },
   { path: "/members", label: "Members", section: "Settings" },
   { path: "/keys", label: "API keys", section: "Settings", minRole: "admin" },
+  { path: "/requests", label: "Request log", section: "Settings", minRole: "admin" },
 ];
 
 export const NAV_SECTIONS: NavItem["section"][] = ["Data", "Automation", "Settings"];

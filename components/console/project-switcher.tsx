@@ -44,7 +44,7 @@ export function ProjectSwitcher({ projects, currentId }: { projects: MyProject[]
               {projects.filter((p) => p.org_name === org).map((p) => (
                 <Link
                   key={p.id}
-                  href={`/projects/${p.id}/users`}
+                  href={`/projects/${p.id}`}
                   onClick={() => setOpen(false)}
                   aria-current={p.id === currentId ? "page" : undefined}
                   className={`flex items-center justify-between px-3 py-1.5 text-sm hover:bg-zinc-100 focus:bg-zinc-100 focus:outline-none ${p.id === currentId ? "font-medium text-indigo-700" : "text-zinc-700"}`}

@@ -4,8 +4,8 @@ import { useState } from "react";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { JsonView } from "@/components/ui/json-view";
 import { Badge } from "@/components/ui/states";
-
-export type EventRow = { id: string; name: string; user_id: string | null; organization_id: string | null; data: Record<string, unknown>; origin: "system" | "client"; timestamp: string; received_at: string };
+import type { EventRow } from "@/components/console/api-types";
+export type { EventRow };
 
 /** Events as a timeline; each row expands (Enter/Space, it is a button) to show its data. */
 export function EventList({ events, projectId, fresh }: { events: EventRow[]; projectId: string; fresh?: Set<string> }) {

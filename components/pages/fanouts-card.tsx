@@ -3,7 +3,17 @@ import { useQuery } from "@tanstack/react-query";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { Badge, Card } from "@/components/ui/states";
 
-type Fanout = { id: string; kind: "user" | "organization"; name: string; match: Record<string, unknown>; delivered: number; state: "running" | "finished"; received_at: string };
+type Fanout = {
+  id: string;
+  kind: "user" | "organization";
+  name: string;
+  match: Record<string, unknown>;
+  delivered: number;
+  planned: number | null;
+  state: "running" | "finished" | "refused";
+  refusal: string | null;
+  received_at: string;
+};
 
 /**
  * Recent `match` events and how many records each reached. A filter that matched nobody records no event,
@@ -25,7 +35,9 @@ export function FanoutsCard({ projectId, live }: { projectId: string; live: bool
             <span className="font-mono font-medium text-zinc-900">{f.name}</span>
             <code className="truncate rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600">{JSON.stringify(f.match)}</code>
             <span className="ml-auto flex items-center gap-2">
-              {f.state === "running" ? (
+              {f.state === "refused" ? (
+                <Badge tone="red">refused · over hourly quota</Badge>
+              ) : f.state === "running" ? (
                 <Badge tone="indigo">delivering · {f.delivered.toLocaleString()}</Badge>
               ) : f.delivered === 0 ? (
                 <Badge tone="amber">matched no {f.kind}</Badge>
@@ -34,6 +46,7 @@ export function FanoutsCard({ projectId, live }: { projectId: string; live: bool
               )}
               <time dateTime={f.received_at} className="text-xs text-zinc-500">{new Date(f.received_at).toLocaleString()}</time>
             </span>
+            {f.refusal && <p className="w-full text-xs text-red-700">{f.refusal}</p>}
           </li>
         ))}
       </ul>

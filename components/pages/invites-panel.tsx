@@ -9,23 +9,51 @@ import { formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, tableClass, tdClass, thClass } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
+import type { Invite } from "@/components/console/api-types";
 
-type Invite = { id: string; email: string; role: Role; invited_by: string | null; expires_at: string; created_at: string };
+const DELIVERY_TONE = { queued: "amber", sent: "green", failed: "red" } as const;
 
-/** Pending invitations with revoke, and the invite form. The console never sends expires_in (48h default). */
+/** The mail's state, with the last error under it while it is retrying or has given up. */
+function DeliveryCell({ invite }: { invite: Invite }) {
+  const retrying = invite.delivery === "queued" && invite.delivery_error;
+  return (
+    <div>
+      <Badge tone={DELIVERY_TONE[invite.delivery]}>{retrying ? "queued · retrying" : invite.delivery}</Badge>
+      {invite.delivery === "sent" && invite.delivered_at && <p className="mt-1 text-xs text-zinc-500">{formatRelative(invite.delivered_at)}</p>}
+      {invite.delivery_error && invite.delivery !== "sent" && (
+        <p className="mt-1 max-w-xs truncate text-xs text-red-700" title={invite.delivery_error}>
+          {invite.delivery_attempts} {invite.delivery_attempts === 1 ? "attempt" : "attempts"}: {invite.delivery_error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Pending invitations with their mail's delivery, resend and revoke, and the invite form. The console never sends expires_in (48h default). */
 export function InvitesPanel() {
   const project = useProject();
   const qc = useQueryClient();
   const key = ["invites", project.id];
-  const q = useQuery({ queryKey: key, queryFn: () => apiFetch<{ data: Invite[] }>(adminPath(project.id, "/invites?limit=500")) });
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => apiFetch<{ data: Invite[] }>(adminPath(project.id, "/invites?limit=500")),
+    refetchInterval: (query) => (query.state.data?.data.some((i) => i.delivery === "queued") ? 3000 : false),
+  });
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("editor");
   const [sent, setSent] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Invite | null>(null);
+  const resend = useMutation({
+    mutationFn: (i: Invite) => apiFetch<Invite>(adminPath(project.id, `/invites/${i.id}/resend`), { method: "POST" }),
+    onSuccess: (i) => {
+      setSent(`Invitation mail to ${i.email} queued again.`);
+      qc.invalidateQueries({ queryKey: key });
+    },
+  });
   const invite = useMutation({
     mutationFn: () => apiFetch<Invite>(adminPath(project.id, "/invites"), { method: "POST", body: { email, role } }),
     onSuccess: (i) => {
-      setSent(`Invitation sent to ${i.email} as ${i.role}.`);
+      setSent(`Invitation for ${i.email} as ${i.role} created; its mail is queued.`);
       setEmail("");
       qc.invalidateQueries({ queryKey: key });
     },
@@ -54,6 +82,7 @@ export function InvitesPanel() {
           <Button type="submit" disabled={invite.isPending}>{invite.isPending ? "Sending…" : "Send invite"}</Button>
         </form>
         {invite.isError && <ErrorBanner className="mt-3" message={invite.error.message} />}
+        {resend.isError && <ErrorBanner className="mt-3" message={resend.error.message} />}
         {sent && <p role="status" className="mt-3 text-sm text-emerald-700">{sent}</p>}
       </Card>
 
@@ -64,7 +93,7 @@ export function InvitesPanel() {
         <Card className="overflow-hidden">
           <table className={tableClass} aria-label="Pending invitations">
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>E-mail</th><th className={thClass}>Role</th><th className={thClass}>Invited by</th><th className={thClass}>Expires</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
+              <tr><th className={thClass}>E-mail</th><th className={thClass}>Role</th><th className={thClass}>Invited by</th><th className={thClass}>Expires</th><th className={thClass}>Mail</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((i) => (
@@ -73,7 +102,9 @@ export function InvitesPanel() {
                   <td className={tdClass}><Badge tone="indigo">{i.role}</Badge></td>
                   <td className={`${tdClass} text-zinc-500`}>{i.invited_by ?? "API key"}</td>
                   <td className={`${tdClass} text-zinc-500`}>{formatRelative(i.expires_at)}</td>
-                  <td className={`${tdClass} text-right`}>
+                  <td className={tdClass}><DeliveryCell invite={i} /></td>
+                  <td className={`${tdClass} whitespace-nowrap text-right`}>
+                    <Button variant="ghost" size="sm" disabled={resend.isPending && resend.variables?.id === i.id} onClick={() => { setSent(null); resend.mutate(i); }} aria-label={`Resend invitation mail to ${i.email}`}>Resend</Button>
                     <Button variant="ghost" size="sm" onClick={() => setRevoking(i)} aria-label={`Revoke invitation for ${i.email}`}>Revoke</Button>
                   </td>
                 </tr>

@@ -1,31 +1,33 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import { roleAtLeast } from "@/lib/access/roles";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/states";
 import { QueryState } from "./feature-state";
+import type { Journey } from "@/components/console/api-types";
 
-type Entrance = { id: string; kind: "event" | "scheduled"; event_name: string | null; condition: unknown; user_rule: unknown; schedule_id: string | null; schedule_offset_id: string | null; data_key: string };
-type Journey = { id: string; name: string; allow_multiple_entries: boolean; allow_concurrent_runs: boolean; entrances: Entrance[]; updated_at: string };
-
-/** Journeys and their entrances. Read-only: journeys are defined through the admin API. */
+/** Journeys and their entrances; each opens its editor and entries. */
 export function JourneysPage() {
   const project = useProject();
   const q = useQuery({ queryKey: ["journeys", project.id], queryFn: () => apiFetch<{ data: Journey[] }>(adminPath(project.id, "/journeys?limit=500")) });
+  const newJourney = roleAtLeast(project.role, "editor") ? <Link href={`/projects/${project.id}/journeys/new`} className={buttonClass()}>New journey</Link> : undefined;
   return (
     <>
-      <PageHeader title="Journeys" description="Automated flows and what lets users in: an event (with an optional condition) or a schedule offset firing." />
+      <PageHeader title="Journeys" description="Automated flows and what lets users in: an event (with an optional condition) or a schedule offset firing." actions={newJourney} />
       <QueryState q={q} what="journeys">
         {(data) =>
           data.data.length === 0 ? (
-            <EmptyState title="No journeys yet">Create one with <code className="font-mono text-xs">POST /api/admin/projects/{project.id}/journeys</code>.</EmptyState>
+            <EmptyState title="No journeys yet" action={newJourney}>A journey starts when an event arrives or a schedule offset fires.</EmptyState>
           ) : (
             <div className="grid gap-4 md:grid-cols-2">
               {data.data.map((j) => (
                 <Card key={j.id} className="p-5">
                   <div className="flex items-start justify-between gap-2">
-                    <h2 className="font-medium text-zinc-900">{j.name}</h2>
+                    <h2 className="font-medium text-zinc-900"><Link href={`/projects/${project.id}/journeys/${j.id}`} className="hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">{j.name}</Link></h2>
                     <span className="text-xs text-zinc-400">{formatRelative(j.updated_at)}</span>
                   </div>
                   <p className="mt-1 text-xs text-zinc-500">

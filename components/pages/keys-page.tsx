@@ -10,18 +10,8 @@ import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
-
-type Key = {
-  id: string;
-  name: string;
-  role: Role;
-  prefix: string;
-  created_by: string | null;
-  rate_limit_per_second: number;
-  rate_limit_burst: number;
-  created_at: string;
-  last_used_at: string | null;
-};
+import type { ApiKey as Key } from "@/components/console/api-types";
+import { LimitFields, LimitsDialog, OriginsDialog, OriginsField, originList } from "./key-settings-dialogs";
 
 export function KeysPage() {
   const project = useProject();
@@ -31,6 +21,7 @@ export function KeysPage() {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const [limiting, setLimiting] = useState<Key | null>(null);
+  const [originsOf, setOriginsOf] = useState<Key | null>(null);
   const newButton = <Button onClick={() => setCreating(true)}>Create API key</Button>;
   return (
     <>
@@ -46,7 +37,7 @@ export function KeysPage() {
         <Card className="overflow-hidden">
           <table className={tableClass}>
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>Name</th><th className={thClass}>Key</th><th className={thClass}>Role</th><th className={thClass}>Rate limit</th><th className={thClass}>Last used</th><th className={thClass}>Created</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
+              <tr><th className={thClass}>Name</th><th className={thClass}>Key</th><th className={thClass}>Role</th><th className={thClass}>Rate limit</th><th className={thClass}>Browser origins</th><th className={thClass}>Last used</th><th className={thClass}>Created</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((k) => (
@@ -59,6 +50,15 @@ export function KeysPage() {
                       {k.rate_limit_per_second}/s, burst {k.rate_limit_burst}
                     </button>
                   </td>
+                  <td className={`${tdClass} text-zinc-600`}>
+                    {k.role === "client" ? (
+                      <button type="button" className="rounded text-left underline decoration-dotted underline-offset-2 hover:text-indigo-700" onClick={() => setOriginsOf(k)} aria-label={`Change browser origins of ${k.name}`}>
+                        {k.allowed_origins ? k.allowed_origins.join(", ") : "Server only"}
+                      </button>
+                    ) : (
+                      <span className="text-zinc-400">Server only</span>
+                    )}
+                  </td>
                   <td className={`${tdClass} text-zinc-500`}>{k.last_used_at ? formatRelative(k.last_used_at) : "Never"}</td>
                   <td className={`${tdClass} text-zinc-500`}>{formatDateTime(k.created_at)}{k.created_by && <span className="block text-xs text-zinc-400">by {k.created_by}</span>}</td>
                   <td className={`${tdClass} text-right`}><Button variant="ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>Revoke</Button></td>
@@ -68,6 +68,7 @@ export function KeysPage() {
           </table>
         </Card>
       )}
+      <OriginsDialog target={originsOf} onClose={() => setOriginsOf(null)} onSaved={() => qc.invalidateQueries({ queryKey: key })} />
       <LimitsDialog target={limiting} onClose={() => setLimiting(null)} onSaved={() => qc.invalidateQueries({ queryKey: key })} />
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={() => qc.invalidateQueries({ queryKey: key })} />
       <ConfirmDialog
@@ -91,15 +92,20 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   const [role, setRole] = useState<Role>("client");
   const [rate, setRate] = useState(100);
   const [burst, setBurst] = useState(500);
+  const [origins, setOrigins] = useState("");
   const [copied, setCopied] = useState(false);
   const create = useMutation({
     mutationFn: () =>
-      apiFetch<Key & { secret: string }>(adminPath(project.id, "/keys"), { method: "POST", body: { name, role, rate_limit_per_second: rate, rate_limit_burst: burst } }),
+      apiFetch<Key & { secret: string }>(adminPath(project.id, "/keys"), {
+        method: "POST",
+        body: { name, role, rate_limit_per_second: rate, rate_limit_burst: burst, ...(role === "client" && originList(origins) ? { allowed_origins: originList(origins) } : {}) },
+      }),
     onSuccess: onCreated,
   });
   const close = () => {
     create.reset();
     setName("");
+    setOrigins("");
     setCopied(false);
     onClose();
   };
@@ -134,6 +140,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
             <div className="mt-1"><RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} /></div>
             <RoleHelp role={role} />
           </div>
+          {role === "client" && <OriginsField value={origins} onChange={setOrigins} />}
           <LimitFields rate={rate} burst={burst} setRate={setRate} setBurst={setBurst} />
           {create.isError && <ErrorBanner message={create.error.message} />}
           <div className="flex justify-end gap-2">
@@ -147,57 +154,3 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
 }
 
 /** Sustained rate and burst inputs, shared by the create and change dialogs. */
-function LimitFields({ rate, burst, setRate, setBurst }: { rate: number; burst: number; setRate: (n: number) => void; setBurst: (n: number) => void }) {
-  return (
-    <fieldset>
-      <legend className="block text-sm font-medium text-zinc-700">Rate limit</legend>
-      <div className="mt-1 grid grid-cols-2 gap-3">
-        <label className="text-xs text-zinc-500">
-          Requests per second
-          <input type="number" min={1} max={10000} required value={rate} onChange={(e) => setRate(e.target.valueAsNumber)} className={`${inputClass} mt-1`} />
-        </label>
-        <label className="text-xs text-zinc-500">
-          Burst
-          <input type="number" min={1} max={100000} required value={burst} onChange={(e) => setBurst(e.target.valueAsNumber)} className={`${inputClass} mt-1`} />
-        </label>
-      </div>
-      <p className="mt-1 text-xs text-zinc-500">Up to the burst at once, then the sustained rate. Past it, requests get 429 with Retry-After.</p>
-    </fieldset>
-  );
-}
-
-function LimitsDialog({ target, onClose, onSaved }: { target: Key | null; onClose: () => void; onSaved: () => void }) {
-  const project = useProject();
-  const [rate, setRate] = useState(0);
-  const [burst, setBurst] = useState(0);
-  const [shown, setShown] = useState<string | null>(null);
-  if (target && shown !== target.id) {
-    setShown(target.id);
-    setRate(target.rate_limit_per_second);
-    setBurst(target.rate_limit_burst);
-  }
-  const save = useMutation({
-    mutationFn: () => apiFetch<Key>(adminPath(project.id, `/keys/${target!.id}`), { method: "PATCH", body: { rate_limit_per_second: rate, rate_limit_burst: burst } }),
-    onSuccess: () => {
-      onSaved();
-      close();
-    },
-  });
-  const close = () => {
-    save.reset();
-    setShown(null);
-    onClose();
-  };
-  return (
-    <Dialog open={target !== null} onClose={close} title={`Rate limit of ${target?.name ?? ""}`}>
-      <form className="space-y-4" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
-        <LimitFields rate={rate} burst={burst} setRate={setRate} setBurst={setBurst} />
-        {save.isError && <ErrorBanner message={save.error.message} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{save.isPending ? "Saving…" : "Save limit"}</Button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}

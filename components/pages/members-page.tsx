@@ -2,6 +2,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
+import { patchRows, useOptimisticMutation } from "@/components/console/optimistic";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -9,9 +10,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
 import { ROLES, type Role } from "@/lib/access/roles";
 import { InvitesPanel } from "./invites-panel";
-
-type Member = { admin_id: string; email: string; name: string | null; role: Role; joined_at: string };
-type Roster = { data: Member[]; inherited: { admin_id: string; email: string; org_role: string }[] };
+import type { Member, Roster } from "@/components/console/api-types";
 
 export function MembersPage() {
   const project = useProject();
@@ -55,17 +54,22 @@ function RosterPanel() {
   const [notice, setNotice] = useState<string | null>(null);
   const isAdmin = project.role === "admin";
 
-  const changeRole = async (m: Member, role: Role) => {
+  // Optimistic: the select shows the new role at once; a refusal (the last-admin rule) puts the old one back.
+  const changeRole = useOptimisticMutation({
+    queryKey: key,
+    mutationFn: ({ m, role }: { m: Member; role: Role }) => apiFetch<{ revoked_key_ids: string[] }>(adminPath(project.id, `/members/${m.admin_id}`), { method: "PATCH", body: { role } }),
+    apply: (old, { m, role }) => patchRows<Member>(old, (r) => r.admin_id === m.admin_id, (r) => ({ ...r, role })),
+  });
+  const onRole = (m: Member, role: Role) => {
     setError(null);
     setNotice(null);
-    try {
-      const res = await apiFetch<{ revoked_key_ids: string[] }>(adminPath(project.id, `/members/${m.admin_id}`), { method: "PATCH", body: { role } });
-      const n = res.revoked_key_ids.length;
-      if (n > 0) setNotice(`${m.email} is now ${role}: ${n} API key${n === 1 ? "" : "s"} they created with a higher role ${n === 1 ? "was" : "were"} revoked.`);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-    await qc.invalidateQueries({ queryKey: key });
+    changeRole.mutate({ m, role }, {
+      onSuccess: (res) => {
+        const n = res.revoked_key_ids.length;
+        if (n > 0) setNotice(`${m.email} is now ${role}: ${n} API key${n === 1 ? "" : "s"} they created with a higher role ${n === 1 ? "was" : "were"} revoked.`);
+      },
+      onError: (e) => setError(`${m.email} is still ${m.role}: ${e.message}`),
+    });
   };
 
   if (q.isPending) return <LoadingRows label="Loading members" />;
@@ -91,7 +95,7 @@ function RosterPanel() {
                       <select
                         aria-label={`Role of ${m.email}`}
                         value={m.role}
-                        onChange={(e) => changeRole(m, e.target.value as Role)}
+                        onChange={(e) => onRole(m, e.target.value as Role)}
                         className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:outline-none focus:ring-2 focus:ring-indigo-500/40"
                       >
                         {[...ROLES].reverse().map((r) => <option key={r} value={r}>{r}</option>)}

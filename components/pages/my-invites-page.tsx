@@ -7,8 +7,7 @@ import { apiFetch } from "@/components/console/api";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
 import { formatRelative } from "@/components/ui/format";
-
-type MyInvite = { id: string; project_id: string; project_name: string; org_name: string; role: string; invited_by: string | null; expires_at: string };
+import type { MyInvite } from "@/components/console/api-types";
 
 export function MyInvitesPage() {
   const qc = useQueryClient();

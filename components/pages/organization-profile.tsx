@@ -4,16 +4,11 @@ import Link from "next/link";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatDateTime } from "@/components/ui/format";
-import { IdentifierChips, JsonView, type Identifier } from "@/components/ui/json-view";
+import { IdentifierChips, JsonView } from "@/components/ui/json-view";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
-import { EventList, type EventRow } from "./event-list";
+import { EventList } from "./event-list";
 import { IdentifierTable, ScheduleAssignments, Section } from "./profile-parts";
-
-type OrgDetail = {
-  id: string; identifier: Identifier[]; name: string | null; data: Record<string, unknown>; created_at: string; updated_at: string;
-  members: { user_id: string; identifier: Identifier[]; data: Record<string, unknown> }[];
-  schedules: unknown[]; recent_events: EventRow[];
-};
+import type { OrganizationDetail as OrgDetail } from "@/components/console/api-types";
 
 export function OrganizationProfile({ organizationId }: { organizationId: string }) {
   const project = useProject();
@@ -44,7 +39,7 @@ export function OrganizationProfile({ organizationId }: { organizationId: string
               </ul>
             )}
           </Section>
-          <Section title="Schedules"><ScheduleAssignments items={o.schedules} onChange={() => q.refetch()} /></Section>
+          <Section title="Schedules"><ScheduleAssignments items={o.schedules} queryKey={["organization", project.id, organizationId]} /></Section>
         </div>
         <Section title="Event timeline" aside={<Link href={`/projects/${project.id}/events?organization_id=${o.id}`} className="text-xs font-medium text-indigo-600 hover:underline">All events</Link>}>
           {o.recent_events.length === 0 ? <p className="text-sm text-zinc-400">No events yet.</p> : <div className="-m-5"><EventList events={o.recent_events} projectId={project.id} /></div>}

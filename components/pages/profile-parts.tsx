@@ -1,27 +1,14 @@
 "use client";
-import { useState, type ReactNode } from "react";
-import { adminPath } from "@/components/console/api";
+import { useState } from "react";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { roleAtLeast } from "@/lib/access/roles";
-import { PauseResumeDialog, type Assignment } from "./schedule-assignments";
+import { PauseResumeDialog, usePauseResume, type Assignment } from "./schedule-assignments";
 import type { Identifier } from "@/components/ui/json-view";
-import { Badge, Card, tableClass, tdClass, thClass } from "@/components/ui/states";
+import { Badge, ErrorBanner, Section, tableClass, tdClass, thClass } from "@/components/ui/states";
 
-export function Section({ title, children, aside }: { title: string; children: ReactNode; aside?: ReactNode }) {
-  return (
-    <section aria-label={title}>
-    <Card>
-      <div className="flex items-center justify-between border-b border-zinc-100 px-5 py-3">
-        <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
-        {aside}
-      </div>
-      <div className="p-5">{children}</div>
-    </Card>
-    </section>
-  );
-}
+export { Section };
 
 export function IdentifierTable({ identifier }: { identifier: Identifier[] }) {
   return (
@@ -41,13 +28,15 @@ export function IdentifierTable({ identifier }: { identifier: Identifier[] }) {
 }
 
 /** A user's or organization's schedule assignments with state and next firing; editors pause and resume. */
-export function ScheduleAssignments({ items, onChange }: { items: unknown[]; onChange?: () => void }) {
+export function ScheduleAssignments({ items, queryKey }: { items: unknown[]; queryKey: readonly unknown[] }) {
   const project = useProject();
-  const [acting, setActing] = useState<(Assignment & { schedule_id: string }) | null>(null);
+  const [acting, setActing] = useState<Assignment | null>(null);
+  const pauseResume = usePauseResume(queryKey);
   if (!items.length) return <p className="text-sm text-zinc-400">No schedule assignments.</p>;
   const canEdit = roleAtLeast(project.role, "editor");
   return (
     <>
+      {pauseResume.error && <ErrorBanner message={pauseResume.error} />}
       <ul className="divide-y divide-zinc-100">
         {items.map((raw, i) => {
           const a = raw as Assignment & { schedule_id: string; name?: string };
@@ -66,12 +55,7 @@ export function ScheduleAssignments({ items, onChange }: { items: unknown[]; onC
           );
         })}
       </ul>
-      <PauseResumeDialog
-        assignment={acting}
-        onClose={() => setActing(null)}
-        onDone={() => onChange?.()}
-        path={(id) => adminPath(project.id, `/schedules/${acting?.schedule_id}/assignments/${id}`)}
-      />
+      <PauseResumeDialog assignment={acting} onClose={() => setActing(null)} onChoose={pauseResume.choose} />
     </>
   );
 }

@@ -29,7 +29,7 @@ export function ProjectsPage() {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {q.data.data.map((p) => (
             <li key={p.id}>
-              <Link href={`/projects/${p.id}/users`} className="block rounded-xl focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+              <Link href={`/projects/${p.id}`} className="block rounded-xl focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
                 <Card className="p-5 transition-shadow hover:shadow-md">
                   <p className="text-xs uppercase tracking-wide text-zinc-400">{p.org_name}</p>
                   <p className="mt-1 font-medium text-zinc-900">{p.name}</p>
@@ -57,7 +57,7 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
     mutationFn: () => apiFetch<MyProject>("/api/console/projects", { method: "POST", body: orgs.length ? { name, org_id: orgId } : { name, ...(orgName ? { org_name: orgName } : {}) } }),
     onSuccess: (p) => {
       onClose();
-      router.push(`/projects/${p.id}/users`);
+      router.push(`/projects/${p.id}`);
       router.refresh();
     },
   });

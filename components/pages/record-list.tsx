@@ -78,8 +78,9 @@ export function RecordList({
                       <IdentifierChips identifier={r.identifier} />
                     </Link>
                   </td>
-                  <td className={tdClass}>{column.cell(r)}</td>
-                  <td className={`${tdClass} max-w-xs truncate font-mono text-xs text-zinc-500`}>{Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}</td>
+                  {/* Bounded like the data column, so a long address cannot push Updated out of the card. */}
+                  <td className={`${tdClass} max-w-[18rem] truncate`}>{column.cell(r)}</td>
+                  <td className={`${tdClass} max-w-[16rem] truncate font-mono text-xs text-zinc-500`}>{Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}</td>
                   <td className={`${tdClass} whitespace-nowrap text-zinc-500`}>{formatRelative(r.updated_at)}</td>
                 </tr>
               ))}

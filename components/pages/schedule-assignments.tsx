@@ -1,19 +1,17 @@
 "use client";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
+import { patchRows, useOptimisticMutation } from "@/components/console/optimistic";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, tableClass, tdClass, thClass } from "@/components/ui/states";
 import type { Schedule } from "./schedules-page";
-
-export type Assignment = {
-  id: string; user_id: string | null; organization_id: string | null; state: "active" | "paused" | "fired";
-  pause_mode: string | null; interval: string | null; next_fire_at: string | null; occurrence_at: string; skipped: number;
-};
+import type { Assignment } from "@/components/console/api-types";
+export type { Assignment };
 
 const PAUSE = [
   { mode: "immediately", label: "Pause now", help: "Deletes every unfired firing of this assignment." },
@@ -27,7 +25,6 @@ const RESUME = [
 /** A schedule's assignments with state and next firing; pause and resume with either mode. */
 export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; canEdit: boolean }) {
   const project = useProject();
-  const qc = useQueryClient();
   const [state, setState] = useState<"" | "active" | "paused" | "fired">("");
   const [acting, setActing] = useState<Assignment | null>(null);
   const key = ["assignments", project.id, schedule.id, state];
@@ -44,6 +41,7 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
     refetchInterval: 15_000,
   });
   const rows = q.data?.pages.flatMap((p) => p.data) ?? [];
+  const pauseResume = usePauseResume(["assignments", project.id, schedule.id]);
   return (
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-100 px-5 py-3">
@@ -56,6 +54,7 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
           ))}
         </div>
       </div>
+      {pauseResume.error && <div className="px-5 pt-3"><ErrorBanner message={pauseResume.error} /></div>}
       {q.isPending && <div className="p-5"><LoadingRows rows={3} label="Loading assignments" /></div>}
       {q.isError && <div className="p-5"><ErrorBanner message={q.error.message} /></div>}
       {q.isSuccess && rows.length === 0 && (
@@ -89,41 +88,27 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
         </table>
       )}
       {q.hasNextPage && <div className="flex justify-center p-3"><Button variant="secondary" onClick={() => q.fetchNextPage()}>Load more</Button></div>}
-      <PauseResumeDialog
-        assignment={acting}
-        onClose={() => setActing(null)}
-        onDone={() => qc.invalidateQueries({ queryKey: ["assignments", project.id, schedule.id] })}
-        path={(id) => adminPath(project.id, `/schedules/${schedule.id}/assignments/${id}`)}
-      />
+      <PauseResumeDialog assignment={acting} onClose={() => setActing(null)} onChoose={pauseResume.choose} />
     </Card>
   );
 }
 
-export function PauseResumeDialog({ assignment, onClose, onDone, path }: { assignment: Assignment | null; onClose: () => void; onDone: () => void; path: (id: string) => string }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+export type PauseResume = { state: "active" | "paused"; mode: string };
+
+/** The pause and resume choices. It closes on a choice: the caller applies it optimistically (usePauseResume). */
+export function PauseResumeDialog({ assignment, onClose, onChoose }: { assignment: Assignment | null; onClose: () => void; onChoose: (a: Assignment, change: PauseResume) => void }) {
   const resuming = assignment?.state === "paused";
   const choices = resuming ? RESUME : PAUSE;
   return (
-    <Dialog open={assignment !== null} onClose={() => { setError(null); onClose(); }} title={resuming ? "Resume assignment" : "Pause assignment"}>
+    <Dialog open={assignment !== null} onClose={onClose} title={resuming ? "Resume assignment" : "Pause assignment"}>
       <div className="space-y-2">
         {choices.map((c) => (
           <button
             key={c.mode}
             type="button"
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(null);
-              try {
-                await apiFetch(path(assignment!.id), { method: "PATCH", body: { state: resuming ? "active" : "paused", mode: c.mode } });
-                onDone();
-                onClose();
-              } catch (e) {
-                setError(e instanceof Error ? e.message : String(e));
-              } finally {
-                setBusy(false);
-              }
+            onClick={() => {
+              onChoose(assignment!, { state: resuming ? "active" : "paused", mode: c.mode });
+              onClose();
             }}
             className="block w-full rounded-lg border border-zinc-200 px-4 py-3 text-left hover:border-indigo-300 hover:bg-indigo-50/50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
           >
@@ -132,8 +117,28 @@ export function PauseResumeDialog({ assignment, onClose, onDone, path }: { assig
           </button>
         ))}
       </div>
-      {error && <ErrorBanner className="mt-3" message={error} />}
       <div className="mt-4 flex justify-end"><Button variant="secondary" onClick={onClose}>Cancel</Button></div>
     </Dialog>
   );
+}
+
+/**
+ * Pause or resume an assignment, shown at once in every cached view under `queryKey` (the schedule's
+ * assignment pages, or a profile) and rolled back with the server's reason if it refuses.
+ */
+export function usePauseResume(queryKey: readonly unknown[]) {
+  const project = useProject();
+  const [error, setError] = useState<string | null>(null);
+  const m = useOptimisticMutation({
+    queryKey,
+    mutationFn: ({ a, change }: { a: Assignment; change: PauseResume }) =>
+      apiFetch(adminPath(project.id, `/schedules/${a.schedule_id}/assignments/${a.id}`), { method: "PATCH", body: change }),
+    apply: (old, { a, change }) =>
+      patchRows<Assignment>(old, (r) => r.id === a.id, (r) => ({ ...r, state: change.state, pause_mode: change.state === "paused" ? (change.mode as Assignment["pause_mode"]) : null })),
+  });
+  const choose = (a: Assignment, change: PauseResume) => {
+    setError(null);
+    m.mutate({ a, change }, { onError: (e) => setError(`Not ${change.state === "paused" ? "paused" : "resumed"}: ${e.message}`) });
+  };
+  return { choose, error, clearError: () => setError(null) };
 }

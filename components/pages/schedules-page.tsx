@@ -10,9 +10,8 @@ import { Badge, Card, controlClass, EmptyState, ErrorBanner, inputClass, PageHea
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryState } from "./feature-state";
 import { AssignmentsPanel } from "./schedule-assignments";
-
-export type Offset = { id: string; offset: string; direction: "before" | "after" };
-export type Schedule = { id: string; name: string; type: "single" | "recurring"; builtin: boolean; offsets: Offset[] };
+import type { Offset, Schedule } from "@/components/console/api-types";
+export type { Offset, Schedule };
 
 export function SchedulesPage() {
   const project = useProject();

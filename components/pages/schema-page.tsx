@@ -6,9 +6,7 @@ import { useProject } from "@/components/console/project-context";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { Badge, Card, controlClass, EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
 import { QueryState } from "./feature-state";
-
-type Prop = { path: string; types: string[]; count: number; first_seen: string; last_seen: string };
-type EventSchema = { event_name: string; count: number; first_seen: string; last_seen: string; properties: Prop[] };
+import type { EventSchema } from "@/components/console/api-types";
 
 /** The discovered schema: every event name seen, with property paths and the types observed. Read-only. */
 export function SchemaPage() {

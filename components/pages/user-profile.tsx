@@ -4,18 +4,12 @@ import Link from "next/link";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatDateTime } from "@/components/ui/format";
-import { IdentifierChips, JsonView, type Identifier } from "@/components/ui/json-view";
+import { IdentifierChips, JsonView } from "@/components/ui/json-view";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
-import { EventList, type EventRow } from "./event-list";
+import { EventList } from "./event-list";
 import { UserSubscriptionsPanel } from "@/components/subscriptions/user-subscriptions-panel";
 import { IdentifierTable, ScheduleAssignments, Section } from "./profile-parts";
-
-type UserDetail = {
-  id: string; identifier: Identifier[]; email: string | null; phone: string | null; timezone: string | null; locale: string | null;
-  data: Record<string, unknown>; created_at: string; updated_at: string;
-  memberships: { organization_id: string; identifier: Identifier[]; data: Record<string, unknown> }[];
-  subscriptions: unknown[]; schedules: unknown[]; recent_events: EventRow[];
-};
+import type { UserDetail } from "@/components/console/api-types";
 
 export function UserProfile({ userId }: { userId: string }) {
   const project = useProject();
@@ -53,7 +47,7 @@ export function UserProfile({ userId }: { userId: string }) {
             )}
           </Section>
           <Section title="Subscriptions"><UserSubscriptionsPanel projectId={project.id} userId={u.id} /></Section>
-          <Section title="Schedules"><ScheduleAssignments items={u.schedules} onChange={() => q.refetch()} /></Section>
+          <Section title="Schedules"><ScheduleAssignments items={u.schedules} queryKey={["user", project.id, userId]} /></Section>
         </div>
         <Section title="Event timeline" aside={<Link href={`/projects/${project.id}/events?user_id=${u.id}`} className="text-xs font-medium text-indigo-600 hover:underline">All events</Link>}>
           {u.recent_events.length === 0 ? <p className="text-sm text-zinc-400">No events yet.</p> : <div className="-m-5"><EventList events={u.recent_events} projectId={project.id} /></div>}

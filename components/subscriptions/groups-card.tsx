@@ -1,9 +1,11 @@
 "use client";
 import { useState } from "react";
-import { adminFetch } from "./use-admin-api";
-import { Banner, buttonClass, Card, ghostButtonClass, inputClass, POLICY_LABELS } from "./ui";
-
-export type Group = { id: string; name: string; channel: string; description: string | null; default_policy: "opt_in" | "opt_out" | null; effective_policy: "opt_in" | "opt_out" };
+import { adminPath, apiFetch } from "@/components/console/api";
+import { buttonClass } from "@/components/ui/button";
+import { Banner, Section, inputClass } from "@/components/ui/states";
+import { POLICY_LABELS } from "./labels";
+import type { SubscriptionGroup as Group } from "@/components/console/api-types";
+export type { Group };
 
 const CHANNELS = [["email", "Email"], ["sms", "SMS"], ["push", "Push"]] as const;
 
@@ -16,7 +18,7 @@ export function GroupsCard({ projectId, groups, reload }: { projectId: string; g
     if (!window.confirm(`Delete “${g.name}”? Every user's state in it and its history go too.`)) return;
     setError(null);
     try {
-      await adminFetch(projectId, `/subscription-groups/${g.id}`, { method: "DELETE" });
+      await apiFetch(adminPath(projectId, `/subscription-groups/${g.id}`), { method: "DELETE" });
       await reload();
     } catch (e) {
       setError((e as Error).message);
@@ -24,7 +26,7 @@ export function GroupsCard({ projectId, groups, reload }: { projectId: string; g
   };
 
   return (
-    <Card title="Groups" description="What users subscribe to. Messages of a group go out on its channel only.">
+    <Section title="Groups" description="What users subscribe to. Messages of a group go out on its channel only.">
       <div className="space-y-4">
         {error ? <Banner tone="error">{error}</Banner> : null}
         {groups.length === 0 ? (
@@ -52,8 +54,8 @@ export function GroupsCard({ projectId, groups, reload }: { projectId: string; g
                     {g.default_policy === null ? <span className="text-zinc-400"> · project default</span> : null}
                   </td>
                   <td className="py-2.5 text-right whitespace-nowrap">
-                    <button type="button" className={ghostButtonClass} onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</button>
-                    <button type="button" className={`${ghostButtonClass} text-red-700 hover:bg-red-50`} onClick={() => remove(g)} aria-label={`Delete ${g.name}`}>Delete</button>
+                    <button type="button" className={buttonClass("ghost", "sm")} onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</button>
+                    <button type="button" className={`${buttonClass("ghost", "sm")} text-red-700 hover:bg-red-50`} onClick={() => remove(g)} aria-label={`Delete ${g.name}`}>Delete</button>
                   </td>
                 </tr>
               ))}
@@ -63,10 +65,10 @@ export function GroupsCard({ projectId, groups, reload }: { projectId: string; g
         {editing ? (
           <GroupForm projectId={projectId} group={editing === "new" ? null : editing} onDone={async () => { setEditing(null); await reload(); }} onCancel={() => setEditing(null)} />
         ) : (
-          <button type="button" className={buttonClass} onClick={() => setEditing("new")}>New group</button>
+          <button type="button" className={buttonClass()} onClick={() => setEditing("new")}>New group</button>
         )}
       </div>
-    </Card>
+    </Section>
   );
 }
 
@@ -80,7 +82,7 @@ function GroupForm({ projectId, group, onDone, onCancel }: { projectId: string; 
       default_policy: form.get("default_policy") === "" ? null : form.get("default_policy"),
     };
     try {
-      await adminFetch(projectId, group ? `/subscription-groups/${group.id}` : "/subscription-groups", { method: group ? "PATCH" : "POST", body });
+      await apiFetch(adminPath(projectId, group ? `/subscription-groups/${group.id}` : "/subscription-groups"), { method: group ? "PATCH" : "POST", body });
       await onDone();
     } catch (e) {
       setError((e as Error).message);
@@ -107,8 +109,8 @@ function GroupForm({ projectId, group, onDone, onCancel }: { projectId: string; 
       </div>
       <label className="block text-sm text-zinc-700">Description (shown in the preference center)<input name="description" maxLength={500} defaultValue={group?.description ?? ""} className={`${inputClass} mt-1`} /></label>
       <div className="flex gap-2">
-        <button type="submit" className={buttonClass}>{group ? "Save" : "Create group"}</button>
-        <button type="button" className={ghostButtonClass} onClick={onCancel}>Cancel</button>
+        <button type="submit" className={buttonClass()}>{group ? "Save" : "Create group"}</button>
+        <button type="button" className={buttonClass("ghost", "sm")} onClick={onCancel}>Cancel</button>
       </div>
     </form>
   );

@@ -1,34 +1,36 @@
 "use client";
 import { useState } from "react";
-import { adminFetch, useAdminGet } from "./use-admin-api";
-import { Banner, buttonClass, Card, ghostButtonClass, inputClass, POLICY_LABELS } from "./ui";
-
-type Settings = { default_policy: "opt_out" | "opt_in"; twilio_auth_token_set: boolean; sms_webhook_url: string };
+import { useQuery } from "@tanstack/react-query";
+import { adminPath, apiFetch } from "@/components/console/api";
+import { buttonClass } from "@/components/ui/button";
+import { Banner, Section, inputClass } from "@/components/ui/states";
+import { POLICY_LABELS } from "./labels";
+import type { SubscriptionSettings as Settings } from "@/components/console/api-types";
 
 /** The project's default for unset states and the Twilio token behind SMS STOP (admin only; the API enforces it). */
 export function SettingsCard({ projectId, onChange }: { projectId: string; onChange: () => void }) {
-  const settings = useAdminGet<Settings>(projectId, "/subscription-groups/settings");
+  const settings = useQuery({ queryKey: ["admin", projectId, "/subscription-groups/settings"], queryFn: () => apiFetch<Settings>(adminPath(projectId, "/subscription-groups/settings")) });
   const [token, setToken] = useState("");
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
 
   const save = async (patch: Record<string, unknown>, done: string) => {
     setMessage(null);
     try {
-      await adminFetch(projectId, "/subscription-groups/settings", { method: "PATCH", body: patch });
+      await apiFetch(adminPath(projectId, "/subscription-groups/settings"), { method: "PATCH", body: patch });
       setMessage({ tone: "success", text: done });
       setToken("");
-      await settings.reload();
+      await settings.refetch();
       onChange();
     } catch (e) {
       setMessage({ tone: "error", text: (e as Error).message });
     }
   };
 
-  if (settings.loading) return <Card title="Project defaults"><p className="text-sm text-zinc-500">Loading…</p></Card>;
-  if (!settings.data) return <Card title="Project defaults"><Banner tone="error">{settings.error?.message ?? "Could not load."}</Banner></Card>;
+  if (settings.isPending) return <Section title="Project defaults"><p className="text-sm text-zinc-500">Loading…</p></Section>;
+  if (!settings.data) return <Section title="Project defaults"><Banner tone="error">{settings.error?.message ?? "Could not load."}</Banner></Section>;
   const s = settings.data;
   return (
-    <Card title="Project defaults" description="What an unset state means, and how SMS opt-outs reach us.">
+    <Section title="Project defaults" description="What an unset state means, and how SMS opt-outs reach us.">
       <div className="space-y-6">
         {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
         <fieldset>
@@ -60,13 +62,13 @@ export function SettingsCard({ projectId, onChange }: { projectId: string; onCha
           >
             <label className="sr-only" htmlFor="twilio-token">Twilio auth token</label>
             <input id="twilio-token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} placeholder={s.twilio_auth_token_set ? "•••••••• (set) — enter a new one to replace" : "Twilio auth token"} className={inputClass} minLength={8} required />
-            <button type="submit" className={buttonClass}>{s.twilio_auth_token_set ? "Replace" : "Save"}</button>
+            <button type="submit" className={buttonClass()}>{s.twilio_auth_token_set ? "Replace" : "Save"}</button>
             {s.twilio_auth_token_set ? (
-              <button type="button" className={ghostButtonClass} onClick={() => save({ twilio_auth_token: null }, "Twilio auth token removed.")}>Remove</button>
+              <button type="button" className={buttonClass("ghost", "sm")} onClick={() => save({ twilio_auth_token: null }, "Twilio auth token removed.")}>Remove</button>
             ) : null}
           </form>
         </div>
       </div>
-    </Card>
+    </Section>
   );
 }

@@ -1,8 +1,10 @@
 "use client";
 import { useState } from "react";
 import type { UserSubscriptionView } from "@/lib/subscriptions/schemas";
-import { adminFetch, useAdminGet } from "./use-admin-api";
-import { Banner, POLICY_LABELS, SOURCE_LABELS, StateBadge } from "./ui";
+import { useQuery } from "@tanstack/react-query";
+import { adminPath, apiFetch } from "@/components/console/api";
+import { Banner } from "@/components/ui/states";
+import { POLICY_LABELS, SOURCE_LABELS, StateBadge } from "./labels";
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -11,18 +13,18 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
  * `console`). Meant for the user's page; the subscriptions page shows it for a looked-up user.
  */
 export function UserSubscriptionsPanel({ projectId, userId }: { projectId: string; userId: string }) {
-  const q = useAdminGet<{ subscriptions: UserSubscriptionView[] }>(projectId, `/users/${userId}/subscriptions`);
+  const q = useQuery({ queryKey: ["admin", projectId, `/users/${userId}/subscriptions`], queryFn: () => apiFetch<{ subscriptions: UserSubscriptionView[] }>(adminPath(projectId, `/users/${userId}/subscriptions`)) });
   const [error, setError] = useState<string | null>(null);
   const change = async (group: string, state: string) => {
     setError(null);
     try {
-      await adminFetch(projectId, `/users/${userId}/subscriptions`, { method: "PUT", body: { subscriptions: [{ group, state: state === "" ? null : state }] } });
-      await q.reload();
+      await apiFetch(adminPath(projectId, `/users/${userId}/subscriptions`), { method: "PUT", body: { subscriptions: [{ group, state: state === "" ? null : state }] } });
+      await q.refetch();
     } catch (e) {
       setError((e as Error).message);
     }
   };
-  if (q.loading) return <p className="text-sm text-zinc-500">Loading…</p>;
+  if (q.isPending) return <p className="text-sm text-zinc-500">Loading…</p>;
   if (!q.data) return <Banner tone="error">{q.error?.message ?? "Could not load."}</Banner>;
   if (!q.data.subscriptions.length) return <p className="text-sm text-zinc-500">This project has no subscription groups yet.</p>;
   return (

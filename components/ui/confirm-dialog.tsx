@@ -15,7 +15,7 @@ export function ConfirmDialog({
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title={title} labelledBy="confirm-title">
+    <Dialog open={open} onClose={close} title={title}>
       <div className="text-sm text-zinc-600">{body}</div>
       {error && <ErrorBanner className="mt-4" message={error} />}
       <div className="mt-6 flex justify-end gap-2">

@@ -1,11 +1,17 @@
 import type { ReactNode } from "react";
 
-export function ErrorBanner({ message, className = "" }: { message: string; className?: string }) {
+/** A message after an action: errors are alerts, successes a polite status. */
+export function Banner({ tone, children, className = "" }: { tone: "error" | "success"; children: ReactNode; className?: string }) {
+  const style = tone === "error" ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-800";
   return (
-    <div role="alert" className={`rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 ${className}`}>
-      {message}
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-3 py-2 text-sm ${style} ${className}`}>
+      {children}
     </div>
   );
+}
+
+export function ErrorBanner({ message, className = "" }: { message: string; className?: string }) {
+  return <Banner tone="error" className={className}>{message}</Banner>;
 }
 
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
@@ -53,6 +59,24 @@ export function PageHeader({ title, description, actions }: { title: string; des
 
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
   return <div className={`rounded-xl border border-zinc-200 bg-white shadow-sm ${className}`}>{children}</div>;
+}
+
+/** A titled card: a landmark named by its title, an optional description and header action. */
+export function Section({ title, description, aside, children }: { title: string; description?: string; aside?: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-label={title}>
+      <Card>
+        <div className="flex items-center justify-between gap-4 border-b border-zinc-100 px-5 py-3">
+          <div>
+            <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
+            {description ? <p className="mt-0.5 text-sm text-zinc-500">{description}</p> : null}
+          </div>
+          {aside}
+        </div>
+        <div className="p-5">{children}</div>
+      </Card>
+    </section>
+  );
 }
 
 /** A form control's look without a width; `inputClass` is the full-width version. */

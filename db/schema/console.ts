@@ -78,6 +78,11 @@ export const apiKeys = pgTable(
     /** Token bucket: sustained requests per second and burst size. */
     rateLimitPerSecond: integer().notNull().default(100),
     rateLimitBurst: integer().notNull().default(500),
+    /**
+     * Exact origins (`https://shop.example.com`) a browser may call with this key; null for a server key.
+     * Set only on `client` keys: it makes the key a browser key, limited to write-only ingestion (see with-project).
+     */
+    allowedOrigins: text().array(),
     createdAt: createdAt(),
     lastUsedAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),

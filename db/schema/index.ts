@@ -10,3 +10,5 @@ export * from "./invites";
 export * from "./subscriptions";
 export * from "./workers";
 export * from "./rate-limits";
+export * from "./imports";
+export * from "./console-stats";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { admins, projectRole, projects } from "./console";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 
@@ -8,6 +8,9 @@ import { createdAt, updatedAt, uuidV7 } from "./columns";
  * `email`. State is derived: accepted_at / revoked_at set, else expired when expires_at has passed, else
  * pending. At most one open (neither accepted nor revoked) invitation per address and project.
  */
+/** Where the invitation mail stands: waiting or retrying (`queued`), accepted by the SMTP server, or given up on. */
+export const mailDelivery = pgEnum("mail_delivery", ["queued", "sent", "failed"]);
+
 export const projectInvites = pgTable(
   "project_invites",
   {
@@ -20,6 +23,13 @@ export const projectInvites = pgTable(
     acceptedAt: timestamp({ withTimezone: true }),
     acceptedBy: uuid().references(() => admins.id, { onDelete: "set null" }),
     revokedAt: timestamp({ withTimezone: true }),
+    // The mail is a pg-boss job ("mail.invite") carrying delivery_id; a resend or re-invite issues a new id,
+    // so a superseded job still retrying neither sends nor overwrites the state.
+    deliveryId: uuid().notNull().defaultRandom(),
+    delivery: mailDelivery().notNull().default("queued"),
+    deliveryAttempts: integer().notNull().default(0),
+    deliveryError: text(),
+    deliveredAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -71,6 +71,10 @@ export const eventFanouts = pgTable(
     receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     cursor: uuid(),
     delivered: integer().notNull().default(0),
+    // Admission against the project's hourly quota (lib/pipeline/fanout-quota.ts): how many records the
+    // filter matched when admitted, or why it was refused (then finished without delivering).
+    planned: integer(),
+    refusal: text(),
     finishedAt: timestamp({ withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("event_fanouts_open_idx").on(t.projectId).where(sql`${t.finishedAt} is null`)],

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
 import { organizations, users } from "./end-users";
@@ -76,7 +76,8 @@ export const scheduleAssignments = pgTable(
     interval: text(),
     /** Single: the scheduled time. Recurring: start_at, or the resume time after a rebase. */
     anchor: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    cycle: integer().notNull().default(0),
+    // bigint: a one-second test interval over fifty years passes 2^31 cycles.
+    cycle: bigint({ mode: "number" }).notNull().default(0),
     occurrenceAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     /** How the last pause was asked for; kept for display. */
     pauseMode: text().$type<"immediately" | "after_next_interval">(),
@@ -96,7 +97,7 @@ export const scheduleAssignments = pgTable(
   ],
 );
 
-export type FiringState = "pending" | "fired" | "skipped";
+export type FiringState = "pending" | "fired" | "skipped" | "failed";
 
 /**
  * Materialized firings: one per (assignment, offset, cycle). Fired and skipped rows are kept so a
@@ -109,7 +110,7 @@ export const scheduleFirings = pgTable(
     id: uuidV7().notNull(),
     assignmentId: uuid().notNull(),
     offsetId: uuid().notNull(),
-    cycle: integer().notNull(),
+    cycle: bigint({ mode: "number" }).notNull(),
     fireAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     state: text().$type<FiringState>().notNull().default("pending"),
     /** Wall-clock time the firing batch recorded it (clock_timestamp(), not the injectable `now`): lag = fired_at - fire_at. */

@@ -1,5 +1,19 @@
+import { simpleParser, type AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { parseMail, type ParsedMail } from "./mime";
+
+export interface ParsedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The parts of a raw message the tests read, decoded by mailparser (MIME, encodings, encoded words). */
+async function parseMail(raw: Buffer): Promise<ParsedMail> {
+  const m = await simpleParser(raw);
+  const to = ([] as AddressObject[]).concat(m.to ?? []).map((a) => a.text).join(", ");
+  return { to, subject: m.subject ?? "", text: m.text ?? "", html: typeof m.html === "string" ? m.html : "" };
+}
 
 export interface CapturedMail extends ParsedMail {
   envelopeTo: string[];
@@ -11,10 +25,12 @@ export const smtpPort = (e2ePort: number) => e2ePort + 1000;
 
 /**
  * A real SMTP server capturing every message in memory. The app sends through nodemailer exactly as in
- * production; tests read the links out of the captured mail.
+ * production; tests read the links out of the captured mail. `refusing` makes it answer every message
+ * with a temporary failure (451), as a server in trouble does.
  */
 export class Mailbox {
   readonly mails: CapturedMail[] = [];
+  refusing = false;
   private server: SMTPServer;
 
   constructor() {
@@ -22,16 +38,21 @@ export class Mailbox {
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      onMailFrom: (_address, _session, callback) => {
+        if (!this.refusing) return callback();
+        callback(Object.assign(new Error("Mailbox refusing for this test"), { responseCode: 451 }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
-          this.mails.push({
-            ...parseMail(Buffer.concat(chunks).toString("utf8")),
-            envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-            receivedAt: Date.now(),
-          });
-          callback();
+          parseMail(Buffer.concat(chunks)).then(
+            (mail) => {
+              this.mails.push({ ...mail, envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), receivedAt: Date.now() });
+              callback();
+            },
+            (err: Error) => callback(err),
+          );
         });
       },
     });

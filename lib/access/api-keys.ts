@@ -25,7 +25,7 @@ export interface CreatedKey {
 
 export async function createApiKey(
   db: Db,
-  input: { projectId: string; name: string; role: Role; createdBy?: string | null; rateLimitPerSecond?: number; rateLimitBurst?: number },
+  input: { projectId: string; name: string; role: Role; createdBy?: string | null; rateLimitPerSecond?: number; rateLimitBurst?: number; allowedOrigins?: string[] | null },
 ): Promise<CreatedKey> {
   const secret = generateSecret();
   const [row] = await db
@@ -39,6 +39,7 @@ export async function createApiKey(
       createdBy: input.createdBy ?? null,
       ...(input.rateLimitPerSecond ? { rateLimitPerSecond: input.rateLimitPerSecond } : {}),
       ...(input.rateLimitBurst ? { rateLimitBurst: input.rateLimitBurst } : {}),
+      allowedOrigins: input.allowedOrigins ?? null,
     })
     .returning();
   const { secretHash: _hash, ...key } = row!;

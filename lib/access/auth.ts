@@ -1,17 +1,25 @@
-import NextAuth from "next-auth";
+import NextAuth, { type NextAuthConfig } from "next-auth";
 import Nodemailer from "next-auth/providers/nodemailer";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { adminAccounts, admins, adminSessions, adminVerificationTokens } from "@/db/schema";
+import { configuredOrigin } from "@/lib/http/public-origin";
+import { safePath } from "@/lib/http/safe-path";
 import { buttonMail, sendMail } from "@/lib/mail/send-mail";
 import { oauthProviders } from "./oauth-providers";
-import { maySignIn } from "./registration";
+import { signInGate } from "./sign-in-gate";
 
-/** Where the e-mailed link points: our confirmation page, carrying the callback's parameters. */
+// Read once at load: an alias (APP_URL, RELAY_PUBLIC_URL) is copied into AUTH_URL, which next-auth reads itself.
+configuredOrigin();
+
+/**
+ * Where the e-mailed link points: our confirmation page on the configured origin, carrying the callback's
+ * parameters (development without AUTH_URL: the origin the request came to).
+ */
 export function confirmationUrl(callbackUrl: string): string {
   const url = new URL(callbackUrl);
-  return `${url.origin}/auth/confirm?${url.searchParams}`;
+  return `${configuredOrigin() ?? url.origin}/auth/confirm?${url.searchParams}`;
 }
 
 function adapter() {
@@ -35,9 +43,10 @@ function adapter() {
 /*
  * Magic links open /auth/confirm, which only shows a button; the token is consumed by that page's POST
  * (a server action redirecting to the callback). Mail scanners that pre-open links neither sign anyone in
- * nor burn the token.
+ * nor burn the token. The HTTP doors under /api/auth go through lib/access/auth-handler.ts (configured
+ * origin, bounded body), not next-auth's `handlers`.
  */
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+export const authConfig = (): NextAuthConfig => ({
   adapter: adapter(),
   session: { strategy: "database", maxAge: 30 * 24 * 3600 },
   trustHost: true,
@@ -66,13 +75,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     ...oauthProviders(),
   ],
   callbacks: {
-    async signIn({ user }) {
-      if (!user.email) return false;
-      return (await maySignIn(getDb(), user.email)) ? true : "/signin?error=InviteOnly";
-    },
+    signIn: ({ user, account, profile }) => signInGate(getDb, { user, account, profile: profile as Record<string, unknown> | undefined }),
+    // Every callbackUrl and redirectTo, whichever door it came through, lands on our origin (else /projects).
+    redirect: ({ url, baseUrl }) => baseUrl + safePath(url, baseUrl),
     session({ session, user }) {
       session.user.id = user.id;
       return session;
     },
   },
-}));
+});
+
+export const { auth, signIn, signOut } = NextAuth(authConfig);

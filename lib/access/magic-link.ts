@@ -1,17 +1,22 @@
 import { publicOrigin } from "@/lib/http/public-origin";
+import { safePath } from "@/lib/http/safe-path";
 
 /**
- * Where the confirmation form sends the browser: next-auth's e-mail callback with only the link's own
- * parameters. Null for a cross-site POST (the Origin header names another host), so another site cannot
- * sign a visitor in with the attacker's link.
+ * Where the confirmation form sends the browser: next-auth's e-mail callback on the public origin, with
+ * only the link's own parameters (its callbackUrl reduced to a path of ours). Null for a POST that is not
+ * same-site: an Origin naming another host, `Origin: null` (sandboxed frames, data: URLs and some
+ * cross-site redirects send it; a page of ours never does), or Fetch Metadata saying cross-site. Otherwise
+ * another site could sign a visitor in as the attacker (login CSRF) with the attacker's link.
  */
-export function magicLinkCallback(req: Request, form: FormData): string | null {
-  const origin = req.headers.get("origin");
-  if (origin && origin !== "null" && origin !== publicOrigin(req)) return null;
+export function magicLinkCallback(req: Request, form: URLSearchParams | FormData): string | null {
+  const origin = publicOrigin(req);
+  const from = req.headers.get("origin");
+  if (from !== null && from !== origin) return null;
+  if (req.headers.get("sec-fetch-site") === "cross-site") return null;
   const params = new URLSearchParams();
   for (const name of ["callbackUrl", "token", "email"]) {
     const v = form.get(name);
-    if (typeof v === "string" && v) params.set(name, v);
+    if (typeof v === "string" && v) params.set(name, name === "callbackUrl" ? safePath(v, origin) : v);
   }
-  return `${publicOrigin(req)}/api/auth/callback/nodemailer?${params}`;
+  return `${origin}/api/auth/callback/nodemailer?${params}`;
 }

@@ -12,6 +12,7 @@ export const PERMISSIONS = {
   "events.write": "client",
   "schedules.assign": "client",
   "subscriptions.write": "client",
+  "imports.write": "client",
   // reads across the project (admin API)
   "project.read": "support",
   "users.read": "support",
@@ -22,6 +23,7 @@ export const PERMISSIONS = {
   "lists.read": "support",
   "journeys.read": "support",
   "subscriptions.read": "support",
+  "imports.read": "support",
   // configuration
   "schedules.write": "editor",
   "lists.write": "editor",
@@ -37,6 +39,8 @@ export const PERMISSIONS = {
   "invites.write": "admin",
   "keys.read": "admin",
   "keys.write": "admin",
+  // the API request log holds failed requests' bodies
+  "requests.read": "admin",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, projectMembers, projects } from "@/db/schema";
 import type { OrgRole, Role } from "./roles";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * An admin's effective role in a project: admin when they own or administer the project's org (inherited,
@@ -29,14 +30,14 @@ export async function projectRoleOf(
 }
 
 /** How many administrators a project has: roster admins plus its org's owners and admins. */
-export async function countAdministrators(db: DbOrTx, projectId: string, excludingAdminId?: string): Promise<number> {
+export async function countAdministrators(ctx: ProjectContext, excludingAdminId?: string): Promise<number> {
   const exclude = excludingAdminId ? sql`and admin_id <> ${excludingAdminId}` : sql``;
-  const [row] = await db.execute<{ n: number }>(sql`
+  const [row] = await ctx.db.execute<{ n: number }>(sql`
     select count(distinct admin_id)::int as n from (
-      select admin_id from ${projectMembers} where project_id = ${projectId} and role = 'admin'
+      select admin_id from ${projectMembers} where project_id = ${ctx.projectId} and role = 'admin'
       union
       select m.admin_id from ${adminOrgMembers} m join ${projects} p on p.org_id = m.org_id
-        where p.id = ${projectId} and m.role in ('owner', 'admin')
+        where p.id = ${ctx.projectId} and m.role in ('owner', 'admin')
     ) a where true ${exclude}`);
   return row?.n ?? 0;
 }

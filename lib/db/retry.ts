@@ -12,10 +12,19 @@ export async function inRetryingTransaction<T>(db: DbOrTx, fn: (tx: Transaction)
     try {
       return await withTransaction(db, fn);
     } catch (err) {
-      const code = errorCode(err);
-      const retryable = err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK;
-      if (!retryable || attempt >= attempts || isTransaction(db)) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+      if (!isRetryable(err) || attempt >= attempts || isTransaction(db)) throw err;
+      await retryPause(attempt);
     }
   }
+}
+
+/** Whether a failed transaction lost a race and may simply run again. */
+export function isRetryable(err: unknown): boolean {
+  const code = errorCode(err);
+  return err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK;
+}
+
+/** A short random pause before attempt `attempt + 1`, so racing writers do not collide again in step. */
+export function retryPause(attempt: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
 }

@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { EventInput } from "./schemas";
 import { withTransaction } from "@/lib/db/transaction";
+import type { ProjectContext } from "@/lib/access/context";
 
 export const DEDUPE_WINDOW = "7 days";
 
@@ -11,26 +12,26 @@ export const DEDUPE_WINDOW = "7 days";
  * 7 days) are dropped, the rest goes into `event_intake` in one statement, and the worker is woken with
  * NOTIFY (delivered on commit). One transaction: a 202 means every event is enqueued, an error means none.
  */
-export async function acceptEvents(db: DbOrTx, projectId: string, kind: "user" | "organization", input: EventInput[]) {
+export async function acceptEvents(ctx: ProjectContext, kind: "user" | "organization", input: EventInput[]) {
   const receivedAt = new Date().toISOString();
   const seen = new Set<string>();
   const batch = input.filter((e) => e.id === undefined || (!seen.has(e.id) && seen.add(e.id)));
   // Without client ids the batch is one statement, atomic by itself: no BEGIN/COMMIT round trips.
   if (!seen.size) {
-    await insertIntake(db, projectId, kind, batch, receivedAt);
+    await insertIntake(ctx.db, ctx.projectId, kind, batch, receivedAt);
     return { accepted: input.length, duplicates: 0 };
   }
-  return withTransaction(db, async (tx) => {
+  return withTransaction(ctx.db, async (tx) => {
     // Insert-or-revive: an id older than the window counts as new again. Rows come back only for new ids.
     const fresh = await tx.execute<{ client_id: string }>(sql`
       insert into event_client_ids (project_id, client_id, received_at)
-      select ${projectId}::uuid, c, now() from jsonb_array_elements_text(${JSON.stringify([...seen])}::jsonb) c
+      select ${ctx.projectId}::uuid, c, now() from jsonb_array_elements_text(${JSON.stringify([...seen])}::jsonb) c
       on conflict (project_id, client_id) do update set received_at = excluded.received_at
         where event_client_ids.received_at < now() - ${DEDUPE_WINDOW}::interval
       returning client_id`);
     const ok = new Set(fresh.map((r) => r.client_id));
     const kept = batch.filter((e) => e.id === undefined || ok.has(e.id));
-    await insertIntake(tx, projectId, kind, kept, receivedAt);
+    await insertIntake(tx, ctx.projectId, kind, kept, receivedAt);
     return { accepted: input.length, duplicates: input.length - kept.length };
   });
 }

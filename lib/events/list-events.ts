@@ -1,9 +1,9 @@
 import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { toEventView } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
 export const listEventsQuery = paginationQuery
   .extend({
@@ -16,9 +16,9 @@ export const listEventsQuery = paginationQuery
   .meta({ id: "ListEventsQuery" });
 
 /** Newest first by event time; `since` is inclusive and `until` exclusive. */
-export async function listEvents(db: DbOrTx, projectId: string, q: z.output<typeof listEventsQuery>) {
+export async function listEvents(ctx: ProjectContext, q: z.output<typeof listEventsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
-  const where: (SQL | undefined)[] = [eq(events.projectId, projectId)];
+  const where: (SQL | undefined)[] = [eq(events.projectId, ctx.projectId)];
   if (q.name) where.push(eq(events.name, q.name));
   if (q.user_id) where.push(eq(events.userId, q.user_id));
   if (q.organization_id) where.push(eq(events.organizationId, q.organization_id));
@@ -28,7 +28,7 @@ export async function listEvents(db: DbOrTx, projectId: string, q: z.output<type
     const at = new Date(after[0]);
     where.push(or(lt(events.occurredAt, at), and(eq(events.occurredAt, at), lt(events.id, after[1]))));
   }
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(events)
     .where(and(...where))

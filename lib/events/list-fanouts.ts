@@ -1,8 +1,8 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { eventFanouts } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+import type { ProjectContext } from "@/lib/access/context";
 
 export const listFanoutsQuery = paginationQuery.meta({ id: "ListFanoutsQuery" });
 
@@ -13,7 +13,11 @@ export const fanoutOutput = z
     name: z.string(),
     match: z.record(z.string(), z.unknown()),
     delivered: z.number().int().meta({ description: "Recipients so far; 0 once finished means the filter matched nobody." }),
-    state: z.enum(["running", "finished"]),
+    state: z.enum(["running", "finished", "refused"]).meta({
+      description: "`refused`: the project's hourly quota of match deliveries (MATCH_FANOUT_QUOTA_PER_HOUR, default 1,000,000) would have been passed; nothing was delivered and `refusal` says why.",
+    }),
+    planned: z.number().int().nullable().meta({ description: "Records the filter matched when the fan-out was admitted (null before)." }),
+    refusal: z.string().nullable(),
     received_at: z.iso.datetime(),
     finished_at: z.iso.datetime().nullable(),
   })
@@ -23,12 +27,12 @@ export const fanoutOutput = z
  * `match` events and how many records each reached, newest first: a filter that matched nobody records no
  * event, and this is where that shows.
  */
-export async function listFanouts(db: DbOrTx, projectId: string, q: z.output<typeof listFanoutsQuery>) {
+export async function listFanouts(ctx: ProjectContext, q: z.output<typeof listFanoutsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(eventFanouts)
-    .where(and(eq(eventFanouts.projectId, projectId), after ? lt(eventFanouts.id, after[0]) : undefined))
+    .where(and(eq(eventFanouts.projectId, ctx.projectId), after ? lt(eventFanouts.id, after[0]) : undefined))
     .orderBy(desc(eventFanouts.id))
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
@@ -39,7 +43,9 @@ export async function listFanouts(db: DbOrTx, projectId: string, q: z.output<typ
       name: f.name,
       match: f.match,
       delivered: f.delivered,
-      state: f.finishedAt ? "finished" : "running",
+      state: f.refusal ? "refused" : f.finishedAt ? "finished" : "running",
+      planned: f.planned,
+      refusal: f.refusal,
       received_at: f.receivedAt.toISOString(),
       finished_at: f.finishedAt?.toISOString() ?? null,
     })),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { PROPERTIES_SHOWN } from "./list-schema";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 let p: TestProject;
@@ -40,5 +41,28 @@ describe("GET /schema (discovered schema, pipeline step 2)", () => {
     expect(all.body.data.map((e: any) => e.event_name)).toEqual(expect.arrayContaining(["Checkout", "user.created"]));
     expect((await api("GET", p.admin("/schema"), { key: p.keys.client })).status).toBe(200);
     expect((await api("GET", p.admin("/schema"))).status).toBe(401);
+  });
+});
+
+describe("GET /schema is bounded (issue 9.12)", () => {
+  it("pages event names with a cursor and caps property paths per name", async () => {
+    const q = await createTestProject("schema-bounds");
+    const names = ["A.one", "B.two", "C.three"];
+    for (const name of names) {
+      await sql`insert into event_schema (project_id, event_name, path, types, count, first_seen, last_seen) values (${q.projectId}, ${name}, '', '{}', 1, now(), now())`;
+    }
+    await sql`insert into event_schema (project_id, event_name, path, types, count, first_seen, last_seen)
+      select ${q.projectId}, 'A.one', 'p' || lpad(i::text, 5, '0'), '{string}', 1, now(), now() from generate_series(1, ${PROPERTIES_SHOWN + 5}) i`;
+    const first = await api("GET", q.admin("/schema?limit=2"), { key: q.keys.support });
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((e: any) => e.event_name)).toEqual(["A.one", "B.two"]);
+    expect(first.body.data[0].properties).toHaveLength(PROPERTIES_SHOWN);
+    expect(first.body.data[0].properties_truncated).toBe(true);
+    expect(first.body.data[1].properties_truncated).toBe(false);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await api("GET", q.admin(`/schema?limit=2&cursor=${first.body.next_cursor}`), { key: q.keys.support });
+    expect(second.body.data.map((e: any) => e.event_name)).toEqual(["C.three"]);
+    expect(second.body.next_cursor).toBeNull();
+    expect((await api("GET", q.admin("/schema?limit=100000"), { key: q.keys.support })).status).toBe(400);
   });
 });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { batchInHand } from "@/lib/pipeline/batch-in-hand";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { SystemEventName } from "./system-events";
+import type { ProjectContext } from "@/lib/access/context";
 
 export interface SystemEvent {
   name: SystemEventName;
@@ -20,7 +20,7 @@ export interface SystemEvent {
  * event to the worker, which runs steps 2-4 (schema, lists, journeys) exactly as for client events.
  * Events recorded by the drain itself join the batch it is finishing instead (lib/pipeline/batch-in-hand.ts).
  */
-export async function recordSystemEvents(tx: DbOrTx, projectId: string, list: SystemEvent[]): Promise<string[]> {
+export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[]): Promise<string[]> {
   if (!list.length) return [];
   // One statement however many events: the rows travel as one jsonb array (a per-row parameterised
   // insert costs about five times as much at a thousand rows, which the schedule firing loop feels).
@@ -35,23 +35,23 @@ export async function recordSystemEvents(tx: DbOrTx, projectId: string, list: Sy
       occurred_at: e.occurredAt?.toISOString() ?? null,
     })),
   );
-  const batch = batchInHand(tx, projectId);
+  const batch = batchInHand(ctx);
   // Inside a drain the events join the batch in hand; anywhere else a `recorded` intake row hands them over.
   const handOver = batch
     ? sql``
     : sql`, handed_over as (
       -- The data rides along so the worker can compute the schema step without re-reading the event.
       insert into event_intake (project_id, id, kind, name, data, occurred_at, recorded)
-      select ${projectId}, id, kind, name, data, coalesce(occurred_at, now()), true from input
+      select ${ctx.projectId}, id, kind, name, data, coalesce(occurred_at, now()), true from input
     ), woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`;
-  const recorded = await tx.execute<{ id: string; received_at: string }>(sql`
+  const recorded = await ctx.db.execute<{ id: string; received_at: string }>(sql`
     with input as materialized (
       select uuid_generate_v7() as id, x.*
       from jsonb_to_recordset(${rows}::jsonb)
         as x(ord int, name text, user_id uuid, organization_id uuid, kind text, data jsonb, occurred_at timestamptz)
     ), recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
-      select ${projectId}, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input
+      select ${ctx.projectId}, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input
     )${handOver}
     select input.id, now()::text as received_at from input${batch ? sql`` : sql`, woken`} order by input.ord`);
   batch?.push(...recorded.map((r, i) => ({ id: r.id, name: list[i]!.name, data: list[i]!.data, receivedAt: r.received_at })));

@@ -71,6 +71,15 @@ describe("RateLimit-* headers on every kind of answer", () => {
     const prefs = await fetch(`${baseUrl}/api/preferences/not-a-token`, { method: "POST", redirect: "manual", body: new URLSearchParams({ all: "unsubscribed" }) });
     expect(prefs.status).toBe(303);
     hasHeaders(prefs.headers);
+    // Unknown API paths (404 problem+json) and a session's project-scoped call.
+    const unknown = await api("GET", "/api/no-such-endpoint");
+    expect(unknown.status).toBe(404);
+    hasHeaders(unknown.headers);
+    await sql`insert into project_members (project_id, admin_id, role) values (${p.projectId}, ${admin.id}, 'admin')`;
+    const session = await api("GET", p.admin("/invites"), { headers: { cookie: admin.cookie } });
+    expect(session.status).toBe(200);
+    hasHeaders(session.headers);
+    expect(Number(session.headers.get("ratelimit-limit"))).toBe(200);
   });
 
   it("answers a key past its budget with 429 problem+json and Retry-After", async () => {

@@ -1,8 +1,15 @@
 import type { z } from "zod";
 import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "./errors";
+import { MAX_BODY_DEPTH, nestingDepth } from "./json-shape";
 import { zodIssuesToFieldErrors } from "./zod-errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The bytes each request's JSON body was read as, so the request log can keep a failed request's body without reading it twice. */
+const bodies = new WeakMap<Request, Uint8Array>();
+export function bodyRead(req: Request): Uint8Array | undefined {
+  return bodies.get(req);
+}
 
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
@@ -42,6 +49,12 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
     throw new UnsupportedMediaType("Send the body as JSON with `Content-Type: application/json`.");
   }
   const bytes = await readLimited(req, MAX_BODY_BYTES);
+  bodies.set(req, bytes);
+  // Bounded before parsing: half a million nested brackets cost JSON.parse seconds, and recursive
+  // schemas must never see thousands of levels.
+  if (nestingDepth(bytes) > MAX_BODY_DEPTH) {
+    throw new Invalid(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ path: "", message: `nested deeper than ${MAX_BODY_DEPTH} levels` }] });
+  }
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));

@@ -1,17 +1,38 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { findKeyBySecret, touchKey } from "@/lib/access/api-keys";
 import type { ProjectContext } from "@/lib/access/context";
 import { can, PERMISSIONS, type Permission } from "@/lib/access/permissions";
 import { resolveSessionActor } from "@/lib/access/session-actor";
 import { Forbidden, NotFound, Unauthorized } from "./errors";
-import { errorToResponse } from "./problem";
 import { answerError, limitKey, limitSession } from "./budgets";
 import { withHeaders } from "./rate-limit";
+import { browserAnswer, checkOrigin } from "./cors";
 import { observed } from "@/lib/observability/request";
+import { logContext } from "@/lib/observability/context";
+import { recordKeyRequest } from "@/lib/request-log/record-key-request";
 
-type RouteContext<P> = { params: Promise<P> };
-type Handler<P> = (req: Request, ctx: ProjectContext, params: P) => Promise<Response>;
+/** The project segment is optional: the key-scoped mirrors (`/api/client/users`, `/v1/track`) have none. */
+type RouteContext<P> = { params: Promise<Omit<P, "projectID"> & { projectID?: string }> };
+type Handler<P> = (req: Request, ctx: ProjectContext<Db>, params: P) => Promise<Response>;
+
+/**
+ * The key in the Authorization header: `Bearer <key>`; a bare `rk_…` (what the Lunogram Python SDK sends);
+ * or HTTP Basic with the key as user name (Segment's write-key convention). `undefined` when the header
+ * is something else, so the caller can say how to send it.
+ */
+export function keyFromAuthorization(header: string): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (bearer) return bearer[1];
+  const bare = /^\s*(rk_\S+)\s*$/.exec(header);
+  if (bare) return bare[1];
+  const basic = /^Basic\s+([A-Za-z0-9+/=]{1,2048})\s*$/i.exec(header);
+  if (basic) {
+    const user = Buffer.from(basic[1]!, "base64").toString("utf8").split(":")[0]!;
+    return user || undefined;
+  }
+  return undefined;
+}
 
 const uuid = z.uuid();
 
@@ -20,46 +41,74 @@ const uuid = z.uuid();
  * console session when `sessions` is on), applies the key's, the session's or (without a credential) the
  * caller address's rate limit, checks that the credential
  * belongs to the project in the path and holds `permission`, and maps every thrown error to problem+json.
- * Handlers hold no auth code.
+ * Handlers hold no auth code. A route without a project segment takes the key's project (sessions need
+ * the segment); its handler still receives `params.projectID`, filled with that project.
  */
-export function withProject<P extends { projectID: string }>(
+export function withProject<P extends { projectID: string } = { projectID: string }>(
   permission: Permission,
   handler: Handler<P>,
-  opts: { sessions?: boolean } = {},
+  opts: {
+    sessions?: boolean;
+    /**
+     * Set on the few write-only routes a browser key (one with `allowed_origins`) may call: what such a
+     * key sees of a success answer (see `browserAnswer`). Every other route refuses browser keys.
+     */
+    browser?: (body: unknown) => unknown;
+  } = {},
 ) {
   return observed(async (req: Request, route: RouteContext<P>): Promise<Response> => {
     let headers: Record<string, string> = {};
+    const started = performance.now();
+    let keyOwner: { projectId: string; keyId: string } | null = null;
+    let res: Response | undefined;
+    let failure: unknown;
+    let browserKey = false;
     try {
-      const params = await route.params;
+      // A route without dynamic segments gets no params at all.
+      const params = ((await route?.params) ?? {}) as Awaited<RouteContext<P>["params"]>;
+      const projectID = params.projectID;
       const db = getDb();
       const authorization = req.headers.get("authorization");
-      let ctx: ProjectContext | null = null;
+      let ctx: ProjectContext<Db> | null = null;
 
       if (authorization) {
-        const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-        const key = match ? await findKeyBySecret(db, match[1]!) : null;
-        if (!key) throw new Unauthorized(match ? "The API key is unknown or has been revoked." : "Send the API key as `Authorization: Bearer <key>`.");
+        const secret = keyFromAuthorization(authorization);
+        const key = secret ? await findKeyBySecret(db, secret) : null;
+        if (!key) throw new Unauthorized(secret ? "The API key is unknown or has been revoked." : "Send the API key as `Authorization: Bearer <key>`.");
+        keyOwner = { projectId: key.projectId, keyId: key.id };
         headers = await limitKey(key);
+        // First: a browser on an origin the key does not list is refused whatever the route or role.
+        headers = { ...headers, ...checkOrigin(req, key.allowedOrigins) };
+        browserKey = key.allowedOrigins !== null;
+        if (browserKey && !opts.browser) {
+          throw new Forbidden("This is a browser key (it has allowed_origins): it may only upsert users and send user events (POST /users, POST /users/events).");
+        }
         touchKey(db, key.id);
         // Same answer whether the other project exists or not: a key learns nothing outside its project.
-        if (!uuid.safeParse(params.projectID).success || key.projectId !== params.projectID) {
+        if (projectID !== undefined && (!uuid.safeParse(projectID).success || key.projectId !== projectID)) {
           throw new Forbidden("This API key is not valid for this project.");
         }
-        ctx = { projectId: key.projectId, actor: { kind: "api_key", keyId: key.id, role: key.role }, db };
-      } else if (opts.sessions) {
-        if (!uuid.safeParse(params.projectID).success) throw new NotFound("No such project.");
-        const actor = await resolveSessionActor(db, req, params.projectID);
+        ctx = { projectId: key.projectId, actor: { kind: "api_key", keyId: key.id, role: key.role, ...(browserKey ? { browser: true } : {}) }, db };
+      } else if (opts.sessions && projectID !== undefined) {
+        if (!uuid.safeParse(projectID).success) throw new NotFound("No such project.");
+        const actor = await resolveSessionActor(db, req, projectID);
         if (actor?.kind === "admin") headers = await limitSession(actor.adminId);
-        if (actor) ctx = { projectId: params.projectID, actor, db };
+        if (actor) ctx = { projectId: projectID, actor, db };
       }
 
       if (!ctx) throw new Unauthorized("Authenticate with `Authorization: Bearer <API key>`.");
       if (ctx.actor.kind !== "system" && !can(ctx.actor.role, permission)) {
         throw new Forbidden(`This needs the ${PERMISSIONS[permission]} role or above; the credential has ${ctx.actor.role}.`);
       }
-      return withHeaders(await handler(req, ctx, params), headers);
+      res = withHeaders(await handler(req, ctx, { ...params, projectID: ctx.projectId } as unknown as P), headers);
+      return (res = browserKey ? await browserAnswer(res, opts.browser!) : res);
     } catch (err) {
-      return answerError(req, err, headers);
+      failure = err;
+      res = await answerError(req, err, headers);
+      return (res = browserKey ? await browserAnswer(res, opts.browser ?? (() => null)) : res);
+    } finally {
+      // Requests made with a key go to its request log (buffered; written off the request path).
+      if (keyOwner && res) recordKeyRequest(req, keyOwner, res.status, performance.now() - started, logContext.getStore()?.reqId, failure);
     }
   });
 }

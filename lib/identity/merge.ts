@@ -1,46 +1,70 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { queryRows } from "@/lib/db/sql";
+
+export interface RowMerge {
+  /** Values of the table's key columns after `project_id`, in `keys` order. */
+  key: string[];
+  /** Columns to set (null clears); omitted columns are kept. */
+  columns?: Record<string, string | null>;
+  /** Shallow-merged into `data` with `||`. */
+  data?: Record<string, unknown>;
+}
 
 /**
- * Updates one row in SQL and reports which keys actually changed, in one statement:
- * the listed columns are set (null clears), and `data` is shallow-merged with `||` (top-level keys added
- * or overwritten, nested objects replaced whole, unmentioned keys kept). jsonb equality decides "changed",
- * so `1.0` vs `1` or reordered keys are not changes. `updated_at` moves only when something changed.
- * Returns the changed keys (`email`, `data.plan`, ...), or null when no row matched.
+ * Updates many rows of one table in one statement and reports, per row, which keys actually changed:
+ * the given columns are set (null clears), and `data` is shallow-merged with `||` (top-level keys added
+ * or overwritten, nested objects replaced whole, unmentioned keys kept). jsonb equality decides
+ * "changed", so `1.0` vs `1` or reordered keys are not changes. `updated_at` moves only when something
+ * changed. Returns the changed keys (`email`, `data.plan`, ...) in the order of `rows`, or null for a row
+ * that does not exist.
+ *
+ * The caller must hold the rows' locks, taken in an earlier statement of this transaction: locking
+ * inside this statement would wait for a concurrent writer and then compare against the older snapshot
+ * (a silently lost update). In READ COMMITTED the next statement takes a fresh snapshot.
  */
-export async function mergeRow(
+export async function mergeRows(
   tx: DbOrTx,
-  opts: {
-    table: string;
-    where: SQL;
-    columns?: Record<string, string | null>;
-    data?: Record<string, unknown>;
-    /** The caller already holds the row lock, taken in an earlier statement of this transaction. */
-    locked?: boolean;
-  },
-): Promise<string[] | null> {
+  opts: { table: string; projectId: string; keys: string[]; columns: readonly string[]; rows: RowMerge[] },
+): Promise<(string[] | null)[]> {
+  if (!opts.rows.length) return [];
   const table = sql.identifier(opts.table);
-  const columns = Object.entries(opts.columns ?? {});
-  const cases = columns.map(([name, value]) => sql`case when old.${sql.identifier(name)} is distinct from ${value}::text then ${name} end`);
-  const sets = columns.map(([name, value]) => sql`${sql.identifier(name)} = ${value}::text`);
-  const data = opts.data && Object.keys(opts.data).length ? JSON.stringify(opts.data) : null;
-  if (data) sets.push(sql`data = u.data || ${data}::jsonb`);
-  const dataChanges = data
-    ? sql`coalesce((select array_agg('data.' || n.key order by n.key) from jsonb_each(${data}::jsonb) n where old.data -> n.key is distinct from n.value), '{}'::text[])`
-    : sql`'{}'::text[]`;
-  // Lock first, in its own statement. Locking inside the UPDATE's CTE would wait for a concurrent writer
-  // and then find the new row version invisible to the UPDATE's older snapshot: a silently lost update.
-  // In READ COMMITTED the next statement takes a fresh snapshot, and the lock keeps the row still.
-  if (!opts.locked) {
-    const locked = await tx.execute(sql`select 1 from ${table} t where ${opts.where} for update`);
-    if (!locked.length) return null;
-  }
-  const rows = await tx.execute<{ keys: string[] }>(sql`
-    with old as (select t.ctid as row_id, t.* from ${table} t where ${opts.where}),
-    ch as (select array_remove(array[${sql.join([...cases, sql`null`], sql`, `)}]::text[], null) || ${dataChanges} as keys from old)
-    update ${table} u set ${sql.join([...sets, sql`updated_at = case when cardinality(ch.keys) > 0 then now() else u.updated_at end`], sql`, `)}
-    from old, ch where u.ctid = old.row_id
-    returning ch.keys`);
-  const row = rows[0];
-  return row ? row.keys : null;
+  const keyDefs = opts.keys.map((_, i) => `k${i} uuid`).join(", ");
+  const keyJoin = sql.join(
+    opts.keys.map((k, i) => sql`t.${sql.identifier(k)} = x.${sql.raw(`k${i}`)}`),
+    sql` and `,
+  );
+  const updateJoin = sql.join(
+    opts.keys.map((k, i) => sql`u.${sql.identifier(k)} = ch.${sql.raw(`k${i}`)}`),
+    sql` and `,
+  );
+  const cases = opts.columns.map((c) => sql`case when ch_c ? ${c} and old.${sql.identifier(c)} is distinct from ch_c ->> ${c} then ${c} end`);
+  const sets = opts.columns.map((c) => sql`${sql.identifier(c)} = case when ch.ch_c ? ${c} then ch.ch_c ->> ${c} else u.${sql.identifier(c)} end`);
+  const input = opts.rows.map((r, ord) => ({
+    ord,
+    ...Object.fromEntries(r.key.map((v, i) => [`k${i}`, v])),
+    ch_c: r.columns ?? {},
+    ch_d: r.data && Object.keys(r.data).length ? r.data : null,
+  }));
+  const changed = await queryRows<{ ord: number; keys: string[] }>(tx, sql`
+    with x as (select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(ord int, ${sql.raw(keyDefs)}, ch_c jsonb, ch_d jsonb)),
+    old as (select x.*, t.* from ${table} t join x on t.project_id = ${opts.projectId}::uuid and ${keyJoin}),
+    ch as (
+      select old.*, array_remove(array[${sql.join([...cases, sql`null`], sql`, `)}]::text[], null)
+        || coalesce((select array_agg('data.' || n.key order by n.key) from jsonb_each(coalesce(ch_d, '{}'::jsonb)) n
+                     where old.data -> n.key is distinct from n.value), '{}'::text[]) as keys
+      from old)
+    update ${table} u set ${sql.join(
+      [
+        ...sets,
+        sql`data = case when ch.ch_d is null then u.data else u.data || ch.ch_d end`,
+        sql`updated_at = case when cardinality(ch.keys) > 0 then now() else u.updated_at end`,
+      ],
+      sql`, `,
+    )}
+    from ch where u.project_id = ${opts.projectId}::uuid and ${updateJoin}
+    returning ch.ord, ch.keys`);
+  const out: (string[] | null)[] = opts.rows.map(() => null);
+  for (const r of changed) out[r.ord] = r.keys;
+  return out;
 }

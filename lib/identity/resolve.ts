@@ -3,7 +3,9 @@ import type { DbOrTx } from "@/db/client";
 import { RetryTransaction } from "@/lib/db/transaction";
 import { Conflict } from "@/lib/http/errors";
 import type { Identifier } from "./schemas";
+import { pairKey } from "./pair-key";
 import { KINDS, type Kind } from "./tables";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** @deprecated Moved to `lib/db/transaction.ts`; this re-export goes in the verb-signature sweep. */
 export { RetryTransaction };
@@ -15,7 +17,8 @@ export interface StoredIdentifier {
 }
 
 /** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
-export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier"): Promise<string | null> {
+export async function resolveIdentifiers(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier"): Promise<string | null> {
+  const { db: tx, projectId } = ctx;
   return (await findOwner(tx, kind, projectId, ids, path, false))?.recordId ?? null;
 }
 
@@ -23,11 +26,10 @@ export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: stri
  * Like resolveIdentifiers, and locks the record row in the same statement, so the caller can update it
  * next without a separate lock. Also says which of the given pairs the record already holds.
  */
-export async function resolveForUpdate(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path = "identifier") {
+export async function resolveForUpdate(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier") {
+  const { db: tx, projectId } = ctx;
   return findOwner(tx, kind, projectId, ids, path, true);
 }
-
-export const pairKey = (source: string, externalId: string) => `${source}\u0000${externalId}`;
 
 async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: boolean) {
   const { identifiers: t, idColumn, records } = KINDS[kind];
@@ -64,7 +66,8 @@ export function identifiersToAttach(ids: Identifier[], known: Set<string>): Iden
  * whole transaction retry (the retry then sees the conflict and answers 409).
  * Returns how many pairs were new.
  */
-export async function attachIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, recordId: string, ids: Identifier[]): Promise<number> {
+export async function attachIdentifiers(ctx: ProjectContext, kind: Kind, recordId: string, ids: Identifier[]): Promise<number> {
+  const { db: tx, projectId } = ctx;
   const { identifiers: t, idColumn } = KINDS[kind];
   const idKey = kind === "user" ? "userId" : "organizationId";
   const inserted = await tx
@@ -91,7 +94,8 @@ export async function attachIdentifiers(tx: DbOrTx, kind: Kind, projectId: strin
 }
 
 /** `EXISTS` filter for list endpoints: the record holds an identifier with this source and/or external id. */
-export function hasIdentifier(db: DbOrTx, kind: Kind, projectId: string, recordId: SQL | Column, q: { source?: string; external_id?: string }) {
+export function hasIdentifier(ctx: ProjectContext, kind: Kind, recordId: SQL | Column, q: { source?: string; external_id?: string }) {
+  const { db, projectId } = ctx;
   const { identifiers: t, idColumn } = KINDS[kind];
   const where = [eq(t.projectId, projectId), eq(idColumn, recordId)];
   if (q.external_id !== undefined) where.push(eq(t.externalId, q.external_id));
@@ -108,7 +112,8 @@ export function identifiersJson(kind: Kind, recordId: SQL, projectId: SQL) {
     from ${t} where ${t.projectId} = ${projectId} and ${idColumn} = ${recordId}), '[]'::json)`;
 }
 
-export async function listIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
+export async function listIdentifiers(ctx: ProjectContext, kind: Kind, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
+  const { db: tx, projectId } = ctx;
   const { identifiers: t, idColumn } = KINDS[kind];
   const out = new Map<string, StoredIdentifier[]>();
   if (!recordIds.length) return out;

@@ -19,6 +19,13 @@ describe("identifier schema", () => {
     ]);
   });
 
+  it("accepts `metadata: null` as responses carry it, meaning none", () => {
+    expect(identifierList.parse([{ source: "crm", external_id: "a", metadata: null }])).toEqual([{ source: "crm", external_id: "a" }]);
+    expect(identifierList.parse([{ external_id: "a", metadata: { x: 1 } }, { external_id: "a", metadata: null }])).toEqual([
+      { source: "default", external_id: "a", metadata: { x: 1 } },
+    ]);
+  });
+
   it("refuses an empty list, a missing value and disagreeing spellings", () => {
     expect(identifierList.safeParse([]).success).toBe(false);
     expect(identifierList.safeParse([{ source: "x" }]).success).toBe(false);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dataObject, text } from "@/lib/http/json-value";
+import { pairKey } from "./pair-key";
 
 export const MAX_IDENTIFIERS = 20;
 
@@ -12,7 +13,7 @@ export const identifierInput = z
     external_id: text().min(1).optional().meta({ description: "The identifier value." }),
     externalId: text().min(1).optional().meta({ description: "Alias of `external_id` (SDK spelling)." }),
     source: text().min(1).optional().meta({ description: "Namespace of the identifier. Default `default`." }),
-    metadata: dataObject("metadata").optional(),
+    metadata: dataObject("metadata").nullable().optional().meta({ description: "Free-form data about this identifier; `null` (as responses carry it) means none." }),
   })
   .superRefine((v, ctx) => {
     if (v.external_id === undefined && v.externalId === undefined) {
@@ -38,7 +39,7 @@ export const identifierList = z
   .transform((list) => {
     const seen = new Map<string, Identifier>();
     for (const id of list) {
-      const k = `${id.source}\u0000${id.external_id}`;
+      const k = pairKey(id.source, id.external_id);
       const prev = seen.get(k);
       seen.set(k, prev ? { ...prev, ...id, metadata: { ...prev.metadata, ...id.metadata } } : id);
     }

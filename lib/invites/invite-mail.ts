@@ -1,14 +1,14 @@
-import { buttonMail, sendMail } from "@/lib/mail/send-mail";
+import { buttonMail, type Mail } from "@/lib/mail/send-mail";
 
 /**
  * The invitation mail. Its link carries no token: it opens "my invites", where the invitee must be signed
  * in with this very address to accept, so a forwarded mail grants nothing.
  */
-export async function sendInviteMail(input: { to: string; role: string; projectName: string; inviter: string | null; expiresAt: Date; origin: string }) {
+export function inviteMail(input: { to: string; role: string; projectName: string; inviter: string | null; expiresAt: Date; origin: string }): Mail {
   const url = `${input.origin}/invites`;
   const who = input.inviter ?? "An administrator";
   const until = input.expiresAt.toUTCString();
-  await sendMail({
+  return {
     to: input.to,
     subject: `You're invited to ${input.projectName} on Relay`,
     text: `${who} invited you to the project "${input.projectName}" on Relay as ${input.role}.\n\nSign in with ${input.to} and accept it here:\n${url}\n\nThe invitation expires ${until}. Only a session signed in as ${input.to} can accept it.`,
@@ -19,5 +19,5 @@ export async function sendInviteMail(input: { to: string; role: string; projectN
       url,
       footer: `The invitation expires ${until}. Only someone signed in as ${input.to} can accept it.`,
     }),
-  });
+  };
 }

@@ -1,13 +1,20 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
 import { addToRoster, createTestAdmin, outboxFor, type TestAdmin } from "../../scripts/test/sessions";
+import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 let p: TestProject;
 let admin: TestAdmin;
+let worker: TestWorker;
 beforeAll(async () => {
   p = await createTestProject("invites");
   admin = await createTestAdmin();
   await addToRoster(p.projectId, admin.id, "admin");
+  // Invitation mail is a job: a worker sends it (to the run's outbox).
+  worker = await startWorker(inject("databaseUrl"), { WORKER_PORT: "0", DATABASE_CONNECT_TIMEOUT: "30" });
+}, 300_000);
+afterAll(async () => {
+  await worker?.stop();
 });
 
 const as = (who: TestAdmin) => ({ headers: { cookie: who.cookie } });
@@ -23,7 +30,11 @@ describe("POST /invites", () => {
     expect(res.body).toMatchObject({ email, role: "editor", state: "pending", invited_by: admin.email });
     expect(hours(res.body.expires_at)).toBeGreaterThan(47.9);
     expect(hours(res.body.expires_at)).toBeLessThan(48.1);
-    const [mail] = await outboxFor(email);
+    expect(res.body).toMatchObject({ delivery: "queued", delivery_attempts: 0, delivery_error: null, delivered_at: null });
+    const [mail] = await waitFor(async () => {
+      const mails = await outboxFor(email);
+      return mails.length > 0 && mails;
+    }, 20_000, "the invitation mail");
     expect(mail!.subject).toMatch(/invited/);
     const links = mail!.text.match(/https?:\/\/\S+/g)!;
     expect(links).toHaveLength(1);
@@ -64,6 +75,48 @@ describe("POST /invites", () => {
     expect((await api("POST", p.admin("/invites"), { key: p.keys.editor, body: { email, role: "support" } })).status).toBe(403);
     const [{ n }] = await sql`select count(*)::int as n from project_invites where email = ${email}`;
     expect(n).toBe(0);
+  });
+});
+
+describe("delivery", () => {
+  it("queues the mail in the invitation's transaction and shows it sent in the list", async () => {
+    const email = fresh();
+    const res = await invite({ email, role: "support" });
+    // The job exists as soon as the answer does: it was inserted by the same transaction.
+    const [job] = await sql`select data from pgboss.job where name = 'mail.invite' and data->>'inviteId' = ${res.body.id}`;
+    expect(job!.data).toMatchObject({ projectId: p.projectId, inviteId: res.body.id });
+    const listed = await waitFor(async () => {
+      const list = await api("GET", p.admin("/invites"), as(admin));
+      const row = list.body.data.find((i: any) => i.id === res.body.id);
+      return row?.delivery === "sent" && row;
+    }, 20_000, "delivery: sent");
+    expect(listed).toMatchObject({ delivery_attempts: 1, delivery_error: null });
+    expect(Date.parse(listed.delivered_at)).toBeGreaterThan(Date.parse(res.body.created_at));
+  });
+
+  it("resends a pending invitation's mail (202, queued again, a second mail) and refuses a revoked one (422)", async () => {
+    const email = fresh();
+    const res = await invite({ email, role: "support" });
+    await waitFor(async () => (await outboxFor(email)).length === 1, 20_000, "the first mail");
+    const again = await api("POST", p.admin(`/invites/${res.body.id}/resend`), as(admin));
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ id: res.body.id, delivery: "queued", delivery_attempts: 0 });
+    await waitFor(async () => (await outboxFor(email)).length === 2, 20_000, "the resent mail");
+    expect((await api("POST", p.admin(`/invites/${res.body.id}/resend`), { key: p.keys.editor })).status).toBe(403);
+    expect((await api("POST", p.admin(`/invites/${crypto.randomUUID()}/resend`), as(admin))).status).toBe(404);
+    expect((await api("DELETE", p.admin(`/invites/${res.body.id}`), as(admin))).status).toBe(204);
+    const revoked = await api("POST", p.admin(`/invites/${res.body.id}/resend`), as(admin));
+    expect(revoked.status).toBe(422);
+    expect(revoked.body.detail).toMatch(/revoked/);
+  });
+
+  it("does not show delivery details to the invitee", async () => {
+    const email = fresh();
+    await invite({ email, role: "support" });
+    const invitee = await createTestAdmin(email);
+    const mine = await api("GET", "/api/invites/mine", as(invitee));
+    expect(mine.body.data[0]).not.toHaveProperty("delivery_error");
+    expect(mine.body.data[0]).not.toHaveProperty("delivery");
   });
 });
 

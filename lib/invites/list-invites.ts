@@ -1,17 +1,17 @@
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { admins, projectInvites } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listInvitesQuery } from "./schemas";
 import { toInviteView } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** A project's pending invitations (neither accepted, revoked nor expired), newest first. */
-export async function listInvites(db: DbOrTx, projectId: string, q: z.output<typeof listInvitesQuery>) {
+export async function listInvites(ctx: ProjectContext, q: z.output<typeof listInvitesQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const where = [eq(projectInvites.projectId, projectId), isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt), gt(projectInvites.expiresAt, sql`now()`)];
+  const where = [eq(projectInvites.projectId, ctx.projectId), isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt), gt(projectInvites.expiresAt, sql`now()`)];
   if (after) where.push(lt(projectInvites.id, after[0]));
-  const rows = await db
+  const rows = await ctx.db
     .select({ invite: projectInvites, inviter: admins.email })
     .from(projectInvites)
     .leftJoin(admins, eq(admins.id, projectInvites.invitedBy))

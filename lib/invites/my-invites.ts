@@ -5,7 +5,7 @@ import type { DbOrTx } from "@/db/client";
 import { adminOrgs, admins, projectInvites, projects, type Admin } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listInvitesQuery } from "./schemas";
-import { toInviteView } from "./view";
+import { toInviteFields } from "./view";
 
 const inviter = alias(admins, "inviter");
 
@@ -30,5 +30,5 @@ export async function listMyInvites(db: DbOrTx, admin: Admin, q: z.output<typeof
     .orderBy(desc(projectInvites.id))
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.invite.id]);
-  return { data: data.map((r) => ({ ...toInviteView(r.invite, r.inviter), project_name: r.projectName, org_name: r.orgName })), next_cursor };
+  return { data: data.map((r) => ({ ...toInviteFields(r.invite, r.inviter), project_name: r.projectName, org_name: r.orgName })), next_cursor };
 }

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import type { EventRow, JourneyEntrance } from "@/db/schema";
 import { evaluateRule } from "@/lib/lists/evaluate-rule";
 import type { Condition, Rule } from "@/lib/lists/rules";
 import { matchesCondition } from "./match-condition";
 import { queryRows } from "@/lib/db/sql";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Per channel, whether the entered user `u` can be reached at all right now: a contact for the channel
@@ -36,15 +36,15 @@ function triggers(en: Entrance, e: EventRow): boolean {
  * Re-entry: without multiple entries a user enters once ever; without concurrent runs not while an entry
  * is active. The journey row is locked so racing workers decide one at a time.
  */
-export async function enterJourneys(tx: DbOrTx, projectId: string, rows: EventRow[]): Promise<number> {
+export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Promise<number> {
   const names = [...new Set(rows.map((r) => r.name))];
   const scheduled = rows.some((r) => r.name.startsWith("scheduled."));
-  const entrances = (await queryRows<Entrance>(tx, sql`
+  const entrances = (await queryRows<Entrance>(ctx.db, sql`
     select en.id, en.journey_id as "journeyId", en.kind, en.event_name as "eventName", en.condition, en.user_rule as "userRule",
       en.schedule_id as "scheduleId", en.schedule_offset_id as "scheduleOffsetId", en.data_key as "dataKey",
       j.allow_multiple_entries as "allowMultipleEntries", j.allow_concurrent_runs as "allowConcurrentRuns"
     from journey_entrances en join journeys j on j.project_id = en.project_id and j.id = en.journey_id
-    where en.project_id = ${projectId}::uuid
+    where en.project_id = ${ctx.projectId}::uuid
       and ((en.kind = 'event' and en.event_name in (select jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)))
         or (en.kind = 'scheduled' and ${scheduled}))
     order by en.journey_id, en.id`));
@@ -54,29 +54,29 @@ export async function enterJourneys(tx: DbOrTx, projectId: string, rows: EventRo
     for (const e of rows.filter((r) => triggers(en, r)).sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())) {
       let recipients: string[] = e.userId ? [e.userId] : [];
       if (!e.userId && e.organizationId) {
-        const members = await tx.execute<{ user_id: string }>(sql`
-          select user_id from organization_members where project_id = ${projectId}::uuid and organization_id = ${e.organizationId}::uuid order by user_id`);
+        const members = await ctx.db.execute<{ user_id: string }>(sql`
+          select user_id from organization_members where project_id = ${ctx.projectId}::uuid and organization_id = ${e.organizationId}::uuid order by user_id`);
         recipients = members.map((m) => m.user_id);
         if (en.userRule && recipients.length) {
-          const ok = await evaluateRule(tx, projectId, en.userRule as Rule, recipients);
+          const ok = await evaluateRule(ctx, en.userRule as Rule, recipients);
           recipients = recipients.filter((u) => ok.has(u));
         }
       }
       if (!recipients.length) continue;
       if (!locked.has(en.journeyId)) {
-        await tx.execute(sql`select 1 from journeys where project_id = ${projectId}::uuid and id = ${en.journeyId}::uuid for update`);
+        await ctx.db.execute(sql`select 1 from journeys where project_id = ${ctx.projectId}::uuid and id = ${en.journeyId}::uuid for update`);
         locked.add(en.journeyId);
       }
-      const inserted = await tx.execute(sql`
+      const inserted = await ctx.db.execute(sql`
         insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, sendable)
-        select ${projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb,
-          ${sendableSql(projectId)}
+        select ${ctx.projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb,
+          ${sendableSql(ctx.projectId)}
         from jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) u
         where (${en.allowMultipleEntries} or not exists (
-            select 1 from journey_entries x where x.project_id = ${projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid))
+            select 1 from journey_entries x where x.project_id = ${ctx.projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid))
           and (${en.allowConcurrentRuns} or not exists (
-            select 1 from journey_entries x where x.project_id = ${projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid and x.exited_at is null))
-          and exists (select 1 from users where project_id = ${projectId}::uuid and id = u::uuid)
+            select 1 from journey_entries x where x.project_id = ${ctx.projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid and x.exited_at is null))
+          and exists (select 1 from users where project_id = ${ctx.projectId}::uuid and id = u::uuid)
         on conflict do nothing returning id`);
       entered += inserted.length;
     }

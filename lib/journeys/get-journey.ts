@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { journeys, type Journey } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import type { JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
-export async function findJourney(db: DbOrTx, projectId: string, id: string): Promise<Journey> {
-  const [row] = await db.select().from(journeys).where(and(eq(journeys.projectId, projectId), eq(journeys.id, id)));
+export async function findJourney(ctx: ProjectContext, id: string): Promise<Journey> {
+  const [row] = await ctx.db.select().from(journeys).where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)));
   if (!row) throw new NotFound("No journey with this id in this project.");
   return row;
 }
 
-export async function getJourney(db: DbOrTx, projectId: string, id: string): Promise<JourneyView> {
-  return (await toJourneyViews(db, projectId, [await findJourney(db, projectId, id)]))[0]!;
+export async function getJourney(ctx: ProjectContext, id: string): Promise<JourneyView> {
+  return (await toJourneyViews(ctx, [await findJourney(ctx, id)]))[0]!;
 }

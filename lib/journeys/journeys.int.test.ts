@@ -109,18 +109,20 @@ describe("journey entrances", () => {
   });
 
   it("enters users when a scheduled entrance's schedule and offset fire (a scheduled.* system event)", async () => {
-    const scheduleId = crypto.randomUUID();
-    const offsetId = crypto.randomUUID();
+    const s = (await api("POST", p.admin("/schedules"), { key: p.keys.editor, body: { name: "trial_end", type: "single", offsets: [{ offset: "3 days", direction: "before" }] } })).body;
+    const scheduleId: string = s.id;
+    const offsetId: string = s.offsets.find((o: { direction: string }) => o.direction === "before").id;
     const j = await createJourney({ name: "Trial ending", entrances: [{ kind: "scheduled", schedule_id: scheduleId, schedule_offset_id: offsetId, data_key: "trial" }] });
     expect(j.body.entrances[0]).toMatchObject({ kind: "scheduled", schedule_id: scheduleId, schedule_offset_id: offsetId });
     const u = await upsertUser("trialist");
     const { getDb } = await import("../../db/client");
     const { recordSystemEvents } = await import("../events/record-system-events");
+    const { systemContext } = await import("../access/context");
     const fire = (offset: string) =>
       getDb().transaction((tx) =>
-        recordSystemEvents(tx, p.projectId, [{ name: "scheduled.trial_end", userId: u, data: { schedule_id: scheduleId, schedule_offset_id: offset, offset: "-3 days", fire_at: new Date().toISOString(), plan: "pro" } }]),
+        recordSystemEvents(systemContext(tx, p.projectId), [{ name: "scheduled.trial_end", userId: u, data: { schedule_id: scheduleId, schedule_offset_id: offset, offset: "-3 days", fire_at: new Date().toISOString(), plan: "pro" } }]),
       );
-    await fire(crypto.randomUUID());
+    await fire(s.offsets.find((o: { direction: string }) => o.direction === "after").id);
     await fire(offsetId);
     await waitFor(async () => (await entries(j.body.id)).length === 1);
     await settle("scheduled.trial_end", 2);
@@ -132,6 +134,18 @@ describe("journey entrances", () => {
   it("validates input, needs editor to write and support to read, and deletes", async () => {
     expect((await createJourney({ name: "x", entrances: [] })).status).toBe(400);
     expect((await createJourney({ name: "x", entrances: [{ kind: "scheduled", schedule_id: "nope" }] })).status).toBe(400);
+    // Issue 9.10: a schedule or offset of another project (or none) is a 404 naming the field, and writes nothing.
+    const other = await createTestProject("journeys-other");
+    const foreign = (await api("POST", other.admin("/schedules"), { key: other.keys.editor, body: { name: "foreign", type: "single" } })).body;
+    const mine = (await api("POST", p.admin("/schedules"), { key: p.keys.editor, body: { name: "mine_only", type: "single" } })).body;
+    const before = (await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`)[0]!.n;
+    const cross = await createJourney({ name: "cross", entrances: [{ kind: "scheduled", schedule_id: foreign.id, schedule_offset_id: foreign.offsets[0].id }] });
+    expect(cross.status).toBe(404);
+    expect(cross.body.errors).toEqual([{ path: "entrances[0].schedule_id", message: "no such schedule in this project" }]);
+    const mixed = await createJourney({ name: "mixed", entrances: [{ kind: "event", event_name: "A" }, { kind: "scheduled", schedule_id: mine.id, schedule_offset_id: foreign.offsets[0].id }] });
+    expect(mixed.status).toBe(404);
+    expect(mixed.body.errors).toEqual([{ path: "entrances[1].schedule_offset_id", message: "no such offset of this schedule" }]);
+    expect((await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`)[0]!.n).toBe(before);
     expect((await createJourney({ name: "x", entrances: [{ kind: "event", event_name: "A", data_key: "1bad" }] })).status).toBe(400);
     expect((await createJourney({ name: "x", entrances: [{ kind: "event", event_name: "A" }] }, p.keys.support)).status).toBe(403);
     const j = await createJourney({ name: "tmp", entrances: [{ kind: "event", event_name: "A" }] });

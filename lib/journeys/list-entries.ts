@@ -1,24 +1,32 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { journeyEntries } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { findJourney } from "./get-journey";
+import type { ProjectContext } from "@/lib/access/context";
 
-export const listEntriesQuery = paginationQuery.extend({ user_id: z.uuid().optional() }).meta({ id: "ListJourneyEntriesQuery" });
+export const listEntriesQuery = paginationQuery
+  .extend({
+    user_id: z.uuid().optional(),
+    entrance_id: z.uuid().optional().meta({ description: "Only entries made through this entrance." }),
+    state: z.enum(["active", "exited"]).optional().meta({ description: "`active`: not exited yet; `exited`: exited." }),
+  })
+  .meta({ id: "ListJourneyEntriesQuery" });
 
-/** Entries of a journey, newest first, optionally for one user. */
-export async function listJourneyEntries(db: DbOrTx, projectId: string, journeyId: string, q: z.output<typeof listEntriesQuery>) {
-  await findJourney(db, projectId, journeyId);
+/** Entries of a journey, newest first, optionally for one user, one entrance, active or exited ones. */
+export async function listJourneyEntries(ctx: ProjectContext, journeyId: string, q: z.output<typeof listEntriesQuery>) {
+  await findJourney(ctx, journeyId);
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(journeyEntries)
     .where(
       and(
-        eq(journeyEntries.projectId, projectId),
+        eq(journeyEntries.projectId, ctx.projectId),
         eq(journeyEntries.journeyId, journeyId),
         q.user_id ? eq(journeyEntries.userId, q.user_id) : undefined,
+        q.entrance_id ? eq(journeyEntries.entranceId, q.entrance_id) : undefined,
+        q.state ? (q.state === "active" ? sql`${journeyEntries.exitedAt} is null` : sql`${journeyEntries.exitedAt} is not null`) : undefined,
         after ? sql`${journeyEntries.id} < ${after[0]}::uuid` : undefined,
       ),
     )

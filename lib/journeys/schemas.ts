@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "@/lib/http/json-value";
-import { condition, rule } from "@/lib/lists/rules";
+import { condition, rule } from "@/lib/lists/rule-schema";
 
 const dataKey = z
   .string()
@@ -24,6 +24,22 @@ const scheduledEntrance = z.strictObject({
 });
 
 export const entranceInput = z.discriminatedUnion("kind", [eventEntrance, scheduledEntrance]).meta({ id: "JourneyEntranceInput" });
+
+const keptId = { id: z.uuid().optional().meta({ description: "An existing entrance's id: it is updated in place, so its entries keep pointing at it. Omit for a new entrance." }) };
+export const entranceEdit = z
+  .discriminatedUnion("kind", [eventEntrance.extend(keptId), scheduledEntrance.extend(keptId)])
+  .meta({ id: "JourneyEntranceEdit" });
+
+/** A replacement of a journey's settings and entrances; entrances not named (by id) are removed. */
+export const journeyPatch = z
+  .strictObject({
+    name: text().min(1).optional(),
+    allow_multiple_entries: z.boolean().optional(),
+    allow_concurrent_runs: z.boolean().optional(),
+    entrances: z.array(entranceEdit).min(1).max(20).optional(),
+  })
+  .meta({ id: "JourneyPatch" });
+export type JourneyPatch = z.output<typeof journeyPatch>;
 
 export const journeyInput = z
   .strictObject({

@@ -1,14 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { journeyEntrances, type Journey } from "@/db/schema";
 import type { JourneyView } from "./schemas";
+import type { ProjectContext } from "@/lib/access/context";
 
-export async function toJourneyViews(db: DbOrTx, projectId: string, rows: Journey[]): Promise<JourneyView[]> {
+export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Promise<JourneyView[]> {
   const entrances = rows.length
-    ? await db
+    ? await ctx.db
         .select()
         .from(journeyEntrances)
-        .where(and(eq(journeyEntrances.projectId, projectId), inArray(journeyEntrances.journeyId, rows.map((r) => r.id))))
+        .where(and(eq(journeyEntrances.projectId, ctx.projectId), inArray(journeyEntrances.journeyId, rows.map((r) => r.id))))
         .orderBy(journeyEntrances.id)
     : [];
   return rows.map((j) => ({

@@ -16,6 +16,7 @@ export async function createKey(ctx: ProjectContext, input: z.output<typeof crea
     createdBy,
     rateLimitPerSecond: input.rate_limit_per_second,
     rateLimitBurst: input.rate_limit_burst ?? Math.max(DEFAULT_BURST, input.rate_limit_per_second),
+    allowedOrigins: input.allowed_origins ?? null,
   });
   return { ...toKeyView(key, ctx.actor.kind === "admin" ? ctx.actor.email : null), secret };
 }

@@ -64,7 +64,10 @@ describe("console projects", () => {
     const someone = await createTestAdmin();
     const empty = await api("GET", "/api/console/projects", as(someone));
     expect(empty.body).toEqual({ data: [], orgs: [] });
-    const created = await api("POST", "/api/console/projects", { ...as(someone), body: { name: "Mobile app", org_name: "Acme" } });
+    // The test server runs invite_only (production's default): an operator makes the org, its owner the projects.
+    const [acme] = await sql`insert into admin_orgs (name) values ('Acme') returning id`;
+    await sql`insert into admin_org_members (org_id, admin_id, role) values (${acme!.id}, ${someone.id}, 'owner')`;
+    const created = await api("POST", "/api/console/projects", { ...as(someone), body: { name: "Mobile app" } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "Mobile app", org_name: "Acme", role: "admin", inherited: true });
     const mine = await api("GET", "/api/console/projects", as(someone));

@@ -1,17 +1,17 @@
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 import { admins, apiKeys } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listKeysQuery } from "./schemas";
 import { toKeyView } from "./view";
 
 /** The project's live API keys, newest first; never a secret or its hash. */
-export async function listKeys(db: DbOrTx, projectId: string, q: z.output<typeof listKeysQuery>) {
+export async function listKeys(ctx: ProjectContext, q: z.output<typeof listKeysQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const where = [eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)];
+  const where = [eq(apiKeys.projectId, ctx.projectId), isNull(apiKeys.revokedAt)];
   if (after) where.push(lt(apiKeys.id, after[0]));
-  const rows = await db
+  const rows = await ctx.db
     .select({ key: apiKeys, creator: admins.email })
     .from(apiKeys)
     .leftJoin(admins, eq(admins.id, apiKeys.createdBy))

@@ -10,6 +10,7 @@ export function toKeyView(k: Omit<ApiKey, "secretHash">, createdBy: string | nul
     created_by: createdBy,
     rate_limit_per_second: k.rateLimitPerSecond,
     rate_limit_burst: k.rateLimitBurst,
+    allowed_origins: k.allowedOrigins,
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
   };

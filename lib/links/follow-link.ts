@@ -4,6 +4,7 @@ import { users } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { readLinkToken } from "./tokens";
 import { withTransaction } from "@/lib/db/transaction";
+import { systemContext } from "@/lib/access/context";
 
 /**
  * Resolves a tracked link. Returns the destination for a valid token (null otherwise: the caller answers
@@ -17,7 +18,7 @@ export async function followLink(db: DbOrTx, token: string, opts: { record: bool
   await withTransaction(db, async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users).where(and(eq(users.projectId, claim.projectId), eq(users.id, claim.userId)));
     if (!user) return;
-    await recordSystemEvents(tx, claim.projectId, [
+    await recordSystemEvents(systemContext(tx, claim.projectId), [
       {
         name: "link.clicked",
         userId: user.id,

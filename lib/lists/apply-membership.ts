@@ -1,28 +1,28 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Sets list membership for `userIds` to `inList`, emitting `list.user.added` / `list.user.removed` only for
  * rows that actually changed (the insert's and delete's RETURNING decide, so racing evaluations never emit
  * twice). The events go through recordSystemEvents, hence through the whole pipeline.
  */
-export async function applyMembership(tx: DbOrTx, projectId: string, list: { id: string; name: string }, add: string[], remove: string[]) {
+export async function applyMembership(ctx: ProjectContext, list: { id: string; name: string }, add: string[], remove: string[]) {
   const added = add.length
-    ? await tx.execute<{ user_id: string }>(sql`
+    ? await ctx.db.execute<{ user_id: string }>(sql`
         insert into list_members (project_id, list_id, user_id)
-        select ${projectId}::uuid, ${list.id}::uuid, u::uuid from jsonb_array_elements_text(${JSON.stringify(add)}::jsonb) u
-        where exists (select 1 from users where project_id = ${projectId}::uuid and id = u::uuid)
+        select ${ctx.projectId}::uuid, ${list.id}::uuid, u::uuid from jsonb_array_elements_text(${JSON.stringify(add)}::jsonb) u
+        where exists (select 1 from users where project_id = ${ctx.projectId}::uuid and id = u::uuid)
         on conflict do nothing returning user_id`)
     : [];
   const removed = remove.length
-    ? await tx.execute<{ user_id: string }>(sql`
-        delete from list_members where project_id = ${projectId}::uuid and list_id = ${list.id}::uuid
+    ? await ctx.db.execute<{ user_id: string }>(sql`
+        delete from list_members where project_id = ${ctx.projectId}::uuid and list_id = ${list.id}::uuid
           and user_id in (select jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb)::uuid)
         returning user_id`)
     : [];
   const data = { list_id: list.id, list_name: list.name };
-  await recordSystemEvents(tx, projectId, [
+  await recordSystemEvents(ctx, [
     ...added.map((r) => ({ name: "list.user.added" as const, userId: r.user_id, data })),
     ...removed.map((r) => ({ name: "list.user.removed" as const, userId: r.user_id, data })),
   ]);

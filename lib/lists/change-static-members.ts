@@ -1,19 +1,19 @@
-import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
 import { applyMembership } from "./apply-membership";
 import { findList } from "./get-list";
 import { withTransaction } from "@/lib/db/transaction";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Adds or removes users of a static list by hand, emitting list.user.added / removed for actual changes.
  * Unknown user ids are ignored (reported back as not changed). Dynamic lists follow their rules: 422.
  */
-export async function changeStaticMembers(db: DbOrTx, projectId: string, listId: string, op: "add" | "remove", userIds: string[]) {
-  return withTransaction(db, async (tx) => {
-    const list = await findList(tx, projectId, listId, true);
+export async function changeStaticMembers(ctx: ProjectContext, listId: string, op: "add" | "remove", userIds: string[]) {
+  return withTransaction(ctx.db, async (tx) => {
+    const list = await findList({ ...ctx, db: tx }, listId, true);
     if (list.kind !== "static") throw new RuleBroken("Members of a dynamic list follow its rules; they cannot be added or removed by hand.");
     const ids = [...new Set(userIds)].sort();
-    const r = await applyMembership(tx, projectId, list, op === "add" ? ids : [], op === "remove" ? ids : []);
+    const r = await applyMembership({ ...ctx, db: tx }, list, op === "add" ? ids : [], op === "remove" ? ids : []);
     return { changed: op === "add" ? r.added : r.removed };
   });
 }

@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { compileRule, type Rule } from "./rules";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** The subset of `userIds` that satisfy the rule right now. */
-export async function evaluateRule(tx: DbOrTx, projectId: string, rule: Rule, userIds: string[]): Promise<Set<string>> {
+export async function evaluateRule(ctx: ProjectContext, rule: Rule, userIds: string[]): Promise<Set<string>> {
   if (!userIds.length) return new Set();
-  const rows = await tx.execute<{ id: string }>(sql`
+  const rows = await ctx.db.execute<{ id: string }>(sql`
     select u.id from users u
-    where u.project_id = ${projectId}::uuid
+    where u.project_id = ${ctx.projectId}::uuid
       and u.id in (select jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb)::uuid)
-      and ${compileRule(rule, projectId)}`);
+      and ${compileRule(rule, ctx.projectId)}`);
   return new Set(rows.map((r) => r.id));
 }

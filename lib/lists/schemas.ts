@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "@/lib/http/json-value";
-import { rule } from "./rules";
+import { rule } from "./rule-schema";
 
 export const listInput = z
   .strictObject({
@@ -18,9 +18,35 @@ export type ListInput = z.output<typeof listInput>;
 export const listPatch = z.strictObject({ name: text().min(1).optional(), rules: rule.optional() }).meta({ id: "ListPatch" });
 export type ListPatch = z.output<typeof listPatch>;
 
+const externalRef = z
+  .strictObject({ source: text().min(1).default("default"), external_id: text().min(1) })
+  .meta({ id: "UserExternalRef", description: "A user named by one of its identifiers." });
+
 export const listUsersInput = z
-  .strictObject({ user_ids: z.array(z.uuid()).min(1).max(1000) })
-  .meta({ id: "ListUsersInput", description: "Users to add to or remove from a static list." });
+  .strictObject({
+    user_ids: z.array(z.uuid()).max(1000).optional(),
+    identifiers: z.array(externalRef).max(1000).optional().meta({ description: "Users named by identifier (e.g. from a CSV of external ids); unknown ones are ignored." }),
+  })
+  .refine((v) => (v.user_ids?.length ?? 0) + (v.identifiers?.length ?? 0) >= 1, { message: "name at least one user in user_ids or identifiers", path: ["user_ids"] })
+  .refine((v) => (v.user_ids?.length ?? 0) + (v.identifiers?.length ?? 0) <= 1000, { message: "at most 1,000 users per call", path: ["identifiers"] })
+  .meta({ id: "ListUsersInput", description: "Users to add to or remove from a static list, by id or by identifier." });
+export type ListUsersInput = z.output<typeof listUsersInput>;
+
+export const listPreviewInput = z.strictObject({ rules: rule }).meta({ id: "ListPreviewInput" });
+
+export const listPreviewOutput = z
+  .object({
+    count: z.number().int().meta({ description: "Users matching the rules now (an estimate when `estimated`)." }),
+    estimated: z.boolean().meta({ description: "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users." }),
+    sample: z.array(z.object({ id: z.uuid(), email: z.string().nullable(), external_id: z.string().nullable(), created_at: z.iso.datetime() })).max(20),
+    took_ms: z.number().int(),
+  })
+  .meta({ id: "ListPreview" });
+export type ListPreview = z.infer<typeof listPreviewOutput>;
+
+export const listHistoryOutput = z
+  .object({ event_id: z.uuid(), change: z.enum(["added", "removed"]), user_id: z.uuid().nullable(), at: z.iso.datetime() })
+  .meta({ id: "ListHistoryEntry" });
 
 export const listOutput = z
   .object({

@@ -1,14 +1,14 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { listMembers, type List } from "@/db/schema";
 import type { ListView } from "./schemas";
+import type { ProjectContext } from "@/lib/access/context";
 
-export async function toListViews(db: DbOrTx, projectId: string, rows: List[]): Promise<ListView[]> {
+export async function toListViews(ctx: ProjectContext, rows: List[]): Promise<ListView[]> {
   const counts = rows.length
-    ? await db
+    ? await ctx.db
         .select({ listId: listMembers.listId, n: count() })
         .from(listMembers)
-        .where(and(eq(listMembers.projectId, projectId), inArray(listMembers.listId, rows.map((r) => r.id))))
+        .where(and(eq(listMembers.projectId, ctx.projectId), inArray(listMembers.listId, rows.map((r) => r.id))))
         .groupBy(listMembers.listId)
     : [];
   const byId = new Map(counts.map((c) => [c.listId, c.n]));

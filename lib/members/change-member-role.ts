@@ -16,10 +16,10 @@ import { withTransaction } from "@/lib/db/transaction";
  */
 export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
   return withTransaction(ctx.db, async (tx) => {
-    const target = await lockRosterTarget(tx, ctx.projectId, adminId);
+    const target = await lockRosterTarget({ ...ctx, db: tx }, adminId);
     assertNotOutranked(ctx.actor, target.role, target.orgRole);
     assertMayGrant(ctx.actor, role);
-    if (target.role === "admin" && role !== "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
+    if (target.role === "admin" && role !== "admin" && (await countAdministrators({ ...ctx, db: tx }, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator: make someone else admin first.");
     }
     const [row] = await tx
@@ -27,7 +27,7 @@ export async function changeMemberRole(ctx: ProjectContext, adminId: string, rol
       .set({ role, updatedAt: sql`now()` })
       .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)))
       .returning();
-    const revokedKeyIds = await revokeKeysAbove(tx, ctx.projectId, adminId, role);
+    const revokedKeyIds = await revokeKeysAbove({ ...ctx, db: tx }, adminId, role);
     return { ...row!, revokedKeyIds };
   });
 }

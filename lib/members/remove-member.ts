@@ -14,12 +14,12 @@ import { withTransaction } from "@/lib/db/transaction";
  */
 export async function removeMember(ctx: ProjectContext, adminId: string): Promise<string[]> {
   return withTransaction(ctx.db, async (tx) => {
-    const target = await lockRosterTarget(tx, ctx.projectId, adminId);
+    const target = await lockRosterTarget({ ...ctx, db: tx }, adminId);
     assertNotOutranked(ctx.actor, target.role, target.orgRole);
-    if (target.role === "admin" && (await countAdministrators(tx, ctx.projectId, adminId)) === 0) {
+    if (target.role === "admin" && (await countAdministrators({ ...ctx, db: tx }, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator and cannot be removed.");
     }
     await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
-    return revokeKeysAbove(tx, ctx.projectId, adminId, null);
+    return revokeKeysAbove({ ...ctx, db: tx }, adminId, null);
   });
 }

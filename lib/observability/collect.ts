@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { applicationName, type Db } from "@/db/client";
+import { queryRows } from "@/lib/db/sql";
 import { log } from "./logger";
 import { metrics } from "./metrics";
 import { readSystemState } from "./system-state";
@@ -20,9 +21,9 @@ export async function collectSystemGauges(db: Db, poolMax: number): Promise<void
     metrics.fanoutsOpenDelivered.set(s.fanoutsOpenDelivered);
     metrics.heartbeatAge.set(s.heartbeatAgeSeconds ?? -1);
     // Our own connections only: db/client.ts names them after this process's pid.
-    const rows = (await db.execute(sql`
+    const rows = await queryRows<{ state: string; n: number }>(db, sql`
       select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
-      where application_name = ${applicationName()} group by 1`)) as unknown as { state: string; n: number }[];
+      where application_name = ${applicationName()} group by 1`);
     metrics.dbConnections.reset();
     for (const r of rows) metrics.dbConnections.set({ state: r.state }, r.n);
   } catch (err) {

@@ -23,7 +23,7 @@ function create() {
     fanoutsOpen: new Gauge({ name: "relay_fanouts_open", help: "Match fan-outs still running", registers: r }),
     fanoutsOpenDelivered: new Gauge({ name: "relay_fanouts_open_delivered", help: "Records reached so far by the fan-outs still running", registers: r }),
     firingsDue: new Gauge({ name: "relay_schedule_firings_due", help: "Schedule firings due now and not yet fired", registers: r }),
-    firings: new Counter({ name: "relay_schedule_firings_total", help: "Schedule firings handled by this process, by outcome (fired, skipped)", labelNames: ["outcome"], registers: r }),
+    firings: new Counter({ name: "relay_schedule_firings_total", help: "Schedule firings handled by this process, by outcome (fired, skipped, failed)", labelNames: ["outcome"], registers: r }),
     firingLag: new Histogram({ name: "relay_schedule_firing_lag_seconds", help: "How late a firing fired after its fire_at", buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600], registers: r }),
     mail: new Counter({ name: "relay_mail_total", help: "Mail by outcome: queued (handed to the sender), sent, failed", labelNames: ["outcome"], registers: r }),
     bossQueue: new Gauge({ name: "relay_pgboss_queue_jobs", help: "pg-boss jobs per queue and state (queued, active, deferred, failed)", labelNames: ["queue", "state"], registers: r }),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { queryRows } from "@/lib/db/sql";
 import journal from "@/db/migrations/meta/_journal.json";
 
 export interface SystemState {
@@ -23,17 +24,7 @@ const HEAD = journal.entries[journal.entries.length - 1]!;
  * bounded (`limit`) so a huge backlog costs no more than the threshold it is compared with.
  */
 export async function readSystemState(db: Db): Promise<SystemState> {
-  const [row] = (await db.execute(sql`
-    select
-      (select count(*) from (select 1 from event_intake where failed_at is null limit 1000000) b)::int as intake_backlog,
-      coalesce(extract(epoch from now() - (select min(received_at) from event_intake where failed_at is null)), 0)::float8 as intake_oldest,
-      (select count(*) from (select 1 from event_intake where failed_at is not null limit 100000) f)::int as intake_set_aside,
-      (select count(*) from (select 1 from schedule_firings where state = 'pending' and fire_at <= now() limit 1000000) d)::int as firings_due,
-      (select count(*) from event_fanouts where finished_at is null)::int as fanouts_open,
-      (select coalesce(sum(delivered), 0) from event_fanouts where finished_at is null)::int as fanouts_delivered,
-      extract(epoch from now() - (select max(seen_at) from worker_heartbeats))::float8 as heartbeat_age,
-      (select count(*) from drizzle.__drizzle_migrations)::int as migrations_applied,
-      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head`)) as unknown as {
+  const [row] = await queryRows<{
     intake_backlog: number;
     intake_oldest: number;
     intake_set_aside: number;
@@ -43,7 +34,17 @@ export async function readSystemState(db: Db): Promise<SystemState> {
     heartbeat_age: number | null;
     migrations_applied: number;
     at_head: boolean;
-  }[];
+  }>(db, sql`
+    select
+      (select count(*) from (select 1 from event_intake where failed_at is null limit 1000000) b)::int as intake_backlog,
+      coalesce(extract(epoch from now() - (select min(received_at) from event_intake where failed_at is null)), 0)::float8 as intake_oldest,
+      (select count(*) from (select 1 from event_intake where failed_at is not null limit 100000) f)::int as intake_set_aside,
+      (select count(*) from (select 1 from schedule_firings where state = 'pending' and fire_at <= now() limit 1000000) d)::int as firings_due,
+      (select count(*) from event_fanouts where finished_at is null)::int as fanouts_open,
+      (select coalesce(sum(delivered), 0) from event_fanouts where finished_at is null)::int as fanouts_delivered,
+      extract(epoch from now() - (select max(seen_at) from worker_heartbeats))::float8 as heartbeat_age,
+      (select count(*) from drizzle.__drizzle_migrations)::int as migrations_applied,
+      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head`);
   return {
     intakeBacklog: row!.intake_backlog,
     intakeOldestSeconds: row!.intake_oldest,

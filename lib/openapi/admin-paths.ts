@@ -1,71 +1,119 @@
 import { z } from "zod";
 import { eventOutput } from "@/lib/events/view";
+import { identifierOutput } from "@/lib/identity/schemas";
 import { listEventsQuery } from "@/lib/events/list-events";
 import { listOrganizationsQuery } from "@/lib/organizations/list-organizations";
 import { deleteOrganizationParams, organizationOutput } from "@/lib/organizations/schemas";
 import { listUsersQuery } from "@/lib/users/list-users";
 import { userOutput } from "@/lib/users/schemas";
+import { MEMBERSHIPS_SHOWN } from "@/lib/users/get-user";
 import { assignmentOutput } from "@/lib/schedules/schemas";
 import { userSubscriptionOutput } from "@/lib/subscriptions/schemas";
+import { importKindQuery } from "@/lib/imports/formats";
+import { importOutput } from "@/lib/imports/view";
 import { errorResponse, jsonResponse, listOf, projectParams, registerPath } from "./registry";
 
 const base = "/api/admin/projects/{projectID}";
 const idParams = projectParams.extend({ id: z.uuid() });
 const queryOf = (s: z.ZodObject) => s.omit({}).partial();
 
-const userDetail = userOutput
+/** `GET /users/{id}`; the console reads it typed by this schema. */
+export const userDetail = userOutput
   .extend({
-    memberships: z.array(z.object({ organization_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
+    memberships: z
+      .array(z.object({ organization_id: z.uuid(), identifier: z.array(identifierOutput), data: z.record(z.string(), z.unknown()) }))
+      .meta({ description: `The first ${MEMBERSHIPS_SHOWN} memberships, oldest first.` }),
+    memberships_total: z.number().int().meta({ description: "How many memberships the user has in all." }),
     subscriptions: z.array(userSubscriptionOutput),
     schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "UserDetail" });
 
-const organizationDetail = organizationOutput
+/** `GET /organizations/{id}`; the console reads it typed by this schema. */
+export const organizationDetail = organizationOutput
   .extend({
-    members: z.array(z.object({ user_id: z.uuid(), identifier: z.array(z.unknown()), data: z.record(z.string(), z.unknown()) })),
+    members: z.array(z.object({ user_id: z.uuid(), identifier: z.array(identifierOutput), data: z.record(z.string(), z.unknown()) })),
     schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "OrganizationDetail" });
 
 registerPath({
-  method: "get", path: `${base}/users`, tags: ["Admin: data"], summary: "List users (newest first)",
+  method: "get", path: `${base}/users`, permission: "users.read", tags: ["Admin: data"], summary: "List users (newest first)",
   description: "Filters: `source` + `external_id`, `email` (case-insensitive), `data` (URL-encoded JSON containment). Role `support` or above.",
   request: { params: projectParams, query: queryOf(listUsersQuery) },
   responses: { 200: jsonResponse(listOf(userOutput, "UserList"), "A page of users.") },
 });
 registerPath({
-  method: "get", path: `${base}/users/{id}`, tags: ["Admin: data"], summary: "Read a user with memberships and recent events",
+  method: "get", path: `${base}/users/{id}`, permission: "users.read", tags: ["Admin: data"], summary: "Read a user with memberships and recent events",
   request: { params: idParams },
   responses: { 200: jsonResponse(userDetail, "The user."), 404: errorResponse("No such user.") },
 });
 registerPath({
-  method: "delete", path: `${base}/users/{id}`, tags: ["Admin: data"], summary: "Erase a user and everything recorded against it (admin)",
+  method: "delete", path: `${base}/users/{id}`, permission: "users.delete", tags: ["Admin: data"], summary: "Erase a user and everything recorded against it (admin)",
   request: { params: idParams },
   responses: { 204: { description: "Erased." }, 404: errorResponse("No such user.") },
 });
 registerPath({
-  method: "get", path: `${base}/organizations`, tags: ["Admin: data"], summary: "List organizations (newest first)",
+  method: "get", path: `${base}/organizations`, permission: "organizations.read", tags: ["Admin: data"], summary: "List organizations (newest first)",
   request: { params: projectParams, query: queryOf(listOrganizationsQuery) },
   responses: { 200: jsonResponse(listOf(organizationOutput, "OrganizationList"), "A page of organizations.") },
 });
 registerPath({
-  method: "get", path: `${base}/organizations/{id}`, tags: ["Admin: data"], summary: "Read an organization with members and recent events",
+  method: "get", path: `${base}/organizations/{id}`, permission: "organizations.read", tags: ["Admin: data"], summary: "Read an organization with members and recent events",
   request: { params: idParams },
   responses: { 200: jsonResponse(organizationDetail, "The organization."), 404: errorResponse("No such organization.") },
 });
 registerPath({
-  method: "delete", path: `${base}/organizations/{id}`, tags: ["Admin: data"], summary: "Delete an organization and its memberships (admin)",
+  method: "delete", path: `${base}/organizations/{id}`, permission: "organizations.delete", tags: ["Admin: data"], summary: "Delete an organization and its memberships (admin)",
   description:
     "Users stay; each former member gets `organization.user.removed`. The events recorded against the organization alone are erased, unless `?keep_events=true` keeps them as history.",
   request: { params: idParams, query: deleteOrganizationParams },
   responses: { 204: { description: "Deleted." }, 404: errorResponse("No such organization.") },
 });
 registerPath({
-  method: "get", path: `${base}/events`, tags: ["Admin: data"], summary: "List events (newest first)",
+  method: "get", path: `${base}/events`, permission: "events.read", tags: ["Admin: data"], summary: "List events (newest first)",
   description: "Filters: `name`, `user_id`, `organization_id`, `since` (inclusive), `until` (exclusive).",
   request: { params: projectParams, query: queryOf(listEventsQuery) },
   responses: { 200: jsonResponse(listOf(eventOutput, "EventList"), "A page of events.") },
+});
+
+const importIdParams = projectParams.extend({ id: z.uuid() });
+registerPath({
+  method: "post", path: `${base}/imports`, permission: "imports.write", tags: ["Admin: data"], summary: "Import users, organizations or memberships from a file",
+  description: [
+    "The body is the file itself, streamed into storage (never read whole), up to 1 GiB: `text/csv` (a header row) or `application/x-ndjson` (one upsert body per line, as `POST /users`, `/organizations` or `/organizations/users`).",
+    "Answered `202` at once; the worker applies the rows in batches of 1,000 through the same set-based path as the batch endpoints, committing each batch with its checkpoint, so an import resumes after a worker crash with no row applied twice and none lost. Watch it with `GET /imports/{id}`.",
+    "CSV columns: users `external_id` (required), `source`, `email`, `phone`, `timezone`, `locale`; organizations `external_id`, `source`, `name`; memberships `organization_external_id`, `user_external_id`, `organization_source`, `user_source`; all kinds `data.<key>` cells, typed: numbers, `true`/`false`/`null` and JSON objects, arrays or strings stay values, anything else is text; empty cells are omitted.",
+    "A malformed or invalid row (or one whose identifiers name two records, or a membership whose user is missing) is a row error with its line number, not a failed import. Role `client` or above; `X-File-Name` (percent-encoded) names the upload in the console.",
+  ].join("\n\n"),
+  request: {
+    params: projectParams,
+    query: importKindQuery,
+    body: { required: true, content: { "text/csv": { schema: z.string() }, "application/x-ndjson": { schema: z.string() } } },
+  },
+  responses: {
+    202: jsonResponse(importOutput, "Stored and queued."),
+    400: errorResponse("An empty file, a CSV header with no rows, or a header with missing or unknown columns."),
+    413: errorResponse("Over 1 GiB (refused while streaming; nothing kept)."),
+    415: errorResponse("Not `text/csv` or `application/x-ndjson`, or binary content."),
+  },
+});
+registerPath({
+  method: "get", path: `${base}/imports`, permission: "imports.read", tags: ["Admin: data"], summary: "The project's latest 50 imports",
+  request: { params: projectParams },
+  responses: { 200: jsonResponse(z.object({ data: z.array(importOutput) }), "Newest first.") },
+});
+registerPath({
+  method: "get", path: `${base}/imports/{id}`, permission: "imports.read", tags: ["Admin: data"], summary: "An import's state and progress",
+  description: "`rows` read so far, `processed` (applied), `failed` (row errors; the first 1,000 listed with their line numbers), `bytes_processed` of `bytes` for a progress bar. `done` only once every row is settled.",
+  request: { params: importIdParams },
+  responses: { 200: jsonResponse(importOutput, "The import."), 404: errorResponse("No such import in this project.") },
+});
+registerPath({
+  method: "delete", path: `${base}/imports/{id}`, permission: "imports.write", tags: ["Admin: data"], summary: "Cancel an import",
+  description: "No further batch is applied (batches already committed stay); the stored file is dropped.",
+  request: { params: importIdParams },
+  responses: { 200: jsonResponse(importOutput, "Cancelled."), 404: errorResponse("No such import in this project."), 422: errorResponse("The import has already finished.") },
 });

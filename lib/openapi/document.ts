@@ -8,11 +8,17 @@ import "./journeys-paths";
 import "./schedule-paths";
 import "./console-paths";
 import "./subscriptions-paths";
+import "./segment-paths";
+import "./operations-paths";
+import "./console-stats-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
-export function openApiDocument() {
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. `origin` (the
+ * public origin, lib/http/public-origin.ts) becomes the `servers` entry; without it, the document's own.
+ */
+export function openApiDocument(origin?: string) {
   cached ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
@@ -23,5 +29,5 @@ export function openApiDocument() {
     },
     servers: [{ url: "/" }],
   });
-  return cached;
+  return origin ? { ...cached, servers: [{ url: origin }] } : cached;
 }

@@ -1,5 +1,4 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { events, organizationMembers, organizations } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { NotFound } from "@/lib/http/errors";
@@ -7,26 +6,28 @@ import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Identifier } from "@/lib/identity/schemas";
 import type { DeleteOrganizationOptions } from "./schemas";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Deletes the organization, its identifiers and its memberships (by cascade); the users stay. Each
  * former member gets `organization.user.removed`. The events recorded against the organization alone
  * are erased too, as for a user, unless `keepEvents` asks to keep them as history.
  */
-export async function deleteOrganization(db: DbOrTx, projectId: string, identifier: Identifier[], opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
-  await inRetryingTransaction(db, async (tx) => {
-    const id = await resolveIdentifiers(tx, "organization", projectId, identifier);
-    if (!id || !(await deleteOrganizationIn(tx, projectId, id, opts))) throw new NotFound("No organization has these identifiers.");
+export async function deleteOrganization(ctx: ProjectContext, identifier: Identifier[], opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
+  await inRetryingTransaction(ctx.db, async (tx) => {
+    const id = await resolveIdentifiers({ ...ctx, db: tx }, "organization", identifier);
+    if (!id || !(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts))) throw new NotFound("No organization has these identifiers.");
   });
 }
 
-export async function deleteOrganizationById(db: DbOrTx, projectId: string, id: string, opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
-  await inRetryingTransaction(db, async (tx) => {
-    if (!(await deleteOrganizationIn(tx, projectId, id, opts))) throw new NotFound("No organization with this id in this project.");
+export async function deleteOrganizationById(ctx: ProjectContext, id: string, opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
+  await inRetryingTransaction(ctx.db, async (tx) => {
+    if (!(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts))) throw new NotFound("No organization with this id in this project.");
   });
 }
 
-async function deleteOrganizationIn(tx: DbOrTx, projectId: string, id: string, opts: DeleteOrganizationOptions): Promise<boolean> {
+async function deleteOrganizationIn(ctx: ProjectContext, id: string, opts: DeleteOrganizationOptions): Promise<boolean> {
+    const { db: tx, projectId } = ctx;
     const members = await tx
       .select({ userId: organizationMembers.userId })
       .from(organizationMembers)
@@ -42,8 +43,7 @@ async function deleteOrganizationIn(tx: DbOrTx, projectId: string, id: string, o
       await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.organizationId, id), isNull(events.userId)));
     }
     await recordSystemEvents(
-      tx,
-      projectId,
+      ctx,
       members.map((m) => ({ name: "organization.user.removed", userId: m.userId, data: { organization_id: id, reason: "organization_deleted" } })),
     );
     return true;

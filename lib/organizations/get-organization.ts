@@ -1,18 +1,19 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
 import { listIdentifiers } from "@/lib/identity/resolve";
 import { loadSubjectAssignments } from "@/lib/schedules/view";
 import { loadOrganizationViews } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
 export const MEMBERS_SHOWN = 200;
 export const RECENT_EVENTS = 20;
 
 /** An organization with identifiers, its first members (with membership data), schedules and recent events. */
-export async function getOrganization(db: DbOrTx, projectId: string, organizationId: string) {
-  const [organization] = await loadOrganizationViews(db, projectId, [organizationId]);
+export async function getOrganization(ctx: ProjectContext, organizationId: string) {
+  const { db, projectId } = ctx;
+  const [organization] = await loadOrganizationViews(ctx, [organizationId]);
   if (!organization) throw new NotFound("No organization with this id in this project.");
   const members = await db
     .select()
@@ -20,7 +21,7 @@ export async function getOrganization(db: DbOrTx, projectId: string, organizatio
     .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, organizationId)))
     .orderBy(organizationMembers.createdAt)
     .limit(MEMBERS_SHOWN);
-  const userIdentifiers = await listIdentifiers(db, "user", projectId, members.map((m) => m.userId));
+  const userIdentifiers = await listIdentifiers(ctx, "user", members.map((m) => m.userId));
   const recent = await db
     .select()
     .from(events)
@@ -36,7 +37,7 @@ export async function getOrganization(db: DbOrTx, projectId: string, organizatio
       created_at: m.createdAt.toISOString(),
       updated_at: m.updatedAt.toISOString(),
     })),
-    schedules: await loadSubjectAssignments(db, projectId, "organization_id", organizationId),
+    schedules: await loadSubjectAssignments(ctx, "organization_id", organizationId),
     recent_events: recent.map(toEventView),
   };
 }

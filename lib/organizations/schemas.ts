@@ -21,6 +21,8 @@ export const membershipInput = z
   .meta({ id: "MembershipInput" });
 export type MembershipInput = z.output<typeof membershipInput>;
 
+export const membershipBatchInput = z.array(membershipInput).min(1).max(MAX_BATCH).meta({ id: "MembershipBatchInput" });
+
 export const membershipRemoveInput = z.strictObject({ organization: identified, user: identified }).meta({ id: "MembershipRemoveInput" });
 
 export const organizationOutput = z

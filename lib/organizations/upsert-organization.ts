@@ -1,71 +1,38 @@
-import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
-import { organizations } from "@/db/schema";
-import { recordSystemEvents } from "@/lib/events/record-system-events";
-import { mergeRow } from "@/lib/identity/merge";
-import { attachIdentifiers, identifiersToAttach, resolveForUpdate } from "@/lib/identity/resolve";
-import { onOrganizationsCreated } from "./hooks";
-import type { OrganizationInput, OrganizationView } from "./schemas";
-import { loadOrganizationViews } from "./view";
-import { RetryTransaction } from "@/lib/db/transaction";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { upsertOne } from "@/lib/identity/upsert-one";
+import { upsertRecords, type RecordChange } from "@/lib/identity/upsert-records";
+import { BATCH_ATTEMPTS } from "@/lib/users/upsert-user";
+import type { OrganizationInput, OrganizationView } from "./schemas";
+import { loadOrganizationViews, organizationViewFromRow } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
-/** Same identity rules as users: match any identifier, add new ones, 409 when two records are named. */
-export async function upsertOrganizationIn(tx: DbOrTx, projectId: string, input: OrganizationInput, path = "identifier") {
-  const owner = await resolveForUpdate(tx, "organization", projectId, input.identifier, path);
-  const existing = owner?.recordId;
-  const columns: Record<string, string | null> = input.name !== undefined ? { name: input.name ?? null } : {};
-
-  if (!existing) {
-    const [row] = await tx.insert(organizations).values({ projectId, ...columns, data: input.data ?? {} }).returning();
-    const added = await attachIdentifiers(tx, "organization", projectId, row!.id, input.identifier);
-    if (added !== input.identifier.length) throw new RetryTransaction();
-    await recordSystemEvents(tx, projectId, [
-      {
-        name: "organization.created",
-        organizationId: row!.id,
-        data: {
-          identifier: input.identifier.map(({ source, external_id }) => ({ source, external_id })),
-          name: row!.name,
-          data: row!.data,
-        },
-      },
-    ]);
-    await onOrganizationsCreated(tx, projectId, [row!]);
-    return { id: row!.id, created: true };
-  }
-
-  const toAttach = identifiersToAttach(input.identifier, owner!.known);
-  const added = toAttach.length ? await attachIdentifiers(tx, "organization", projectId, existing, toAttach) : 0;
-  const changed =
-    (await mergeRow(tx, {
-      table: "organizations",
-      where: sql`t.project_id = ${projectId} and t.id = ${existing}`,
-      locked: true,
-      columns,
-      data: input.data,
-    })) ?? [];
-  if (added > 0) changed.unshift("identifier");
-  if (changed.length) {
-    await recordSystemEvents(tx, projectId, [{ name: "organization.updated", organizationId: existing, data: { changed } }]);
-  }
-  return { id: existing, created: false };
+/** The identity change an upsert body asks for: omitted fields are kept, `null` clears. */
+export function organizationChange(input: OrganizationInput): RecordChange {
+  return { identifier: input.identifier, columns: input.name !== undefined ? { name: input.name ?? null } : {}, data: input.data };
 }
 
-export async function upsertOrganization(db: DbOrTx, projectId: string, input: OrganizationInput): Promise<{ organization: OrganizationView; created: boolean }> {
-  return inRetryingTransaction(db, async (tx) => {
-    const r = await upsertOrganizationIn(tx, projectId, input);
-    const [organization] = await loadOrganizationViews(tx, projectId, [r.id]);
-    return { organization: organization!, created: r.created };
-  });
+/** Same identity rules as users (lib/identity/upsert-records.ts), in one round trip (upsert-one.ts): 201 when created. */
+export async function upsertOrganization(ctx: ProjectContext, input: OrganizationInput): Promise<{ organization: OrganizationView; created: boolean }> {
+  const r = await upsertOne(ctx, "organization", organizationChange(input));
+  return { organization: organizationViewFromRow(r.row, r.identifier), created: r.created };
 }
 
-export async function upsertOrganizations(db: DbOrTx, projectId: string, inputs: OrganizationInput[]) {
-  return inRetryingTransaction(db, async (tx) => {
-    const results: { id: string; created: boolean }[] = [];
-    for (const [i, input] of inputs.entries()) results.push(await upsertOrganizationIn(tx, projectId, input, `[${i}].identifier`));
-    const views = await loadOrganizationViews(tx, projectId, [...new Set(results.map((r) => r.id))]);
-    const byId = new Map(views.map((v) => [v.id, v]));
-    return { organizations: results.map((r) => byId.get(r.id)!), created: results.filter((r) => r.created).length };
-  });
+/** Up to 1,000 upserts in one transaction and a constant number of statements, in order: all or none. */
+export async function upsertOrganizations(ctx: ProjectContext, inputs: OrganizationInput[]) {
+  const { db } = ctx;
+  return inRetryingTransaction(
+    db,
+    async (tx) => {
+      const r = await upsertRecords({ ...ctx, db: tx }, "organization", inputs.map(organizationChange), { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const views = new Map((await loadOrganizationViews({ ...ctx, db: tx }, [...new Set(r.ids)])).map((v) => [v.id, v]));
+      return { organizations: r.ids.map((id) => views.get(id)!), created: r.created.filter(Boolean).length };
+    },
+    BATCH_ATTEMPTS,
+  );
+}
+
+/** One upsert inside the caller's transaction (Segment's group): `path` names the identifiers in a 409. */
+export async function upsertOrganizationIn(ctx: ProjectContext, input: OrganizationInput, path = "identifier"): Promise<{ id: string; created: boolean }> {
+  const r = await upsertRecords(ctx, "organization", [organizationChange(input)], { conflicts: "reject", path: () => path });
+  return { id: r.ids[0]!, created: r.created[0]! };
 }

@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { organizations, type Organization } from "@/db/schema";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
+import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { OrganizationView } from "./schemas";
+import type { ProjectContext } from "@/lib/access/context";
 
 export function toOrganizationView(o: Organization, identifier: StoredIdentifier[]): OrganizationView {
   return {
@@ -15,7 +16,14 @@ export function toOrganizationView(o: Organization, identifier: StoredIdentifier
   };
 }
 
-export async function loadOrganizationViews(tx: DbOrTx, projectId: string, ids: string[]): Promise<OrganizationView[]> {
+/** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
+export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): OrganizationView {
+  const organization = { id: r.id, name: (r.name as string | null | undefined) ?? null, data: r.data };
+  return toOrganizationView({ ...organization, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at) } as Organization, identifier);
+}
+
+export async function loadOrganizationViews(ctx: ProjectContext, ids: string[]): Promise<OrganizationView[]> {
+  const { db: tx, projectId } = ctx;
   if (!ids.length) return [];
   const rows = await tx
     .select({ organization: organizations, identifiers: identifiersJson("organization", sql`${organizations.id}`, sql`${organizations.projectId}`) })

@@ -1,4 +1,5 @@
 import type { DbOrTx } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 import type { RecordedEvent } from "./enqueue-steps";
 
 interface Batch {
@@ -14,7 +15,8 @@ const open = new WeakMap<DbOrTx, Batch>();
  * (`user.created` for records the batch creates, say) join it, so they go through steps 2-4 with the
  * events in hand instead of a second trip through `event_intake`. Returns what joined.
  */
-export async function withBatchInHand(tx: DbOrTx, projectId: string, fn: () => Promise<void>): Promise<RecordedEvent[]> {
+export async function withBatchInHand(ctx: ProjectContext, fn: () => Promise<void>): Promise<RecordedEvent[]> {
+  const { db: tx, projectId } = ctx;
   const batch: Batch = { projectId, events: [] };
   open.set(tx, batch);
   try {
@@ -26,7 +28,8 @@ export async function withBatchInHand(tx: DbOrTx, projectId: string, fn: () => P
 }
 
 /** The open batch system events of this project recorded in `tx` should join, if any. */
-export function batchInHand(tx: DbOrTx, projectId: string): RecordedEvent[] | undefined {
+export function batchInHand(ctx: ProjectContext): RecordedEvent[] | undefined {
+  const { db: tx, projectId } = ctx;
   const batch = open.get(tx);
   return batch?.projectId === projectId ? batch.events : undefined;
 }

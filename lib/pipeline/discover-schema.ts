@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 import type { SchemaDelta } from "@/lib/queue/jobs";
 import { walkPaths } from "./property-paths";
 
@@ -54,7 +54,8 @@ export function schemaDeltaOf(samples: SchemaSample[]): SchemaDelta {
  * Pipeline step 2: merges a batch's delta into `event_schema` in one statement. Types are unioned,
  * counts added, first/last seen widened.
  */
-export async function discoverSchema(tx: DbOrTx, projectId: string, delta: SchemaDelta): Promise<void> {
+export async function discoverSchema(ctx: ProjectContext, delta: SchemaDelta): Promise<void> {
+  const { db: tx, projectId } = ctx;
   if (!delta.length) return;
   await tx.execute(sql`
     insert into event_schema as s (project_id, event_name, path, types, count, first_seen, last_seen)

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
+import { systemContext } from "@/lib/access/context";
 import type { Identifier } from "@/lib/identity/schemas";
+import { upsertRecords } from "@/lib/identity/upsert-records";
 import { enqueue } from "@/lib/queue/enqueue";
 import { withBatchInHand } from "./batch-in-hand";
 import { enqueueSteps, type RecordedEvent } from "./enqueue-steps";
-import { resolveOrCreateRecords } from "./resolve-records";
 import { inRetryingTransaction } from "@/lib/db/retry";
 
 type Claimed = {
@@ -86,11 +87,13 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
   const hard = rows.filter((r) => r.identifier);
   const toInsert: Record<string, unknown>[] = [];
   // Records created here record their `*.created` events (and their hooks' events) into this batch.
-  const joined = await withBatchInHand(tx, projectId, async () => {
+  const ctx = systemContext(tx, projectId);
+  const joined = await withBatchInHand(ctx, async () => {
     for (const kind of ["user", "organization"] as const) {
       const mine = hard.filter((r) => r.kind === kind);
       if (!mine.length) continue;
-      const owners = await resolveOrCreateRecords(tx, kind, projectId, mine.map((r) => r.identifier!));
+      // The same set-based code as the upsert batches, with event rules: the first known pair wins.
+      const { ids: owners } = await upsertRecords(ctx, kind, mine.map((r) => ({ identifier: r.identifier! })), { conflicts: "first" });
       mine.forEach((r, i) =>
         toInsert.push({ id: r.id, n: r.name, u: kind === "user" ? owners[i] : null, o: kind === "organization" ? owners[i] : null, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }),
       );
@@ -117,7 +120,7 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
       returning id`);
     if (made.length) await enqueue(tx, "pipeline.fanout", made.map((r) => ({ projectId, fanoutId: r.id })));
   }
-  await enqueueSteps(tx, projectId, [...joined, ...recorded]);
+  await enqueueSteps(ctx, [...joined, ...recorded]);
 }
 
 export interface IntakeKey {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { DbOrTx } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 import { enqueue } from "@/lib/queue/enqueue";
 import type { JobPayload } from "@/lib/queue/jobs";
+import { rollupOf } from "@/lib/overview/rollup-of";
 import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
 import { listenersFor } from "./listeners";
 
@@ -18,16 +19,17 @@ export interface RecordedEvent extends SchemaSample {
  * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
  * none, running the step would change nothing (a list created later is evaluated over every user anyway).
  */
-export async function enqueueSteps(tx: DbOrTx, projectId: string, recorded: RecordedEvent[]): Promise<void> {
+export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[]): Promise<void> {
+  const { db: tx, projectId } = ctx;
   if (!recorded.length) return;
   // The schema delta is an aggregate, small whatever the batch size: one job for all of it.
-  await enqueue(tx, "pipeline.schema", [{ projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded) }]);
+  await enqueue(tx, "pipeline.schema", [{ projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded), rollup: rollupOf(recorded) }]);
   const steps: JobPayload<"pipeline.lists">[] = [];
   for (let i = 0; i < recorded.length; i += STEP_BATCH) {
     const slice = recorded.slice(i, i + STEP_BATCH);
     steps.push({ projectId, batchId: randomUUID(), names: [...new Set(slice.map((e) => e.name))], eventIds: slice.map((e) => e.id) });
   }
-  const listening = await listenersFor(tx, projectId, [...new Set(recorded.map((e) => e.name))]);
+  const listening = await listenersFor(ctx, [...new Set(recorded.map((e) => e.name))]);
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
   if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
 }

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
+import type { ProjectContext } from "@/lib/access/context";
 import type { Db } from "@/db/client";
 import { enqueueSteps } from "./enqueue-steps";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { admitFanout } from "./fanout-quota";
 
 export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
 
@@ -9,16 +11,20 @@ export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
  * Delivers a `match` event to every user (organization) whose data contains the filter, one keyset chunk
  * per transaction: the chunk's events, the cursor's advance and the chunk's step jobs commit together, so
  * a killed worker resumes after the last committed chunk and no recipient gets the event twice. Each
- * recipient's event is a normal event (its own id) and runs through steps 2-4 like any other.
+ * recipient's event is a normal event (its own id) and runs through steps 2-4 like any other. Before the
+ * first chunk the fan-out is admitted against the project's hourly quota (./fanout-quota.ts), in the same
+ * transaction as that chunk.
  */
-export async function fanOut(db: Db, projectId: string, fanoutId: string, chunk = FANOUT_CHUNK): Promise<number> {
+export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = FANOUT_CHUNK): Promise<number> {
+  const { db, projectId } = ctx;
   let total = 0;
   for (;;) {
     const step = await inRetryingTransaction(db, async (tx) => {
-      const [f] = await tx.execute<{ kind: "user" | "organization"; name: string; data: Record<string, unknown>; received_at: string; finished: boolean }>(sql`
-        select kind, name, data, received_at::text as received_at, finished_at is not null as finished from event_fanouts
-        where project_id = ${projectId} and id = ${fanoutId} for update`);
+      const [f] = await tx.execute<{ kind: "user" | "organization"; name: string; data: Record<string, unknown>; received_at: string; finished: boolean; admitted: boolean }>(sql`
+        select kind, name, data, received_at::text as received_at, finished_at is not null as finished, planned is not null as admitted
+        from event_fanouts where project_id = ${projectId} and id = ${fanoutId} for update`);
       if (!f || f.finished) return { delivered: 0, done: true };
+      if (!f.admitted && !(await admitFanout({ ...ctx, db: tx }, fanoutId, f.kind))) return { delivered: 0, done: true };
       const table = sql.identifier(f.kind === "user" ? "users" : "organizations");
       const target = sql.identifier(f.kind === "user" ? "user_id" : "organization_id");
       const rows = await tx.execute<{ id: string; r: string }>(sql`
@@ -37,7 +43,7 @@ export async function fanOut(db: Db, projectId: string, fanoutId: string, chunk 
         update event_fanouts set cursor = coalesce(${last}::uuid, cursor), delivered = delivered + ${rows.length},
           finished_at = case when ${done} then now() end
         where project_id = ${projectId} and id = ${fanoutId}`);
-      await enqueueSteps(tx, projectId, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
+      await enqueueSteps({ ...ctx, db: tx }, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
       return { delivered: rows.length, done };
     });
     total += step.delivered;

@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Whether a dynamic list (step 3) or a journey entrance (step 4) of the project listens for one of the
  * event names (most batches: neither). Asked when the steps are enqueued and again when they run, since
  * lists and entrances may have changed in between.
  */
-export async function listenersFor(tx: DbOrTx, projectId: string, names: string[]): Promise<{ lists: boolean; journeys: boolean }> {
+export async function listenersFor(ctx: ProjectContext, names: string[]): Promise<{ lists: boolean; journeys: boolean }> {
+  const { db: tx, projectId } = ctx;
   const json = JSON.stringify(names);
   const [row] = await tx.execute<{ lists: boolean; journeys: boolean }>(sql`
     select

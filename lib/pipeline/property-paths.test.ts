@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { propertyPaths, typeOf } from "./property-paths";
+import { typeOf, walkPaths, type PropertyType } from "./property-paths";
 
-const asObject = (m: Map<string, Set<string>>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort()]));
+/** Each visited path with the sorted, distinct types seen there. */
+function visited(data: Record<string, unknown>): Record<string, PropertyType[]> {
+  const out: Record<string, PropertyType[]> = {};
+  walkPaths(data, (path, type) => {
+    const seen = (out[path] ??= []);
+    if (!seen.includes(type)) seen.push(type);
+  });
+  for (const types of Object.values(out)) types.sort();
+  return out;
+}
 
-describe("propertyPaths", () => {
+describe("walkPaths", () => {
   it("lists nested paths, array elements and ISO dates", () => {
-    const paths = propertyPaths({ plan: "pro", seats: 3, ok: true, gone: null, address: { city: "Paris", geo: { lat: 1.5 } }, tags: ["a", 2], items: [{ sku: "x" }], at: "2026-01-02T03:04:05Z", day: "2026-01-02" });
-    expect(asObject(paths)).toEqual({
+    const paths = visited({ plan: "pro", seats: 3, ok: true, gone: null, address: { city: "Paris", geo: { lat: 1.5 } }, tags: ["a", 2], items: [{ sku: "x" }], at: "2026-01-02T03:04:05Z", day: "2026-01-02" });
+    expect(paths).toEqual({
       plan: ["string"], seats: ["number"], ok: ["boolean"], gone: ["null"],
       address: ["object"], "address.city": ["string"], "address.geo": ["object"], "address.geo.lat": ["number"],
       tags: ["array"], "tags[]": ["number", "string"], items: ["array"], "items[]": ["object"], "items[].sku": ["string"],

@@ -29,14 +29,3 @@ export function walkPaths(data: Record<string, unknown>, visit: (path: string, t
   };
   walk(data, "", 0);
 }
-
-/** Every property path of an event's data with the types seen there (several when they differ). */
-export function propertyPaths(data: Record<string, unknown>): Map<string, Set<PropertyType>> {
-  const out = new Map<string, Set<PropertyType>>();
-  walkPaths(data, (path, type) => {
-    const set = out.get(path) ?? new Set<PropertyType>();
-    set.add(type);
-    out.set(path, set);
-  });
-  return out;
-}

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import type { ProjectContext } from "@/lib/access/context";
 import type { Db, DbOrTx } from "@/db/client";
 import { events, pipelineStepsDone, type EventRow } from "@/db/schema";
 import type { StepQueue } from "@/lib/queue/jobs";
@@ -23,6 +24,7 @@ export async function runStep(db: Db, step: StepQueue, job: { projectId: string;
 }
 
 /** The batch's recorded events (erased ones, of a deleted user, are simply absent). */
-export async function loadEvents(tx: DbOrTx, projectId: string, ids: string[]): Promise<EventRow[]> {
+export async function loadEvents(ctx: ProjectContext, ids: string[]): Promise<EventRow[]> {
+  const { db: tx, projectId } = ctx;
   return tx.select().from(events).where(and(eq(events.projectId, projectId), inArray(events.id, ids)));
 }

@@ -6,11 +6,14 @@ import { Forbidden } from "@/lib/http/errors";
 import { createProject } from "./create-project";
 import type { createConsoleProjectBody } from "./schemas";
 import { withTransaction } from "@/lib/db/transaction";
+import { registrationMode } from "@/lib/access/registration";
 
 /**
  * Creates a project from the console (through createProject, so creation hooks such as the built-in
- * anniversary schedule run). Only org owners and admins create projects in an org; an admin without such
- * an org gets a new one they own.
+ * anniversary schedule run). Only org owners and admins create projects in an org. An admin without such
+ * an org gets a new one they own, but only under open registration: under invite_only, organizations are
+ * made by an operator (the CLI) or exist already, so signing in with an invitation to one project does
+ * not let anyone found their own organization and invite any address from it.
  */
 export async function createConsoleProject(db: Db, admin: Admin, input: z.output<typeof createConsoleProjectBody>) {
   return withTransaction(db, async (tx) => {
@@ -22,6 +25,9 @@ export async function createConsoleProject(db: Db, admin: Admin, input: z.output
       .orderBy(adminOrgs.createdAt);
     let org = input.org_id ? manageable.find((o) => o.id === input.org_id) : manageable[0];
     if (input.org_id && !org) throw new Forbidden("Only owners and admins of an organization can create projects in it.");
+    if (!org && registrationMode() === "invite_only") {
+      throw new Forbidden("This Relay is invite-only: only an owner or admin of an existing organization creates projects, and new organizations are made by an operator (npm run cli -- create-project).");
+    }
     if (!org) {
       const name = input.org_name ?? `${admin.email.split("@")[0]}'s organization`;
       [org] = await tx.insert(adminOrgs).values({ name }).returning({ id: adminOrgs.id, name: adminOrgs.name });

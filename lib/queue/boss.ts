@@ -1,5 +1,6 @@
 import { PgBoss } from "pg-boss";
 import { databaseUrl } from "@/db/client";
+import { mailRetryPolicy } from "@/lib/mail/retry-policy";
 import { log } from "@/lib/observability/logger";
 import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
 
@@ -8,6 +9,11 @@ import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
  * retries with backoff (handlers are idempotent, so retrying is always safe).
  */
 const QUEUE_OPTIONS = { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 600 };
+
+/** Queues whose retries follow another clock than the pipeline's: mail waits out an SMTP outage of a day. */
+const QUEUE_OVERRIDES: Partial<Record<QueueName, Partial<typeof QUEUE_OPTIONS> & { retryDelayMax?: number }>> = {
+  "mail.invite": mailRetryPolicy(),
+};
 
 let current: Promise<PgBoss> | undefined;
 
@@ -36,7 +42,7 @@ async function startBoss(worker: boolean): Promise<PgBoss> {
   });
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   await boss.start();
-  for (const name of Object.keys(QUEUES) as QueueName[]) await boss.createQueue(name, QUEUE_OPTIONS);
+  for (const name of Object.keys(QUEUES) as QueueName[]) await boss.createQueue(name, { ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });
   return boss;
 }
 

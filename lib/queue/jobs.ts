@@ -10,6 +10,16 @@ const stepBatch = z.object({ projectId: z.uuid(), batchId: z.uuid(), names: z.ar
 export const schemaDelta = z.array(z.object({ n: z.string(), p: z.string(), t: z.array(z.string()), c: z.number().int(), f: z.string(), l: z.string() }));
 export type SchemaDelta = z.infer<typeof schemaDelta>;
 
+/** Per-minute overview counts of a recorded batch (lib/overview/rollup-of.ts): metric, minute, count. */
+export const rollupDelta = z.array(
+  z.object({
+    k: z.enum(["events.client", "events.system", "events.scheduled", "users.created", "requests.accepted", "requests.rejected"]),
+    m: z.string(),
+    c: z.number().int(),
+  }),
+);
+export type RollupDelta = z.infer<typeof rollupDelta>;
+
 /**
  * Every pg-boss queue and the schema of its payload, shared by senders (route handlers, verbs, the
  * worker's own drain) and the worker, which validates each job with the same schema before handling it.
@@ -17,8 +27,8 @@ export type SchemaDelta = z.infer<typeof schemaDelta>;
 export const QUEUES = {
   /** Housekeeping tick: drives periodic work (list windows, de-duplication purge). */
   "system.tick": z.object({}),
-  /** Pipeline step 2: merge property paths and types into the discovered schema. */
-  "pipeline.schema": z.object({ projectId: z.uuid(), batchId: z.uuid(), delta: schemaDelta }),
+  /** Pipeline step 2: merge property paths and types into the discovered schema, and the overview counters. */
+  "pipeline.schema": z.object({ projectId: z.uuid(), batchId: z.uuid(), delta: schemaDelta, rollup: rollupDelta.default([]) }),
   /** Pipeline step 3: recompute dynamic lists that reference the batch's event names. */
   "pipeline.lists": stepBatch,
   /** Pipeline step 4: evaluate journey entrances listening for the batch's event names. */
@@ -29,6 +39,12 @@ export const QUEUES = {
   "lists.rebuild": z.object({ projectId: z.uuid(), listId: z.uuid() }),
   /** Make a newly added schedule offset's firings for every active assignment, page by page. */
   "schedules.backfill-offset": z.object({ projectId: z.uuid(), offsetId: z.uuid() }),
+  /**
+   * Send an invitation's mail. The job carries no address or text: the worker reads the invitation, and
+   * skips the job when `deliveryId` no longer matches (a resend superseded it) or the invitation closed.
+   * `origin` is the public origin the invitation was made at, for the link.
+   */
+  "mail.invite": z.object({ projectId: z.uuid(), inviteId: z.uuid(), deliveryId: z.uuid(), origin: z.url().max(2048) }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type QueueName = keyof typeof QUEUES;
@@ -48,3 +64,6 @@ export const BOSS_SCHEMA = "pgboss";
 
 /** LISTEN/NOTIFY channel that wakes the intake drain when events are accepted. */
 export const INTAKE_CHANNEL = "relay_event_intake";
+
+/** LISTEN/NOTIFY channel that wakes the import loop when an upload is queued. */
+export const IMPORTS_CHANNEL = "relay_imports";

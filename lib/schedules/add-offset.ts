@@ -1,5 +1,4 @@
 import { and, count, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { scheduleOffsets, schedules } from "@/db/schema";
 import { Conflict, NotFound, RuleBroken } from "@/lib/http/errors";
 
@@ -9,6 +8,7 @@ import { checkInterval } from "./interval";
 import type { OffsetInput } from "./schemas";
 import { withTransaction } from "@/lib/db/transaction";
 import { enqueue } from "@/lib/queue/enqueue";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Adds an offset to a definition. A duplicate (same interval, same direction; `1 week` equals `7 days`)
@@ -17,22 +17,22 @@ import { enqueue } from "@/lib/queue/enqueue";
  * with millions of assignments answers at once. (Always, not only when assignments exist now: one
  * being created concurrently may have made its firings before this offset was visible.)
  */
-export async function addOffset(db: DbOrTx, projectId: string, scheduleId: string, input: OffsetInput) {
-  const checked = await checkInterval(db, input.offset, "offset", { zero: true });
-  return withTransaction(db, async (tx) => {
-    const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, projectId), eq(schedules.id, scheduleId)));
+export async function addOffset(ctx: ProjectContext, scheduleId: string, input: OffsetInput) {
+  const checked = await checkInterval(ctx.db, input.offset, "offset", { zero: true });
+  return withTransaction(ctx.db, async (tx) => {
+    const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.id, scheduleId)));
     if (!schedule) throw new NotFound("No schedule with this id in this project.");
-    const [{ n }] = await tx.select({ n: count() }).from(scheduleOffsets).where(and(eq(scheduleOffsets.projectId, projectId), eq(scheduleOffsets.scheduleId, scheduleId)));
+    const [{ n }] = await tx.select({ n: count() }).from(scheduleOffsets).where(and(eq(scheduleOffsets.projectId, ctx.projectId), eq(scheduleOffsets.scheduleId, scheduleId)));
     if (n >= MAX_OFFSETS) throw new RuleBroken(`A schedule holds at most ${MAX_OFFSETS} offsets; remove one first.`);
     const [row] = await tx
       .insert(scheduleOffsets)
-      .values({ projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: "queued" })
+      .values({ projectId: ctx.projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: "queued" })
       .onConflictDoNothing()
       .returning();
     if (!row) {
       throw new Conflict(`The schedule already has the offset ${checked.text} ${input.direction}.`, { errors: [{ path: "offset", message: "duplicate offset" }] });
     }
-    await enqueue(tx, "schedules.backfill-offset", [{ projectId, offsetId: row.id }]);
+    await enqueue(tx, "schedules.backfill-offset", [{ projectId: ctx.projectId, offsetId: row.id }]);
     return { id: row.id, offset: row.offset, direction: row.direction, created_at: row.createdAt.toISOString() };
   });
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { LATE_LIMIT } from "./cycles";
 import { queryRows } from "@/lib/db/sql";
+import type { ProjectContext } from "@/lib/access/context";
 
 export const BACKFILL_PAGE = Number(process.env.SCHEDULE_BACKFILL_PAGE ?? 2000);
 
@@ -11,13 +12,13 @@ export const BACKFILL_PAGE = Number(process.env.SCHEDULE_BACKFILL_PAGE ?? 2000);
  * resumes where it stopped and a repeated page inserts nothing twice (the firing key is
  * (assignment, offset, cycle)). Returns how many firings it made.
  */
-export async function backfillOffset(db: Db, projectId: string, offsetId: string, now: () => Date = () => new Date()): Promise<number> {
+export async function backfillOffset(ctx: ProjectContext<Db>, offsetId: string, now: () => Date = () => new Date()): Promise<number> {
   let made = 0;
   for (;;) {
-    const done = await db.transaction(async (tx) => {
+    const done = await ctx.db.transaction(async (tx) => {
       const [offset] = (await queryRows<{ schedule_id: string; backfill: string | null; backfill_cursor: string | null }>(tx, sql`
         select schedule_id, backfill, backfill_cursor from schedule_offsets
-        where project_id = ${projectId} and id = ${offsetId} for update`));
+        where project_id = ${ctx.projectId} and id = ${offsetId} for update`));
       if (!offset || offset.backfill === null) return true;
       const at = now().toISOString();
       // Locks the page's assignments (in id order, the same order every locker uses) so a pause or a
@@ -29,7 +30,7 @@ export async function backfillOffset(db: Db, projectId: string, offsetId: string
       }>(tx, sql`
         with page as (
           select project_id, id from schedule_assignments
-          where project_id = ${projectId} and schedule_id = ${offset.schedule_id}
+          where project_id = ${ctx.projectId} and schedule_id = ${offset.schedule_id}
             and id > coalesce(${offset.backfill_cursor}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
           order by id limit ${BACKFILL_PAGE}
           for update
@@ -51,7 +52,7 @@ export async function backfillOffset(db: Db, projectId: string, offsetId: string
       const finished = n < BACKFILL_PAGE;
       await tx.execute(sql`
         update schedule_offsets set backfill = ${finished ? null : "queued"}, backfill_cursor = ${finished ? null : last}::uuid
-        where project_id = ${projectId} and id = ${offsetId}`);
+        where project_id = ${ctx.projectId} and id = ${offsetId}`);
       return finished;
     });
     if (done) return made;

@@ -20,15 +20,20 @@ export function byProject(keys: AssignmentKey[]): Map<string, string[]> {
 }
 
 /**
- * The smallest k >= 0 with `anchor + k * interval > t`, in SQL. Intervals have no division, so k is
- * estimated from epoch seconds (a month counts as 30 days, hence the margins) and then found exactly
- * among a few candidates by real interval arithmetic.
+ * The smallest k >= 0 with `anchor + k * interval > t`, in SQL, as a bigint in O(1). Intervals have no
+ * division, so k is estimated from epoch seconds (a month counts as 30 days), corrected twice by
+ * measuring how far the estimate's own occurrence lands from t (each pass shrinks the error of a month
+ * by a factor of about 70), then found exactly among seven candidates by real interval arithmetic. The
+ * work no longer grows with the number of cycles since the anchor.
  */
 export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
-  return sql`(select coalesce(min(k), 0)::int from (
-      select extract(epoch from (${t} - ${anchor})) / extract(epoch from ${interval}) as e) est,
-      generate_series(greatest(0, floor(est.e * 0.97)::int - 2), greatest(0, ceil(est.e * 1.03)::int + 3)) k
-    where ${anchor} + k * ${interval} > ${t})`;
+  const step = (k: SQL) => sql`greatest(0, ${k} + floor(extract(epoch from (${t} - (${anchor} + ${k} * ${interval}))) / extract(epoch from ${interval})))::bigint`;
+  return sql`(select coalesce(
+        (select min(k) from generate_series(greatest(0, e2.k2 - 3), e2.k2 + 3) k where ${anchor} + k * ${interval} > ${t}),
+        e2.k2 + 4)::bigint
+      from (select ${step(sql`0::bigint`)} as k0) e0,
+      lateral (select ${step(sql`e0.k0`)} as k1) e1,
+      lateral (select ${step(sql`e1.k1`)} as k2) e2)`;
 }
 
 /**

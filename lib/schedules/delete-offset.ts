@@ -1,30 +1,30 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { NotFound, RuleBroken } from "@/lib/http/errors";
 import { completeCycles } from "./cycles";
 import { withTransaction } from "@/lib/db/transaction";
 import { queryRows } from "@/lib/db/sql";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Removes one offset of a definition with its firings. A definition keeps at least one offset (422).
  * Assignments whose current cycle was only waiting on this offset's firing have that cycle closed
  * (a single schedule becomes fired; a recurring one advances), exactly as if the firing had fired.
  */
-export async function deleteOffset(db: DbOrTx, projectId: string, scheduleId: string, offsetId: string, now = new Date()): Promise<void> {
-  await withTransaction(db, async (tx) => {
+export async function deleteOffset(ctx: ProjectContext, scheduleId: string, offsetId: string, now = new Date()): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
     // Lock the definition's offsets so two concurrent deletes cannot both pass the last-offset check.
     const offsets = (await queryRows<{ id: string }>(tx, sql`
-      select id from schedule_offsets where project_id = ${projectId} and schedule_id = ${scheduleId} for update`));
+      select id from schedule_offsets where project_id = ${ctx.projectId} and schedule_id = ${scheduleId} for update`));
     if (!offsets.some((o) => o.id === offsetId)) throw new NotFound("No such offset on this schedule.");
     if (offsets.length === 1) throw new RuleBroken("A schedule keeps at least one offset; add another before removing this one.");
     const affected = (await queryRows<{ id: string }>(tx, sql`
       select a.id from schedule_assignments a
-      where a.project_id = ${projectId} and a.id in (
-        select assignment_id from schedule_firings where project_id = ${projectId} and offset_id = ${offsetId} and state = 'pending')
+      where a.project_id = ${ctx.projectId} and a.id in (
+        select assignment_id from schedule_firings where project_id = ${ctx.projectId} and offset_id = ${offsetId} and state = 'pending')
       order by a.id for update`));
-    await tx.execute(sql`delete from schedule_offsets where project_id = ${projectId} and id = ${offsetId}`);
+    await tx.execute(sql`delete from schedule_offsets where project_id = ${ctx.projectId} and id = ${offsetId}`);
     if (affected.length) {
-      await completeCycles(tx, affected.map((a) => ({ projectId, id: a.id })), now);
+      await completeCycles(tx, affected.map((a) => ({ projectId: ctx.projectId, id: a.id })), now);
     }
   });
 }

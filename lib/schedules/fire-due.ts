@@ -1,15 +1,20 @@
 import { sql } from "drizzle-orm";
 import { metrics } from "@/lib/observability/metrics";
-import type { Db, DbOrTx } from "@/db/client";
+import type { Db, DbOrTx, Transaction } from "@/db/client";
+import { DEADLOCK, SERIALIZATION_FAILURE, errorCode, isDatabaseUnavailable } from "@/lib/db/errors";
+import { log } from "@/lib/observability/logger";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { completeCycles, LATE_LIMIT } from "./cycles";
 import { queryRows, uuidArray } from "@/lib/db/sql";
+import { systemContext } from "@/lib/access/context";
 
 export interface FireResult {
   /** Firings this batch claimed (including any it had to leave because their assignment was busy). */
   claimed: number;
   fired: number;
   skipped: number;
+  /** Firings that could not be fired because of something wrong with their own rows; marked `failed`. */
+  failed: number;
 }
 
 interface DueFiring {
@@ -39,7 +44,7 @@ interface LockedAssignment {
  * because the events and the `fired` marks commit together. Firings over an hour late are marked
  * skipped instead (DESIGN.md section 6). `now` and `projectId` let tests drive one project's clock.
  */
-export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: number; projectId?: string } = {}): Promise<FireResult> {
+export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: number; projectId?: string; projectIds?: string[] } = {}): Promise<FireResult> {
   const now = opts.now ?? new Date();
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
@@ -48,19 +53,58 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
       select project_id, id, assignment_id, offset_id, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
       from schedule_firings
       where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
+        ${opts.projectIds ? sql`and project_id = any(${uuidArray(opts.projectIds)})` : sql``}
       order by fire_at
       limit ${opts.batchSize ?? 1000}
       for update skip locked`));
-    const result = { claimed: due.length, fired: 0, skipped: 0 };
+    const result = { claimed: due.length, fired: 0, skipped: 0, failed: 0 };
     const byProject = new Map<string, DueFiring[]>();
     for (const f of due) byProject.set(f.project_id, [...(byProject.get(f.project_id) ?? []), f]);
     for (const [projectId, firings] of byProject) {
-      const counts = await fireProjectFirings(tx, projectId, firings, now);
+      const counts = await fireIsolated(tx, projectId, firings, now);
       result.fired += counts.fired;
       result.skipped += counts.skipped;
+      result.failed += counts.failed;
     }
     return result;
   });
+}
+
+/**
+ * One project's firings inside a savepoint, so a bad row of one project can never roll back (and so
+ * stop) every other project's firings in the batch. If the project's batch fails, each firing is tried
+ * alone; one that still fails is marked `failed` and logged rather than claimed again forever. Errors
+ * that say the database itself is in trouble (lost connection, deadlock, serialization) are rethrown:
+ * the whole batch rolls back and the next one retries it.
+ */
+async function fireIsolated(tx: Transaction, projectId: string, firings: DueFiring[], now: Date) {
+  try {
+    return { ...(await tx.transaction((sp) => fireProjectFirings(sp, projectId, firings, now))), failed: 0 };
+  } catch (err) {
+    if (isTransient(err)) throw err;
+    log.error({ err, projectId, firings: firings.length }, "schedule firings of one project failed; retrying them one by one");
+  }
+  const counts = { fired: 0, skipped: 0, failed: 0 };
+  for (const f of firings) {
+    try {
+      const one = await tx.transaction((sp) => fireProjectFirings(sp, projectId, [f], now));
+      counts.fired += one.fired;
+      counts.skipped += one.skipped;
+    } catch (err) {
+      if (isTransient(err)) throw err;
+      log.error({ err, projectId, firingId: f.id, assignmentId: f.assignment_id }, "schedule firing failed; marked failed");
+      await tx.execute(sql`update schedule_firings set state = 'failed', fired_at = ${now.toISOString()}::timestamptz
+        where project_id = ${projectId} and id = ${f.id}`);
+      metrics.firings.inc({ outcome: "failed" });
+      counts.failed++;
+    }
+  }
+  return counts;
+}
+
+function isTransient(err: unknown): boolean {
+  const code = errorCode(err);
+  return isDatabaseUnavailable(err) || code === SERIALIZATION_FAILURE || code === DEADLOCK;
 }
 
 async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFiring[], now: Date) {
@@ -83,8 +127,7 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
   const onTime = firings.filter((f) => !f.late);
   const late = firings.filter((f) => f.late);
   const eventIds = await recordSystemEvents(
-    tx,
-    projectId,
+    systemContext(tx, projectId),
     onTime.map((f) => toEvent(f, locked.get(f.assignment_id)!, offsetText.get(f.offset_id)!)),
   );
   if (onTime.length) {

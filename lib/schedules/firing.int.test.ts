@@ -6,6 +6,7 @@ import { fireDueFirings } from "./fire-due";
 import { pauseAssignment } from "./pause-assignment";
 import { resumeAssignment } from "./resume-assignment";
 import { assignmentInput } from "./schemas";
+import { systemContext } from "@/lib/access/context";
 
 /*
  * Time semantics with an injected clock: every date is in the 2100s, far from the real clock, so a worker
@@ -26,7 +27,7 @@ async function user(externalId: string): Promise<string> {
 }
 
 function assign(externalId: string, body: Record<string, unknown>, now: Date) {
-  return assignSchedule(db(), "user", p.projectId, assignmentInput.parse({ identifier: [{ external_id: externalId }], ...body }), now);
+  return assignSchedule(systemContext(db(), p.projectId), "user", assignmentInput.parse({ identifier: [{ external_id: externalId }], ...body }), now);
 }
 
 /** Fires everything of this project due at `now`, batch after batch (other tests' assignments too: assert per user). */
@@ -104,7 +105,7 @@ describe("firing with an injected clock", () => {
       "0 minutes@2100-05-31T10:00:00.000Z",
     ]);
     const [row] = await sql`select cycle, occurrence_at from schedule_assignments where id = ${assignment.id}`;
-    expect(row!.cycle).toBe(5);
+    expect(Number(row!.cycle)).toBe(5); // bigint: postgres.js reads it as a string
     expect(new Date(row!.occurrence_at).toISOString()).toBe("2100-06-30T10:00:00.000Z");
   });
 
@@ -172,7 +173,7 @@ describe("outages", () => {
     const { assignment } = await assign("outage-1", { name: "daily_outage", interval: "1 day", start_at: "2100-08-01T00:00:00Z" }, T("2100-07-31T00:00:00Z"));
     await fireAt(T("2100-08-10T00:30:00Z"));
     expect((await fired("daily_outage", u)).map((e) => e.data.fire_at)).toEqual(["2100-08-10T00:00:00.000Z"]);
-    const [row] = await sql`select cycle, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'skipped') as skipped,
+    const [row] = await sql`select cycle::int as cycle, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'skipped') as skipped,
       (select min(fire_at) from schedule_firings f where f.assignment_id = a.id and f.state = 'pending') as next
       from schedule_assignments a where a.id = ${assignment.id}`;
     expect(row).toMatchObject({ cycle: 10, skipped: 1 });
@@ -202,10 +203,10 @@ describe("pause and resume with an injected clock", () => {
   it("pause immediately deletes unfired firings; resume at_next_interval keeps the anchor and fires at the next anchor + k·interval", async () => {
     const u = await user("pause-imm");
     await assign("pause-imm", { name: "daily_a", interval: "1 day", start_at: "2100-05-01T06:00:00Z" }, T("2100-04-30T00:00:00Z"));
-    const paused = await pauseAssignment(db(), p.projectId, at("pause-imm", "daily_a"), "immediately", T("2100-04-30T01:00:00Z"));
+    const paused = await pauseAssignment(systemContext(db(), p.projectId), at("pause-imm", "daily_a"), "immediately", T("2100-04-30T01:00:00Z"));
     expect(paused).toMatchObject({ state: "paused", pending: [] });
     await fireAt(T("2100-05-02T00:00:00Z"));
-    const resumed = await resumeAssignment(db(), p.projectId, at("pause-imm", "daily_a"), "at_next_interval", T("2100-05-03T12:00:00Z"));
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-imm", "daily_a"), "at_next_interval", T("2100-05-03T12:00:00Z"));
     expect(resumed.state).toBe("active");
     expect(resumed.start_at).toBe("2100-05-01T06:00:00.000Z");
     expect(resumed.next_fire_at).toBe("2100-05-04T06:00:00.000Z");
@@ -218,9 +219,9 @@ describe("pause and resume with an injected clock", () => {
     const u = await user("pause-before");
     // 2100-08-09 is a Monday; assigned the Monday before, paused Tuesday, resumed Wednesday.
     await assign("pause-before", { name: "weekly_a", interval: "7 days", start_at: "2100-08-09T09:00:00Z" }, T("2100-08-02T09:00:00Z"));
-    const paused = await pauseAssignment(db(), p.projectId, at("pause-before", "weekly_a"), "immediately", T("2100-08-03T09:00:00Z"));
+    const paused = await pauseAssignment(systemContext(db(), p.projectId), at("pause-before", "weekly_a"), "immediately", T("2100-08-03T09:00:00Z"));
     expect(paused).toMatchObject({ state: "paused", pending: [] });
-    const resumed = await resumeAssignment(db(), p.projectId, at("pause-before", "weekly_a"), "at_next_interval", T("2100-08-04T09:00:00Z"));
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-before", "weekly_a"), "at_next_interval", T("2100-08-04T09:00:00Z"));
     expect(resumed).toMatchObject({ state: "active", start_at: "2100-08-09T09:00:00.000Z", next_fire_at: "2100-08-09T09:00:00.000Z" });
     await fireAt(T("2100-08-09T09:00:00Z"));
     await fireAt(T("2100-08-16T09:00:00Z"));
@@ -230,7 +231,7 @@ describe("pause and resume with an injected clock", () => {
   it("pause after_next_interval lets the current cycle fire, then stops; resume immediately rebases the anchor to now and fires at once", async () => {
     const u = await user("pause-next");
     await assign("pause-next", { name: "daily_b", interval: "1 day", start_at: "2100-06-01T06:00:00Z" }, T("2100-05-31T00:00:00Z"));
-    const paused = await pauseAssignment(db(), p.projectId, at("pause-next", "daily_b"), "after_next_interval", T("2100-05-31T01:00:00Z"));
+    const paused = await pauseAssignment(systemContext(db(), p.projectId), at("pause-next", "daily_b"), "after_next_interval", T("2100-05-31T01:00:00Z"));
     expect(paused).toMatchObject({ state: "paused", pause_mode: "after_next_interval", next_fire_at: "2100-06-01T06:00:00.000Z" });
     await fireAt(T("2100-06-01T06:00:00Z"));
     await fireAt(T("2100-06-05T06:00:00Z"));
@@ -239,7 +240,7 @@ describe("pause and resume with an injected clock", () => {
     expect(row).toMatchObject({ state: "paused", pending: 0 });
 
     const now = T("2100-06-10T08:15:00Z");
-    const resumed = await resumeAssignment(db(), p.projectId, at("pause-next", "daily_b"), "immediately", now);
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-next", "daily_b"), "immediately", now);
     expect(resumed).toMatchObject({ state: "active", start_at: now.toISOString(), next_fire_at: now.toISOString() });
     await fireAt(now);
     await fireAt(T("2100-06-11T08:15:00Z"));
@@ -249,8 +250,8 @@ describe("pause and resume with an injected clock", () => {
   it("resume at_next_interval after after_next_interval, before the cycle fired, just carries on", async () => {
     const u = await user("pause-carry");
     await assign("pause-carry", { name: "daily_c", interval: "1 day", start_at: "2100-07-01T06:00:00Z" }, T("2100-06-30T00:00:00Z"));
-    await pauseAssignment(db(), p.projectId, at("pause-carry", "daily_c"), "after_next_interval", T("2100-06-30T01:00:00Z"));
-    const resumed = await resumeAssignment(db(), p.projectId, at("pause-carry", "daily_c"), "at_next_interval", T("2100-06-30T02:00:00Z"));
+    await pauseAssignment(systemContext(db(), p.projectId), at("pause-carry", "daily_c"), "after_next_interval", T("2100-06-30T01:00:00Z"));
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-carry", "daily_c"), "at_next_interval", T("2100-06-30T02:00:00Z"));
     expect(resumed.next_fire_at).toBe("2100-07-01T06:00:00.000Z");
     await fireAt(T("2100-07-01T06:00:00Z"));
     await fireAt(T("2100-07-02T06:00:00Z"));

@@ -1,11 +1,11 @@
-import type { DbOrTx } from "@/db/client";
 import { NotFound } from "@/lib/http/errors";
 import type { AssignmentView } from "./schemas";
 import { loadAssignmentViews } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** One assignment of a schedule, by id. */
-export async function getAssignment(db: DbOrTx, projectId: string, scheduleId: string, assignmentId: string): Promise<AssignmentView> {
-  const [view] = await loadAssignmentViews(db, projectId, [assignmentId]);
+export async function getAssignment(ctx: ProjectContext, scheduleId: string, assignmentId: string): Promise<AssignmentView> {
+  const [view] = await loadAssignmentViews(ctx, [assignmentId]);
   if (!view || view.schedule_id !== scheduleId) throw new NotFound("No assignment with this id in this schedule.");
   return view;
 }

@@ -10,20 +10,36 @@ export interface CheckedInterval {
   canonical: string;
 }
 
+/** The longest interval or offset: longer ones only push timestamps out of PostgreSQL's range (a 500). */
+const MAX_INTERVAL = "100 years";
+
+/** The shortest recurring interval (DESIGN.md section 6); `SCHEDULE_MIN_INTERVAL` lowers it for tests. */
+export function minAssignmentInterval(): string {
+  return process.env.SCHEDULE_MIN_INTERVAL?.trim() || "1 minute";
+}
+
 /**
  * Asks PostgreSQL whether `value` is an interval, so the API accepts exactly what the arithmetic will.
  * Runs outside any transaction (a cast error would abort it). `zero` allows `0 minutes` (offsets);
- * assignment intervals must be strictly positive.
+ * assignment intervals must be strictly positive. `min` (assignments) also refuses anything shorter, and
+ * any negative part: `1 month -30 days 1 minute` compares as one minute but steps backwards from some
+ * dates, which would break the cycle arithmetic.
  */
-export async function checkInterval(db: DbOrTx, value: string, path: string, opts: { zero?: boolean } = {}): Promise<CheckedInterval> {
+export async function checkInterval(db: DbOrTx, value: string, path: string, opts: { zero?: boolean; min?: string } = {}): Promise<CheckedInterval> {
   const text = value.trim();
-  let row: { canonical: string; sign: number } | undefined;
+  let row: { canonical: string; sign: number; short: boolean; mixed: boolean; long: boolean } | undefined;
   try {
     [row] = (await queryRows<{
       canonical: string;
       sign: number;
+      short: boolean;
+      mixed: boolean;
+      long: boolean;
     }>(db, sql`select ${text}::interval::text as canonical,
-      case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign`));
+      case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign,
+      ${opts.min ?? null}::interval is not null and ${text}::interval < ${opts.min ?? null}::interval as short,
+      position('-' in ${text}::interval::text) > 0 as mixed,
+      ${text}::interval > ${MAX_INTERVAL}::interval as long`));
   } catch (err) {
     // drizzle wraps the driver's error; the SQLSTATE is on the cause.
     const e = err as { code?: string; cause?: { code?: string } };
@@ -39,6 +55,14 @@ export async function checkInterval(db: DbOrTx, value: string, path: string, opt
     throw new Invalid(`\`${path}\` must be ${opts.zero ? "zero or positive" : "positive"}; got ${JSON.stringify(text)}.`, {
       errors: [{ path, message: opts.zero ? "must not be negative" : "must be positive" }],
     });
+  }
+  if (row!.long) {
+    const message = `must be at most ${MAX_INTERVAL}`;
+    throw new Invalid(`\`${path}\` ${message}; got ${JSON.stringify(text)}.`, { errors: [{ path, message }] });
+  }
+  if (opts.min !== undefined && (row!.short || row!.mixed)) {
+    const message = row!.mixed ? "every part must be positive" : `must be at least ${opts.min}`;
+    throw new Invalid(`\`${path}\` ${message}; got ${JSON.stringify(text)}.`, { errors: [{ path, message }] });
   }
   return { text, canonical: row!.canonical };
 }

@@ -1,15 +1,15 @@
-import type { DbOrTx } from "@/db/client";
 import type { ScheduleAssignment } from "@/db/schema";
 import type { Identifier } from "@/lib/identity/schemas";
 import { lockAssignment, lockAssignmentById, resolveSubject, type SubjectKind } from "./subject";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** How a pause or resume names its assignment: by the client's (identifier, name), or by id (admin API). */
 export type AssignmentLocator =
   | { kind: SubjectKind; identifier: Identifier[]; name: string }
   | { scheduleId: string; assignmentId: string };
 
-export async function lockLocated(tx: DbOrTx, projectId: string, at: AssignmentLocator): Promise<ScheduleAssignment> {
-  if ("assignmentId" in at) return lockAssignmentById(tx, projectId, at.scheduleId, at.assignmentId);
-  const subjectId = await resolveSubject(tx, at.kind, projectId, at.identifier);
-  return lockAssignment(tx, at.kind, projectId, subjectId, at.name);
+export async function lockLocated(ctx: ProjectContext, at: AssignmentLocator): Promise<ScheduleAssignment> {
+  if ("assignmentId" in at) return lockAssignmentById(ctx, at.scheduleId, at.assignmentId);
+  const subjectId = await resolveSubject(ctx, at.kind, at.identifier);
+  return lockAssignment(ctx, at.kind, subjectId, at.name);
 }

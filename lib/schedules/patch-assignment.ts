@@ -1,10 +1,10 @@
-import type { DbOrTx } from "@/db/client";
 import { pauseAssignment } from "./pause-assignment";
 import { resumeAssignment } from "./resume-assignment";
 import type { AssignmentPatch, AssignmentView } from "./schemas";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** Admin PATCH: `{state: "paused", mode}` pauses, `{state: "active", mode}` resumes (same rules as the client API). */
-export async function patchAssignment(db: DbOrTx, projectId: string, scheduleId: string, assignmentId: string, patch: AssignmentPatch): Promise<AssignmentView> {
+export async function patchAssignment(ctx: ProjectContext, scheduleId: string, assignmentId: string, patch: AssignmentPatch): Promise<AssignmentView> {
   const at = { scheduleId, assignmentId };
-  return patch.state === "paused" ? pauseAssignment(db, projectId, at, patch.mode) : resumeAssignment(db, projectId, at, patch.mode);
+  return patch.state === "paused" ? pauseAssignment(ctx, at, patch.mode) : resumeAssignment(ctx, at, patch.mode);
 }

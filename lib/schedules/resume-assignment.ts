@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { RuleBroken } from "@/lib/http/errors";
 import { completeCycles, materializeFirings, nextCycleSql } from "./cycles";
 import { lockLocated, type AssignmentLocator } from "./locate";
 import type { AssignmentView, ResumeMode } from "./schemas";
 import { loadAssignmentViews } from "./view";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Resumes a paused assignment. `immediately` rebases the anchor to now: cycle 0 occurs now, so its
@@ -16,31 +16,31 @@ import { inRetryingTransaction } from "@/lib/db/retry";
  * pending firings; re-making them keeps any that already fired, so nothing fires twice).
  * Resuming an assignment that is not paused is a 422.
  */
-export async function resumeAssignment(db: DbOrTx, projectId: string, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
-  return inRetryingTransaction(db, async (tx) => {
-    const row = await lockLocated(tx, projectId, at);
+export async function resumeAssignment(ctx: ProjectContext, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
+  return inRetryingTransaction(ctx.db, async (tx) => {
+    const row = await lockLocated({ ...ctx, db: tx }, at);
     if (row.state !== "paused") throw new RuleBroken(`This assignment is ${row.state}, not paused; only a paused assignment can be resumed.`);
     const t = sql`${now.toISOString()}::timestamptz`;
-    const key = { projectId, id: row.id };
+    const key = { projectId: ctx.projectId, id: row.id };
     if (mode === "immediately") {
       // Cycles count from the new anchor, so the old firings and their (offset, cycle) keys go.
-      await tx.execute(sql`delete from schedule_firings where project_id = ${projectId} and assignment_id = ${row.id}`);
+      await tx.execute(sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row.id}`);
       await tx.execute(sql`
         update schedule_assignments set state = 'active', pause_mode = null, anchor = ${t}, cycle = 0, occurrence_at = ${t}, updated_at = ${t}
-        where project_id = ${projectId} and id = ${row.id}`);
+        where project_id = ${ctx.projectId} and id = ${row.id}`);
     } else {
       await tx.execute(sql`
         update schedule_assignments a set state = 'active', pause_mode = null, updated_at = ${t},
           cycle = n.k, occurrence_at = a.anchor + n.k * a.interval::interval
         from (select case
-                when exists (select 1 from schedule_firings f where f.project_id = ${projectId} and f.assignment_id = ${row.id} and f.cycle = ${row.cycle} and f.state = 'pending')
-                then ${row.cycle}
-                else greatest(${row.cycle}, ${nextCycleSql(sql`${row.anchor.toISOString()}::timestamptz`, sql`${row.interval}::interval`, t)})
+                when exists (select 1 from schedule_firings f where f.project_id = ${ctx.projectId} and f.assignment_id = ${row.id} and f.cycle = ${row.cycle}::bigint and f.state = 'pending')
+                then ${row.cycle}::bigint
+                else greatest(${row.cycle}::bigint, ${nextCycleSql(sql`${row.anchor.toISOString()}::timestamptz`, sql`${row.interval}::interval`, t)})
               end as k) n
-        where a.project_id = ${projectId} and a.id = ${row.id}`);
+        where a.project_id = ${ctx.projectId} and a.id = ${row.id}`);
     }
     await materializeFirings(tx, [key], now);
     await completeCycles(tx, [key], now);
-    return (await loadAssignmentViews(tx, projectId, [row.id]))[0]!;
+    return (await loadAssignmentViews({ ...ctx, db: tx }, [row.id]))[0]!;
   });
 }

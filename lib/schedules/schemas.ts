@@ -107,7 +107,7 @@ export const firingOutput = z
     direction: z.enum(["before", "after"]),
     cycle: z.number().int(),
     fire_at: z.iso.datetime(),
-    state: z.enum(["pending", "fired", "skipped"]),
+    state: z.enum(["pending", "fired", "skipped", "failed"]),
   })
   .meta({ id: "ScheduleFiring" });
 

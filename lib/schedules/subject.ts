@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import type { ScheduleAssignment } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import type { Identifier } from "@/lib/identity/schemas";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Kind } from "@/lib/identity/tables";
 import { queryRows } from "@/lib/db/sql";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** Who an assignment belongs to: a user or an organization, found by identifiers. */
 export type SubjectKind = Kind;
@@ -15,8 +15,8 @@ export function subjectColumn(kind: SubjectKind) {
 }
 
 /** The user or organization the identifiers name; 404 when none (assignments never create records). */
-export async function resolveSubject(tx: DbOrTx, kind: SubjectKind, projectId: string, identifier: Identifier[]): Promise<string> {
-  const id = await resolveIdentifiers(tx, kind, projectId, identifier);
+export async function resolveSubject(ctx: ProjectContext, kind: SubjectKind, identifier: Identifier[]): Promise<string> {
+  const id = await resolveIdentifiers(ctx, kind, identifier);
   if (!id) throw new NotFound(`No ${kind} with these identifiers in this project.`, { errors: [{ path: "identifier", message: `no such ${kind}` }] });
   return id;
 }
@@ -46,19 +46,19 @@ export function toAssignment(r: Record<string, any>): ScheduleAssignment {
  * verb that changes an assignment takes this row lock first; the firing loop takes it with SKIP
  * LOCKED, so the two never wait on each other in opposite orders.
  */
-export async function lockAssignment(tx: DbOrTx, kind: SubjectKind, projectId: string, subjectId: string, name: string): Promise<ScheduleAssignment> {
-  const [row] = (await queryRows<Record<string, unknown>>(tx, sql`
+export async function lockAssignment(ctx: ProjectContext, kind: SubjectKind, subjectId: string, name: string): Promise<ScheduleAssignment> {
+  const [row] = (await queryRows<Record<string, unknown>>(ctx.db, sql`
     select a.* from schedule_assignments a
     join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
-    where a.project_id = ${projectId} and a.${subjectColumn(kind)} = ${subjectId} and s.name = ${name}
+    where a.project_id = ${ctx.projectId} and a.${subjectColumn(kind)} = ${subjectId} and s.name = ${name}
     for update of a`));
   if (!row) throw new NotFound(`This ${kind} has no assignment of the schedule ${name}.`, { errors: [{ path: "name", message: "no such assignment" }] });
   return toAssignment(row);
 }
 
-export async function lockAssignmentById(tx: DbOrTx, projectId: string, scheduleId: string, assignmentId: string): Promise<ScheduleAssignment> {
-  const [row] = (await queryRows<Record<string, unknown>>(tx, sql`
-    select * from schedule_assignments where project_id = ${projectId} and schedule_id = ${scheduleId} and id = ${assignmentId}
+export async function lockAssignmentById(ctx: ProjectContext, scheduleId: string, assignmentId: string): Promise<ScheduleAssignment> {
+  const [row] = (await queryRows<Record<string, unknown>>(ctx.db, sql`
+    select * from schedule_assignments where project_id = ${ctx.projectId} and schedule_id = ${scheduleId} and id = ${assignmentId}
     for update`));
   if (!row) throw new NotFound("No assignment with this id in this schedule.");
   return toAssignment(row);

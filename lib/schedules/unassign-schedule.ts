@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import type { UnassignInput } from "./schemas";
 import { lockAssignment, resolveSubject, type SubjectKind } from "./subject";
 import { withTransaction } from "@/lib/db/transaction";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** Removes the subject's assignment of the named schedule with its firings; 404 when there is none. */
-export async function unassignSchedule(db: DbOrTx, kind: SubjectKind, projectId: string, input: UnassignInput): Promise<void> {
-  await withTransaction(db, async (tx) => {
-    const subjectId = await resolveSubject(tx, kind, projectId, input.identifier);
-    const row = await lockAssignment(tx, kind, projectId, subjectId, input.name);
-    await tx.execute(sql`delete from schedule_assignments where project_id = ${projectId} and id = ${row.id}`);
+export async function unassignSchedule(ctx: ProjectContext, kind: SubjectKind, input: UnassignInput): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
+    const subjectId = await resolveSubject({ ...ctx, db: tx }, kind, input.identifier);
+    const row = await lockAssignment({ ...ctx, db: tx }, kind, subjectId, input.name);
+    await tx.execute(sql`delete from schedule_assignments where project_id = ${ctx.projectId} and id = ${row.id}`);
   });
 }

@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { subscriptionChanges, userSubscriptions, type SubscriptionGroup, type SubscriptionSource, type SubscriptionState } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { lockUser } from "./lock-user";
+import type { ProjectContext } from "@/lib/access/context";
 
 export interface GroupChange {
   group: SubscriptionGroup;
@@ -15,13 +15,13 @@ export interface GroupChange {
  * appends to the history with its source and time, and records `user.subscription.changed` on the user,
  * all in the caller's transaction. Returns how many groups changed.
  */
-export async function applyChanges(tx: DbOrTx, projectId: string, userId: string, changes: GroupChange[], source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<number> {
+export async function applyChanges(ctx: ProjectContext, userId: string, changes: GroupChange[], source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<number> {
   if (!changes.length) return 0;
-  await lockUser(tx, projectId, userId);
-  const current = await tx
+  await lockUser(ctx, userId);
+  const current = await ctx.db
     .select({ groupId: userSubscriptions.groupId, state: userSubscriptions.state })
     .from(userSubscriptions)
-    .where(and(eq(userSubscriptions.projectId, projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, changes.map((c) => c.group.id))));
+    .where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, changes.map((c) => c.group.id))));
   const before = new Map(current.map((r) => [r.groupId, r.state]));
   const real = changes.filter((c) => (before.get(c.group.id) ?? null) !== c.state);
   if (!real.length) return 0;
@@ -29,25 +29,24 @@ export async function applyChanges(tx: DbOrTx, projectId: string, userId: string
   const toSet = real.filter((c) => c.state !== null);
   const toUnset = real.filter((c) => c.state === null);
   if (toSet.length) {
-    await tx
+    await ctx.db
       .insert(userSubscriptions)
-      .values(toSet.map((c) => ({ projectId, userId, groupId: c.group.id, state: c.state!, source })))
+      .values(toSet.map((c) => ({ projectId: ctx.projectId, userId, groupId: c.group.id, state: c.state!, source })))
       .onConflictDoUpdate({
         target: [userSubscriptions.projectId, userSubscriptions.userId, userSubscriptions.groupId],
         set: { state: sql`excluded.state`, source: sql`excluded.source`, updatedAt: sql`now()` },
       });
   }
   if (toUnset.length) {
-    await tx
+    await ctx.db
       .delete(userSubscriptions)
-      .where(and(eq(userSubscriptions.projectId, projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, toUnset.map((c) => c.group.id))));
+      .where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, toUnset.map((c) => c.group.id))));
   }
-  await tx.insert(subscriptionChanges).values(
-    real.map((c) => ({ projectId, userId, groupId: c.group.id, channel: c.group.channel, previousState: before.get(c.group.id) ?? null, state: c.state, source, detail })),
+  await ctx.db.insert(subscriptionChanges).values(
+    real.map((c) => ({ projectId: ctx.projectId, userId, groupId: c.group.id, channel: c.group.channel, previousState: before.get(c.group.id) ?? null, state: c.state, source, detail })),
   );
   await recordSystemEvents(
-    tx,
-    projectId,
+    ctx,
     real.map((c) => ({
       name: "user.subscription.changed" as const,
       userId,

@@ -4,6 +4,7 @@ import { projects, users } from "@/db/schema";
 import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { maskEmail, maskPhone } from "./mask-contact";
 import { preferencesPath, preferencesToken, readPreferencesToken, readUnsubscribeToken } from "./tokens";
+import { systemContext } from "@/lib/access/context";
 
 /**
  * What the public pages show for a signed token: the project's name, the person's masked contact and
@@ -18,7 +19,7 @@ export async function describeLink(kind: "unsubscribe" | "preferences", token: s
     .innerJoin(projects, eq(projects.id, users.projectId))
     .where(and(eq(users.projectId, claim.projectId), eq(users.id, claim.userId)));
   if (!row) return null;
-  const subscriptions = await loadUserSubscriptions(db, claim.projectId, claim.userId);
+  const subscriptions = await loadUserSubscriptions(systemContext(db, claim.projectId), claim.userId);
   const group = "groupId" in claim ? (subscriptions.find((s) => s.group_id === claim.groupId) ?? null) : null;
   if ("groupId" in claim && !group) return null;
   return {

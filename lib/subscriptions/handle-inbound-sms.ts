@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups, users } from "@/db/schema";
 import { Forbidden } from "@/lib/http/errors";
 import { unseal } from "@/lib/signing/seal";
@@ -11,6 +10,7 @@ import { loadSettings } from "./settings";
 import { classifySms } from "./sms-keywords";
 import { isValidTwilioSignature } from "./twilio-signature";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import type { ProjectContext } from "@/lib/access/context";
 
 export interface InboundSms {
   /** The URLs Twilio may have posted to (it signs the one configured there); one must verify. */
@@ -24,9 +24,9 @@ export interface InboundSms {
  * nothing read); a whole-message opt-out keyword unsubscribes every user of the project with that phone
  * from SMS (the channel and each SMS group), START/UNSTOP resubscribes. Anything else changes nothing.
  */
-export async function handleInboundSms(db: DbOrTx, projectId: string, sms: InboundSms) {
-  const projectOk = z.uuid().safeParse(projectId).success;
-  const { twilioAuthToken: sealed } = projectOk ? await loadSettings(db, projectId) : { twilioAuthToken: null };
+export async function handleInboundSms(ctx: ProjectContext, sms: InboundSms) {
+  const projectOk = z.uuid().safeParse(ctx.projectId).success;
+  const { twilioAuthToken: sealed } = projectOk ? await loadSettings(ctx) : { twilioAuthToken: null };
   // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.
   if (!sealed) throw new Forbidden("This project has no Twilio auth token configured.");
   const twilioAuthToken = unseal(sealed);
@@ -38,13 +38,13 @@ export async function handleInboundSms(db: DbOrTx, projectId: string, sms: Inbou
   if (!action || !from) return { action: "none" as const, users: 0 };
   const detail = { message_sid: get("MessageSid") || null, from };
   const optOut = action === "opt_out";
-  return inRetryingTransaction(db, async (tx) => {
-    const matched = await tx.select({ id: users.id }).from(users).where(and(eq(users.projectId, projectId), eq(users.phone, from))).orderBy(users.id);
-    const groups = await tx.select().from(subscriptionGroups).where(and(eq(subscriptionGroups.projectId, projectId), eq(subscriptionGroups.channel, "sms")));
+  return inRetryingTransaction(ctx.db, async (tx) => {
+    const matched = await tx.select({ id: users.id }).from(users).where(and(eq(users.projectId, ctx.projectId), eq(users.phone, from))).orderBy(users.id);
+    const groups = await tx.select().from(subscriptionGroups).where(and(eq(subscriptionGroups.projectId, ctx.projectId), eq(subscriptionGroups.channel, "sms")));
     for (const u of matched) {
-      await lockUser(tx, projectId, u.id);
-      await setChannelOptOut(tx, projectId, u.id, "sms", optOut, "sms", detail);
-      await applyChanges(tx, projectId, u.id, groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })), "sms", detail);
+      await lockUser({ ...ctx, db: tx }, u.id);
+      await setChannelOptOut({ ...ctx, db: tx }, u.id, "sms", optOut, "sms", detail);
+      await applyChanges({ ...ctx, db: tx }, u.id, groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })), "sms", detail);
     }
     return { action, users: matched.length };
   });

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { subscriptionChanges, subscriptionGroups, userChannelOptOuts, userSubscriptions } from "@/db/schema";
 import { effectiveState } from "./group-view";
 import type { UserSubscriptionView } from "./schemas";
 import { loadSettings } from "./settings";
+import type { ProjectContext } from "@/lib/access/context";
 
 export const HISTORY_LIMIT = 50;
 
@@ -12,16 +12,16 @@ export const HISTORY_LIMIT = 50;
  * and the group's change history, newest first. Whole-channel changes (SMS STOP) appear in the history
  * of every group on that channel.
  */
-export async function loadUserSubscriptions(tx: DbOrTx, projectId: string, userId: string): Promise<UserSubscriptionView[]> {
-  const { defaultPolicy } = await loadSettings(tx, projectId);
-  const groups = await tx.select().from(subscriptionGroups).where(eq(subscriptionGroups.projectId, projectId)).orderBy(asc(subscriptionGroups.name));
+export async function loadUserSubscriptions(ctx: ProjectContext, userId: string): Promise<UserSubscriptionView[]> {
+  const { defaultPolicy } = await loadSettings(ctx);
+  const groups = await ctx.db.select().from(subscriptionGroups).where(eq(subscriptionGroups.projectId, ctx.projectId)).orderBy(asc(subscriptionGroups.name));
   if (!groups.length) return [];
-  const states = await tx.select().from(userSubscriptions).where(and(eq(userSubscriptions.projectId, projectId), eq(userSubscriptions.userId, userId)));
-  const optOuts = await tx.select().from(userChannelOptOuts).where(and(eq(userChannelOptOuts.projectId, projectId), eq(userChannelOptOuts.userId, userId)));
-  const history = await tx
+  const states = await ctx.db.select().from(userSubscriptions).where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId)));
+  const optOuts = await ctx.db.select().from(userChannelOptOuts).where(and(eq(userChannelOptOuts.projectId, ctx.projectId), eq(userChannelOptOuts.userId, userId)));
+  const history = await ctx.db
     .select()
     .from(subscriptionChanges)
-    .where(and(eq(subscriptionChanges.projectId, projectId), eq(subscriptionChanges.userId, userId)))
+    .where(and(eq(subscriptionChanges.projectId, ctx.projectId), eq(subscriptionChanges.userId, userId)))
     .orderBy(desc(subscriptionChanges.createdAt), desc(subscriptionChanges.id))
     .limit(HISTORY_LIMIT * 4);
   const byGroup = new Map(states.map((s) => [s.groupId, s]));

@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups, type SubscriptionGroup } from "@/db/schema";
 import { NotFound, type FieldError } from "@/lib/http/errors";
+import type { ProjectContext } from "@/lib/access/context";
 
 const isUuid = (s: string) => z.uuid().safeParse(s).success;
 
@@ -10,15 +10,15 @@ const isUuid = (s: string) => z.uuid().safeParse(s).success;
  * Finds the groups named by id or name (case-insensitive), in the order given. Any unknown name is a 404
  * whose `errors` point at each bad reference, and nothing is written.
  */
-export async function resolveGroups(tx: DbOrTx, projectId: string, refs: string[], pathOf: (i: number) => string): Promise<SubscriptionGroup[]> {
+export async function resolveGroups(ctx: ProjectContext, refs: string[], pathOf: (i: number) => string): Promise<SubscriptionGroup[]> {
   const ids = refs.filter(isUuid);
   const names = refs.map((r) => r.toLowerCase());
-  const rows = await tx
+  const rows = await ctx.db
     .select()
     .from(subscriptionGroups)
     .where(
       and(
-        eq(subscriptionGroups.projectId, projectId),
+        eq(subscriptionGroups.projectId, ctx.projectId),
         or(ids.length ? inArray(subscriptionGroups.id, ids) : undefined, inArray(sql`lower(${subscriptionGroups.name})`, names)),
       ),
     );
@@ -33,7 +33,7 @@ export async function resolveGroups(tx: DbOrTx, projectId: string, refs: string[
 }
 
 /** One group by id or name. */
-export async function resolveGroup(tx: DbOrTx, projectId: string, ref: string, path = "group"): Promise<SubscriptionGroup> {
-  const [g] = await resolveGroups(tx, projectId, [ref], () => path);
+export async function resolveGroup(ctx: ProjectContext, ref: string, path = "group"): Promise<SubscriptionGroup> {
+  const [g] = await resolveGroups(ctx, [ref], () => path);
   return g!;
 }

@@ -7,6 +7,7 @@ import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { resolveGroups } from "./resolve-groups";
 import { readPreferencesToken } from "./tokens";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { systemContext } from "@/lib/access/context";
 
 /**
  * The preference center's save: `choices` maps group ids to the state the person picked. Only groups
@@ -17,14 +18,16 @@ export async function savePreferences(db: DbOrTx, token: string, choices: Map<st
   const claim = readPreferencesToken(token);
   if (!claim) throw new NotFound("This preferences link is not valid.");
   return inRetryingTransaction(db, async (tx) => {
-    const current = await loadUserSubscriptions(tx, claim.projectId, claim.userId);
+    // The signed link is the credential: the person acts through the service, so the actor is the system.
+    const ctx = systemContext(tx, claim.projectId);
+    const current = await loadUserSubscriptions(ctx, claim.userId);
     const wanted = current.flatMap((s) => {
       const pick = all ?? choices.get(s.group_id);
       return pick && pick !== shownState(s) ? [{ id: s.group_id, state: pick }] : [];
     });
     if (!wanted.length) return 0;
-    const groups = await resolveGroups(tx, claim.projectId, wanted.map((w) => w.id), (i) => `group:${wanted[i]!.id}`);
+    const groups = await resolveGroups(ctx, wanted.map((w) => w.id), (i) => `group:${wanted[i]!.id}`);
     const changes: GroupChange[] = groups.map((group, i) => ({ group, state: wanted[i]!.state }));
-    return applyChanges(tx, claim.projectId, claim.userId, changes, "preference_center");
+    return applyChanges(ctx, claim.userId, changes, "preference_center");
   });
 }

@@ -1,4 +1,3 @@
-import type { DbOrTx } from "@/db/client";
 import type { SubscriptionSource } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
@@ -8,6 +7,7 @@ import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { resolveGroups } from "./resolve-groups";
 import type { SubscriptionChangeInput } from "./schemas";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import type { ProjectContext } from "@/lib/access/context";
 
 export type UserRef = { id: string } | { identifier: Identifier[] };
 
@@ -15,12 +15,12 @@ export type UserRef = { id: string } | { identifier: Identifier[] };
  * Sets a user's state in several groups at once (client API, admin API, console). Atomic: an unknown
  * user or group is a 404 and nothing changes. Answers the user's subscriptions after the change.
  */
-export async function setUserSubscriptions(db: DbOrTx, projectId: string, user: UserRef, changes: SubscriptionChangeInput[], source: SubscriptionSource, detail: Record<string, unknown> = {}) {
-  return inRetryingTransaction(db, async (tx) => {
-    const userId = "id" in user ? user.id : await resolveIdentifiers(tx, "user", projectId, user.identifier);
+export async function setUserSubscriptions(ctx: ProjectContext, user: UserRef, changes: SubscriptionChangeInput[], source: SubscriptionSource, detail: Record<string, unknown> = {}) {
+  return inRetryingTransaction(ctx.db, async (tx) => {
+    const userId = "id" in user ? user.id : await resolveIdentifiers({ ...ctx, db: tx }, "user", user.identifier);
     if (!userId) throw new NotFound("No user has these identifiers.", { errors: [{ path: "identifier", message: "matches no user" }] });
-    const groups = await resolveGroups(tx, projectId, changes.map((c) => c.group), (i) => `subscriptions[${i}].group`);
-    const changed = await applyChanges(tx, projectId, userId, changes.map((c, i) => ({ group: groups[i]!, state: c.state })), source, detail);
-    return { user_id: userId, changed, subscriptions: await loadUserSubscriptions(tx, projectId, userId) };
+    const groups = await resolveGroups({ ...ctx, db: tx }, changes.map((c) => c.group), (i) => `subscriptions[${i}].group`);
+    const changed = await applyChanges({ ...ctx, db: tx }, userId, changes.map((c, i) => ({ group: groups[i]!, state: c.state })), source, detail);
+    return { user_id: userId, changed, subscriptions: await loadUserSubscriptions({ ...ctx, db: tx }, userId) };
   });
 }

@@ -30,5 +30,7 @@ export function readPreferencesToken(token: string): { projectId: string; userId
 }
 
 export const unsubscribePath = (token: string) => `/u/${token}`;
-export const unsubscribePagePath = (token: string) => `/unsubscribe/${token}`;
-export const preferencesPath = (token: string) => `/preferences/${token}`;
+// Encoded: the token arrives from the URL as-is and goes back into a Location header, where a raw
+// control character made the response a 500 (issue 9.14). Real tokens are base64url and pass unchanged.
+export const unsubscribePagePath = (token: string) => `/unsubscribe/${encodeURIComponent(token)}`;
+export const preferencesPath = (token: string) => `/preferences/${encodeURIComponent(token)}`;

@@ -5,6 +5,7 @@ import { NotFound } from "@/lib/http/errors";
 import { applyChanges } from "./apply-changes";
 import { readUnsubscribeToken } from "./tokens";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { systemContext } from "@/lib/access/context";
 
 /**
  * One-click unsubscribe (RFC 8058 POST, or the button on the confirmation page). The token alone
@@ -19,7 +20,7 @@ export async function unsubscribeByToken(db: DbOrTx, token: string, source: "one
       .from(subscriptionGroups)
       .where(and(eq(subscriptionGroups.projectId, claim.projectId), eq(subscriptionGroups.id, claim.groupId)));
     if (!group) throw new NotFound("This subscription no longer exists.");
-    const changed = await applyChanges(tx, claim.projectId, claim.userId, [{ group, state: "unsubscribed" }], source);
+    const changed = await applyChanges(systemContext(tx, claim.projectId), claim.userId, [{ group, state: "unsubscribed" }], source);
     return { group: group.name, channel: group.channel, changed: changed > 0 };
   });
 }

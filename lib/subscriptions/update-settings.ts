@@ -1,21 +1,21 @@
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { DbOrTx } from "@/db/client";
 import { subscriptionSettings } from "@/db/schema";
 import { seal } from "@/lib/signing/seal";
 import { getSettings } from "./get-settings";
 import type { settingsPatch } from "./schemas";
+import type { ProjectContext } from "@/lib/access/context";
 
 /** Upserts the project's settings; fields left out keep their value. */
-export async function updateSettings(db: DbOrTx, projectId: string, patch: z.output<typeof settingsPatch>, origin: string) {
+export async function updateSettings(ctx: ProjectContext, patch: z.output<typeof settingsPatch>, origin: string) {
   const set = {
     ...(patch.default_policy !== undefined ? { defaultPolicy: patch.default_policy } : {}),
     // Stored sealed (AES-GCM under the server secret), never as given.
     ...(patch.twilio_auth_token !== undefined ? { twilioAuthToken: patch.twilio_auth_token === null ? null : seal(patch.twilio_auth_token) } : {}),
   };
-  await db
+  await ctx.db
     .insert(subscriptionSettings)
-    .values({ projectId, ...set })
+    .values({ projectId: ctx.projectId, ...set })
     .onConflictDoUpdate({ target: subscriptionSettings.projectId, set: { ...set, updatedAt: sql`now()` } });
-  return getSettings(db, projectId, origin);
+  return getSettings(ctx, origin);
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createTestProject, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
 
 let p: TestProject;
 const ids: string[] = [];
@@ -56,6 +56,18 @@ describe("admin read API", () => {
     expect(res.body).toHaveProperty("subscriptions");
     expect(res.body).toHaveProperty("schedules");
     expect((await get("/users/00000000-0000-7000-8000-000000000000")).status).toBe(404);
+  });
+
+  it("caps the memberships shown at 200 and says how many there are (issue 9.12)", async () => {
+    const userId = ids[1]!;
+    await sql`with o as (
+        insert into organizations (project_id, id) select ${p.projectId}, gen_random_uuid() from generate_series(1, 205) returning id)
+      insert into organization_members (project_id, organization_id, user_id) select ${p.projectId}, o.id, ${userId} from o`;
+    const res = await get(`/users/${userId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.memberships).toHaveLength(200);
+    expect(res.body.memberships_total).toBe(205);
+    expect((await get(`/users/${ids[0]}`)).body.memberships_total).toBe(1);
   });
 
   it("lists and reads organizations with members", async () => {

@@ -1,31 +1,34 @@
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { events, users } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Identifier } from "@/lib/identity/schemas";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Erases a user and everything recorded against it: identifiers, memberships and other dependent rows go
  * by foreign-key cascade; events carry no foreign key (hot table) and are deleted here explicitly.
  */
-export async function eraseUserById(tx: DbOrTx, projectId: string, userId: string): Promise<boolean> {
+export async function eraseUserById(ctx: ProjectContext, userId: string): Promise<boolean> {
+  const { db: tx, projectId } = ctx;
   await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.userId, userId)));
   const deleted = await tx.delete(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).returning({ id: users.id });
   return deleted.length > 0;
 }
 
-export async function deleteUser(db: DbOrTx, projectId: string, identifier: Identifier[]): Promise<void> {
+export async function deleteUser(ctx: ProjectContext, identifier: Identifier[]): Promise<void> {
+  const { db } = ctx;
   await inRetryingTransaction(db, async (tx) => {
-    const id = await resolveIdentifiers(tx, "user", projectId, identifier);
-    if (!id || !(await eraseUserById(tx, projectId, id))) throw new NotFound("No user has these identifiers.");
+    const id = await resolveIdentifiers({ ...ctx, db: tx }, "user", identifier);
+    if (!id || !(await eraseUserById({ ...ctx, db: tx }, id))) throw new NotFound("No user has these identifiers.");
   });
 }
 
 /** Admin erase by id: 404 when the project has no such user. */
-export async function eraseUser(db: DbOrTx, projectId: string, userId: string): Promise<void> {
+export async function eraseUser(ctx: ProjectContext, userId: string): Promise<void> {
+  const { db } = ctx;
   await inRetryingTransaction(db, async (tx) => {
-    if (!(await eraseUserById(tx, projectId, userId))) throw new NotFound("No user with this id in this project.");
+    if (!(await eraseUserById({ ...ctx, db: tx }, userId))) throw new NotFound("No user with this id in this project.");
   });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { identifierList, identifierOutput } from "@/lib/identity/schemas";
 import { dataObject, text } from "@/lib/http/json-value";
+import { emailAddress } from "@/lib/http/email-address";
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -25,7 +26,7 @@ function isLocale(tag: string): boolean {
 export const userInput = z
   .strictObject({
     identifier: identifierList,
-    email: z.email().max(320).nullable().optional(),
+    email: emailAddress.nullable().optional(),
     phone: z.string().regex(E164, "must be an E.164 number like +14155550100").nullable().optional(),
     timezone: text(64).refine(isTimeZone, "must be an IANA time zone like Europe/Paris").nullable().optional(),
     locale: text(35).refine(isLocale, "must be a language tag like en or pt-BR").nullable().optional(),

@@ -146,3 +146,53 @@ describe("POST /users", () => {
     expect(Object.keys(row!.data)).toHaveLength(50);
   });
 });
+
+describe("identifiers read back from the API are accepted as input", () => {
+  it("posts a response's identifiers (with `metadata: null`) back unchanged", async () => {
+    const first = await upsert({ identifier: [{ source: "crm", external_id: "round-trip" }], data: { n: 1 } });
+    expect(first.status).toBeLessThan(300);
+    const ids = first.body.identifier as Array<{ metadata: unknown }>;
+    expect(ids.some((i) => i.metadata === null)).toBe(true);
+    const again = await upsert({ identifier: ids, data: { n: 2 } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    const org = await api("POST", p.client("/organizations"), { key: p.keys.client, body: { identifier: ids } });
+    expect(org.status).toBeLessThan(300);
+  });
+});
+
+describe("per-record totals (issue 9.12)", () => {
+  it("a user reaches at most 100 identifiers across requests: the 101st is a 422 naming the limit, and nothing is written", async () => {
+    const ids = (from: number) => Array.from({ length: 20 }, (_, i) => ({ source: "many", external_id: `id-${from + i}` }));
+    for (let n = 0; n < 100; n += 20) {
+      // Each request names one known identifier (the first) and adds up to 19 new ones.
+      const res = await upsert({ identifier: n === 0 ? ids(0) : [{ source: "many", external_id: "id-0" }, ...ids(n).slice(0, 19)] });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    }
+    const [{ have }] = await sql`select count(*)::int as have from user_identifiers i join user_identifiers k on k.user_id = i.user_id
+      where k.project_id = ${p.projectId} and k.source = 'many' and k.external_id = 'id-0'`;
+    const room = 100 - have;
+    const fill = Array.from({ length: room }, (_, i) => ({ source: "many", external_id: `fill-${i}` }));
+    if (room) expect((await upsert({ identifier: [{ source: "many", external_id: "id-0" }, ...fill] })).status).toBe(200);
+    const over = await upsert({ identifier: [{ source: "many", external_id: "id-0" }, { source: "many", external_id: "one-too-many" }], data: { x: 1 } });
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toEqual([{ path: "identifier", message: "at most 100 identifiers per user" }]);
+    const [{ gone }] = await sql`select count(*)::int as gone from user_identifiers where project_id = ${p.projectId} and external_id = 'one-too-many'`;
+    expect(gone).toBe(0);
+  });
+
+  it("a user's merged data stays within 256 KiB: the write that would pass it is a 422 and changes nothing", async () => {
+    const chunk = (k: number) => Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${k}_${i}`, "x".repeat(1000)]));
+    let status = 0;
+    let n = 0;
+    for (; n < 12 && status !== 422; n++) status = (await upsert({ identifier: [{ external_id: "big-data" }], data: chunk(n) })).status;
+    expect(status).toBe(422);
+    const last = await upsert({ identifier: [{ external_id: "big-data" }], data: chunk(99) });
+    expect(last.status).toBe(422);
+    expect(last.body.errors).toEqual([{ path: "data", message: "at most 256 KiB of data per user" }]);
+    const [row] = await sql`select octet_length(u.data::text) as bytes, u.data ? 'k99_0' as has from users u join user_identifiers i on i.user_id = u.id
+      where i.project_id = ${p.projectId} and i.external_id = 'big-data'`;
+    expect(Number(row!.bytes)).toBeLessThanOrEqual(256 * 1024);
+    expect(row!.has).toBe(false);
+  });
+});

@@ -1,98 +1,47 @@
-import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
-import { users } from "@/db/schema";
-import { recordSystemEvents } from "@/lib/events/record-system-events";
-import { mergeRow } from "@/lib/identity/merge";
-import { attachIdentifiers, identifiersToAttach, resolveForUpdate } from "@/lib/identity/resolve";
-import { onUsersCreated } from "./hooks";
-import type { UserInput, UserView } from "./schemas";
-import { loadUserViews, toUserView } from "./view";
-import { RetryTransaction } from "@/lib/db/transaction";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { upsertOne } from "@/lib/identity/upsert-one";
+import { upsertRecords, type RecordChange } from "@/lib/identity/upsert-records";
+import type { UserInput, UserView } from "./schemas";
+import { loadUserViews, userViewFromRow } from "./view";
+import type { ProjectContext } from "@/lib/access/context";
 
 const PROFILE_FIELDS = ["email", "phone", "timezone", "locale"] as const;
 
-export interface UpsertResult {
-  id: string;
-  created: boolean;
-  /** The stored user when this call created it (its whole state is known without reading it back). */
-  view?: UserView;
+/** The identity change an upsert body asks for: omitted fields are kept, `null` clears. */
+export function userChange(input: UserInput): RecordChange {
+  const columns = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]));
+  return { identifier: input.identifier, columns, data: input.data };
 }
 
 /**
- * Creates or updates one user inside `tx`. Any identifier that matches names the user; new identifiers
- * are added to it; identifiers naming two users are a 409 and nothing is written. A race on a new
- * identifier is settled by the unique key: the loser's transaction retries and becomes an update.
+ * Creates or updates one user (lib/identity/upsert-records.ts has the rules) in one round trip
+ * (lib/identity/upsert-one.ts): 201 when created. A race on a new identifier is settled by the unique
+ * key: the loser's call runs again and becomes an update.
  */
-export async function upsertUserIn(tx: DbOrTx, projectId: string, input: UserInput, path = "identifier"): Promise<UpsertResult> {
-  const owner = await resolveForUpdate(tx, "user", projectId, input.identifier, path);
-  const existing = owner?.recordId;
-  const columns = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]));
-
-  if (!existing) {
-    const [row] = await tx
-      .insert(users)
-      .values({ projectId, ...columns, data: input.data ?? {} })
-      .returning();
-    const added = await attachIdentifiers(tx, "user", projectId, row!.id, input.identifier);
-    if (added !== input.identifier.length) throw new RetryTransaction();
-    await recordSystemEvents(tx, projectId, [
-      {
-        name: "user.created",
-        userId: row!.id,
-        data: {
-          identifier: input.identifier.map(({ source, external_id }) => ({ source, external_id })),
-          email: row!.email,
-          phone: row!.phone,
-          timezone: row!.timezone,
-          locale: row!.locale,
-          data: row!.data,
-        },
-      },
-    ]);
-    await onUsersCreated(tx, projectId, [row!]);
-    const identifiers = input.identifier
-      .map((i) => ({ source: i.source, external_id: i.external_id, metadata: i.metadata ?? null }))
-      .sort((a, b) => byCodeUnits(a.source, b.source) || byCodeUnits(a.external_id, b.external_id)); // as listIdentifiers orders them
-    return { id: row!.id, created: true, view: toUserView(row!, identifiers) };
-  }
-
-  const toAttach = identifiersToAttach(input.identifier, owner!.known);
-  const added = toAttach.length ? await attachIdentifiers(tx, "user", projectId, existing, toAttach) : 0;
-  const changed =
-    (await mergeRow(tx, {
-      table: "users",
-      where: sql`t.project_id = ${projectId} and t.id = ${existing}`,
-      locked: true,
-      columns,
-      data: input.data,
-    })) ?? [];
-  if (added > 0) changed.unshift("identifier");
-  if (changed.length) {
-    await recordSystemEvents(tx, projectId, [{ name: "user.updated", userId: existing, data: { changed } }]);
-  }
-  return { id: existing, created: false };
+export async function upsertUser(ctx: ProjectContext, input: UserInput): Promise<{ user: UserView; created: boolean }> {
+  const r = await upsertOne(ctx, "user", userChange(input));
+  return { user: userViewFromRow(r.row, r.identifier), created: r.created };
 }
 
-export async function upsertUser(db: DbOrTx, projectId: string, input: UserInput): Promise<{ user: UserView; created: boolean }> {
-  return inRetryingTransaction(db, async (tx) => {
-    const result = await upsertUserIn(tx, projectId, input);
-    const [user] = result.view ? [result.view] : await loadUserViews(tx, projectId, [result.id]);
-    return { user: user!, created: result.created };
-  });
+/** Up to 1,000 upserts in one transaction and a constant number of statements, in order: all are stored or none is. */
+export async function upsertUsers(ctx: ProjectContext, inputs: UserInput[]): Promise<{ users: UserView[]; created: number }> {
+  const { db } = ctx;
+  return inRetryingTransaction(
+    db,
+    async (tx) => {
+      const r = await upsertRecords({ ...ctx, db: tx }, "user", inputs.map(userChange), { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const views = new Map((await loadUserViews({ ...ctx, db: tx }, [...new Set(r.ids)])).map((v) => [v.id, v]));
+      return { users: r.ids.map((id) => views.get(id)!), created: r.created.filter(Boolean).length };
+    },
+    BATCH_ATTEMPTS,
+  );
 }
 
-/** Up to 1,000 upserts in one transaction, in order: all are stored or none is. */
-export async function upsertUsers(db: DbOrTx, projectId: string, inputs: UserInput[]): Promise<{ users: UserView[]; created: number }> {
-  return inRetryingTransaction(db, async (tx) => {
-    const results: UpsertResult[] = [];
-    for (const [i, input] of inputs.entries()) results.push(await upsertUserIn(tx, projectId, input, `[${i}].identifier`));
-    const views = await loadUserViews(tx, projectId, [...new Set(results.map((r) => r.id))]);
-    const byId = new Map(views.map((v) => [v.id, v]));
-    return { users: results.map((r) => byId.get(r.id)!), created: results.filter((r) => r.created).length };
-  });
-}
+/** Concurrent batches sharing new identifiers lose races more often than single upserts; each retry makes progress. */
+export const BATCH_ATTEMPTS = 20;
 
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** One upsert inside the caller's transaction (Segment's identify/group/alias): `path` names the identifiers in a 409. */
+export async function upsertUserIn(ctx: ProjectContext, input: UserInput, path = "identifier"): Promise<{ id: string; created: boolean }> {
+  const r = await upsertRecords(ctx, "user", [userChange(input)], { conflicts: "reject", path: () => path });
+  return { id: r.ids[0]!, created: r.created[0]! };
 }

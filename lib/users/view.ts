@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { users, type User } from "@/db/schema";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
+import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { UserView } from "./schemas";
+import type { ProjectContext } from "@/lib/access/context";
 
 export function toUserView(u: User, identifier: StoredIdentifier[]): UserView {
   return {
@@ -18,8 +19,16 @@ export function toUserView(u: User, identifier: StoredIdentifier[]): UserView {
   };
 }
 
+/** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
+export function userViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): UserView {
+  const text = (c: string) => (r[c] as string | null | undefined) ?? null;
+  const user = { id: r.id, email: text("email"), phone: text("phone"), timezone: text("timezone"), locale: text("locale"), data: r.data };
+  return toUserView({ ...user, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at) } as User, identifier);
+}
+
 /** Loads users with their identifiers, in the order of `ids`. */
-export async function loadUserViews(tx: DbOrTx, projectId: string, ids: string[]): Promise<UserView[]> {
+export async function loadUserViews(ctx: ProjectContext, ids: string[]): Promise<UserView[]> {
+  const { db: tx, projectId } = ctx;
   if (!ids.length) return [];
   // One round trip: each user with its identifiers aggregated beside it.
   const rows = await tx

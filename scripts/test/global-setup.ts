@@ -26,6 +26,10 @@ export default async function setup(project: TestProject) {
     await db.drop();
     throw err;
   }
+  // Workers the test files start (scripts/test/worker.ts passes process.env on) send their mail to the same
+  // outbox, so an invitation's mail job lands where outboxFor() reads whichever worker claims it.
+  process.env.RELAY_TEST_OUTBOX = "1";
+  process.env.OUTBOX_PATH = outboxPath;
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", db.url);
   project.provide("outboxPath", outboxPath);

@@ -17,21 +17,29 @@ export async function freePort(): Promise<number> {
  * Starts the built app (`next start`) on a free port against `databaseUrl`. Set TEST_NEXT=dev to use
  * `next dev` instead while iterating (no build needed, slower first requests).
  */
-export async function startNextServer(env: Record<string, string>, fixedPort?: number): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startNextServer(env: Record<string, string>, fixedPort?: number): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
   const mode = process.env.TEST_NEXT === "dev" ? "dev" : "start";
   if (mode === "start" && !existsSync(".next/BUILD_ID")) {
     throw new Error("No production build: run `npm run build` first (npm test does), or set TEST_NEXT=dev.");
   }
   const port = fixedPort ?? (await freePort());
   const child = spawn("node_modules/.bin/next", [mode, "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: mode === "dev" ? "development" : "production", AUTH_TRUST_HOST: "true", AUTH_SECRET: "test-secret-not-for-production", ...env },
+    env: { ...process.env, NODE_ENV: mode === "dev" ? "development" : "production", AUTH_TRUST_HOST: "true", AUTH_SECRET: "test-secret-not-for-production",
+      AUTH_URL: process.env.AUTH_URL ?? `http://127.0.0.1:${port}`,
+      // Tests may use second-long schedule intervals (DESIGN.md section 6); production's minimum is a minute.
+      SCHEDULE_MIN_INTERVAL: "1 second", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  // Only the last 4 MiB are kept: a long suite (the fuzz test logs every request) once overflowed a string.
   let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => {
+  const keep = (d: Buffer | string) => {
     output += d;
+    if (output.length > 8 * 1024 * 1024) output = output.slice(-4 * 1024 * 1024);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", (d) => {
+    keep(d);
     if (process.env.TEST_SERVER_LOG) process.stderr.write(d);
   });
   const url = `http://127.0.0.1:${port}`;
@@ -48,6 +56,7 @@ export async function startNextServer(env: Record<string, string>, fixedPort?: n
   return {
     url,
     child,
+    output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
       // Kill the whole group: `next` forks `next-server`, which would otherwise outlive it.

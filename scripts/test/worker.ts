@@ -13,16 +13,23 @@ export async function startWorker(databaseUrl: string, env: Record<string, strin
     env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Bounded like the server's output: a long run must not overflow one string.
   let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => {
+  const keep = (d: Buffer | string) => {
     out += d;
+    if (out.length > 8 * 1024 * 1024) out = out.slice(-4 * 1024 * 1024);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", (d) => {
+    keep(d);
     if (process.env.TEST_WORKER_LOG) process.stderr.write(d);
   });
-  const deadline = Date.now() + 60_000;
+  // TEST_WORKER_READY_MS: a loaded machine can take minutes to compile the worker with tsx.
+  const readyMs = Number(process.env.TEST_WORKER_READY_MS ?? 180_000);
+  const deadline = Date.now() + readyMs;
   while (!out.includes("[worker] ready")) {
     if (child.exitCode !== null) throw new Error(`worker exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`worker not ready within 60 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`worker not ready within ${readyMs / 1000} s:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

@@ -1,7 +1,7 @@
+import { publicOrigin } from "@/lib/http/public-origin";
 import { openApiDocument } from "@/lib/openapi/document";
 
-export const dynamic = "force-static";
-
-export function GET() {
-  return Response.json(openApiDocument());
+/** Rendered per request (not prerendered at build): its `servers` entry is the configured public origin. */
+export function GET(req: Request) {
+  return Response.json(openApiDocument(publicOrigin(req)));
 }

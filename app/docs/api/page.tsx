@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { InlineCode } from "@/components/inline-code";
 import { SchemaFields, typeLabel, type Components } from "@/components/json-schema";
+import { operationAnchor } from "@/lib/openapi/anchor";
 import { openApiDocument } from "@/lib/openapi/document";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -20,11 +21,8 @@ type Operation = {
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: object }[];
   requestBody?: { content: Record<string, { schema: object }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
+  "x-required-role"?: string;
 };
-
-function slug(method: string, path: string) {
-  return `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, "-").replace(/-+$/, "").toLowerCase();
-}
 
 export default function ApiReference() {
   const doc = openApiDocument() as unknown as {
@@ -46,7 +44,7 @@ export default function ApiReference() {
             <ul className="mt-2 space-y-1">
               {ops.filter((o) => (o.op.tags?.[0] ?? "Other") === tag).map(({ path, method, op }) => (
                 <li key={method + path}>
-                  <a href={`#${slug(method, path)}`} className="flex items-center gap-2 rounded px-2 py-1 text-sm text-zinc-700 hover:bg-zinc-100">
+                  <a href={`#${operationAnchor(method, path)}`} className="flex items-center gap-2 rounded px-2 py-1 text-sm text-zinc-700 hover:bg-zinc-100">
                     <span className={`w-14 shrink-0 rounded px-1 text-center font-mono text-[10px] font-bold uppercase ${METHOD_STYLES[method] ?? ""}`}>{method}</span>
                     <span className="truncate">{op.summary}</span>
                   </a>
@@ -69,13 +67,18 @@ export default function ApiReference() {
               const body = op.requestBody?.content["application/json"]?.schema;
               const query = (op.parameters ?? []).filter((p) => p.in === "query");
               return (
-                <article key={method + path} id={slug(method, path)} className="mt-6 scroll-mt-6 rounded-lg border border-zinc-200 bg-white p-6 shadow-sm">
+                <article key={method + path} id={operationAnchor(method, path)} className="mt-6 scroll-mt-6 rounded-lg border border-zinc-200 bg-white p-6 shadow-sm">
                   <div className="flex flex-wrap items-center gap-3">
                     <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_STYLES[method] ?? ""}`}>{method}</span>
                     <code className="break-all font-mono text-sm text-zinc-800">{path}</code>
                   </div>
                   <h3 className="mt-3 text-lg font-medium">{op.summary}</h3>
                   {op.description ? <p className="mt-1 text-sm text-zinc-600"><InlineCode text={op.description} /></p> : null}
+                  {op["x-required-role"] ? (
+                    <p className="mt-1 text-sm text-zinc-600">
+                      Needs role <code className="font-mono font-semibold">{op["x-required-role"]}</code> or above.
+                    </p>
+                  ) : null}
                   {query.length ? (
                     <div className="mt-4">
                       <h4 className="text-sm font-semibold text-zinc-700">Query parameters</h4>

@@ -6,7 +6,8 @@ import { log } from "@/lib/observability/logger";
 
 type Params = { token: string };
 
-const redirect = (url: string) => new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+// Re-serialized: the WHATWG parser percent-encodes anything a header may not carry.
+const redirect = (url: string) => new Response(null, { status: 302, headers: { location: new URL(url).href, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
 const dead = () => plainPage(404, "This link is not valid", "The link may have been copied incompletely or changed. Nothing was opened.");
 
 /** A followed tracked link: redirect and record `link.clicked`. A click that fails to record still redirects. */

@@ -1,5 +1,9 @@
-import { redirect } from "next/navigation";
+import type { Metadata } from "next";
+import { OverviewPage } from "@/components/overview/overview-page";
 
-export default async function ProjectHome({ params }: { params: Promise<{ projectID: string }> }) {
-  redirect(`/projects/${(await params).projectID}/users`);
+export const metadata: Metadata = { title: "Overview" };
+
+/** The page a project opens on. */
+export default function Page() {
+  return <OverviewPage />;
 }

@@ -1,19 +1,26 @@
-import { handlers } from "@/lib/access/auth";
+import { handleAuthRequest } from "@/lib/access/auth-handler";
 import { assertSignInMailAllowed } from "@/lib/access/signin-limits";
 import { errorToResponse } from "@/lib/http/problem";
 import { readForm } from "@/lib/http/read-form";
 
-export const { GET } = handlers;
+export async function GET(req: Request) {
+  try {
+    return await handleAuthRequest(req);
+  } catch (err) {
+    return errorToResponse(err);
+  }
+}
 
 /** next-auth's own door for e-mail sign-in is limited like the sign-in form (429 problem+json past it). */
+async function limitSignInMail(request: Request) {
+  if (!new URL(request.url).pathname.endsWith("/signin/nodemailer")) return;
+  await assertSignInMailAllowed(request, (await readForm(request)).get("email") ?? "");
+}
+
 export async function POST(req: Request) {
-  if (new URL(req.url).pathname.endsWith("/signin/nodemailer")) {
-    try {
-      const form = await readForm(req.clone());
-      await assertSignInMailAllowed(req, form.get("email") ?? "");
-    } catch (err) {
-      return errorToResponse(err);
-    }
+  try {
+    return await handleAuthRequest(req, limitSignInMail);
+  } catch (err) {
+    return errorToResponse(err);
   }
-  return handlers.POST(req as Parameters<typeof handlers.POST>[0]);
 }

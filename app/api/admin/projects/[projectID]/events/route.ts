@@ -4,6 +4,6 @@ import { json, withProject } from "@/lib/http/with-project";
 
 export const GET = withProject(
   "events.read",
-  async (req, ctx) => json(await listEvents(ctx.db, ctx.projectId, readQuery(req, listEventsQuery))),
+  async (req, ctx) => json(await listEvents(ctx, readQuery(req, listEventsQuery))),
   { sessions: true },
 );

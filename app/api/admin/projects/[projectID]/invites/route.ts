@@ -8,7 +8,7 @@ import { publicOrigin } from "@/lib/http/public-origin";
 
 export const GET = withProject(
   "invites.read",
-  async (req, ctx) => json(await listInvites(ctx.db, ctx.projectId, readQuery(req, listInvitesQuery))),
+  async (req, ctx) => json(await listInvites(ctx, readQuery(req, listInvitesQuery))),
   { sessions: true },
 );
 

@@ -5,10 +5,10 @@ import { createJourney } from "@/lib/journeys/create-journey";
 import { listJourneys, listJourneysQuery } from "@/lib/journeys/list-journeys";
 import { journeyInput } from "@/lib/journeys/schemas";
 
-export const GET = withProject("journeys.read", async (req, ctx) => json(await listJourneys(ctx.db, ctx.projectId, readQuery(req, listJourneysQuery))), { sessions: true });
+export const GET = withProject("journeys.read", async (req, ctx) => json(await listJourneys(ctx, readQuery(req, listJourneysQuery))), { sessions: true });
 
 export const POST = withProject(
   "journeys.write",
-  async (req, ctx) => json(await createJourney(ctx.db, ctx.projectId, await readJson(req, journeyInput)), 201),
+  async (req, ctx) => json(await createJourney(ctx, await readJson(req, journeyInput)), 201),
   { sessions: true },
 );

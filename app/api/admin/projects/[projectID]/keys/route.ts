@@ -7,7 +7,7 @@ import { createKeyBody, listKeysQuery } from "@/lib/keys/schemas";
 
 export const GET = withProject(
   "keys.read",
-  async (req, ctx) => json(await listKeys(ctx.db, ctx.projectId, readQuery(req, listKeysQuery))),
+  async (req, ctx) => json(await listKeys(ctx, readQuery(req, listKeysQuery))),
   { sessions: true },
 );
 

@@ -2,10 +2,10 @@ import { readJson } from "@/lib/http/read-json";
 import { json, withProject } from "@/lib/http/with-project";
 import { mintTrackedLinks } from "@/lib/links/mint-tracked-links";
 import { mintLinksInput } from "@/lib/links/schemas";
-import { publicOrigin } from "@/lib/signing/public-url";
+import { publicOrigin } from "@/lib/http/public-origin";
 
 export const POST = withProject(
   "links.write",
-  async (req, ctx) => json(await mintTrackedLinks(ctx.db, ctx.projectId, await readJson(req, mintLinksInput), publicOrigin(req)), 201),
+  async (req, ctx) => json(await mintTrackedLinks(ctx, await readJson(req, mintLinksInput), publicOrigin(req)), 201),
   { sessions: true },
 );

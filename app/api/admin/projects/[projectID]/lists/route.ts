@@ -5,10 +5,10 @@ import { createList } from "@/lib/lists/create-list";
 import { listLists, listListsQuery } from "@/lib/lists/list-lists";
 import { listInput } from "@/lib/lists/schemas";
 
-export const GET = withProject("lists.read", async (req, ctx) => json(await listLists(ctx.db, ctx.projectId, readQuery(req, listListsQuery))), { sessions: true });
+export const GET = withProject("lists.read", async (req, ctx) => json(await listLists(ctx, readQuery(req, listListsQuery))), { sessions: true });
 
 export const POST = withProject(
   "lists.write",
-  async (req, ctx) => json(await createList(ctx.db, ctx.projectId, await readJson(req, listInput)), 201),
+  async (req, ctx) => json(await createList(ctx, await readJson(req, listInput)), 201),
   { sessions: true },
 );

@@ -5,6 +5,6 @@ import { listMembersQuery } from "@/lib/members/schemas";
 
 export const GET = withProject(
   "members.read",
-  async (req, ctx) => json(await listMembers(ctx.db, ctx.projectId, readQuery(req, listMembersQuery))),
+  async (req, ctx) => json(await listMembers(ctx, readQuery(req, listMembersQuery))),
   { sessions: true },
 );

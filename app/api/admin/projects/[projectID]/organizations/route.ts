@@ -4,6 +4,6 @@ import { listOrganizations, listOrganizationsQuery } from "@/lib/organizations/l
 
 export const GET = withProject(
   "organizations.read",
-  async (req, ctx) => json(await listOrganizations(ctx.db, ctx.projectId, readQuery(req, listOrganizationsQuery))),
+  async (req, ctx) => json(await listOrganizations(ctx, readQuery(req, listOrganizationsQuery))),
   { sessions: true },
 );

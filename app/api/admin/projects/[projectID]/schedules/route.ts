@@ -7,12 +7,12 @@ import { scheduleInput } from "@/lib/schedules/schemas";
 
 export const GET = withProject(
   "schedules.read",
-  async (req, ctx) => json(await listSchedules(ctx.db, ctx.projectId, readQuery(req, listSchedulesQuery))),
+  async (req, ctx) => json(await listSchedules(ctx, readQuery(req, listSchedulesQuery))),
   { sessions: true },
 );
 
 export const POST = withProject(
   "schedules.write",
-  async (req, ctx) => json(await createSchedule(ctx.db, ctx.projectId, await readJson(req, scheduleInput)), 201),
+  async (req, ctx) => json(await createSchedule(ctx, await readJson(req, scheduleInput)), 201),
   { sessions: true },
 );

@@ -4,6 +4,6 @@ import { json, withProject } from "@/lib/http/with-project";
 
 export const GET = withProject(
   "schema.read",
-  async (req, ctx) => json(await listSchema(ctx.db, ctx.projectId, readQuery(req, listSchemaQuery))),
+  async (req, ctx) => json(await listSchema(ctx, readQuery(req, listSchemaQuery))),
   { sessions: true },
 );

@@ -1,11 +1,11 @@
 import { readJson } from "@/lib/http/read-json";
 import { json, withProject } from "@/lib/http/with-project";
-import { publicOrigin } from "@/lib/signing/public-url";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { mintSubscriptionLinks } from "@/lib/subscriptions/mint-subscription-links";
 import { subscriptionLinksInput } from "@/lib/subscriptions/schemas";
 
 export const POST = withProject(
   "links.write",
-  async (req, ctx) => json(await mintSubscriptionLinks(ctx.db, ctx.projectId, await readJson(req, subscriptionLinksInput), publicOrigin(req))),
+  async (req, ctx) => json(await mintSubscriptionLinks(ctx, await readJson(req, subscriptionLinksInput), publicOrigin(req))),
   { sessions: true },
 );

@@ -4,6 +4,6 @@ import { listUsers, listUsersQuery } from "@/lib/users/list-users";
 
 export const GET = withProject(
   "users.read",
-  async (req, ctx) => json(await listUsers(ctx.db, ctx.projectId, readQuery(req, listUsersQuery))),
+  async (req, ctx) => json(await listUsers(ctx, readQuery(req, listUsersQuery))),
   { sessions: true },
 );

@@ -8,12 +8,12 @@ import { identifyInput } from "@/lib/users/schemas";
 
 export const POST = withProject("organizations.write", async (req, ctx) => {
   const input = await readJson(req, organizationInput);
-  const { organization, created } = await upsertOrganization(ctx.db, ctx.projectId, input);
+  const { organization, created } = await upsertOrganization(ctx, input);
   return json(organization, created ? 201 : 200);
 });
 
 export const DELETE = withProject("organizations.write", async (req, ctx) => {
   const { identifier } = await readJson(req, identifyInput);
-  await deleteOrganization(ctx.db, ctx.projectId, identifier, readQuery(req, deleteOrganizationQuery));
+  await deleteOrganization(ctx, identifier, readQuery(req, deleteOrganizationQuery));
   return noContent();
 });

@@ -1,13 +1,14 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { readForm } from "@/lib/http/read-form";
-import { publicOrigin } from "@/lib/signing/public-url";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { handleInboundSms } from "@/lib/subscriptions/handle-inbound-sms";
+import { systemContext } from "@/lib/access/context";
 
 type Params = { projectID: string };
 
 /**
- * Twilio signs the exact URL it was configured with: RELAY_PUBLIC_URL's origin behind a proxy, else the
- * Host the request came to; req.url's own origin is tried last.
+ * Twilio signs the exact URL it was configured with: normally the public origin (AUTH_URL); req.url's own
+ * origin is tried last for a webhook configured with the internal address. Only verified, never emitted.
  */
 function signedUrlCandidates(req: Request): string[] {
   const url = new URL(req.url);
@@ -18,6 +19,6 @@ function signedUrlCandidates(req: Request): string[] {
 /** Twilio's "A message comes in" webhook (form-encoded POST); answers empty TwiML since Twilio itself replies to STOP/START. */
 export const POST = publicRoute<Params>(async (req, { db, params }) => {
   const fields = [...(await readForm(req))] as [string, string][];
-  await handleInboundSms(db, params.projectID, { urls: signedUrlCandidates(req), params: fields, signature: req.headers.get("x-twilio-signature") });
+  await handleInboundSms(systemContext(db, params.projectID), { urls: signedUrlCandidates(req), params: fields, signature: req.headers.get("x-twilio-signature") });
   return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', { status: 200, headers: { "content-type": "text/xml" } });
 });

@@ -4,6 +4,6 @@ import { json, withProject } from "@/lib/http/with-project";
 
 export const GET = withProject(
   "events.read",
-  async (req, ctx) => json(await listFanouts(ctx.db, ctx.projectId, readQuery(req, listFanoutsQuery))),
+  async (req, ctx) => json(await listFanouts(ctx, readQuery(req, listFanoutsQuery))),
   { sessions: true },
 );

@@ -1,9 +1,9 @@
 import { readRecordId } from "@/lib/http/record-id";
 import { readJson } from "@/lib/http/read-json";
 import { json, noContent, withProject } from "@/lib/http/with-project";
-import { changeKeyLimits } from "@/lib/keys/change-key-limits";
+import { changeKey } from "@/lib/keys/change-key";
 import { revokeKey } from "@/lib/keys/revoke-key";
-import { changeKeyLimitsBody } from "@/lib/keys/schemas";
+import { changeKeyBody } from "@/lib/keys/schemas";
 
 type Params = { projectID: string; keyID: string };
 
@@ -18,6 +18,6 @@ export const DELETE = withProject<Params>(
 
 export const PATCH = withProject<Params>(
   "keys.write",
-  async (req, ctx, params) => json(await changeKeyLimits(ctx, readRecordId(params.keyID, "API key"), await readJson(req, changeKeyLimitsBody))),
+  async (req, ctx, params) => json(await changeKey(ctx, readRecordId(params.keyID, "API key"), await readJson(req, changeKeyBody))),
   { sessions: true },
 );

@@ -8,18 +8,18 @@ import { updateList } from "@/lib/lists/update-list";
 
 type Params = { projectID: string; id: string };
 
-export const GET = withProject<Params>("lists.read", async (_req, ctx, p) => json(await getList(ctx.db, ctx.projectId, readRecordId(p.id, "list"))), { sessions: true });
+export const GET = withProject<Params>("lists.read", async (_req, ctx, p) => json(await getList(ctx, readRecordId(p.id, "list"))), { sessions: true });
 
 export const PATCH = withProject<Params>(
   "lists.write",
-  async (req, ctx, p) => json(await updateList(ctx.db, ctx.projectId, readRecordId(p.id, "list"), await readJson(req, listPatch))),
+  async (req, ctx, p) => json(await updateList(ctx, readRecordId(p.id, "list"), await readJson(req, listPatch))),
   { sessions: true },
 );
 
 export const DELETE = withProject<Params>(
   "lists.write",
   async (_req, ctx, p) => {
-    await deleteList(ctx.db, ctx.projectId, readRecordId(p.id, "list"));
+    await deleteList(ctx, readRecordId(p.id, "list"));
     return noContent();
   },
   { sessions: true },

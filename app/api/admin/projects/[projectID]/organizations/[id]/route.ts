@@ -9,14 +9,14 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "organizations.read",
-  async (_req, ctx, params) => json(await getOrganization(ctx.db, ctx.projectId, readRecordId(params.id, "organization"))),
+  async (_req, ctx, params) => json(await getOrganization(ctx, readRecordId(params.id, "organization"))),
   { sessions: true },
 );
 
 export const DELETE = withProject<Params>(
   "organizations.delete",
   async (req, ctx, params) => {
-    await deleteOrganizationById(ctx.db, ctx.projectId, readRecordId(params.id, "organization"), readQuery(req, deleteOrganizationQuery));
+    await deleteOrganizationById(ctx, readRecordId(params.id, "organization"), readQuery(req, deleteOrganizationQuery));
     return noContent();
   },
   { sessions: true },

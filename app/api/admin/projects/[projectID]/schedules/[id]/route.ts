@@ -7,14 +7,14 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "schedules.read",
-  async (_req, ctx, params) => json(await getSchedule(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"))),
+  async (_req, ctx, params) => json(await getSchedule(ctx, readRecordId(params.id, "schedule"))),
   { sessions: true },
 );
 
 export const DELETE = withProject<Params>(
   "schedules.write",
   async (_req, ctx, params) => {
-    await deleteSchedule(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"));
+    await deleteSchedule(ctx, readRecordId(params.id, "schedule"));
     return noContent();
   },
   { sessions: true },

@@ -11,7 +11,7 @@ export const PATCH = withProject<Params>(
   "subscriptions.configure",
   async (req, ctx, params) => {
     const id = readRecordId(params.id, "subscription group");
-    return json(await updateGroup(ctx.db, ctx.projectId, id, await readJson(req, groupPatch)));
+    return json(await updateGroup(ctx, id, await readJson(req, groupPatch)));
   },
   { sessions: true },
 );
@@ -19,7 +19,7 @@ export const PATCH = withProject<Params>(
 export const DELETE = withProject<Params>(
   "subscriptions.configure",
   async (_req, ctx, params) => {
-    await deleteGroup(ctx.db, ctx.projectId, readRecordId(params.id, "subscription group"));
+    await deleteGroup(ctx, readRecordId(params.id, "subscription group"));
     return noContent();
   },
   { sessions: true },

@@ -1,14 +1,14 @@
 import { readJson } from "@/lib/http/read-json";
 import { json, withProject } from "@/lib/http/with-project";
-import { publicOrigin } from "@/lib/signing/public-url";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { getSettings } from "@/lib/subscriptions/get-settings";
 import { settingsPatch } from "@/lib/subscriptions/schemas";
 import { updateSettings } from "@/lib/subscriptions/update-settings";
 
-export const GET = withProject("subscriptions.read", async (req, ctx) => json(await getSettings(ctx.db, ctx.projectId, publicOrigin(req))), { sessions: true });
+export const GET = withProject("subscriptions.read", async (req, ctx) => json(await getSettings(ctx, publicOrigin(req))), { sessions: true });
 
 export const PATCH = withProject(
   "subscriptions.configure",
-  async (req, ctx) => json(await updateSettings(ctx.db, ctx.projectId, await readJson(req, settingsPatch), publicOrigin(req))),
+  async (req, ctx) => json(await updateSettings(ctx, await readJson(req, settingsPatch), publicOrigin(req))),
   { sessions: true },
 );

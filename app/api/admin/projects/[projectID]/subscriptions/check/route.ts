@@ -8,7 +8,7 @@ export const GET = withProject(
   "subscriptions.read",
   async (req, ctx) => {
     const q = readQuery(req, canSendQuery);
-    return json(await canSend(ctx.db, ctx.projectId, { userId: q.user_id, group: q.group, channel: q.channel }));
+    return json(await canSend(ctx, { userId: q.user_id, group: q.group, channel: q.channel }));
   },
   { sessions: true },
 );

@@ -7,14 +7,14 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "users.read",
-  async (_req, ctx, params) => json(await getUser(ctx.db, ctx.projectId, readRecordId(params.id, "user"))),
+  async (_req, ctx, params) => json(await getUser(ctx, readRecordId(params.id, "user"))),
   { sessions: true },
 );
 
 export const DELETE = withProject<Params>(
   "users.delete",
   async (_req, ctx, params) => {
-    await eraseUser(ctx.db, ctx.projectId, readRecordId(params.id, "user"));
+    await eraseUser(ctx, readRecordId(params.id, "user"));
     return noContent();
   },
   { sessions: true },

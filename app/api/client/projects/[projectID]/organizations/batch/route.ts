@@ -5,6 +5,6 @@ import { upsertOrganizations } from "@/lib/organizations/upsert-organization";
 
 export const POST = withProject("organizations.write", async (req, ctx) => {
   const inputs = await readJson(req, organizationBatchInput);
-  const { organizations, created } = await upsertOrganizations(ctx.db, ctx.projectId, inputs);
+  const { organizations, created } = await upsertOrganizations(ctx, inputs);
   return json({ data: organizations, created, updated: organizations.length - created });
 });

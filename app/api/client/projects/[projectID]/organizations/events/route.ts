@@ -1,12 +1,5 @@
-import { acceptEvents } from "@/lib/events/accept-events";
+import { acceptEventsHandler } from "@/lib/events/events-route";
 import { organizationEventBatch } from "@/lib/events/schemas";
-import { readJson } from "@/lib/http/read-json";
-import { json, withProject } from "@/lib/http/with-project";
-import { metrics } from "@/lib/observability/metrics";
+import { withProject } from "@/lib/http/with-project";
 
-export const POST = withProject("events.write", async (req, ctx) => {
-  const events = await readJson(req, organizationEventBatch);
-  const accepted = await acceptEvents(ctx.db, ctx.projectId, "organization", events);
-  metrics.eventsAccepted.inc(accepted.accepted);
-  return json(accepted, 202);
-});
+export const POST = withProject("events.write", acceptEventsHandler("organization", organizationEventBatch));

@@ -5,12 +5,12 @@ import { membershipInput, membershipRemoveInput } from "@/lib/organizations/sche
 
 export const POST = withProject("organizations.write", async (req, ctx) => {
   const input = await readJson(req, membershipInput);
-  const { membership, created } = await addMember(ctx.db, ctx.projectId, input);
+  const { membership, created } = await addMember(ctx, input);
   return json(membership, created ? 201 : 200);
 });
 
 export const DELETE = withProject("organizations.write", async (req, ctx) => {
   const input = await readJson(req, membershipRemoveInput);
-  await removeMember(ctx.db, ctx.projectId, input.organization.identifier, input.user.identifier);
+  await removeMember(ctx, input.organization.identifier, input.user.identifier);
   return noContent();
 });

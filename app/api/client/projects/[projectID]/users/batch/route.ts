@@ -5,6 +5,6 @@ import { upsertUsers } from "@/lib/users/upsert-user";
 
 export const POST = withProject("users.write", async (req, ctx) => {
   const inputs = await readJson(req, userBatchInput);
-  const { users, created } = await upsertUsers(ctx.db, ctx.projectId, inputs);
+  const { users, created } = await upsertUsers(ctx, inputs);
   return json({ data: users, created, updated: users.length - created });
 });

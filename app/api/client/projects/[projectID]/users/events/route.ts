@@ -1,12 +1,9 @@
-import { acceptEvents } from "@/lib/events/accept-events";
+import { acceptEventsHandler, eventsForBrowser } from "@/lib/events/events-route";
 import { userEventBatch } from "@/lib/events/schemas";
-import { readJson } from "@/lib/http/read-json";
-import { json, withProject } from "@/lib/http/with-project";
-import { metrics } from "@/lib/observability/metrics";
+import { preflight } from "@/lib/http/cors";
+import { withProject } from "@/lib/http/with-project";
 
-export const POST = withProject("events.write", async (req, ctx) => {
-  const events = await readJson(req, userEventBatch);
-  const accepted = await acceptEvents(ctx.db, ctx.projectId, "user", events);
-  metrics.eventsAccepted.inc(accepted.accepted);
-  return json(accepted, 202);
-});
+export const POST = withProject("events.write", acceptEventsHandler("user", userEventBatch), eventsForBrowser);
+
+/** CORS preflight for the browser SDK; the real request is checked against the key's allowed origins. */
+export const OPTIONS = preflight;

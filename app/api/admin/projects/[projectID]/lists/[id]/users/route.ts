@@ -4,21 +4,22 @@ import { readRecordId } from "@/lib/http/record-id";
 import { json, withProject } from "@/lib/http/with-project";
 import { changeStaticMembers } from "@/lib/lists/change-static-members";
 import { listListMembers, listMembersQuery } from "@/lib/lists/list-members";
+import { resolveUserRefs } from "@/lib/lists/resolve-user-refs";
 import { listUsersInput } from "@/lib/lists/schemas";
 
 type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "lists.read",
-  async (req, ctx, p) => json(await listListMembers(ctx.db, ctx.projectId, readRecordId(p.id, "list"), readQuery(req, listMembersQuery))),
+  async (req, ctx, p) => json(await listListMembers(ctx, readRecordId(p.id, "list"), readQuery(req, listMembersQuery))),
   { sessions: true },
 );
 
 export const POST = withProject<Params>(
   "lists.write",
   async (req, ctx, p) => {
-    const { user_ids } = await readJson(req, listUsersInput);
-    return json(await changeStaticMembers(ctx.db, ctx.projectId, readRecordId(p.id, "list"), "add", user_ids));
+    const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
+    return json(await changeStaticMembers(ctx, readRecordId(p.id, "list"), "add", ids));
   },
   { sessions: true },
 );
@@ -26,8 +27,8 @@ export const POST = withProject<Params>(
 export const DELETE = withProject<Params>(
   "lists.write",
   async (req, ctx, p) => {
-    const { user_ids } = await readJson(req, listUsersInput);
-    return json(await changeStaticMembers(ctx.db, ctx.projectId, readRecordId(p.id, "list"), "remove", user_ids));
+    const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
+    return json(await changeStaticMembers(ctx, readRecordId(p.id, "list"), "remove", ids));
   },
   { sessions: true },
 );

@@ -8,6 +8,6 @@ type Params = { projectID: string; id: string };
 export const GET = withProject<Params>(
   "schedules.read",
   async (req, ctx, params) =>
-    json(await listAssignments(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"), readQuery(req, listAssignmentsQuery))),
+    json(await listAssignments(ctx, readRecordId(params.id, "schedule"), readQuery(req, listAssignmentsQuery))),
   { sessions: true },
 );

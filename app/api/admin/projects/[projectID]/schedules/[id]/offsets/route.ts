@@ -9,7 +9,7 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "schedules.read",
-  async (_req, ctx, params) => json(await listOffsets(ctx.db, ctx.projectId, readRecordId(params.id, "schedule"))),
+  async (_req, ctx, params) => json(await listOffsets(ctx, readRecordId(params.id, "schedule"))),
   { sessions: true },
 );
 
@@ -17,7 +17,7 @@ export const POST = withProject<Params>(
   "schedules.write",
   async (req, ctx, params) => {
     const id = readRecordId(params.id, "schedule");
-    return json(await addOffset(ctx.db, ctx.projectId, id, await readJson(req, offsetInput)), 201);
+    return json(await addOffset(ctx, id, await readJson(req, offsetInput)), 201);
   },
   { sessions: true },
 );

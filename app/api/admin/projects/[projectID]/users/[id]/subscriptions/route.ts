@@ -10,7 +10,7 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "subscriptions.read",
-  async (_req, ctx, params) => json(await getUserSubscriptions(ctx.db, ctx.projectId, readRecordId(params.id, "user"))),
+  async (_req, ctx, params) => json(await getUserSubscriptions(ctx, readRecordId(params.id, "user"))),
   { sessions: true },
 );
 
@@ -21,7 +21,7 @@ export const PUT = withProject<Params>(
     const id = readRecordId(params.id, "user");
     const input = await readJson(req, adminSubscriptionsInput);
     const { source, detail } = actorSource(ctx.actor, "admin_api");
-    return json(await setUserSubscriptions(ctx.db, ctx.projectId, { id }, input.subscriptions, source, detail));
+    return json(await setUserSubscriptions(ctx, { id }, input.subscriptions, source, detail));
   },
   { sessions: true },
 );

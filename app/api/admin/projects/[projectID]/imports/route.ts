@@ -1,0 +1,29 @@
+import { readQuery } from "@/lib/http/pagination";
+import { json, withProject } from "@/lib/http/with-project";
+import { createImport } from "@/lib/imports/create-import";
+import { importKindQuery } from "@/lib/imports/formats";
+import { listImports } from "@/lib/imports/list-imports";
+
+/** The body is the file itself (text/csv or application/x-ndjson), streamed into storage, never read whole. */
+export const POST = withProject(
+  "imports.write",
+  async (req, ctx) => {
+    const { kind } = readQuery(req, importKindQuery);
+    const fileName = decodeFileName(req.headers.get("x-file-name"));
+    const created = await createImport(ctx, { kind, contentType: req.headers.get("content-type"), fileName, body: req.body });
+    return json(created, 202);
+  },
+  { sessions: true },
+);
+
+export const GET = withProject("imports.read", async (_req, ctx) => json({ data: await listImports(ctx) }), { sessions: true });
+
+/** `X-File-Name` is percent-encoded (header values are ASCII); a name that does not decode is kept as sent. */
+function decodeFileName(raw: string | null): string | null {
+  if (!raw) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,13 @@
+import { resendInvite } from "@/lib/invites/resend-invite";
+import { publicOrigin } from "@/lib/http/public-origin";
+import { readRecordId } from "@/lib/http/record-id";
+import { json, withProject } from "@/lib/http/with-project";
+
+type Params = { projectID: string; inviteID: string };
+
+/** 202: the mail is queued again; the answer is the invitation with `delivery: "queued"`. */
+export const POST = withProject<Params>(
+  "invites.write",
+  async (req, ctx, params) => json(await resendInvite(ctx, readRecordId(params.inviteID, "invitation"), publicOrigin(req)), 202),
+  { sessions: true },
+);

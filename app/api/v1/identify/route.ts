@@ -1,0 +1,12 @@
+import { readJson } from "@/lib/http/read-json";
+import { json, withProject } from "@/lib/http/with-project";
+import { ingestSegment } from "@/lib/segment/ingest-segment";
+import { segmentCall } from "@/lib/segment/schemas";
+import { toRelayOp } from "@/lib/segment/to-relay";
+
+/** Segment's `POST /v1/identify` (write key as the Basic user); see the mapping table in README. */
+export const POST = withProject("users.write", async (req, ctx) => {
+  const message = await readJson(req, segmentCall("identify"));
+  await ingestSegment(ctx, [toRelayOp(message)]);
+  return json({ success: true });
+});

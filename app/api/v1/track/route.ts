@@ -1,0 +1,13 @@
+import { readJson } from "@/lib/http/read-json";
+import { json, withProject } from "@/lib/http/with-project";
+import { metrics } from "@/lib/observability/metrics";
+import { ingestSegment } from "@/lib/segment/ingest-segment";
+import { segmentCall } from "@/lib/segment/schemas";
+import { toRelayOp } from "@/lib/segment/to-relay";
+
+/** Segment's `POST /v1/track` (write key as the Basic user); see the mapping table in README. */
+export const POST = withProject("events.write", async (req, ctx) => {
+  const message = await readJson(req, segmentCall("track"));
+  metrics.eventsAccepted.inc((await ingestSegment(ctx, [toRelayOp(message)])).accepted);
+  return json({ success: true });
+});

@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import autocannon from "autocannon";
+import { createApiKey } from "../lib/access/api-keys";
+import { createProjectWithOwner } from "../lib/projects/create-project";
+import { closeDatabase, getDb } from "../db/client";
+import { createTestDatabase } from "../scripts/test/database";
+import { freePort } from "../scripts/test/next-server";
+
+/**
+ * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create> [dir]`
+ * writes a .cpuprofile (node --cpu-prof) into dir (default /tmp/relay-profile) and prints req/s.
+ * 401: POST /users without a key; create: POST /users creating users with a key. PROFILE=0 runs without
+ * the profiler (to read req/s undisturbed).
+ */
+const mode = process.argv[2] ?? "401";
+const dir = process.argv[3] ?? "/tmp/relay-profile";
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+mkdirSync(dir, { recursive: true });
+const db = await createTestDatabase("relay_profile");
+process.env.DATABASE_URL = db.url;
+const { project } = await createProjectWithOwner(getDb(), { orgName: "p", projectName: "p", ownerEmail: "p@example.com" });
+const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "p", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
+const port = await freePort();
+const prof = process.env.PROFILE === "0" ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+const child = spawn(process.execPath, [...prof, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", AUTH_SECRET: "x", AUTH_TRUST_HOST: "true", AUTH_URL: `http://127.0.0.1:${port}` },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const url = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${url}/api/openapi.json`)).ok) break;
+  } catch {}
+  if (i > 400) throw new Error("server did not start");
+  await new Promise((r) => setTimeout(r, 200));
+}
+const target = `${url}/api/client/projects/${project.id}/users`;
+let n = 0;
+const opts: autocannon.Options =
+  mode === "401"
+    ? { url: target, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: seconds }
+    : {
+        url: target, method: "POST", connections: 32, duration: seconds,
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `p-${n++}` }], email: `u${n}@example.com`, data: { plan: "free", n } }) }) }],
+      };
+await autocannon({ ...opts, duration: 2 }); // warm-up
+const r = await autocannon(opts);
+const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
+console.log(`${mode}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, codes ${codes}`);
+child.kill("SIGTERM");
+await new Promise((r) => child.once("exit", r));
+await closeDatabase();
+await db.drop();

@@ -1,0 +1,62 @@
+import { sql } from "drizzle-orm";
+import { RuleBroken } from "@/lib/http/errors";
+import { KINDS, type Kind } from "./tables";
+import type { ProjectContext } from "@/lib/access/context";
+
+/**
+ * Totals one record may reach across requests. Each request is bounded (20 identifiers, 32 KiB of
+ * data), but identifiers accumulate and `data` merges, so without these a client could grow one row
+ * without end, 32 KiB at a time.
+ */
+export const MAX_RECORD_IDENTIFIERS = 100;
+export const MAX_RECORD_DATA_BYTES = 256 * 1024;
+
+/**
+ * Checks the records a write touched, in one statement, inside the writing transaction; past a limit it
+ * throws a 422 naming the limit and the item (`prefixOf(id)`: `""`, or `[3].` inside a batch), so the
+ * caller's transaction, the whole write, rolls back.
+ */
+export async function checkRecordTotals(ctx: ProjectContext, kind: Kind, recordIds: string[], prefixOf: (id: string) => string = () => ""): Promise<void> {
+  const { db: tx, projectId } = ctx;
+  if (!recordIds.length) return;
+  const { sql: names } = KINDS[kind];
+  const rows = await tx.execute<{ id: string; identifiers: number; data_bytes: number; metadata_bytes: number }>(sql`
+    select r.id::text as id,
+      (select count(*)::int from ${sql.identifier(names.identifiers)} i where i.project_id = r.project_id and i.${sql.identifier(names.idColumn)} = r.id) as identifiers,
+      octet_length(r.data::text) as data_bytes,
+      (select coalesce(sum(octet_length(i.metadata::text)), 0)::int from ${sql.identifier(names.identifiers)} i
+        where i.project_id = r.project_id and i.${sql.identifier(names.idColumn)} = r.id) as metadata_bytes
+    from ${sql.identifier(names.records)} r
+    where r.project_id = ${projectId} and r.id = any(${sql.raw("array[")}${sql.join(recordIds.map((id) => sql`${id}::uuid`), sql`, `)}${sql.raw("]")})`);
+  for (const row of rows) {
+    const err = totalsError(kind, row, prefixOf(row.id));
+    if (err) throw err;
+  }
+}
+
+export interface RecordTotals {
+  identifiers: number;
+  data_bytes: number;
+  metadata_bytes: number;
+}
+
+/** The 422 for a record past a limit, or undefined; shared with the one-call upsert (lib/identity/upsert-one.ts). */
+export function totalsError(kind: Kind, row: RecordTotals, prefix: string): RuleBroken | undefined {
+  const { label } = KINDS[kind];
+  if (row.identifiers > MAX_RECORD_IDENTIFIERS) {
+    return new RuleBroken(`A ${label} may have at most ${MAX_RECORD_IDENTIFIERS} identifiers; this write would give it ${row.identifiers}. Nothing was written.`, {
+      errors: [{ path: `${prefix}identifier`, message: `at most ${MAX_RECORD_IDENTIFIERS} identifiers per ${label}` }],
+    });
+  }
+  if (row.data_bytes > MAX_RECORD_DATA_BYTES) {
+    return new RuleBroken(`A ${label}'s data may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB serialized; this write would make it ${Math.ceil(row.data_bytes / 1024)} KiB. Nothing was written.`, {
+      errors: [{ path: `${prefix}data`, message: `at most ${MAX_RECORD_DATA_BYTES / 1024} KiB of data per ${label}` }],
+    });
+  }
+  if (row.metadata_bytes > MAX_RECORD_DATA_BYTES) {
+    return new RuleBroken(`A ${label}'s identifier metadata may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB in all. Nothing was written.`, {
+      errors: [{ path: `${prefix}identifier`, message: `at most ${MAX_RECORD_DATA_BYTES / 1024} KiB of identifier metadata per ${label}` }],
+    });
+  }
+  return undefined;
+}

@@ -1,0 +1,206 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
+
+let p: TestProject;
+beforeAll(async () => {
+  p = await createTestProject("identity-batches");
+});
+
+const post = (path: string, body: unknown) => api("POST", p.client(path), { key: p.keys.client, body });
+const idOf = async (table: "user_identifiers" | "organization_identifiers", externalId: string) => {
+  const col = table === "user_identifiers" ? sql`user_id` : sql`organization_id`;
+  const rows = await sql`select ${col} as id from ${sql(table)} where project_id = ${p.projectId} and external_id = ${externalId}`;
+  return rows[0]?.id as string | undefined;
+};
+const anniversaries = async (column: "user_id" | "organization_id", ids: string[]) => {
+  const [row] = await sql`
+    select count(*)::int as n from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
+    where a.project_id = ${p.projectId} and s.name = 'anniversary' and ${sql(column)} = any(${ids}::uuid[])`;
+  return row!.n as number;
+};
+
+describe("POST /users/batch, set-based", () => {
+  it("merges items naming the same user in order, also through a pair an earlier item introduced", async () => {
+    const res = await post("/users/batch", [
+      { identifier: [{ external_id: "dup-a" }], email: "first@example.com", data: { plan: "free", seats: 1 } },
+      { identifier: [{ external_id: "dup-b" }], data: { other: true } },
+      { identifier: [{ external_id: "dup-a" }, { source: "crm", external_id: "dup-c", metadata: { from: "crm" } }], data: { plan: "pro" } },
+      { identifier: [{ source: "crm", external_id: "dup-c" }], email: "last@example.com", locale: "fr" },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 2, updated: 2 });
+    const [a, b, c, d] = res.body.data;
+    expect(a.id).toBe(c.id);
+    expect(a.id).toBe(d.id);
+    expect(b.id).not.toBe(a.id);
+    expect(d).toMatchObject({ email: "last@example.com", locale: "fr", data: { plan: "pro", seats: 1 } });
+    expect(d.identifier).toEqual(
+      expect.arrayContaining([
+        { source: "default", external_id: "dup-a", metadata: null },
+        { source: "crm", external_id: "dup-c", metadata: { from: "crm" } },
+      ]),
+    );
+    // One creation, with the folded state, and no update event for a record the batch itself created.
+    const created = (await eventsOf(p.projectId, "user.created")).filter((e) => e.user_id === a.id);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.data).toMatchObject({ email: "last@example.com", locale: "fr", data: { plan: "pro", seats: 1 } });
+    expect(created[0]!.data.identifier).toEqual([
+      { source: "default", external_id: "dup-a" },
+      { source: "crm", external_id: "dup-c" },
+    ]);
+    expect((await eventsOf(p.projectId, "user.updated")).filter((e) => e.user_id === a.id)).toHaveLength(0);
+  });
+
+  it("merges repeated updates of an existing user into one user.updated listing what really changed", async () => {
+    const first = await post("/users", { identifier: [{ external_id: "upd-1" }], email: "a@example.com", data: { n: 1, keep: "x" } });
+    const res = await post("/users/batch", [
+      { identifier: [{ external_id: "upd-1" }], data: { n: 2 } },
+      { identifier: [{ external_id: "upd-1" }, { source: "app", external_id: "upd-1-app" }], data: { n: 1 }, email: "a@example.com" },
+      { identifier: [{ external_id: "upd-1" }], phone: "+14155550123" },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 0, updated: 3 });
+    expect(res.body.data[2]).toMatchObject({ id: first.body.id, phone: "+14155550123", data: { n: 1, keep: "x" } });
+    const updated = (await eventsOf(p.projectId, "user.updated")).filter((e) => e.user_id === first.body.id);
+    expect(updated.map((e) => e.data)).toEqual([{ changed: ["identifier", "phone"] }]);
+  });
+
+  it("rejects a 1,000-item batch whose item 517 names two users, with that path, writing nothing", async () => {
+    await post("/users", { identifier: [{ external_id: "c517-x" }] });
+    await post("/users", { identifier: [{ external_id: "c517-y" }] });
+    const items = Array.from({ length: 1000 }, (_, i) => ({ identifier: [{ external_id: `c517-new-${i}` }], data: { i } }));
+    items[517] = { identifier: [{ external_id: "c517-x" }, { external_id: "c517-y" }], data: { i: 517 } };
+    const before = await snapshotCounts(p.projectId);
+    const res = await post("/users/batch", items);
+    expect(res.status).toBe(409);
+    expect(res.body.errors).toEqual([{ path: "[517].identifier", message: "resolves to 2 different users" }]);
+    expect(res.body.records.map((r: any) => r.identifier[0].external_id).sort()).toEqual(["c517-x", "c517-y"]);
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+    expect(await idOf("user_identifiers", "c517-new-0")).toBeUndefined();
+  });
+
+  it("rejects an item whose new pair an earlier item gave to another new user (as if applied one by one)", async () => {
+    const before = await snapshotCounts(p.projectId);
+    const res = await post("/users/batch", [
+      { identifier: [{ external_id: "chain-a" }] },
+      { identifier: [{ external_id: "chain-b" }] },
+      { identifier: [{ external_id: "chain-a" }, { external_id: "chain-b" }] },
+    ]);
+    expect(res.status).toBe(409);
+    expect(res.body.errors[0].path).toBe("[2].identifier");
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+  });
+
+  it("20 concurrent batches sharing new identifiers create each user exactly once, with one user.created and one anniversary each", async () => {
+    const pool = 200;
+    const batches = Array.from({ length: 20 }, (_, j) =>
+      Array.from({ length: 100 }, (_, k) => ({ identifier: [{ external_id: `race-${(j * 37 + k * 3) % pool}` }], data: { [`b${j}`]: k } })),
+    );
+    const results = await Promise.all(batches.map((b) => post("/users/batch", b)));
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    const created = results.reduce((n, r) => n + r.body.created, 0);
+    const rows = await sql`select external_id, user_id from user_identifiers where project_id = ${p.projectId} and external_id like 'race-%'`;
+    const ids = [...new Set(rows.map((r) => r.user_id as string))];
+    const named = new Set(batches.flat().map((i) => i.identifier[0]!.external_id));
+    expect(rows).toHaveLength(named.size);
+    expect(ids).toHaveLength(named.size);
+    expect(created).toBe(named.size);
+    const events = (await eventsOf(p.projectId, "user.created")).filter((e) => ids.includes(e.user_id));
+    expect(events).toHaveLength(named.size);
+    expect(await anniversaries("user_id", ids)).toBe(named.size);
+    // Every answer names, per item, the one user holding that identifier.
+    const byExternal = new Map(rows.map((r) => [r.external_id, r.user_id]));
+    results.forEach((r, j) => r.body.data.forEach((u: any, k: number) => expect(u.id).toBe(byExternal.get(batches[j]![k]!.identifier[0]!.external_id))));
+  });
+
+  it("records user.created and an anniversary assignment for each new user, user.updated for changed existing ones", async () => {
+    const old = await post("/users", { identifier: [{ external_id: "ev-old" }], data: { v: 1 } });
+    const items = [
+      ...Array.from({ length: 50 }, (_, i) => ({ identifier: [{ external_id: `ev-new-${i}` }], email: `n${i}@example.com` })),
+      { identifier: [{ external_id: "ev-old" }], data: { v: 2 } },
+    ];
+    const res = await post("/users/batch", items);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 50, updated: 1 });
+    const newIds = res.body.data.slice(0, 50).map((u: any) => u.id);
+    const created = (await eventsOf(p.projectId, "user.created")).filter((e) => newIds.includes(e.user_id));
+    expect(created).toHaveLength(50);
+    expect(created.find((e) => e.user_id === newIds[7])!.data).toMatchObject({ identifier: [{ source: "default", external_id: "ev-new-7" }], email: "n7@example.com" });
+    expect(await anniversaries("user_id", newIds)).toBe(50);
+    expect(await anniversaries("user_id", [old.body.id])).toBe(1);
+    const updated = (await eventsOf(p.projectId, "user.updated")).filter((e) => e.user_id === old.body.id);
+    expect(updated.map((e) => e.data)).toEqual([{ changed: ["data.v"] }]);
+  });
+});
+
+describe("POST /organizations/batch, set-based", () => {
+  it("merges duplicates in order, records organization.created and an anniversary per new organization, atomic on conflict", async () => {
+    const res = await post("/organizations/batch", [
+      { identifier: [{ external_id: "org-a" }], name: "A", data: { tier: "free" } },
+      { identifier: [{ external_id: "org-b" }], name: "B" },
+      { identifier: [{ external_id: "org-a" }], name: "A2", data: { seats: 3 } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 2, updated: 1 });
+    expect(res.body.data[2]).toMatchObject({ id: res.body.data[0].id, name: "A2", data: { tier: "free", seats: 3 } });
+    const ids = [res.body.data[0].id, res.body.data[1].id];
+    expect((await eventsOf(p.projectId, "organization.created")).filter((e) => ids.includes(e.organization_id))).toHaveLength(2);
+    expect(await anniversaries("organization_id", ids)).toBe(2);
+
+    const before = await snapshotCounts(p.projectId);
+    const bad = await post("/organizations/batch", [
+      { identifier: [{ external_id: "org-c" }] },
+      { identifier: [{ external_id: "org-a" }, { external_id: "org-b" }] },
+    ]);
+    expect(bad.status).toBe(409);
+    expect(bad.body.errors[0].path).toBe("[1].identifier");
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+  });
+});
+
+describe("POST /organizations/users/batch", () => {
+  it("adds up to 1,000 memberships at once, merging repeats in order, with one event each", async () => {
+    const orgs = await post("/organizations/batch", Array.from({ length: 10 }, (_, i) => ({ identifier: [{ external_id: `m-org-${i}` }] })));
+    const users = await post("/users/batch", Array.from({ length: 100 }, (_, i) => ({ identifier: [{ external_id: `m-user-${i}` }] })));
+    expect(orgs.status).toBe(200);
+    expect(users.status).toBe(200);
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      organization: { identifier: [{ external_id: `m-org-${i % 10}` }] },
+      user: { identifier: [{ external_id: `m-user-${Math.floor(i / 10)}` }] },
+      data: { role: "member", i },
+    }));
+    const res = await post("/organizations/users/batch", items);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 1000, updated: 0 });
+    expect(res.body.data[517]).toMatchObject({ organization_id: orgs.body.data[7].id, user_id: users.body.data[51].id, data: { role: "member", i: 517 } });
+    const added = (await eventsOf(p.projectId, "organization.user.added")).filter((e) => orgs.body.data.some((o: any) => o.id === e.organization_id));
+    expect(added).toHaveLength(1000);
+
+    const again = await post("/organizations/users/batch", [
+      { organization: { identifier: [{ external_id: "m-org-0" }] }, user: { identifier: [{ external_id: "m-user-0" }] }, data: { role: "owner" } },
+      { organization: { identifier: [{ external_id: "m-org-0" }] }, user: { identifier: [{ external_id: "m-user-0" }] }, data: { since: 2020 } },
+      { organization: { identifier: [{ external_id: "m-org-1" }] }, user: { identifier: [{ external_id: "m-user-0" }] }, data: { role: "member" } },
+    ]);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ created: 0, updated: 3 });
+    expect(again.body.data[1].data).toEqual({ role: "owner", i: 0, since: 2020 });
+    const updated = (await eventsOf(p.projectId, "organization.user.updated")).filter((e) => e.organization_id === orgs.body.data[0].id);
+    expect(updated.map((e) => e.data.changed)).toEqual([["data.role", "data.since"]]);
+    expect((await eventsOf(p.projectId, "organization.user.updated")).filter((e) => e.organization_id === orgs.body.data[1].id)).toHaveLength(0);
+  });
+
+  it("rejects the whole batch when item 517's user is missing, naming its path", async () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      organization: { identifier: [{ external_id: `m-org-${i % 10}` }] },
+      user: { identifier: [{ external_id: i === 517 ? "nobody" : `m-user-${Math.floor(i / 10)}` }] },
+      data: { fresh: true },
+    }));
+    const before = await snapshotCounts(p.projectId);
+    const res = await post("/organizations/users/batch", items);
+    expect(res.status).toBe(404);
+    expect(res.body.errors).toEqual([{ path: "[517].user.identifier", message: "no user has these identifiers" }]);
+    expect(await snapshotCounts(p.projectId)).toEqual(before);
+    const tooMany = await post("/organizations/users/batch", [...items, ...items.slice(0, 1)]);
+    expect(tooMany.status).toBe(400);
+  });
+});

@@ -1,0 +1,212 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { queryRows } from "@/lib/db/sql";
+import { RetryTransaction } from "@/lib/db/transaction";
+import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
+import { Conflict } from "@/lib/http/errors";
+import { lookupPairs } from "./lookup-pairs";
+import { mergeRows } from "./merge";
+import { checkRecordTotals } from "./record-totals";
+import { onRecordsCreated } from "./on-created";
+import { pairKey } from "./pair-key";
+import type { Identifier } from "./schemas";
+import { KINDS, type Kind } from "./tables";
+import type { ProjectContext } from "@/lib/access/context";
+
+/** One upsert of a user or an organization: identifiers, profile columns it sets (null clears), data to merge. */
+export interface RecordChange {
+  identifier: Identifier[];
+  columns?: Record<string, string | null>;
+  data?: Record<string, unknown>;
+}
+
+export interface UpsertRecordsOptions {
+  /**
+   * `reject` (upserts): identifiers naming two records are a 409 naming the item, nothing written; the
+   * records are locked and merged, and `*.updated` lists what changed. `first` (events): the first known
+   * pair in list order wins, so an event is never dropped; records are only resolved or created.
+   */
+  conflicts: "reject" | "first";
+  /** Where item i's identifiers are in the request body, for the 409. */
+  path?: (i: number) => string;
+}
+
+export interface UpsertedRecords {
+  /** The record each item names, in item order. */
+  ids: string[];
+  /** Whether item i created its record (only the first item naming a new record did). */
+  created: boolean[];
+}
+
+interface Target {
+  /** A record id, or `#k` for the k-th record this batch creates. */
+  id: string;
+  first: number;
+  /** Pairs to write: new ones (insert) and, on existing records, known ones carrying metadata (merge). */
+  pairs: Map<string, { pair: Identifier; isNew: boolean }>;
+  columns: Record<string, string | null>;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Resolves, creates and merges users or organizations, one or a thousand, in a constant number of
+ * statements: one identifier lookup (locking the records named), one insert of the new records, one
+ * insert of their identifiers and of pairs new to existing records, one merge of the existing records,
+ * one insert of system events, and the creation hooks (anniversary assignments) once for all.
+ *
+ * Items are applied in order, as if one after another: items naming the same record (by a known pair,
+ * or by a new pair an earlier item introduced) are folded into one change of it (columns: last wins;
+ * data: shallow-merged in order), and a new record gets the folded state in one `*.created`.
+ * A concurrent creator of one of the new pairs makes the transaction retry (the unique key settles the
+ * race; the retry finds the pair and updates instead). Pairs are written in one global order, so
+ * concurrent batches sharing pairs wait for each other rather than deadlock.
+ */
+export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: RecordChange[], opts: UpsertRecordsOptions): Promise<UpsertedRecords> {
+  const { db: tx, projectId } = ctx;
+  const reject = opts.conflicts === "reject";
+  const unique = new Map<string, Identifier>();
+  for (const item of items) for (const p of item.identifier) unique.set(pairKey(p.source, p.external_id), p);
+  const owner = await lookupPairs(ctx, kind, [...unique.values()], reject);
+
+  const targets = new Map<string, Target>();
+  const ids: string[] = [];
+  const created: boolean[] = [];
+  let pending = 0;
+  for (const [i, item] of items.entries()) {
+    const named = [...new Set(item.identifier.map((p) => owner.get(pairKey(p.source, p.external_id))).filter((o) => o !== undefined))];
+    if (named.length > 1 && reject) throw conflictError(kind, item, named, owner, opts.path?.(i) ?? "identifier");
+    const id = named[0] ?? `#${pending++}`;
+    let t = targets.get(id);
+    created.push(!t && id.startsWith("#"));
+    if (!t) targets.set(id, (t = { id, first: i, pairs: new Map(), columns: {} }));
+    for (const p of item.identifier) {
+      const k = pairKey(p.source, p.external_id);
+      const o = owner.get(k);
+      if (o === undefined) owner.set(k, id);
+      else if (o !== id || !p.metadata || !reject) continue;
+      const prev = t.pairs.get(k);
+      const metadata = prev?.pair.metadata || p.metadata ? { ...prev?.pair.metadata, ...p.metadata } : undefined;
+      t.pairs.set(k, { pair: { ...p, ...(metadata ? { metadata } : {}) }, isNew: prev?.isNew ?? o === undefined });
+    }
+    if (item.columns) Object.assign(t.columns, item.columns);
+    if (item.data) t.data = { ...t.data, ...item.data };
+    ids.push(id);
+  }
+
+  const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
+  const rows = await insertRecords(tx, kind, projectId, fresh);
+  const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
+  const added = await writeIdentifiers(tx, kind, projectId, [...targets.values()], real, reject);
+
+  const existing = [...targets.values()].filter((t) => !t.id.startsWith("#"));
+  const toMerge = reject ? existing.filter((t) => Object.keys(t.columns).length || t.data) : [];
+  const changes = await mergeRows(tx, {
+    table: KINDS[kind].sql.records,
+    projectId,
+    keys: ["id"],
+    columns: KINDS[kind].columns,
+    rows: toMerge.map((t) => ({ key: [t.id], columns: t.columns, data: t.data })),
+  });
+  const changedBy = new Map(toMerge.map((t, i) => [t.id, changes[i] ?? []]));
+
+  const events: SystemEvent[] = [];
+  for (const t of [...targets.values()].sort((a, b) => a.first - b.first)) {
+    if (t.id.startsWith("#")) {
+      const row = rows[Number(t.id.slice(1))]!;
+      events.push(createdEvent(kind, row, [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id }))));
+    } else if (reject) {
+      const changed = [...((added.get(t.id) ?? 0) > 0 ? ["identifier"] : []), ...(changedBy.get(t.id) ?? [])];
+      if (changed.length) events.push(recordEvent(kind, `${kind}.updated`, t.id, { changed }));
+    }
+  }
+  if (reject) {
+    // Each request is bounded, but identifiers accumulate and data merges: check what this write made.
+    const touched = [...targets.values()].filter((t) => t.id.startsWith("#") || t.data || (added.get(t.id) ?? 0) > 0 || t.pairs.size);
+    const prefix = new Map(touched.map((t) => [real(t.id), (opts.path?.(t.first) ?? "identifier").replace(/identifier$/, "")]));
+    await checkRecordTotals(ctx, kind, [...prefix.keys()], (id) => prefix.get(id) ?? "");
+  }
+  await recordSystemEvents(ctx, events);
+  if (rows.length) await onRecordsCreated(ctx, kind, rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })));
+  return { ids: ids.map(real), created };
+}
+
+type RawRecord = { id: string; created_at: string; data: Record<string, unknown> } & Record<string, unknown>;
+
+/** One insert for every new record, answered in the order of `fresh` (ids drawn first, then joined back). */
+async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: Target[]): Promise<RawRecord[]> {
+  if (!fresh.length) return [];
+  const { sql: t, columns } = KINDS[kind];
+  const input = JSON.stringify(fresh.map((f, ord) => ({ ord, c: f.columns, d: f.data ?? {} })));
+  const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
+  const values = sql.join(columns.map((c) => sql`x.c ->> ${c}`), sql`, `);
+  const rows = await queryRows<RawRecord & { ord: number }>(tx, sql`
+    with x as materialized (select uuid_generate_v7() as id, x.* from jsonb_to_recordset(${input}::jsonb) as x(ord int, c jsonb, d jsonb)),
+    ins as (
+      insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data)
+      select ${projectId}::uuid, x.id, ${values}, x.d from x order by x.ord
+      returning *)
+    select x.ord, ins.* from ins join x on x.id = ins.id order by x.ord`);
+  return rows;
+}
+
+/**
+ * One statement for every pair to write: new pairs are inserted (given to their record); pairs the
+ * record already holds get their metadata shallow-merged. A new pair a concurrent transaction just gave
+ * to another record comes back unwritten, and the transaction retries (the retry then sees the owner,
+ * and answers 409 or updates). With `first` semantics a pair lost to another record is simply not
+ * attached, except a new record's, which must have its pairs. Returns, per existing record, how many
+ * pairs were new.
+ */
+async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targets: Target[], real: (id: string) => string, reject: boolean) {
+  const t = KINDS[kind].sql;
+  const rows = targets
+    .flatMap((target) =>
+      [...target.pairs.entries()].map(([k, { pair, isNew }]) => ({ k, s: pair.source, e: pair.external_id, r: real(target.id), m: pair.metadata ?? null, n: isNew, fresh: target.id.startsWith("#") })),
+    )
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  const added = new Map<string, number>();
+  if (!rows.length) return added;
+  const idColumn = sql.identifier(t.idColumn);
+  const table = sql.identifier(t.identifiers);
+  const written = await queryRows<{ source: string; external_id: string; inserted: boolean }>(tx, sql`
+    insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
+    select ${projectId}::uuid, x.s, x.e, x.r, x.m
+    from jsonb_to_recordset(${JSON.stringify(rows.map(({ s, e, r, m }) => ({ s, e, r, m })))}::jsonb) as x(s text, e text, r uuid, m jsonb)
+    on conflict (project_id, source, external_id) do update set metadata = coalesce(t.metadata, '{}'::jsonb) || excluded.metadata
+      where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null
+    returning t.source, t.external_id, (t.xmax::text = '0') as inserted`);
+  const inserted = new Set(written.filter((w) => w.inserted).map((w) => pairKey(w.source, w.external_id)));
+  for (const r of rows) {
+    if (!r.n) continue;
+    if (!inserted.has(r.k)) {
+      if (reject || r.fresh) throw new RetryTransaction();
+      continue;
+    }
+    if (!r.fresh) added.set(r.r, (added.get(r.r) ?? 0) + 1);
+  }
+  return added;
+}
+
+function createdEvent(kind: Kind, row: RawRecord, identifier: { source: string; external_id: string }[]): SystemEvent {
+  const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
+  return recordEvent(kind, `${kind}.created`, row.id, { identifier, ...columns, data: row.data });
+}
+
+function recordEvent(kind: Kind, name: `${Kind}.${"created" | "updated"}`, id: string, data: Record<string, unknown>): SystemEvent {
+  return kind === "user" ? { name, userId: id, data } : { name, organizationId: id, data };
+}
+
+/** The 409 for an item whose identifiers name several records (`named`, in the item's order); shared with upsert-one. */
+export function conflictError(kind: Kind, item: RecordChange, named: string[], owner: Map<string, string>, path: string) {
+  const label = KINDS[kind].label;
+  const records = named.map((id) => ({
+    id: id.startsWith("#") ? null : id,
+    identifier: item.identifier
+      .filter((p) => owner.get(pairKey(p.source, p.external_id)) === id)
+      .map(({ source, external_id }) => ({ source, external_id })),
+  }));
+  return new Conflict(`The identifiers at ${path} name ${named.length} different ${label}s; nothing was written.`, {
+    errors: [{ path, message: `resolves to ${named.length} different ${label}s` }],
+    extra: { records },
+  });
+}

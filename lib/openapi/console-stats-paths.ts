@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { journeyOutput, journeyPatch } from "@/lib/journeys/schemas";
+import { listHistoryQuery } from "@/lib/lists/list-history";
+import { listHistoryOutput, listPreviewInput, listPreviewOutput } from "@/lib/lists/schemas";
+import { overviewOutput } from "@/lib/overview/schemas";
+import { loggedRequestOutput, requestLogQuery } from "@/lib/request-log/schemas";
+import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+
+const base = "/api/admin/projects/{projectID}";
+const idParams = projectParams.extend({ id: z.uuid() });
+
+registerPath({
+  method: "get", path: `${base}/overview`, permission: "project.read", tags: ["Admin: overview"], summary: "The project at a glance",
+  description:
+    "Events per minute (last hour) and per hour (last 7 days) by origin, accepted and rejected API requests per hour (24 h), the intake backlog and pipeline lag, " +
+    "schedule firings due in the next 24 h, the 5 biggest lists and new users per day. Counters come from `project_rollups` (maintained by the pipeline and the request log), " +
+    "so the answer never scans `events`; events appear once the worker has recorded them. Role `support` or above; a console session works too.",
+  request: { params: projectParams },
+  responses: { 200: jsonResponse(overviewOutput, "The overview.") },
+});
+registerPath({
+  method: "get", path: `${base}/requests`, permission: "requests.read", tags: ["Admin: request log"], summary: "The API request log",
+  description:
+    "Requests made with the project's API keys, newest first: the last 1,000 per key, kept 7 days. Failed requests keep the problem's `errors[]` and their body " +
+    "(secret-named fields and API keys redacted, at most 8 KiB). Written in batches about a second after the request. Role `admin` (it holds request bodies); a console session works too.",
+  request: { params: projectParams, query: requestLogQuery },
+  responses: { 200: jsonResponse(listOf(loggedRequestOutput, "LoggedRequestList"), "A page of requests.") },
+});
+registerPath({
+  method: "post", path: `${base}/lists/preview`, permission: "lists.write", tags: ["Admin: lists"], summary: "Preview a dynamic list's rules",
+  description:
+    "How many users match the rules now and 20 of them (newest first), without creating anything. The exact count gets 1.2 s; for projects of 20,000 users or more an " +
+    "estimate from a random sample of about 5,000 of their users runs beside it and answers (`estimated` true) when the count does not finish, so the answer comes within " +
+    "about 2 s for any project size. When neither finishes (1.7 s for the estimate) the answer is a 503 problem saying so. Role `editor` or above.",
+  request: { params: projectParams, body: jsonBody(listPreviewInput) },
+  responses: { 200: jsonResponse(listPreviewOutput, "The preview.") },
+});
+registerPath({
+  method: "get", path: `${base}/lists/{id}/history`, permission: "lists.read", tags: ["Admin: lists"], summary: "A list's entries and exits (newest first)",
+  description: "The list's `list.user.added` and `list.user.removed` events. Role `support` or above; a console session works too.",
+  request: { params: idParams, query: listHistoryQuery },
+  responses: { 200: jsonResponse(listOf(listHistoryOutput, "ListHistory"), "A page of changes."), 404: errorResponse("No such list.") },
+});
+registerPath({
+  method: "patch", path: `${base}/journeys/{id}`, permission: "journeys.write", tags: ["Admin: journeys"], summary: "Change a journey's settings or entrances",
+  description:
+    "Settings given are changed. `entrances`, when given, replaces the journey's entrances: those carrying an existing `id` are updated in place (entries keep pointing at them), " +
+    "those without are added, the rest are removed. Entries already made are kept. Role `editor` or above; a console session works too.",
+  request: { params: idParams, body: jsonBody(journeyPatch) },
+  responses: { 200: jsonResponse(journeyOutput, "The journey."), 404: errorResponse("No such journey.") },
+});

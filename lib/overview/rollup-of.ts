@@ -1,0 +1,37 @@
+import type { RollupMetric } from "@/db/schema";
+import { isSystemEventName } from "@/lib/events/system-events";
+import type { RollupDelta } from "@/lib/queue/jobs";
+
+/** Which overview series an event counts in: scheduled firings, other service events, or the client's own. */
+export function eventMetric(name: string): RollupMetric {
+  if (name.startsWith("scheduled.")) return "events.scheduled";
+  return isSystemEventName(name) ? "events.system" : "events.client";
+}
+
+/** Floors a receipt time (ISO or PostgreSQL text) to its minute, as ISO. */
+function minuteOf(receivedAt: string): string {
+  const ms = Date.parse(receivedAt.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+  return new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
+}
+
+/**
+ * Per-minute counts of a recorded batch, by receipt time: the event series, and `users.created` for the
+ * new-users chart. Small whatever the batch (a few rows per minute it spans), so it rides in the step-2 job.
+ */
+export function rollupOf(events: { name: string; receivedAt: string; times?: number }[]): RollupDelta {
+  const acc = new Map<string, { m: string; k: RollupMetric; c: number }>();
+  const add = (m: string, k: RollupMetric, c: number) => {
+    const key = `${k}|${m}`;
+    const a = acc.get(key);
+    if (a) a.c += c;
+    else acc.set(key, { m, k, c });
+  };
+  for (const e of events) {
+    const m = minuteOf(e.receivedAt);
+    const n = e.times ?? 1;
+    add(m, eventMetric(e.name), n);
+    if (e.name === "user.created") add(m, "users.created", n);
+  }
+  // Sorted, so concurrent merges lock rollup rows in one order.
+  return [...acc.values()].sort((a, b) => (a.k === b.k ? (a.m < b.m ? -1 : 1) : a.k < b.k ? -1 : 1));
+}

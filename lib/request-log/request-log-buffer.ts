@@ -1,0 +1,143 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { log } from "@/lib/observability/logger";
+import type { FieldError } from "@/lib/http/errors";
+
+export interface LoggedRequest {
+  projectId: string;
+  keyId: string;
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  errors: FieldError[] | null;
+  body: string | null;
+}
+
+/** At most this many requests wait in memory; beyond it (the database down for long) new ones are dropped and counted. */
+const MAX_BUFFERED = 20_000;
+const FLUSH_MS = 1000;
+
+type State = { buffer: LoggedRequest[]; dropped: number; timer: NodeJS.Timeout | null; flushing: Promise<void> | null };
+// On globalThis: Next bundles route handlers into separate chunks, each of which would get its own buffer.
+const KEY = Symbol.for("relay.requestLog");
+const g = globalThis as unknown as Record<symbol, State | undefined>;
+const state: State = (g[KEY] ??= { buffer: [], dropped: 0, timer: null, flushing: null });
+
+/**
+ * Queues one request for the log. Never on the request's critical path: an array push; a timer (unref'd,
+ * so it never keeps the process alive) writes the buffer every second in one statement.
+ */
+export function logRequest(entry: LoggedRequest): void {
+  if (state.buffer.length >= MAX_BUFFERED) {
+    state.dropped++;
+    return;
+  }
+  state.buffer.push(entry);
+  if (!state.timer) {
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      void flushRequestLog();
+    }, FLUSH_MS);
+    state.timer.unref?.();
+  }
+}
+
+/**
+ * Writes the buffered requests and their accepted/rejected counts per minute, in one transaction. A failed
+ * write puts the rows back (bounded by MAX_BUFFERED) and retries on the next tick.
+ */
+export async function flushRequestLog(): Promise<void> {
+  if (state.flushing) return state.flushing;
+  const batch = state.buffer.splice(0, 5000);
+  if (!batch.length) return;
+  state.flushing = (async () => {
+    try {
+      await writeIsolated(batch);
+      if (state.dropped) {
+        log.warn({ dropped: state.dropped }, "request log buffer was full; requests were not logged");
+        state.dropped = 0;
+      }
+    } catch (err) {
+      const unwritten = err instanceof Unwritten ? err.rows : batch;
+      log.warn({ err: err instanceof Unwritten ? err.cause : err, rows: unwritten.length }, "request log flush failed; will retry");
+      state.buffer.unshift(...unwritten.slice(0, Math.max(0, MAX_BUFFERED - state.buffer.length)));
+    } finally {
+      state.flushing = null;
+      if (state.buffer.length && !state.timer) {
+        state.timer = setTimeout(() => {
+          state.timer = null;
+          void flushRequestLog();
+        }, FLUSH_MS);
+        state.timer.unref?.();
+      }
+    }
+  })();
+  return state.flushing;
+}
+
+/** The rows not yet written when the database went away in the middle of isolating a refused row. */
+class Unwritten extends Error {
+  constructor(readonly rows: LoggedRequest[], override readonly cause: unknown) {
+    super("request log rows unwritten");
+  }
+}
+
+/**
+ * Writes a batch; when the database refuses it for its content rather than for being away, halves it until
+ * the offending rows stand alone and drops only those. One row PostgreSQL cannot store must never hold back
+ * every later request (a retried poison batch once stopped the log and the overview's counts for good).
+ */
+async function writeIsolated(batch: LoggedRequest[]): Promise<void> {
+  try {
+    await writeBatch(batch);
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) throw new Unwritten(batch, err);
+    if (batch.length === 1) {
+      log.error({ err, requestId: batch[0]!.requestId }, "request log row refused by the database; dropped");
+      return;
+    }
+    const half = Math.ceil(batch.length / 2);
+    try {
+      await writeIsolated(batch.slice(0, half));
+    } catch (e) {
+      if (e instanceof Unwritten) throw new Unwritten([...e.rows, ...batch.slice(half)], e.cause);
+      throw e;
+    }
+    await writeIsolated(batch.slice(half));
+  }
+}
+
+/** PostgreSQL's text and jsonb cannot hold U+0000; a body or error message may carry one from hostile input. */
+const withoutNul = (_key: string, v: unknown) => (typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v);
+
+async function writeBatch(batch: LoggedRequest[]) {
+  const rows = batch.map((r) => ({ p: r.projectId, k: r.keyId, a: r.at, me: r.method, pa: r.path, s: r.status, d: r.durationMs, r: r.requestId, e: r.errors, b: r.body }));
+  const counts = new Map<string, { p: string; k: string; m: string; c: number }>();
+  for (const r of batch) {
+    const metric = r.status < 400 ? "requests.accepted" : "requests.rejected";
+    const minute = new Date(Math.floor(Date.parse(r.at) / 60_000) * 60_000).toISOString();
+    const key = `${r.projectId}|${metric}|${minute}`;
+    const c = counts.get(key);
+    if (c) c.c++;
+    else counts.set(key, { p: r.projectId, k: metric, m: minute, c: 1 });
+  }
+  const rollup = [...counts.values()].sort((a, b) => (a.p + a.k + a.m < b.p + b.k + b.m ? -1 : 1));
+  await getDb().transaction(async (tx) => {
+    // Rows of a project deleted meanwhile are dropped rather than failing the batch on the foreign key.
+    await tx.execute(sql`
+      insert into api_requests (project_id, key_id, at, method, path, status, duration_ms, request_id, errors, body)
+      select x.p, x.k, x.a, x.me, x.pa, x.s, x.d, x.r, x.e, x.b
+      from jsonb_to_recordset(${JSON.stringify(rows, withoutNul)}::jsonb) as x(p uuid, k uuid, a timestamptz, me text, pa text, s smallint, d int, r text, e jsonb, b text)
+      where exists (select 1 from projects pr where pr.id = x.p)`);
+    await tx.execute(sql`
+      insert into project_rollups as r (project_id, metric, minute, count)
+      select x.p, x.k, x.m, x.c
+      from jsonb_to_recordset(${JSON.stringify(rollup)}::jsonb) as x(p uuid, k text, m timestamptz, c bigint)
+      where exists (select 1 from projects pr where pr.id = x.p)
+      on conflict (project_id, metric, minute) do update set count = r.count + excluded.count`);
+  });
+}

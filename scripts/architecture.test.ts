@@ -1,0 +1,143 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { architectureViolations, importsOf, oldVerbSignatures, readSourceTree, type SourceTree } from "./architecture";
+
+const tree = (files: Record<string, string>): SourceTree => new Map(Object.entries(files));
+
+describe("the repository's layering (lib/, worker/, db/ READMEs)", () => {
+  it("has no violations", async () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const files = await readSourceTree(root);
+    expect(files.size).toBeGreaterThan(100);
+    expect(architectureViolations(files)).toEqual([]);
+  });
+});
+
+describe("architectureViolations", () => {
+  it("passes a clean tree", () => {
+    expect(
+      architectureViolations(
+        tree({
+          "lib/a/verb.ts": 'import { sql } from "drizzle-orm";\nimport { db } from "@/db/client";',
+          "worker/h.ts": 'import { getDb } from "@/db/client";\nimport { verb } from "@/lib/a/verb";',
+          "components/x.tsx": '"use client";\nimport type { Db } from "@/db/client";\nimport { f } from "./y";',
+          "components/y.ts": "export const f = 1;",
+          "db/schema/a.ts": 'import { pgTable } from "drizzle-orm/pg-core";',
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("names lib/ importing app/ or worker/, also relatively", () => {
+    expect(
+      architectureViolations(
+        tree({
+          "lib/a/verb.ts": 'import { x } from "@/app/api/route";',
+          "lib/b/verb.ts": 'export { y } from "../../worker/handlers";',
+          "app/api/route.ts": "",
+          "worker/handlers.ts": "",
+        }),
+      ),
+    ).toEqual(["lib/a/verb.ts: lib/ imports app/api/route.ts", "lib/b/verb.ts: lib/ imports worker/handlers.ts"]);
+  });
+
+  it("names db/ importing lib/", () => {
+    expect(architectureViolations(tree({ "db/schema/a.ts": 'import { ROLES } from "@/lib/access/roles";' }))).toEqual([
+      "db/schema/a.ts: db/ imports lib/access/roles",
+    ]);
+  });
+
+  it("names SQL in worker/: a template, a raw execute, a database package or the schema", () => {
+    expect(
+      architectureViolations(
+        tree({
+          "worker/a.ts": "const q = sql`select 1`;",
+          "worker/b.ts": 'await db.execute("select 1");',
+          "worker/c.ts": 'import { eq } from "drizzle-orm";',
+          "worker/d.ts": 'import { events } from "@/db/schema";',
+          "worker/a.int.test.ts": "const q = sql`select 1`;",
+        }),
+      ),
+    ).toEqual([
+      "worker/a.ts: worker/ contains SQL",
+      "worker/b.ts: worker/ contains SQL",
+      "worker/c.ts: worker/ imports drizzle-orm",
+      "worker/d.ts: worker/ imports db/schema",
+    ]);
+  });
+
+  it("names a client component reaching db/ or drizzle-orm through its imports", () => {
+    const found = architectureViolations(
+      tree({
+        "components/a.tsx": "'use client';\nimport { roles } from \"@/lib/access/roles\";",
+        "lib/access/roles.ts": 'import { projectRole } from "@/db/schema/console";',
+        "db/schema/console.ts": 'import { pgEnum } from "drizzle-orm/pg-core";',
+        "components/c.tsx": '"use client";\nimport { PROJECT_ROLES } from "@/db/roles";',
+        "db/roles.ts": "export const PROJECT_ROLES = [];",
+        "components/b.tsx": '// why\n"use client";\nconst m = await import("drizzle-orm/pg-core");',
+        "components/server.tsx": 'import { sql } from "drizzle-orm";',
+      }),
+    );
+    expect(found).toEqual([
+      "components/a.tsx: client component reaches db/schema/console.ts via components/a.tsx -> lib/access/roles.ts -> db/schema/console.ts",
+      "components/b.tsx: client component reaches drizzle-orm via components/b.tsx -> drizzle-orm",
+    ]);
+  });
+});
+
+describe("oldVerbSignatures", () => {
+  const old = {
+    // The signatures of lib/events/list-events.ts and lib/schedules/assign-schedule.ts before the sweep.
+    "lib/events/list-events.ts": "export async function listEvents(db: DbOrTx, projectId: string, q: z.output<typeof listEventsQuery>) {}",
+    "lib/schedules/assign-schedule.ts": "export async function assignSchedule(db: DbOrTx, kind: SubjectKind, projectId: string, input: AssignmentInput) {}",
+    "lib/a/arrow.ts": "export const findThing = async (tx: Transaction, projectId: string) => 1;",
+    "lib/a/generic.ts": "export function pick<T extends object>(db: ReturnType<typeof getDb>, projectId: string): T {}",
+  };
+
+  it("names exported functions taking (db|tx, [kind,] projectId, …)", () => {
+    expect(oldVerbSignatures(tree(old))).toEqual([
+      "lib/events/list-events.ts: listEvents takes (db, projectId, …); a project-scoped verb takes (ctx: ProjectContext, …)",
+      "lib/schedules/assign-schedule.ts: assignSchedule takes (db, projectId, …); a project-scoped verb takes (ctx: ProjectContext, …)",
+      "lib/a/arrow.ts: findThing takes (db, projectId, …); a project-scoped verb takes (ctx: ProjectContext, …)",
+      "lib/a/generic.ts: pick takes (db, projectId, …); a project-scoped verb takes (ctx: ProjectContext, …)",
+    ]);
+  });
+
+  it("passes ctx verbs, non-project functions, private helpers, tests and other layers", () => {
+    expect(
+      oldVerbSignatures(
+        tree({
+          "lib/events/list-events.ts": "export async function listEvents(ctx: ProjectContext, q: Query) {}",
+          "lib/links/follow-link.ts": "export async function followLink(db: DbOrTx, token: string) {}",
+          "lib/lists/helper.ts": "async function insertRows(tx: DbOrTx, projectId: string) {}",
+          "lib/lists/lists.int.test.ts": "export async function setUp(db: Db, projectId: string) {}",
+          "worker/x.ts": "export async function run(db: Db, projectId: string) {}",
+          "lib/users/get-user.ts": "export async function getUser(ctx: ProjectContext, userId: string) {}",
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("is part of the layering check, with no folder exempt", () => {
+    expect(architectureViolations(tree(old))).toHaveLength(4);
+    // users/, organizations/ and identity/ were the last folders allowed the old signature.
+    const lastPending = {
+      "lib/users/get-user.ts": "export async function getUser(db: DbOrTx, projectId: string, userId: string) {}",
+      "lib/organizations/add-members.ts": "export async function addMembers(tx: DbOrTx, projectId: string, inputs: MembershipInput[]) {}",
+      "lib/identity/resolve.ts": "export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[]) {}",
+    };
+    expect(architectureViolations(tree(lastPending))).toHaveLength(3);
+  });
+});
+
+describe("importsOf", () => {
+  it("reads multi-line, side-effect, type-only and dynamic imports", () => {
+    expect(importsOf('import {\n  a,\n  b,\n} from "x";\nimport "y";\nimport type { T } from "z";\nexport * from "w";\nconst v = await import("v");')).toEqual([
+      { spec: "x", typeOnly: false },
+      { spec: "y", typeOnly: false },
+      { spec: "z", typeOnly: true },
+      { spec: "w", typeOnly: false },
+      { spec: "v", typeOnly: false },
+    ]);
+  });
+});

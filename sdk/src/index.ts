@@ -1,0 +1,5 @@
+export { Relay, type RelayOptions } from "./relay.js";
+export * from "./errors.js";
+export type * from "./types.js";
+export type { Camelize } from "./case.js";
+export type { paths, components } from "./generated/api.js";
