@@ -3,7 +3,7 @@ import { deliverInviteMail } from "@/lib/invites/deliver-invite-mail";
 import { rebuildList } from "@/lib/lists/rebuild-list";
 import { fanOut } from "@/lib/pipeline/fan-out";
 import { runHousekeeping } from "@/lib/pipeline/housekeeping";
-import { runJourneysStep, runListsStep, runSchemaStep } from "@/lib/pipeline/step-jobs";
+import { runJourneysSteps, runListsSteps, runSchemaStep } from "@/lib/pipeline/step-jobs";
 import { parseJob, type JobPayload, type QueueName } from "@/lib/queue/jobs";
 import { backfillOffset } from "@/lib/schedules/backfill-offset";
 import { systemContext } from "@/lib/access/context";
@@ -24,8 +24,9 @@ const each =
 export const HANDLERS: Handlers = {
   "system.tick": async () => runHousekeeping(getDb()),
   "pipeline.schema": each((job) => runSchemaStep(getDb(), job)),
-  "pipeline.lists": each((job) => runListsStep(getDb(), job)),
-  "pipeline.journeys": each((job) => runJourneysStep(getDb(), job)),
+  // Merged: the jobs fetched together are decided in one pass per project (lib/pipeline/step-jobs.ts).
+  "pipeline.lists": (jobs) => runListsSteps(getDb(), jobs),
+  "pipeline.journeys": (jobs) => runJourneysSteps(getDb(), jobs),
   "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), job.fanoutId)),
   "lists.rebuild": each((job) => rebuildList(systemContext(getDb(), job.projectId), job.listId, "all")),
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
@@ -33,6 +34,9 @@ export const HANDLERS: Handlers = {
   // Throws on an SMTP failure (after recording it on the invitation), so pg-boss retries with the mail backoff.
   "mail.invite": each((job) => deliverInviteMail(getDb(), job)),
 };
+
+/** Queues whose handler takes the whole fetched batch at once (the others are handed one job at a time). */
+export const MERGED_QUEUES: ReadonlySet<QueueName> = new Set(["pipeline.lists", "pipeline.journeys"]);
 
 /** Validates a batch with its queue's schema (the sender's) and hands it to the queue's handler. */
 export async function dispatch<Q extends QueueName>(queue: Q, data: unknown[], handlers: Handlers = HANDLERS): Promise<void> {

@@ -10,7 +10,7 @@ import type { QueueName } from "@/lib/queue/jobs";
 import { resumeBackfills } from "@/lib/schedules/resume-backfills";
 import { startDrain } from "./drain";
 import { startImportLoop } from "./import-loop";
-import { dispatch, HANDLERS } from "./handlers";
+import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
 import { startOpsServer } from "./ops-server";
 import { scheduleLoopOptions, startScheduleLoop } from "./schedule-loop";
 
@@ -22,13 +22,15 @@ await runMigrations(process.env.DATABASE_DIRECT_URL ?? databaseUrl());
 const boss = await getBoss({ worker: true });
 for (const name of Object.keys(HANDLERS) as QueueName[]) {
   await boss.work(name, { batchSize: 20, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true }, async (jobs) => {
-    // One job at a time, so its id is on every log line it writes and its duration is its own.
-    for (const job of jobs) {
-      await withLogContext({ jobId: job.id, queue: name }, async () => {
+    // Merged queues take the fetched jobs at once (one pass decides them all); the others run one job at
+    // a time, so its id is on every log line it writes and its duration is its own.
+    const units = MERGED_QUEUES.has(name) ? [jobs] : jobs.map((job) => [job]);
+    for (const unit of units) {
+      await withLogContext({ jobId: unit.length === 1 ? unit[0]!.id : unit.map((j) => j.id).join(","), queue: name }, async () => {
         const end = metrics.stepDuration.startTimer({ step: name });
         try {
-          await dispatch(name, [job.data]);
-          log.debug("job done");
+          await dispatch(name, unit.map((j) => j.data));
+          log.debug({ jobs: unit.length }, "job done");
         } catch (err) {
           metrics.stepFailures.inc({ step: name });
           log.error({ err }, "job failed; pg-boss retries it");

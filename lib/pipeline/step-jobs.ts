@@ -5,8 +5,8 @@ import type { JobPayload } from "@/lib/queue/jobs";
 import { addRollups } from "@/lib/overview/add-rollups";
 import { discoverSchema } from "./discover-schema";
 import { listenersFor } from "./listeners";
-import { loadEvents, runStep } from "./run-step";
-import { systemContext } from "@/lib/access/context";
+import { loadEvents, runStep, runSteps } from "./run-step";
+import { systemContext, type ProjectContext } from "@/lib/access/context";
 
 /** Pipeline step 2 for one job: merge the batch's schema delta and its overview counts (exactly once, with the marker). */
 export async function runSchemaStep(db: Db, job: JobPayload<"pipeline.schema">): Promise<void> {
@@ -17,18 +17,79 @@ export async function runSchemaStep(db: Db, job: JobPayload<"pipeline.schema">):
   });
 }
 
-/** Pipeline step 3 for one job: recompute the dynamic lists that (still) listen for the batch's names. */
-export async function runListsStep(db: Db, job: JobPayload<"pipeline.lists">): Promise<void> {
-  await runStep(db, "pipeline.lists", job, async (tx) => {
-    const ctx = systemContext(tx, job.projectId);
-    if ((await listenersFor(ctx, job.names)).lists) await recomputeListsForEvents(ctx, await loadEvents(ctx, job.eventIds));
+/** Jobs of one merged run carry at most this many events in all (so the transaction stays short). */
+export const MERGED_STEP_EVENTS = 5000;
+
+type StepJob = JobPayload<"pipeline.lists">;
+
+/**
+ * Pipeline step 3 for the jobs a worker fetched together: per project, one transaction recomputes the
+ * dynamic lists that (still) listen for the jobs' names, for the union of their events (see runSteps).
+ */
+export function runListsSteps(db: Db, jobs: StepJob[]): Promise<void> {
+  return runMerged(db, "pipeline.lists", jobs, async (ctx, names, eventIds) => {
+    if ((await listenersFor(ctx, names)).lists) await recomputeListsForEvents(ctx, await loadEvents(ctx, eventIds));
   });
 }
 
-/** Pipeline step 4 for one job: evaluate the journey entrances that (still) listen for the batch's names. */
-export async function runJourneysStep(db: Db, job: JobPayload<"pipeline.journeys">): Promise<void> {
-  await runStep(db, "pipeline.journeys", job, async (tx) => {
-    const ctx = systemContext(tx, job.projectId);
-    if ((await listenersFor(ctx, job.names)).journeys) await enterJourneys(ctx, await loadEvents(ctx, job.eventIds));
+/** Pipeline step 4 for the jobs a worker fetched together: the journey entrances that (still) listen, per project in one transaction. */
+export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
+  return runMerged(db, "pipeline.journeys", jobs, async (ctx, names, eventIds) => {
+    if ((await listenersFor(ctx, names)).journeys) await enterJourneys(ctx, await loadEvents(ctx, eventIds));
   });
+}
+
+/** Single-job forms, for callers holding one job. */
+export const runListsStep = (db: Db, job: StepJob) => runListsSteps(db, [job]);
+export const runJourneysStep = (db: Db, job: StepJob) => runJourneysSteps(db, [job]);
+
+/**
+ * Groups jobs by project into runs of at most MERGED_STEP_EVENTS events and runs each merged. When a
+ * merged run fails for its content (not a lost race, which runSteps retries), its jobs run one at a time,
+ * so one bad batch fails alone and the others are done (their markers make the retry of the whole fetch
+ * skip them); the first error is then thrown for pg-boss to retry.
+ */
+async function runMerged(
+  db: Db,
+  step: "pipeline.lists" | "pipeline.journeys",
+  jobs: StepJob[],
+  effect: (ctx: ProjectContext, names: string[], eventIds: string[]) => Promise<void>,
+): Promise<void> {
+  const run = (projectId: string, group: StepJob[]) =>
+    runSteps(db, step, projectId, group.map((j) => j.batchId), async (tx, claimed) => {
+      const mine = group.filter((j) => claimed.includes(j.batchId));
+      await effect(systemContext(tx, projectId), [...new Set(mine.flatMap((j) => j.names))], mine.flatMap((j) => j.eventIds));
+    });
+  for (const group of mergedGroups(jobs)) {
+    try {
+      await run(group[0]!.projectId, group);
+    } catch (err) {
+      if (group.length === 1) throw err;
+      let first: unknown;
+      for (const job of group) await run(job.projectId, [job]).catch((e) => (first ??= e));
+      if (first) throw first;
+    }
+  }
+}
+
+/** Jobs grouped by project, each group at most MERGED_STEP_EVENTS events (a single larger job stands alone). */
+export function mergedGroups(jobs: StepJob[]): StepJob[][] {
+  const byProject = new Map<string, StepJob[]>();
+  for (const j of jobs) byProject.set(j.projectId, [...(byProject.get(j.projectId) ?? []), j]);
+  const groups: StepJob[][] = [];
+  for (const list of byProject.values()) {
+    let current: StepJob[] = [];
+    let size = 0;
+    for (const j of list) {
+      if (current.length && size + j.eventIds.length > MERGED_STEP_EVENTS) {
+        groups.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(j);
+      size += j.eventIds.length;
+    }
+    if (current.length) groups.push(current);
+  }
+  return groups;
 }

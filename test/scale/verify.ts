@@ -17,7 +17,30 @@ export async function settled(sql: postgres.Sql, projectId: string): Promise<boo
 
 export async function waitSettled(sql: postgres.Sql, projectId: string, timeoutMs = 60_000) {
   // Twice in a row a moment apart: a job can be inserted by the transaction that finishes another.
-  await waitFor(async () => (await settled(sql, projectId)) && (await new Promise((r) => setTimeout(r, 500)), await settled(sql, projectId)), timeoutMs, "the pipeline to settle");
+  const trace = process.env.SCALE_TRACE ? setInterval(() => void pending(sql, projectId).then((p) => console.log("[settle]", JSON.stringify(p))), 3000) : undefined;
+  try {
+    await waitFor(async () => (await settled(sql, projectId)) && (await new Promise((r) => setTimeout(r, 500)), await settled(sql, projectId)), timeoutMs, "the pipeline to settle");
+  } catch (err) {
+    // Say what is still pending, so a failure on a machine we cannot log into names its cause.
+    throw new Error(`${(err as Error).message}; still pending: ${JSON.stringify(await pending(sql, projectId))}`);
+  } finally {
+    clearInterval(trace);
+  }
+}
+
+/** What keeps the project from settling: intake rows, jobs by queue and state, open fan-outs, due firings. */
+export async function pending(sql: postgres.Sql, projectId: string) {
+  const [intake] = await sql`select count(*)::int as n, min(received_at)::text as oldest from event_intake where project_id = ${projectId} and failed_at is null`;
+  const jobs = await sql`select name, state, count(*)::int as n, max(retry_count)::int as retries, min(start_after)::text as start_after,
+      max(left(output::text, 300)) as output
+    from pgboss.job where state in ('created', 'retry', 'active') and data->>'projectId' = ${projectId} group by 1, 2`;
+  const fanouts = await sql`select id, delivered, planned, received_at::text from event_fanouts where project_id = ${projectId} and finished_at is null limit 5`;
+  const [firings] = await sql`select count(*)::int as n, min(fire_at)::text as oldest from schedule_firings where project_id = ${projectId} and state = 'pending' and fire_at <= now()`;
+  // Who is working or waiting on the database right now (a hung handler shows here with its lock wait).
+  const busy = await sql`select application_name as app, state, wait_event_type as wait_type, wait_event as wait,
+      extract(epoch from now() - xact_start)::int as xact_s, left(query, 160) as query
+    from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`;
+  return { now: new Date().toISOString(), intake, jobs, fanouts, firings, busy };
 }
 
 /**
