@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { events, organizationMembers, organizations } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { NotFound } from "@/lib/http/errors";
+import { dropPendingEvents } from "@/lib/identity/drop-pending-events";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Identifier } from "@/lib/identity/schemas";
 import type { DeleteOrganizationOptions } from "./schemas";
@@ -33,6 +34,8 @@ async function deleteOrganizationIn(ctx: ProjectContext, id: string, opts: Delet
       .from(organizationMembers)
       .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, id)))
       .for("update");
+    // Accepted but unrecorded events naming it would create it again once drained.
+    await dropPendingEvents(ctx, "organization", id);
     const deleted = await tx
       .delete(organizations)
       .where(and(eq(organizations.projectId, projectId), eq(organizations.id, id)))

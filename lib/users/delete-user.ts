@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { events, users } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
+import { dropPendingEvents } from "@/lib/identity/drop-pending-events";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import type { Identifier } from "@/lib/identity/schemas";
 import { inRetryingTransaction } from "@/lib/db/retry";
@@ -8,10 +9,12 @@ import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Erases a user and everything recorded against it: identifiers, memberships and other dependent rows go
- * by foreign-key cascade; events carry no foreign key (hot table) and are deleted here explicitly.
+ * by foreign-key cascade; events carry no foreign key (hot table) and are deleted here explicitly, and
+ * events accepted for it but not yet recorded are dropped (else the drain would create the user again).
  */
 export async function eraseUserById(ctx: ProjectContext, userId: string): Promise<boolean> {
   const { db: tx, projectId } = ctx;
+  await dropPendingEvents(ctx, "user", userId);
   await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.userId, userId)));
   const deleted = await tx.delete(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).returning({ id: users.id });
   return deleted.length > 0;
