@@ -37,9 +37,50 @@ function getDatabase() {
       // OLTP statements only: JIT compilation costs more than it saves and misfires on overestimated plans.
       connection: { jit: "off", application_name: applicationName() },
     });
-    cached = { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
+    cached = { sql, db: drizzle(preparedStatements() ? preparing(sql) : sql, { schema, casing: "snake_case" }) };
   }
   return cached;
+}
+
+/**
+ * drizzle sends every query as `sql.unsafe(text, params, { prepare: false })` unless the query is given a
+ * name, and postgres.js sends such an unnamed statement only after a Describe round trip of its own (to
+ * learn the parameter types): every query with parameters cost two round trips. A prepared statement goes
+ * in one (Parse, Bind and Execute together the first time, Bind and Execute after), and PostgreSQL skips
+ * parsing it again. This wraps the client, and the clients of its transactions and savepoints, so that
+ * drizzle's queries are prepared (all but large ones, see below). The statement cache is per connection, and connections are recycled
+ * (postgres.js max_lifetime), so it stays bounded. DATABASE_PREPARE=false turns it off, for a
+ * transaction-mode pooler that cannot keep prepared statements across transactions.
+ */
+const PREPARE_MAX_TEXT = 16_384;
+const PREPARE_MAX_PARAMS = 256;
+
+export function preparing<T extends postgres.Sql | postgres.TransactionSql>(sql: T): T {
+  type Unsafe = (query: string, params?: unknown[], options?: Record<string, unknown>) => unknown;
+  type WithClient = (...args: unknown[]) => unknown;
+  return new Proxy(sql, {
+    get(target, prop, receiver) {
+      if (prop === "unsafe") {
+        const unsafe = Reflect.get(target, prop, receiver) as Unsafe;
+        // Large statements (multi-row VALUES of a batch insert) stay unnamed: the extra round trip is
+        // small beside their execution, and caching one per distinct row count would hold server memory.
+        return (query: string, params?: unknown[], options?: Record<string, unknown>) =>
+          unsafe(query, params, { ...options, prepare: options?.prepare === true || (query.length <= PREPARE_MAX_TEXT && (params?.length ?? 0) <= PREPARE_MAX_PARAMS) });
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        const open = Reflect.get(target, prop, receiver) as WithClient;
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: postgres.TransactionSql) => unknown;
+          return open(...args, (tx: postgres.TransactionSql) => fn(preparing(tx)));
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
+function preparedStatements(): boolean {
+  return process.env.DATABASE_PREPARE !== "false";
 }
 
 /** Names this process's connections (`relay-<RELAY_PROCESS>-<pid>`), so pool use can be read from pg_stat_activity. */
