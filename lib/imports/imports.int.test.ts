@@ -141,6 +141,28 @@ describe("an import applies a whole file through the set-based path", () => {
     expect(mv.errors).toEqual([{ line: 3, message: "user.identifier: no user has these identifiers" }]);
   }, 120_000);
 
+  it("batches in flight at once commit in file order: a record named in every batch ends with its last row's data", async () => {
+    // 12,000 rows naming 300 users, each user in every batch: adjacent batches lock the same records, so
+    // a batch applied ahead of the one before it must step back (IMPORT_PARALLEL=2, the default).
+    await spawnWorker({ IMPORT_BATCH: "500", IMPORT_PARALLEL: "2" });
+    const n = 12_000;
+    const lines = ["external_id,data.n"];
+    for (let i = 0; i < n; i++) lines.push(`order-${i % 300},${i}`);
+    const res = await upload(lines.join("\n"), "text/csv");
+    expect(res.status).toBe(202);
+    const done = await waitFor(async () => {
+      const v = await getImport(res.body.id);
+      return v.state === "done" && v;
+    }, 240_000, "the import to finish");
+    expect(done).toMatchObject({ rows: n, processed: n, failed: 0 });
+    const rows = await sql`select i.external_id, (u.data->>'n')::int as n from users u
+      join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
+      where u.project_id = ${p.projectId} and i.external_id like 'order-%'`;
+    expect(rows).toHaveLength(300);
+    const wrong = rows.filter((r) => r.n !== n - 300 + Number(String(r.external_id).slice("order-".length)));
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
   it("resumes after the worker is killed mid-import: every row applied exactly once, none lost", async () => {
     for (const w of workers.splice(0)) await w.stop("SIGKILL");
     const n = 30_000;

@@ -27,15 +27,27 @@ export interface ImportRunOptions {
    * postgres's 65,535 bind parameters and a batch's memory small.
    */
   batchSize: number;
+  /**
+   * Batches in flight at once (IMPORT_PARALLEL, 1 to 4, default 2). A batch's rows are applied while the
+   * one before it is still committing, so the database works on two cores; checkpoints still commit in
+   * file order (see commitBatch).
+   */
+  parallel: number;
   /** Asked between batches: true makes the run hand the import back (lease released) and return. */
   stopping?: () => boolean;
 }
 
 export const DEFAULT_IMPORT_BATCH = 5000;
 export const MAX_IMPORT_BATCH = 10_000;
+export const DEFAULT_IMPORT_PARALLEL = 2;
+export const MAX_IMPORT_PARALLEL = 4;
 
 export function importRunOptions(env = process.env): ImportRunOptions {
-  return { leaseSeconds: Number(env.IMPORT_LEASE_SECONDS ?? 30), batchSize: Math.max(1, Math.min(MAX_IMPORT_BATCH, Number(env.IMPORT_BATCH) || DEFAULT_IMPORT_BATCH)) };
+  return {
+    leaseSeconds: Number(env.IMPORT_LEASE_SECONDS ?? 30),
+    batchSize: Math.max(1, Math.min(MAX_IMPORT_BATCH, Number(env.IMPORT_BATCH) || DEFAULT_IMPORT_BATCH)),
+    parallel: Math.max(1, Math.min(MAX_IMPORT_PARALLEL, Math.floor(Number(env.IMPORT_PARALLEL)) || DEFAULT_IMPORT_PARALLEL)),
+  };
 }
 
 /** This run no longer holds the import (cancelled, or its lease expired and another worker took it). */
@@ -74,19 +86,45 @@ export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boo
  */
 async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOptions) {
   const started = Date.now();
-  const state = { rowsDone: imp.rowsDone, errorsKept: imp.errors.length };
+  let next = imp.rowsDone; // the first row of the next batch
+  let previous: InFlight = { done: Promise.resolve(), pid: null };
+  const inFlight: Promise<void>[] = [];
+  // Settles the oldest batch in flight; its error (LeaseLost, a database error) stops the run here.
+  const settleOldest = () => inFlight.shift()!;
+  const settleAll = async () => {
+    while (inFlight.length) await settleOldest();
+  };
+  const start = (rows: FileRow[]) => {
+    const self: InFlight = { done: Promise.resolve(), pid: null };
+    self.done = commitBatch(db, imp, owner, opts, rows, next, previous, self);
+    // Observed at once, so a failure before it is awaited is not an unhandled rejection.
+    self.done.catch(() => {});
+    next = rows[rows.length - 1]!.index + 1;
+    previous = self;
+    inFlight.push(self.done);
+  };
   let batch: FileRow[] = [];
   try {
-    for await (const row of readRows(db, imp)) {
-      if (row.index < state.rowsDone) continue;
-      batch.push(row);
-      if (batch.length >= opts.batchSize) {
-        if (opts.stopping?.()) return release(db, imp, owner);
-        await commitBatch(db, imp, owner, opts, batch, state);
-        batch = [];
+    try {
+      for await (const row of readRows(db, imp)) {
+        if (row.index < imp.rowsDone) continue;
+        batch.push(row);
+        if (batch.length >= opts.batchSize) {
+          if (opts.stopping?.()) {
+            await settleAll();
+            return release(db, imp, owner);
+          }
+          while (inFlight.length >= opts.parallel) await settleOldest();
+          start(batch);
+          batch = [];
+        }
       }
+      if (batch.length) start(batch);
+    } finally {
+      // Whatever ended the loop, no batch is left running behind it.
+      await Promise.allSettled(inFlight);
     }
-    if (batch.length) await commitBatch(db, imp, owner, opts, batch, state);
+    await settleAll();
   } catch (err) {
     if (err instanceof LeaseLost || !isFileError(err)) throw err;
     // The file itself cannot be read on (a parser failure that is not one row's): the import fails here.
@@ -99,14 +137,14 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
   await db.transaction(async (tx) => {
     const done = await tx
       .update(imports)
-      .set({ state: "done", rows: state.rowsDone, finishedAt: new Date(), updatedAt: new Date(), leaseOwner: null, leaseUntil: null })
+      .set({ state: "done", rows: next, finishedAt: new Date(), updatedAt: new Date(), leaseOwner: null, leaseUntil: null })
       .where(and(eq(imports.projectId, imp.projectId), eq(imports.id, imp.id), eq(imports.leaseOwner, owner), eq(imports.state, "running")))
       .returning({ id: imports.id });
     if (!done.length) throw new LeaseLost();
     // The file is no longer needed once every row is settled.
     await tx.delete(importChunks).where(and(eq(importChunks.projectId, imp.projectId), eq(importChunks.importId, imp.id)));
   });
-  log.info({ importId: imp.id, rows: state.rowsDone, ms: Date.now() - started }, "import done");
+  log.info({ importId: imp.id, rows: next, ms: Date.now() - started }, "import done");
 }
 
 /** Hands an unfinished import back at its checkpoint, claimable at once by the next worker. */
@@ -121,12 +159,33 @@ function isFileError(err: unknown): boolean {
   return typeof (err as { code?: unknown })?.code === "string" && String((err as { code: string }).code).startsWith("CSV_");
 }
 
+/** The batch before this one had not committed in time, or failed: this one rolled back to go again after it. */
+class NotInOrder extends Error {}
+
+/** A batch in flight: its result, and the backend its transaction runs on (to see who blocks whom). */
+interface InFlight {
+  done: Promise<void>;
+  pid: number | null;
+}
+
+/** How often a batch done applying checks whether the one before it waits for a lock this batch holds. */
+const ORDER_CHECK_MS = 200;
+/** A backstop for blocking PostgreSQL does not report directly (through a third transaction). */
+const ORDER_WAIT_MS = 60_000;
+
 /**
  * One batch in one transaction: valid rows applied together (an item the identity rules refuse, a
  * conflict or a missing record, becomes that row's error and the rest is applied again), refused rows
- * recorded with their line, and the checkpoint moved past the batch, all or nothing.
+ * recorded with their line, and the checkpoint moved from `from` past the batch, all or nothing.
+ *
+ * With batches in flight at once, this batch applies its rows while `previous` is still committing, then
+ * waits for it before taking the import row and moving the checkpoint; `rows_done = from` is checked under
+ * that lock, so checkpoints commit in file order and a batch never commits unless every batch before it
+ * did. If `previous` fails, or waits for a lock this batch holds (the same record in both: a deadlock
+ * PostgreSQL cannot see, since this side waits in JavaScript; seen with pg_blocking_pids), this
+ * transaction rolls back, releasing its locks, and runs again once `previous` has settled.
  */
-async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOptions, rows: FileRow[], state: { rowsDone: number; errorsKept: number }) {
+async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOptions, rows: FileRow[], from: number, previous: InFlight, self: InFlight) {
   const errors: ImportRowError[] = [];
   let valid: { row: FileRow; body: unknown }[] = [];
   const schema = ROW_SCHEMAS[imp.kind];
@@ -140,28 +199,39 @@ async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOp
     else errors.push({ line: row.line, message: zodIssuesToFieldErrors(parsed.error.issues).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; ") });
   }
   const last = rows[rows.length - 1]!;
+  let before: InFlight | null = previous;
   for (;;) {
     try {
       await inRetryingTransaction(
         db,
         async (tx) => {
+          self.pid = (await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid;
+          if (valid.length) await applyRows(systemContext(tx, imp.projectId), imp.kind, valid.map((v) => v.body));
+          if (before) await inOrder(db, before, self.pid);
           const [held] = await queryRows<{ one: number }>(tx, sql`
             select 1 as one from imports where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid
-              and lease_owner = ${owner}::uuid and state = 'running' and rows_done = ${state.rowsDone} for update`);
+              and lease_owner = ${owner}::uuid and state = 'running' and rows_done = ${from} for update`);
           if (!held) throw new LeaseLost();
-          if (valid.length) await applyRows(systemContext(tx, imp.projectId), imp.kind, valid.map((v) => v.body));
-          const kept = errors.slice(0, Math.max(0, MAX_ROW_ERRORS - state.errorsKept));
+          // The first MAX_ROW_ERRORS of the import are kept: how many earlier batches kept is read here, under the lock.
           await tx.execute(sql`
             update imports set rows_done = ${last.index + 1}, rows = greatest(rows, ${last.index + 1}), bytes_done = ${last.bytes},
               processed = processed + ${valid.length}, failed = failed + ${errors.length},
-              errors = errors || ${JSON.stringify(kept)}::jsonb,
+              errors = errors || coalesce((
+                select jsonb_agg(e order by n) from jsonb_array_elements(${JSON.stringify(errors)}::jsonb) with ordinality as x(e, n)
+                where n <= ${MAX_ROW_ERRORS} - jsonb_array_length(errors)), '[]'::jsonb),
               lease_until = now() + make_interval(secs => ${opts.leaseSeconds}), updated_at = now()
             where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid`);
         },
         20,
       );
-      break;
+      return;
     } catch (err) {
+      if (err instanceof NotInOrder) {
+        // Go again once the batch before has settled; if it failed, the run stops with its error.
+        await previous.done;
+        before = null;
+        continue;
+      }
       const at = rowIndexOf(err);
       if (at === null) throw err;
       // One item the identity rules refuse: it becomes a row error, the others go again.
@@ -172,8 +242,26 @@ async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOp
       valid = valid.filter((_, i) => i !== at);
     }
   }
-  state.rowsDone = last.index + 1;
-  state.errorsKept = Math.min(MAX_ROW_ERRORS, state.errorsKept + errors.length);
+}
+
+/**
+ * Resolves once `previous` committed. Throws NotInOrder when it failed, when it waits for a lock held by
+ * `pid` (this batch's backend), or after ORDER_WAIT_MS.
+ */
+async function inOrder(db: Db, previous: InFlight, pid: number) {
+  const failed = previous.done.then(
+    () => true,
+    () => false,
+  );
+  const deadline = Date.now() + ORDER_WAIT_MS;
+  for (;;) {
+    const settled = await Promise.race([failed, new Promise<null>((r) => setTimeout(() => r(null), ORDER_CHECK_MS))]);
+    if (settled === true) return;
+    if (settled === false || Date.now() > deadline) throw new NotInOrder();
+    if (previous.pid === null) continue;
+    const [row] = await queryRows<{ blocked: boolean }>(db, sql`select ${pid}::int = any(pg_blocking_pids(${previous.pid}::int)) as blocked`);
+    if (row?.blocked) throw new NotInOrder();
+  }
 }
 
 /** The batch item a conflict or a missing-record error names (`[12].identifier`), or null for other errors. */

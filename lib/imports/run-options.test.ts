@@ -14,5 +14,9 @@ describe("importRunOptions: rows per transaction", () => {
     expect(importRunOptions(env({ IMPORT_BATCH: "many" })).batchSize).toBe(5000);
     expect(importRunOptions(env({ IMPORT_BATCH: "-3" })).batchSize).toBe(1);
     expect(importRunOptions(env({})).leaseSeconds).toBe(30);
+    expect(importRunOptions(env({})).parallel).toBe(2);
+    expect(importRunOptions(env({ IMPORT_PARALLEL: "1" })).parallel).toBe(1);
+    expect(importRunOptions(env({ IMPORT_PARALLEL: "64" })).parallel).toBe(4);
+    expect(importRunOptions(env({ IMPORT_PARALLEL: "x" })).parallel).toBe(2);
   });
 });
