@@ -45,6 +45,16 @@ describe("npm run cli", () => {
     expect(project).toBeDefined();
   });
 
+  it("create-key --origin makes a browser key of the client role, and refuses a non-origin or another role", async () => {
+    const p = JSON.parse((await cli("create-project", "--org", `Origin ${crypto.randomUUID()}`, "--name", "O", "--owner", "origin@example.com", "--json")).stdout.trim());
+    const k = JSON.parse((await cli("create-key", "--project", p.projectId, "--role", "client", "--origin", "https://shop.example.com", "--origin", "http://localhost:5173", "--json")).stdout.trim());
+    expect(k.allowedOrigins).toEqual(["https://shop.example.com", "http://localhost:5173"]);
+    const [row] = await sql`select allowed_origins from api_keys where id = ${k.keyId}`;
+    expect(row!.allowed_origins).toEqual(["https://shop.example.com", "http://localhost:5173"]);
+    await expect(cli("create-key", "--project", p.projectId, "--role", "client", "--origin", "https://shop.example.com/path")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--origin https://shop.example.com/path: must be an origin") });
+    await expect(cli("create-key", "--project", p.projectId, "--role", "admin", "--origin", "https://shop.example.com")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--origin") });
+  });
+
   it("create-key --rate <n>/s --burst <n> sets the key's limits, and refuses a burst below the rate", async () => {
     const p = JSON.parse((await cli("create-project", "--org", `Rate ${crypto.randomUUID()}`, "--name", "R", "--owner", "rate@example.com", "--json")).stdout.trim());
     const k = JSON.parse((await cli("create-key", "--project", p.projectId, "--role", "support", "--rate", "7/s", "--burst", "9", "--json")).stdout.trim());

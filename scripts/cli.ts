@@ -20,9 +20,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
       Creates the project, and a client-role API key, in the org of that name the owner belongs to
       (made owner there if they were only a member or admin), or in a new org with them as owner.
   create-key --project <id> --role <support|client|editor|admin> [--name <name>]
-             [--rate <n>/s] [--burst <n>] [--json]
+             [--rate <n>/s] [--burst <n>] [--origin <url>]... [--json]
       Creates an API key; the secret is printed once. --rate and --burst set its rate limit
-      (default 100/s, burst 500).
+      (default 100/s, burst 500). --origin (repeatable, role client only) makes a browser key that
+      web pages at exactly those origins may call (e.g. --origin https://shop.example.com).
   import --project <id> --file <path> [--kind users|organizations|memberships]
       Uploads a CSV (.csv) or NDJSON (.ndjson, .jsonl) file as an import and shows its progress until
       the worker has applied it (a worker must be running: npm run dev / npm start). Ctrl-C leaves the
@@ -40,6 +41,7 @@ async function main(argv: string[]) {
       org: { type: "string" }, name: { type: "string" }, owner: { type: "string" },
       project: { type: "string" }, role: { type: "string" }, json: { type: "boolean", default: false },
       rate: { type: "string" }, burst: { type: "string" }, file: { type: "string" }, kind: { type: "string" },
+      origin: { type: "string", multiple: true },
     },
     strict: true,
   });
@@ -71,13 +73,18 @@ async function main(argv: string[]) {
       if (!isRole(values.role)) fail(`--role must be one of ${ROLES.join(", ")}`);
       const limits = parseKeyLimits(values.rate, values.burst);
       if (typeof limits === "string") fail(limits);
+      const origins = parseOrigins(values.origin, values.role!);
+      if (typeof origins === "string") fail(origins);
       const db = getDb();
       const [project] = /^[0-9a-f-]{36}$/i.test(values.project!) ? await db.select().from(projects).where(eq(projects.id, values.project!)) : [];
       if (!project) fail(`no project ${values.project}`);
-      const { key, secret } = await createApiKey(db, { projectId: project!.id, name: values.name ?? `${values.role} key`, role: values.role as never, ...(limits as object) });
+      const { key, secret } = await createApiKey(db, { projectId: project!.id, name: values.name ?? `${values.role} key`, role: values.role as never, ...(limits as object), allowedOrigins: origins as string[] | null });
       const rate = { ratePerSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst };
-      if (values.json) console.log(JSON.stringify({ keyId: key.id, projectId: key.projectId, role: key.role, ...rate, apiKey: secret }));
-      else console.log(`key      ${key.id}\nrole     ${key.role}\nlimit    ${rate.ratePerSecond}/s, burst ${rate.burst}\napi key  ${secret}   (shown once)`);
+      if (values.json) console.log(JSON.stringify({ keyId: key.id, projectId: key.projectId, role: key.role, ...rate, allowedOrigins: key.allowedOrigins, apiKey: secret }));
+      else {
+        const origin = key.allowedOrigins ? `\norigins  ${key.allowedOrigins.join(" ")}   (browser key: POST /users and /users/events only)` : "";
+        console.log(`key      ${key.id}\nrole     ${key.role}\nlimit    ${rate.ratePerSecond}/s, burst ${rate.burst}${origin}\napi key  ${secret}   (shown once)`);
+      }
       return;
     }
     case "import": {
@@ -136,6 +143,14 @@ function parseKeyLimits(rate?: string, burst?: string): { rateLimitPerSecond?: n
   const parsed = createKeyBody.safeParse({ name: "cli", role: "client", rate_limit_per_second: r ? Number(r[1]) : undefined, rate_limit_burst: b });
   if (!parsed.success) return parsed.error.issues.map((i) => `--${i.path.join(".") === "rate_limit_burst" ? "burst" : "rate"}: ${i.message}`).join("; ");
   return { rateLimitPerSecond: parsed.data.rate_limit_per_second, rateLimitBurst: parsed.data.rate_limit_burst ?? Math.max(DEFAULT_BURST, parsed.data.rate_limit_per_second) };
+}
+
+/** `--origin` values checked with the keys API's own schema (exact origins, client role only); null without any. */
+function parseOrigins(origins: string[] | undefined, role: string): string[] | null | string {
+  if (!origins?.length) return null;
+  const parsed = createKeyBody.safeParse({ name: "cli", role, allowed_origins: origins });
+  if (!parsed.success) return parsed.error.issues.map((i) => `--origin${i.path.length > 1 ? ` ${origins[Number(i.path[1])]}` : ""}: ${i.message}`).join("; ");
+  return parsed.data.allowed_origins ?? null;
 }
 
 // Without DATABASE_URL, talk to the embedded database that `npm run dev` runs.
