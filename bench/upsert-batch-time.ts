@@ -7,6 +7,7 @@ import { closeDatabase, getDb } from "../db/client";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { upsertRecords } from "../lib/identity/upsert-records";
 import { userChange } from "../lib/users/upsert-user";
+import { loadUserViews } from "../lib/users/view";
 import { createTestDatabase } from "../scripts/test/database";
 import { systemContext } from "@/lib/access/context";
 
@@ -28,6 +29,8 @@ const mark = (label: string) => {
   if (last) spent.set(last.label, (spent.get(last.label) ?? 0) + t - last.t);
   last = { label, t };
 };
+/** VIEWS=1: read the users back as /users/batch answers them (lib/users/view.ts). */
+const VIEWS = process.env.VIEWS === "1";
 const EXPLAIN = process.env.EXPLAIN === "1";
 const client = postgres(db.url, { max: 1, onnotice: (n) => EXPLAIN && console.log(n.message), debug: (_c, query) => mark(query.replace(/\s+/g, " ").trim().slice(0, 70)) });
 const timed = drizzle(client, { schema, casing: "snake_case" });
@@ -42,7 +45,8 @@ try {
         // The last batch's plans, with trigger (foreign key) times, as notices (auto_explain).
         for (const s of ["load 'auto_explain'", "set local auto_explain.log_min_duration = 0", "set local auto_explain.log_analyze = on", "set local auto_explain.log_buffers = on", "set local auto_explain.log_triggers = on", "set local auto_explain.log_level = notice"]) await tx.execute(sql.raw(s));
       }
-      await upsertRecords(systemContext(tx, project.id), "user", items, { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const r = await upsertRecords(systemContext(tx, project.id), "user", items, { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      if (VIEWS) await loadUserViews(systemContext(tx, project.id), r.ids);
     });
     mark("(after commit)");
     last = undefined;
