@@ -23,8 +23,13 @@ export async function lookupPairs(ctx: ProjectContext, kind: Kind, pairs: Pair[]
   const rows = await queryRows<{ source: string; external_id: string; record_id: string }>(tx, sql`
     select i.source, i.external_id, i.${sql.identifier(t.idColumn)} as record_id
     from jsonb_to_recordset(${input}::jsonb) as x(s text, e text)
-    join ${sql.identifier(t.identifiers)} i on i.project_id = ${projectId}::uuid and i.source = x.s and i.external_id = x.e
-    ${lock ? sql`join ${sql.identifier(t.records)} r on r.project_id = i.project_id and r.id = i.${sql.identifier(t.idColumn)}
+    -- One primary-key probe per pair (OFFSET 0 keeps the subquery from being flattened): planned as a
+    -- join, a batch of new pairs was answered by scanning all of the project's identifiers, a cost that
+    -- grew with the table (quadratic over an import).
+    cross join lateral (
+      select i.source, i.external_id, i.${sql.identifier(t.idColumn)} from ${sql.identifier(t.identifiers)} i
+      where i.project_id = ${projectId}::uuid and i.source = x.s and i.external_id = x.e offset 0) i
+    ${lock ? sql`join ${sql.identifier(t.records)} r on r.project_id = ${projectId}::uuid and r.id = i.${sql.identifier(t.idColumn)}
     order by r.id for update of r` : sql``}`);
   for (const r of rows) owners.set(pairKey(r.source, r.external_id), r.record_id);
   return owners;

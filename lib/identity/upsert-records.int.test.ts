@@ -113,6 +113,30 @@ describe("POST /users/batch, set-based", () => {
     results.forEach((r, j) => r.body.data.forEach((u: any, k: number) => expect(u.id).toBe(byExternal.get(batches[j]![k]!.identifier[0]!.external_id))));
   });
 
+  it("checks a new user's folded totals too: past 256 KiB of data or 100 identifiers is a 422 naming its first item, nothing written", async () => {
+    const chunk = (k: number) => Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${k}_${i}`, "x".repeat(1000)]));
+    const big = await post("/users/batch", [
+      { identifier: [{ external_id: "tot-ok" }] },
+      ...Array.from({ length: 10 }, (_, k) => ({ identifier: [{ external_id: "tot-big" }], data: chunk(k) })),
+    ]);
+    expect(big.status, JSON.stringify(big.body)).toBe(422);
+    expect(big.body.errors).toEqual([{ path: "[1].data", message: "at most 256 KiB of data per user" }]);
+    // Each item adds 19 new identifiers to the user the previous item named: 20 + 5 * 19 = 115.
+    const many = await post("/users/batch", [
+      { identifier: [{ external_id: "tot-ok" }] },
+      ...Array.from({ length: 6 }, (_, k) => ({ identifier: Array.from({ length: 20 }, (_, i) => ({ source: "tot", external_id: `t-${k * 19 + i}` })) })),
+    ]);
+    expect(many.status, JSON.stringify(many.body)).toBe(422);
+    expect(many.body.errors).toEqual([{ path: "[1].identifier", message: "at most 100 identifiers per user" }]);
+    expect(await idOf("user_identifiers", "tot-ok")).toBeUndefined();
+    expect(await idOf("user_identifiers", "tot-big")).toBeUndefined();
+    expect(await idOf("user_identifiers", "t-0")).toBeUndefined();
+    // Under the limits the same shape is written.
+    const fits = await post("/users/batch", Array.from({ length: 5 }, (_, k) => ({ identifier: Array.from({ length: 20 }, (_, i) => ({ source: "tot", external_id: `t-${k * 19 + i}` })) })));
+    expect(fits.status, JSON.stringify(fits.body)).toBe(200);
+    expect(fits.body.created).toBe(1);
+  });
+
   it("records user.created and an anniversary assignment for each new user, user.updated for changed existing ones", async () => {
     const old = await post("/users", { identifier: [{ external_id: "ev-old" }], data: { v: 1 } });
     const items = [

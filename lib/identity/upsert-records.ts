@@ -6,7 +6,7 @@ import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system
 import { Conflict } from "@/lib/http/errors";
 import { lookupPairs } from "./lookup-pairs";
 import { mergeRows } from "./merge";
-import { checkRecordTotals } from "./record-totals";
+import { checkRecordTotals, totalsError } from "./record-totals";
 import { onRecordsCreated } from "./on-created";
 import { pairKey } from "./pair-key";
 import type { Identifier } from "./schemas";
@@ -115,14 +115,22 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
       const row = rows[Number(t.id.slice(1))]!;
       events.push(createdEvent(kind, row, [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id }))));
     } else if (reject) {
-      const changed = [...((added.get(t.id) ?? 0) > 0 ? ["identifier"] : []), ...(changedBy.get(t.id) ?? [])];
+      const changed = [...((added.counts.get(t.id) ?? 0) > 0 ? ["identifier"] : []), ...(changedBy.get(t.id) ?? [])];
       if (changed.length) events.push(recordEvent(kind, `${kind}.updated`, t.id, { changed }));
     }
   }
   if (reject) {
     // Each request is bounded, but identifiers accumulate and data merges: check what this write made.
-    const touched = [...targets.values()].filter((t) => t.id.startsWith("#") || t.data || (added.get(t.id) ?? 0) > 0 || t.pairs.size);
-    const prefix = new Map(touched.map((t) => [real(t.id), (opts.path?.(t.first) ?? "identifier").replace(/identifier$/, "")]));
+    // A new record's totals are known from the two inserts (its pairs, all new, and the stored data's
+    // size); only existing records are counted again in SQL.
+    const prefixOf = (t: Target) => (opts.path?.(t.first) ?? "identifier").replace(/identifier$/, "");
+    for (const t of fresh) {
+      const row = rows[Number(t.id.slice(1))]!;
+      const err = totalsError(kind, { identifiers: t.pairs.size, data_bytes: row._data_bytes, metadata_bytes: added.metadataBytes.get(row.id) ?? 0 }, prefixOf(t));
+      if (err) throw err;
+    }
+    const touched = existing.filter((t) => t.data || (added.counts.get(t.id) ?? 0) > 0 || t.pairs.size);
+    const prefix = new Map(touched.map((t) => [t.id, prefixOf(t)]));
     await checkRecordTotals(ctx, kind, [...prefix.keys()], (id) => prefix.get(id) ?? "");
   }
   await recordSystemEvents(ctx, events);
@@ -130,7 +138,8 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
   return { ids: ids.map(real), created };
 }
 
-type RawRecord = { id: string; created_at: string; data: Record<string, unknown> } & Record<string, unknown>;
+/** `_data_bytes`: the stored data's serialized size, as the record totals measure it. */
+type RawRecord = { id: string; created_at: string; data: Record<string, unknown>; _data_bytes: number } & Record<string, unknown>;
 
 /** One insert for every new record, answered in the order of `fresh` (ids drawn first, then joined back). */
 async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: Target[]): Promise<RawRecord[]> {
@@ -145,7 +154,7 @@ async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: T
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data)
       select ${projectId}::uuid, x.id, ${values}, x.d from x order by x.ord
       returning *)
-    select x.ord, ins.* from ins join x on x.id = ins.id order by x.ord`);
+    select x.ord, ins.*, octet_length(ins.data::text) as _data_bytes from ins join x on x.id = ins.id order by x.ord`);
   return rows;
 }
 
@@ -155,7 +164,7 @@ async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: T
  * to another record comes back unwritten, and the transaction retries (the retry then sees the owner,
  * and answers 409 or updates). With `first` semantics a pair lost to another record is simply not
  * attached, except a new record's, which must have its pairs. Returns, per existing record, how many
- * pairs were new.
+ * pairs were new, and per new record the serialized size of its pairs' metadata (for the totals check).
  */
 async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targets: Target[], real: (id: string) => string, reject: boolean) {
   const t = KINDS[kind].sql;
@@ -164,25 +173,28 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
       [...target.pairs.entries()].map(([k, { pair, isNew }]) => ({ k, s: pair.source, e: pair.external_id, r: real(target.id), m: pair.metadata ?? null, n: isNew, fresh: target.id.startsWith("#") })),
     )
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
-  const added = new Map<string, number>();
+  const counts = new Map<string, number>();
+  const metadataBytes = new Map<string, number>();
+  const added = { counts, metadataBytes };
   if (!rows.length) return added;
   const idColumn = sql.identifier(t.idColumn);
   const table = sql.identifier(t.identifiers);
-  const written = await queryRows<{ source: string; external_id: string; inserted: boolean }>(tx, sql`
+  const written = await queryRows<{ source: string; external_id: string; inserted: boolean; metadata_bytes: number | null }>(tx, sql`
     insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
     select ${projectId}::uuid, x.s, x.e, x.r, x.m
     from jsonb_to_recordset(${JSON.stringify(rows.map(({ s, e, r, m }) => ({ s, e, r, m })))}::jsonb) as x(s text, e text, r uuid, m jsonb)
     on conflict (project_id, source, external_id) do update set metadata = coalesce(t.metadata, '{}'::jsonb) || excluded.metadata
       where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null
-    returning t.source, t.external_id, (t.xmax::text = '0') as inserted`);
-  const inserted = new Set(written.filter((w) => w.inserted).map((w) => pairKey(w.source, w.external_id)));
+    returning t.source, t.external_id, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`);
+  const inserted = new Map(written.filter((w) => w.inserted).map((w) => [pairKey(w.source, w.external_id), w.metadata_bytes ?? 0]));
   for (const r of rows) {
     if (!r.n) continue;
     if (!inserted.has(r.k)) {
       if (reject || r.fresh) throw new RetryTransaction();
       continue;
     }
-    if (!r.fresh) added.set(r.r, (added.get(r.r) ?? 0) + 1);
+    if (r.fresh) metadataBytes.set(r.r, (metadataBytes.get(r.r) ?? 0) + inserted.get(r.k)!);
+    else counts.set(r.r, (counts.get(r.r) ?? 0) + 1);
   }
   return added;
 }

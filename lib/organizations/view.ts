@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { uuidArray } from "@/lib/db/sql";
 import { organizations, type Organization } from "@/db/schema";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
@@ -25,10 +26,11 @@ export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifi
 export async function loadOrganizationViews(ctx: ProjectContext, ids: string[]): Promise<OrganizationView[]> {
   const { db: tx, projectId } = ctx;
   if (!ids.length) return [];
+  // One array parameter for the ids, not one bind per id (a batch answers a thousand).
   const rows = await tx
     .select({ organization: organizations, identifiers: identifiersJson("organization", sql`${organizations.id}`, sql`${organizations.projectId}`) })
     .from(organizations)
-    .where(and(eq(organizations.projectId, projectId), inArray(organizations.id, ids)));
+    .where(and(eq(organizations.projectId, projectId), sql`${organizations.id} = any(${uuidArray(ids)})`));
   const byId = new Map(rows.map((r) => [r.organization.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

@@ -1,24 +1,46 @@
 import { sql } from "drizzle-orm";
-import { materializeFirings, type AssignmentKey } from "./cycles";
+import { LATE_LIMIT } from "./cycles";
 import { ANNIVERSARY, ensureSchedule } from "./definitions";
 import type { SubjectKind } from "./subject";
-import { queryRows, rowsSql } from "@/lib/db/sql";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * The built-in `anniversary` assignment for new users or organizations, in the transaction that creates
- * them and in two statements however many there are: anchored at creation, recurring yearly, first
+ * them and in one statement however many there are: anchored at creation, recurring yearly, first
  * occurring one year after creation, with one firing per offset of the project's anniversary schedule.
+ * The firings are made from the assignment insert's RETURNING (a data-modifying CTE) rather than by
+ * re-reading the assignments, and the schedule is found by name inside the statement; only a project's
+ * first creation, which finds no schedule, makes it (lib/schedules/definitions.ts) and runs again.
+ * The firing rule is materializeFirings' (lib/schedules/cycles.ts) for a fresh assignment.
  */
-export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[]): Promise<void> {
+export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now = new Date()): Promise<void> {
   if (!records.length) return;
-  const schedule = await ensureSchedule(ctx, ANNIVERSARY.name, ANNIVERSARY.type);
+  if (await assign(ctx, kind, records, now)) return;
+  await ensureSchedule(ctx, ANNIVERSARY.name, ANNIVERSARY.type);
+  await assign(ctx, kind, records, now);
+}
+
+/** False when the project has no anniversary schedule yet (then nothing was written). */
+async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now: Date): Promise<boolean> {
   const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
-  const keys = (await queryRows<AssignmentKey>(ctx.db, sql`
-    insert into schedule_assignments (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
-    select ${ctx.projectId}, ${schedule.id}, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
-    from ${rowsSql(records.map((r) => ({ id: r.id, created_at: r.createdAt.toISOString() })), "id uuid, created_at timestamptz")} r
-    on conflict do nothing
-    returning project_id as "projectId", id`));
-  await materializeFirings(ctx.db, keys, new Date());
+  const createdAt = `{${records.map((r) => r.createdAt.toISOString()).join(",")}}`;
+  const [row] = await queryRows<{ found: boolean }>(ctx.db, sql`
+    with s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name}),
+    a as (
+      insert into schedule_assignments (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
+      select ${ctx.projectId}::uuid, s.id, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
+      from s, unnest(${uuidArray(records.map((r) => r.id))}, ${createdAt}::timestamptz[]) as r(id, created_at)
+      on conflict do nothing
+      returning project_id, id, schedule_id, cycle, occurrence_at),
+    f as (
+      insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
+      select a.project_id, a.id, o.id, a.cycle, t.fire_at,
+             case when t.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
+      from a
+      join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t
+      on conflict do nothing)
+    select exists (select 1 from s) as found`);
+  return row!.found;
 }

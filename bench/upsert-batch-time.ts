@@ -1,0 +1,61 @@
+import { loadavg } from "node:os";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "../db/schema";
+import { closeDatabase, getDb } from "../db/client";
+import { createProjectWithOwner } from "../lib/projects/create-project";
+import { upsertRecords } from "../lib/identity/upsert-records";
+import { userChange } from "../lib/users/upsert-user";
+import { loadUserViews } from "../lib/users/view";
+import { createTestDatabase } from "../scripts/test/database";
+import { systemContext } from "@/lib/access/context";
+
+/**
+ * Where a set-based batch of new users spends its time, in process: BATCHES (default 20) batches of
+ * SIZE (default 5,000, an import's batch) new users through upsertRecords, each in its own transaction,
+ * time per statement (from the postgres.js `debug` hook: a statement's share runs until the next one is
+ * sent, so the JS work after it counts too). `npx tsx bench/upsert-batch-time.ts`; `EXPLAIN=1` prints the
+ * last batch's plans with their trigger times.
+ */
+const BATCHES = Number(process.env.BATCHES ?? 20);
+const SIZE = Number(process.env.SIZE ?? 5000);
+const db = await createTestDatabase("relay_batchtime");
+process.env.DATABASE_URL = db.url;
+let last: { label: string; t: number } | undefined;
+const spent = new Map<string, number>();
+const mark = (label: string) => {
+  const t = performance.now();
+  if (last) spent.set(last.label, (spent.get(last.label) ?? 0) + t - last.t);
+  last = { label, t };
+};
+/** VIEWS=1: read the users back as /users/batch answers them (lib/users/view.ts). */
+const VIEWS = process.env.VIEWS === "1";
+const EXPLAIN = process.env.EXPLAIN === "1";
+const client = postgres(db.url, { max: 1, onnotice: (n) => EXPLAIN && console.log(n.message), debug: (_c, query) => mark(query.replace(/\s+/g, " ").trim().slice(0, 70)) });
+const timed = drizzle(client, { schema, casing: "snake_case" });
+try {
+  const { project } = await createProjectWithOwner(getDb(), { orgName: "t", projectName: "t", ownerEmail: "t@example.com" });
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  const t0 = performance.now();
+  for (let b = 0; b < BATCHES; b++) {
+    const items = Array.from({ length: SIZE }, (_, i) => userChange({ identifier: [{ source: "default", external_id: `imp-${b * SIZE + i}` }], email: `u${i}@example.com`, data: { plan: i % 3 ? "pro" : "free", seats: i % 50 } }));
+    await timed.transaction(async (tx) => {
+      if (EXPLAIN && b === BATCHES - 1) {
+        // The last batch's plans, with trigger (foreign key) times, as notices (auto_explain).
+        for (const s of ["load 'auto_explain'", "set local auto_explain.log_min_duration = 0", "set local auto_explain.log_analyze = on", "set local auto_explain.log_buffers = on", "set local auto_explain.log_triggers = on", "set local auto_explain.log_level = notice"]) await tx.execute(sql.raw(s));
+      }
+      const r = await upsertRecords(systemContext(tx, project.id), "user", items, { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      if (VIEWS) await loadUserViews(systemContext(tx, project.id), r.ids);
+    });
+    mark("(after commit)");
+    last = undefined;
+  }
+  const total = performance.now() - t0;
+  console.log(`${BATCHES} x ${SIZE} new users: ${(total / 1000).toFixed(2)} s, ${Math.round((BATCHES * SIZE) / (total / 1000))} users/s`);
+  for (const [label, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${(ms / 1000).toFixed(2).padStart(7)} s  ${label}`);
+} finally {
+  await client.end();
+  await closeDatabase();
+  await db.drop();
+}
