@@ -27,6 +27,16 @@ const fmt = (n: number) => n.toLocaleString("en");
 const log = (m: string) => console.log(`[bench] ${m}`);
 const sql = postgres(env.db.url, { max: 2, onnotice: () => {} });
 
+/**
+ * Between loads: a checkpoint, then wait (at most 60 s) until no autovacuum worker runs, so a load is not
+ * measured while the database still writes out and vacuums what the load before it left.
+ */
+async function quiesce() {
+  await sql`checkpoint`;
+  const until = Date.now() + 60_000;
+  while (Date.now() < until && (await sql`select 1 from pg_stat_activity where backend_type = 'autovacuum worker'`).length) await new Promise((r) => setTimeout(r, 500));
+}
+
 try {
   let e = 0;
   log("events accepted, batches of 100, 16 connections");
@@ -35,14 +45,17 @@ try {
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))) }) }],
   });
   let b = 0;
+  await quiesce();
   log("/users/batch, 1,000 new users per request, 4 connections");
   const batch = await load({
     url: `${base}/users/batch`, method: "POST", headers, connections: 4, duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `${run}-b-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
   });
+  await quiesce();
   log("the 401 floor: POST /users without a key, 32 connections");
   const unauthorized = await load({ url: `${base}/users`, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: SECONDS });
   let n = 0;
+  await quiesce();
   log("POST /users, new users, 32 connections");
   const created = await load({
     url: `${base}/users`, method: "POST", headers, connections: 32, duration: SECONDS,
