@@ -30,7 +30,9 @@ export async function benchEnvironment(name: string) {
 export async function load(opts: autocannon.Options) {
   const result = await autocannon({ connections: 50, duration: 10, ...opts });
   return {
-    rps: Math.round(result.requests.average),
+    // Requests over the measured seconds, to a tenth: the per-second average rounded to a whole request
+    // hid up to 6 % of a load of 1,000-user batches (8.4/s printed as 8).
+    rps: Math.round((result.requests.total / Math.max(result.duration, 0.001)) * 10) / 10,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

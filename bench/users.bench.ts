@@ -61,8 +61,8 @@ try {
     url: `${base}/users`, method: "POST", headers, connections: 32, duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `${run}-${n++}` }], email: `u${n}@example.com`, data: { plan: "free", n } }) }) }],
   });
-  const eventsPerSecond = events.rps * 100;
-  const usersPerSecond = batch.rps * 1000;
+  const eventsPerSecond = Math.round(events.rps * 100);
+  const usersPerSecond = Math.round(batch.rps * 1000);
   out["events accepted/s (batches of 100)"] = eventsPerSecond;
   out["users upserted/s (/users/batch x1,000, 4 conn)"] = usersPerSecond;
   out["  ratio users/events (target >= 0.5)"] = (usersPerSecond / eventsPerSecond).toFixed(2);
