@@ -44,10 +44,14 @@ BEGIN
   -- The owners of the given pairs, their records locked in id order (as the batch path locks them).
   EXECUTE format($q$
     SELECT coalesce(jsonb_agg(jsonb_build_array(q.s, q.e, q.rid)), '[]'::jsonb) FROM (
-      SELECT i.source AS s, i.external_id AS e, i.%1$I AS rid
+      SELECT i.source AS s, i.external_id AS e, i.rid
       FROM jsonb_to_recordset($2) AS x(source text, external_id text)
-      JOIN %2$I i ON i.project_id = $1 AND i.source = x.source AND i.external_id = x.external_id
-      JOIN %3$I r ON r.project_id = i.project_id AND r.id = i.%1$I
+      -- One primary-key probe per pair (OFFSET 0 keeps the subquery from being flattened): planned as
+      -- a join, the lookup scanned all of the project's identifiers, a cost growing with the table.
+      CROSS JOIN LATERAL (
+        SELECT i.source, i.external_id, i.%1$I AS rid FROM %2$I i
+        WHERE i.project_id = $1 AND i.source = x.source AND i.external_id = x.external_id OFFSET 0) i
+      JOIN %3$I r ON r.project_id = $1 AND r.id = i.rid
       ORDER BY r.id FOR UPDATE OF r) q$q$, v_idcol, v_idents, v_records)
     INTO v_owners USING p_project, v_pairs;
 

@@ -39,10 +39,6 @@ export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
   });
 }
 
-/** Single-job forms, for callers holding one job. */
-export const runListsStep = (db: Db, job: StepJob) => runListsSteps(db, [job]);
-export const runJourneysStep = (db: Db, job: StepJob) => runJourneysSteps(db, [job]);
-
 /**
  * Groups jobs by project into runs of at most MERGED_STEP_EVENTS events and runs each merged. When a
  * merged run fails for its content (not a lost race, which runSteps retries), its jobs run one at a time,
