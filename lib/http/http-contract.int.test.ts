@@ -4,9 +4,9 @@ import { api, baseUrl, createTestProject, snapshotCounts, type TestProject } fro
 import { freePort, startNextServer } from "../../scripts/test/next-server";
 
 /** A POST on its own connection (agent: false): the server may close it after refusing an oversized body. */
-function rawPost(path: string, key: string, chunks: string[], withLength: boolean): Promise<{ status: number; body: string }> {
+function rawPost(path: string, key: string, chunks: string[], withLength: boolean, attempts = 3): Promise<{ status: number; body: string }> {
   const url = new URL(baseUrl + path);
-  return new Promise((resolve, reject) => {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     if (withLength) headers["content-length"] = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
     const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers, agent: false }, (res) => {
@@ -19,6 +19,11 @@ function rawPost(path: string, key: string, chunks: string[], withLength: boolea
       for (const c of chunks) if (!req.write(c)) await new Promise((r) => req.once("drain", r));
       req.end();
     })().catch(() => {});
+  }).catch((err: NodeJS.ErrnoException) => {
+    // A server may answer an oversized body and close while the client is still sending it; the write then
+    // fails (EPIPE, ECONNRESET) and the answer in flight is lost with the socket. Send again to read it.
+    if (attempts > 1 && (err.code === "EPIPE" || err.code === "ECONNRESET")) return rawPost(path, key, chunks, withLength, attempts - 1);
+    throw err;
   });
 }
 
