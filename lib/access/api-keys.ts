@@ -46,12 +46,12 @@ export async function createApiKey(
   return { key, secret };
 }
 
-/** The live (unrevoked) key for a secret, or null. */
-export async function findKeyBySecret(db: Db, secret: string): Promise<ApiKey | null> {
+/** The live (unrevoked) key whose secret has this SHA-256, or null (key-cache.ts is the request path's way in). */
+export async function findKeyByHash(db: Db, secretHash: string): Promise<ApiKey | null> {
   const [row] = await db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.secretHash, hashSecret(secret)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
     .limit(1);
   return row ?? null;
 }

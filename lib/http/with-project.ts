@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { findKeyBySecret, touchKey } from "@/lib/access/api-keys";
+import { touchKey } from "@/lib/access/api-keys";
+import { findKeyCached } from "@/lib/access/key-cache";
 import type { ProjectContext } from "@/lib/access/context";
 import { can, PERMISSIONS, type Permission } from "@/lib/access/permissions";
 import { resolveSessionActor } from "@/lib/access/session-actor";
@@ -73,7 +74,7 @@ export function withProject<P extends { projectID: string } = { projectID: strin
 
       if (authorization) {
         const secret = keyFromAuthorization(authorization);
-        const key = secret ? await findKeyBySecret(db, secret) : null;
+        const key = secret ? await findKeyCached(db, secret) : null;
         if (!key) throw new Unauthorized(secret ? "The API key is unknown or has been revoked." : "Send the API key as `Authorization: Bearer <key>`.");
         keyOwner = { projectId: key.projectId, keyId: key.id };
         headers = await limitKey(key);

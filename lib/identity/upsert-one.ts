@@ -10,7 +10,7 @@ import { pairKey } from "./pair-key";
 import { MAX_RECORD_DATA_BYTES, MAX_RECORD_IDENTIFIERS, totalsError, type RecordTotals } from "./record-totals";
 import type { StoredIdentifier } from "./resolve";
 import type { Identifier } from "./schemas";
-import { KINDS, type Kind } from "./tables";
+import type { Kind } from "./tables";
 import { conflictError, type RecordChange } from "./upsert-records";
 import type { ProjectContext } from "@/lib/access/context";
 
@@ -23,37 +23,37 @@ export interface UpsertedRecord {
   created: boolean;
 }
 
-/** The SQLSTATE relay_upsert_record raises when a write would take a record past a total (record-totals.ts). */
+/** The SQLSTATE the upsert functions raise when a write would take a record past a total (record-totals.ts). */
 const TOTALS_EXCEEDED = "RL422";
 const ATTEMPTS = 8;
 
-/** What the SQL function needs to know that TypeScript owns: names, limits, the anniversary definition. */
-const conf = (kind: Kind) =>
-  JSON.stringify({
-    kind,
-    records: KINDS[kind].sql.records,
-    identifiers: KINDS[kind].sql.identifiers,
-    id_column: KINDS[kind].sql.idColumn,
-    columns: KINDS[kind].columns,
-    max_identifiers: MAX_RECORD_IDENTIFIERS,
-    max_data_bytes: MAX_RECORD_DATA_BYTES,
-    channel: INTAKE_CHANNEL,
-    late_limit: LATE_LIMIT,
-    anniversary: {
-      name: ANNIVERSARY.name,
-      type: ANNIVERSARY.type,
-      builtin: "anniversary",
-      interval: ANNIVERSARY.interval,
-      offset: DEFAULT_OFFSET.offset,
-      offset_key: DEFAULT_OFFSET.offsetKey,
-      direction: DEFAULT_OFFSET.direction,
-    },
-  });
+/**
+ * The function per kind (db/migrations/0017_upsert_record_static.sql makes both from one template, with
+ * the tables of KINDS written in as static SQL so PostgreSQL keeps their plans).
+ */
+const FUNCTION = { user: sql`relay_upsert_user`, organization: sql`relay_upsert_organization` } satisfies Record<Kind, unknown>;
+
+/** What the SQL function needs to know that TypeScript owns as values: limits, the anniversary definition. */
+const CONF = JSON.stringify({
+  max_identifiers: MAX_RECORD_IDENTIFIERS,
+  max_data_bytes: MAX_RECORD_DATA_BYTES,
+  channel: INTAKE_CHANNEL,
+  late_limit: LATE_LIMIT,
+  anniversary: {
+    name: ANNIVERSARY.name,
+    type: ANNIVERSARY.type,
+    builtin: "anniversary",
+    interval: ANNIVERSARY.interval,
+    offset: DEFAULT_OFFSET.offset,
+    offset_key: DEFAULT_OFFSET.offsetKey,
+    direction: DEFAULT_OFFSET.direction,
+  },
+});
 
 /**
- * One upsert of one user or organization in one round trip: a single call of `relay_upsert_record`
- * (db/migrations/0016_upsert_record_function.sql), run on its own as an autocommit statement, so no
- * BEGIN/COMMIT either. The rules are those of upsertRecords for one item with `conflicts: "reject"`:
+ * One upsert of one user or organization in one round trip: a single call of `relay_upsert_user` or
+ * `relay_upsert_organization` (db/migrations/0017_upsert_record_static.sql), run on its own as an
+ * autocommit statement, so no BEGIN/COMMIT either. The rules are those of upsertRecords for one item with `conflicts: "reject"`:
  * any identifier matches; identifiers naming two records are a 409 with nothing written; columns set
  * (null clears) and data shallow-merged in SQL; `*.created` or `*.updated` (with the changed keys) and
  * its intake row in the same transaction; record totals; the anniversary assignment on creation. A
@@ -66,7 +66,7 @@ export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordC
   const body = JSON.stringify({ identifier, columns: change.columns ?? {}, ...(change.data ? { data: change.data } : {}) });
   for (let attempt = 1; ; attempt++) {
     try {
-      const [r] = await queryRows<{ result: unknown }>(db, sql`select relay_upsert_record(${projectId}::uuid, ${body}::jsonb, ${conf(kind)}::jsonb) as result`);
+      const [r] = await queryRows<{ result: unknown }>(db, sql`select ${FUNCTION[kind]}(${projectId}::uuid, ${body}::jsonb, ${CONF}::jsonb) as result`);
       const result = (typeof r!.result === "string" ? JSON.parse(r!.result) : r!.result) as UpsertedRecord | { conflict: [string, string, string][] };
       if ("conflict" in result) throw conflict(kind, identifier, result.conflict);
       return result;

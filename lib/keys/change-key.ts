@@ -5,6 +5,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { Invalid, NotFound } from "@/lib/http/errors";
 import { ONLY_CLIENT, type changeKeyBody } from "./schemas";
 import { toKeyView } from "./view";
+import { forgetKeys } from "@/lib/access/key-cache";
 
 /** Sets a live key's budget and/or allowed origins; both apply from the key's next request. */
 export async function changeKey(ctx: ProjectContext, keyId: string, input: z.output<typeof changeKeyBody>) {
@@ -23,6 +24,7 @@ export async function changeKey(ctx: ProjectContext, keyId: string, input: z.out
     // The role is checked again in the write, so a concurrent change cannot slip an origin list onto another role.
     .where(input.allowed_origins ? and(live, eq(apiKeys.role, "client")) : live)
     .returning();
+  forgetKeys();
   if (!row) throw new NotFound("No live API key with this id in this project.");
   const [creator] = row.createdBy ? await ctx.db.select({ email: admins.email }).from(admins).where(eq(admins.id, row.createdBy)) : [];
   const { secretHash: _hash, ...key } = row;

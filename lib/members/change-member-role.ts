@@ -6,6 +6,7 @@ import { assertMayGrant, assertNotOutranked } from "@/lib/access/rank-rules";
 import type { Role } from "@/lib/access/roles";
 import { RuleBroken } from "@/lib/http/errors";
 import { revokeKeysAbove } from "@/lib/keys/revoke-departed";
+import { forgetKeys } from "@/lib/access/key-cache";
 import { lockRosterTarget } from "./roster-lock";
 import { withTransaction } from "@/lib/db/transaction";
 
@@ -15,7 +16,8 @@ import { withTransaction } from "@/lib/db/transaction";
  * Keys the member created with a role above the new one are revoked in the same transaction.
  */
 export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
-  return withTransaction(ctx.db, async (tx) => {
+  // Keys revoked in the transaction: this process drops the ones it holds once it has committed.
+  const result = await withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget({ ...ctx, db: tx }, adminId);
     assertNotOutranked(ctx.actor, target.role, target.orgRole);
     assertMayGrant(ctx.actor, role);
@@ -30,4 +32,6 @@ export async function changeMemberRole(ctx: ProjectContext, adminId: string, rol
     const revokedKeyIds = await revokeKeysAbove({ ...ctx, db: tx }, adminId, role);
     return { ...row!, revokedKeyIds };
   });
+  forgetKeys();
+  return result;
 }

@@ -5,6 +5,7 @@ import { countAdministrators } from "@/lib/access/project-role";
 import { assertNotOutranked } from "@/lib/access/rank-rules";
 import { RuleBroken } from "@/lib/http/errors";
 import { revokeKeysAbove } from "@/lib/keys/revoke-departed";
+import { forgetKeys } from "@/lib/access/key-cache";
 import { lockRosterTarget } from "./roster-lock";
 import { withTransaction } from "@/lib/db/transaction";
 
@@ -13,7 +14,8 @@ import { withTransaction } from "@/lib/db/transaction";
  * member created in the project are revoked in the same transaction. Returns the revoked key ids.
  */
 export async function removeMember(ctx: ProjectContext, adminId: string): Promise<string[]> {
-  return withTransaction(ctx.db, async (tx) => {
+  // Keys revoked in the transaction: this process drops the ones it holds once it has committed.
+  const result = await withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget({ ...ctx, db: tx }, adminId);
     assertNotOutranked(ctx.actor, target.role, target.orgRole);
     if (target.role === "admin" && (await countAdministrators({ ...ctx, db: tx }, adminId)) === 0) {
@@ -22,4 +24,6 @@ export async function removeMember(ctx: ProjectContext, adminId: string): Promis
     await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
     return revokeKeysAbove({ ...ctx, db: tx }, adminId, null);
   });
+  forgetKeys();
+  return result;
 }

@@ -65,5 +65,11 @@ export const BOSS_SCHEMA = "pgboss";
 /** LISTEN/NOTIFY channel that wakes the intake drain when events are accepted. */
 export const INTAKE_CHANNEL = "relay_event_intake";
 
+/**
+ * LISTEN/NOTIFY channel on which any change to an API key row is announced (a trigger, migration 0018,
+ * names it too): web processes drop the keys they hold (lib/access/key-cache.ts).
+ */
+export const KEYS_CHANNEL = "relay_api_keys";
+
 /** LISTEN/NOTIFY channel that wakes the import loop when an upload is queued. */
 export const IMPORTS_CHANNEL = "relay_imports";

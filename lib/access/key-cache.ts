@@ -1,0 +1,81 @@
+import type postgres from "postgres";
+import { getSql, type Db } from "@/db/client";
+import type { ApiKey } from "@/db/schema";
+import { KEYS_CHANNEL } from "@/lib/queue/jobs";
+import { findKeyByHash, hashSecret } from "./api-keys";
+
+/**
+ * The keys this process has looked up, for KEY_CACHE_SECONDS (default 10; 0 turns the cache off), so a
+ * keyed request does not spend a database round trip on its key. Staleness is bounded two ways:
+ * - every change to a key row, and every removal, is announced on KEYS_CHANNEL at commit (a trigger,
+ *   migration 0018), and this process drops everything it holds when it hears one;
+ * - nothing is kept unless the LISTEN connection is up, everything is dropped each time it (re)connects,
+ *   and an entry is kept only if no announcement came while its lookup was in flight (`generation`).
+ * So a revoked key stops working in every web process as soon as the revocation commits; only if the
+ * listening connection drops unnoticed can a process use what it holds for up to the TTL.
+ * Unknown secrets are never kept (a caller guessing keys cannot fill memory); at most MAX_ENTRIES are.
+ */
+const MAX_ENTRIES = 10_000;
+
+interface State {
+  sql: postgres.Sql;
+  live: boolean;
+}
+
+let state: State | undefined;
+let generation = 0;
+const entries = new Map<string, { key: ApiKey; until: number }>();
+
+function ttlMs(): number {
+  const s = Number(process.env.KEY_CACHE_SECONDS ?? 10);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : 0;
+}
+
+function dropAll() {
+  generation++;
+  entries.clear();
+}
+
+/** Starts listening on the process's pool (once per pool: tests close and reopen it). */
+function listening(): State {
+  const sql = getSql();
+  if (state?.sql === sql) return state;
+  dropAll();
+  const s: State = { sql, live: false };
+  state = s;
+  sql
+    .listen(KEYS_CHANNEL, dropAll, () => {
+      // Called on the first LISTEN and again after each reconnect: what was held may have missed news.
+      dropAll();
+      s.live = true;
+    })
+    .catch(() => {
+      s.live = false;
+    });
+  return s;
+}
+
+/** The live (unrevoked) key for a secret, or null: from memory when this process holds it. */
+export async function findKeyCached(db: Db, secret: string): Promise<ApiKey | null> {
+  const ttl = ttlMs();
+  const hash = hashSecret(secret);
+  if (!ttl) return findKeyByHash(db, hash);
+  const s = listening();
+  const now = Date.now();
+  const hit = entries.get(hash);
+  if (hit && hit.until > now && s.live) return hit.key;
+  const before = generation;
+  const key = await findKeyByHash(db, hash);
+  if (key && s.live && before === generation && state === s) {
+    entries.delete(hash);
+    entries.set(hash, { key, until: now + ttl });
+    // Oldest first: a Map iterates in insertion order.
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  }
+  return key;
+}
+
+/** Drops what this process holds (the verbs that change keys call it, so their own process never waits for the announcement). */
+export function forgetKeys(): void {
+  dropAll();
+}
