@@ -3,7 +3,7 @@
 -- through p_conf and ran every statement with EXECUTE, which PL/pgSQL plans afresh on each call: about
 -- 2 ms of planning per new user, most of the call. Static statements are planned once per connection and
 -- their plans reused. The rules are unchanged (lib/identity/upsert-one.ts states them); p_conf still
--- carries what TypeScript owns as values: the limits, the intake channel and the anniversary definition.
+-- carries what TypeScript owns as values: the limits and the anniversary definition.
 --
 -- p_change: {identifier: [{source, external_id, metadata?}] (deduplicated), columns: {col: text|null}, data?}
 -- Returns {conflict: [[source, external_id, record id], ...]} when the identifiers name two records
@@ -144,7 +144,9 @@ BEGIN
     END IF;
   END IF;
 
-  -- The system event and its intake row (lib/events/record-system-events.ts), in this transaction.
+  -- The system event and its intake row (lib/events/record-system-events.ts), in this transaction. The
+  -- caller wakes the drain after the commit (lib/pipeline/wake-intake.ts: a NOTIFY here would make
+  -- concurrent upserts commit one at a time).
   IF v_event_name IS NOT NULL THEN
     v_event_id := uuid_generate_v7();
     INSERT INTO events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
@@ -153,7 +155,6 @@ BEGIN
             v_event_data, 'system', now());
     INSERT INTO event_intake (project_id, id, kind, name, data, occurred_at, recorded)
     VALUES (p_project, v_event_id, %2$L, v_event_name, v_event_data, now(), true);
-    PERFORM pg_notify(p_conf->>'channel', '');
   END IF;
 
   -- The creation hook: the built-in anniversary assignment and its firings (lib/schedules/anniversary.ts).
@@ -189,7 +190,7 @@ BEGIN
   END IF;
 
   -- The response: the record with its identifiers, ordered as the read endpoints order them.
-  SELECT json_build_object('created', v_created, 'row', to_json(r), 'identifier', coalesce((
+  SELECT json_build_object('created', v_created, 'event', v_event_name IS NOT NULL, 'row', to_json(r), 'identifier', coalesce((
     SELECT json_agg(json_build_object('source', i.source, 'external_id', i.external_id, 'metadata', i.metadata)
                     ORDER BY i.created_at, i.source COLLATE "C", i.external_id COLLATE "C")
     FROM %4$I i WHERE i.project_id = r.project_id AND i.%5$I = r.id), '[]'::json))

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+import { wakeIntakeAfter } from "@/lib/pipeline/wake-intake";
 import type { EventInput } from "./schemas";
 import { withTransaction } from "@/lib/db/transaction";
 import type { ProjectContext } from "@/lib/access/context";
@@ -19,9 +19,10 @@ export async function acceptEvents(ctx: ProjectContext, kind: "user" | "organiza
   // Without client ids the batch is one statement, atomic by itself: no BEGIN/COMMIT round trips.
   if (!seen.size) {
     await insertIntake(ctx.db, ctx.projectId, kind, batch, receivedAt);
+    if (batch.length) await wakeIntakeAfter(ctx.db);
     return { accepted: input.length, duplicates: 0 };
   }
-  return withTransaction(ctx.db, async (tx) => {
+  const r = await withTransaction(ctx.db, async (tx) => {
     // Insert-or-revive: an id older than the window counts as new again. Rows come back only for new ids.
     const fresh = await tx.execute<{ client_id: string }>(sql`
       insert into event_client_ids (project_id, client_id, received_at)
@@ -34,16 +35,15 @@ export async function acceptEvents(ctx: ProjectContext, kind: "user" | "organiza
     await insertIntake(tx, ctx.projectId, kind, kept, receivedAt);
     return { accepted: input.length, duplicates: input.length - kept.length };
   });
+  if (r.duplicates < r.accepted) await wakeIntakeAfter(ctx.db);
+  return r;
 }
 
 async function insertIntake(tx: DbOrTx, projectId: string, kind: "user" | "organization", batch: EventInput[], receivedAt: string) {
   if (!batch.length) return;
   const rows = batch.map((e) => ({ n: e.name, i: e.identifier ?? null, m: e.match ?? null, d: e.data ?? {}, c: e.id ?? null, t: e.timestamp ?? receivedAt }));
   await tx.execute(sql`
-    with ins as (
-      insert into event_intake (project_id, kind, name, identifier, match, data, client_id, occurred_at, received_at)
-      select ${projectId}::uuid, ${kind}, x.n, x.i, x.m, x.d, x.c, x.t, ${receivedAt}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(n text, i jsonb, m jsonb, d jsonb, c text, t timestamptz)
-      returning 1)
-    select pg_notify(${INTAKE_CHANNEL}, '') from (select 1) one where exists (select 1 from ins)`);
+    insert into event_intake (project_id, kind, name, identifier, match, data, client_id, occurred_at, received_at)
+    select ${projectId}::uuid, ${kind}, x.n, x.i, x.m, x.d, x.c, x.t, ${receivedAt}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(n text, i jsonb, m jsonb, d jsonb, c text, t timestamptz)`);
 }

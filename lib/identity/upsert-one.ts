@@ -3,7 +3,7 @@ import { errorCode } from "@/lib/db/errors";
 import { isRetryable, retryPause } from "@/lib/db/retry";
 import { queryRows } from "@/lib/db/sql";
 import { isTransaction } from "@/lib/db/transaction";
-import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+import { wakeIntakeAfter } from "@/lib/pipeline/wake-intake";
 import { LATE_LIMIT } from "@/lib/schedules/cycles";
 import { ANNIVERSARY, DEFAULT_OFFSET } from "@/lib/schedules/definitions";
 import { pairKey } from "./pair-key";
@@ -21,6 +21,8 @@ export interface UpsertedRecord {
   row: RecordRow;
   identifier: StoredIdentifier[];
   created: boolean;
+  /** Whether the call recorded a system event (`*.created`, or `*.updated` when something changed). */
+  event: boolean;
 }
 
 /** The SQLSTATE the upsert functions raise when a write would take a record past a total (record-totals.ts). */
@@ -37,7 +39,6 @@ const FUNCTION = { user: sql`relay_upsert_user`, organization: sql`relay_upsert_
 const CONF = JSON.stringify({
   max_identifiers: MAX_RECORD_IDENTIFIERS,
   max_data_bytes: MAX_RECORD_DATA_BYTES,
-  channel: INTAKE_CHANNEL,
   late_limit: LATE_LIMIT,
   anniversary: {
     name: ANNIVERSARY.name,
@@ -69,6 +70,8 @@ export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordC
       const [r] = await queryRows<{ result: unknown }>(db, sql`select ${FUNCTION[kind]}(${projectId}::uuid, ${body}::jsonb, ${CONF}::jsonb) as result`);
       const result = (typeof r!.result === "string" ? JSON.parse(r!.result) : r!.result) as UpsertedRecord | { conflict: [string, string, string][] };
       if ("conflict" in result) throw conflict(kind, identifier, result.conflict);
+      // Every call that writes leaves a system event in the intake; an unchanged record's call writes nothing.
+      if (result.created || result.event) await wakeIntakeAfter(db);
       return result;
     } catch (err) {
       if (errorCode(err) === TOTALS_EXCEEDED) throw totalsError(kind, JSON.parse(errorDetail(err) ?? "{}") as RecordTotals, "") ?? err;

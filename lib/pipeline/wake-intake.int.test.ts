@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "../../db/schema";
+import type { Db } from "../../db/client";
+import { systemContext, type ProjectContext } from "../access/context";
+import { acceptEvents } from "../events/accept-events";
+import { createProjectWithOwner } from "../projects/create-project";
+import { INTAKE_CHANNEL } from "../queue/jobs";
+import { upsertUser } from "../users/upsert-user";
+import { createTestDatabase } from "../../scripts/test/database";
+
+/*
+ * Writes that leave rows in the intake wake the drain (lib/pipeline/wake-intake.ts) after their commit.
+ * A database of its own, so the only notifications on the channel are this file's.
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let sql: postgres.Sql;
+let listener: postgres.Sql;
+let db: Db;
+let ctx: ProjectContext<Db>;
+let heard = 0;
+
+beforeAll(async () => {
+  database = await createTestDatabase("relay_wake_intake");
+  sql = postgres(database.url, { max: 4, onnotice: () => {} });
+  listener = postgres(database.url, { max: 1, onnotice: () => {} });
+  await listener.listen(INTAKE_CHANNEL, () => void heard++);
+  db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
+  const { project } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  ctx = systemContext(db, project.id);
+}, 60_000);
+
+afterAll(async () => {
+  await listener.end();
+  await sql.end();
+  await database.drop();
+});
+
+/** Notifications heard while `fn` runs and shortly after it (a wake-up follows its write out of band). */
+async function heardDuring(fn: () => Promise<unknown>): Promise<number> {
+  await new Promise((r) => setTimeout(r, 200));
+  heard = 0;
+  await fn();
+  await new Promise((r) => setTimeout(r, 300));
+  return heard;
+}
+
+describe("waking the intake drain", () => {
+  const user = { identifier: [{ source: "default", external_id: "wake-1" }], data: { n: 1 } };
+
+  it("once after a single upsert that recorded an event, never after one that changed nothing", async () => {
+    expect(await heardDuring(() => upsertUser(ctx, user))).toBe(1);
+    expect(await heardDuring(() => upsertUser(ctx, { ...user, data: { n: 2 } }))).toBe(1);
+    expect(await heardDuring(() => upsertUser(ctx, { ...user, data: { n: 2 } }))).toBe(0);
+  });
+
+  it("at most once per write, and at least once, for many concurrent upserts", async () => {
+    const n = await heardDuring(() => Promise.all(Array.from({ length: 30 }, (_, i) => upsertUser(ctx, { identifier: [{ source: "default", external_id: `wake-many-${i}` }] }))));
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(30);
+  });
+
+  it("inside a caller's transaction: at its commit, not before", async () => {
+    let before = -1;
+    const n = await heardDuring(() =>
+      db.transaction(async (tx) => {
+        await upsertUser(systemContext(tx, ctx.projectId), { ...user, data: { n: 3 } });
+        await new Promise((r) => setTimeout(r, 300));
+        before = heard;
+      }),
+    );
+    expect(before).toBe(0);
+    expect(n).toBe(1);
+  });
+
+  it("after accepted events, with and without client ids, and not for events all seen before", async () => {
+    expect(await heardDuring(() => acceptEvents(ctx, "user", [{ name: "A", identifier: [{ source: "default", external_id: "wake-1" }] }]))).toBe(1);
+    const withId = [{ name: "B", id: "wake-client-1", identifier: [{ source: "default", external_id: "wake-1" }] }];
+    expect(await heardDuring(() => acceptEvents(ctx, "user", withId))).toBe(1);
+    expect(await heardDuring(() => acceptEvents(ctx, "user", withId))).toBe(0);
+  });
+});
