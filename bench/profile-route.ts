@@ -8,9 +8,10 @@ import { createTestDatabase } from "../scripts/test/database";
 import { freePort } from "../scripts/test/next-server";
 
 /**
- * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create> [dir]`
+ * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch> [dir]`
  * writes a .cpuprofile (node --cpu-prof) into dir (default /tmp/relay-profile) and prints req/s.
- * 401: POST /users without a key; create: POST /users creating users with a key. PROFILE=0 runs without
+ * 401: POST /users without a key; create: POST /users creating users with a key; batch: POST
+ * /users/batch of 1,000 new users, 4 connections. PROFILE=0 runs without
  * the profiler (to read req/s undisturbed).
  */
 const mode = process.argv[2] ?? "401";
@@ -37,8 +38,15 @@ for (let i = 0; ; i++) {
 }
 const target = `${url}/api/client/projects/${project.id}/users`;
 let n = 0;
+let b = 0;
 const opts: autocannon.Options =
-  mode === "401"
+  mode === "batch"
+    ? {
+        url: `${target}/batch`, method: "POST", connections: 4, duration: seconds,
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `pb-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
+      }
+    : mode === "401"
     ? { url: target, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: seconds }
     : {
         url: target, method: "POST", connections: 32, duration: seconds,
@@ -48,7 +56,7 @@ const opts: autocannon.Options =
 await autocannon({ ...opts, duration: 2 }); // warm-up
 const r = await autocannon(opts);
 const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
-console.log(`${mode}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, codes ${codes}`);
+console.log(`${mode}: ${(r.requests.total / seconds).toFixed(1)} req/s, p50 ${r.latency.p50} ms, codes ${codes}`);
 child.kill("SIGTERM");
 await new Promise((r) => child.once("exit", r));
 await closeDatabase();

@@ -10,7 +10,7 @@ export type DbOrTx = Transaction | Db;
 /** @deprecated Renamed `DbOrTx` (it was never only a transaction); the alias goes in the verb-signature sweep. */
 export type Tx = DbOrTx;
 
-let cached: { sql: postgres.Sql; db: Db } | undefined;
+let cached: { sql: postgres.Sql; db: Db; listen?: postgres.Sql } | undefined;
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -25,6 +25,19 @@ export function getSql(): postgres.Sql {
 
 export function getDb(): Db {
   return getDatabase().db;
+}
+
+/**
+ * Where this process LISTENs: PostgreSQL itself (DATABASE_DIRECT_URL) when that is set, because the pool
+ * then goes through a transaction-mode pooler, which takes LISTEN without error but delivers nothing
+ * (docs/scaling.md); otherwise the pool's own client (postgres.js gives listeners a connection of their
+ * own). Closed with the pool.
+ */
+export function getListenSql(): postgres.Sql {
+  const d = getDatabase();
+  const direct = process.env.DATABASE_DIRECT_URL;
+  if (!direct) return d.sql;
+  return (d.listen ??= postgres(direct, { max: 1, onnotice: () => {}, connection: { application_name: applicationName() } }));
 }
 
 function getDatabase() {
@@ -94,8 +107,8 @@ export function poolSize(): number {
 
 export async function closeDatabase() {
   if (cached) {
-    const { sql } = cached;
+    const { sql, listen } = cached;
     cached = undefined;
-    await sql.end({ timeout: 5 });
+    await Promise.all([sql.end({ timeout: 5 }), listen?.end({ timeout: 1 })]);
   }
 }

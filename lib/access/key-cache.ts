@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { getSql, type Db } from "@/db/client";
+import { getListenSql, type Db } from "@/db/client";
 import type { ApiKey } from "@/db/schema";
 import { KEYS_CHANNEL } from "@/lib/queue/jobs";
 import { findKeyByHash, hashSecret } from "./api-keys";
@@ -36,9 +36,9 @@ function dropAll() {
   entries.clear();
 }
 
-/** Starts listening on the process's pool (once per pool: tests close and reopen it). */
+/** Starts listening (once per pool: tests close and reopen it). */
 function listening(): State {
-  const sql = getSql();
+  const sql = getListenSql();
   if (state?.sql === sql) return state;
   dropAll();
   const s: State = { sql, live: false };
@@ -49,6 +49,8 @@ function listening(): State {
       dropAll();
       s.live = true;
     })
+    // A first LISTEN that fails leaves nothing kept; postgres.js listens again when its connection
+    // comes back, and the callback above then turns the cache on.
     .catch(() => {
       s.live = false;
     });

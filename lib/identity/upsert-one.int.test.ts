@@ -1,9 +1,11 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../db/schema";
-import { createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
-import { getDb } from "../../db/client";
+import { createTestDatabase } from "../../scripts/test/database";
+import { closeDatabase, getDb } from "../../db/client";
+import { createProjectWithOwner } from "../projects/create-project";
+import { stopBoss } from "../queue/boss";
 import { inRetryingTransaction } from "../db/retry";
 import { errorToResponse } from "../http/problem";
 import { loadOrganizationViews } from "../organizations/view";
@@ -18,12 +20,27 @@ import { systemContext } from "@/lib/access/context";
 /**
  * The one-call upsert (relay_upsert_user / relay_upsert_organization, lib/identity/upsert-one.ts) against the set-based path it
  * replaced for single upserts: the same script of writes applied to two projects, one each way, must give
- * the same answers, errors, events, intake rows and anniversary assignments.
+ * the same answers, errors, events, intake rows and anniversary assignments. A database of its own with no
+ * worker: intake rows stay until compared (a drain would take them at its own pace, one project first).
  */
+type TestProject = { projectId: string };
 let one: TestProject;
 let set: TestProject;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let sql: postgres.Sql;
 beforeAll(async () => {
-  [one, set] = await Promise.all([createTestProject("upsert-one"), createTestProject("upsert-set")]);
+  database = await createTestDatabase("relay_upsert_one");
+  await closeDatabase();
+  process.env.DATABASE_URL = database.url;
+  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  const make = async (name: string) => ({ projectId: (await createProjectWithOwner(getDb(), { orgName: name, projectName: name, ownerEmail: `${name}-${crypto.randomUUID()}@example.com` })).project.id });
+  [one, set] = await Promise.all([make("upsert-one"), make("upsert-set")]);
+}, 60_000);
+afterAll(async () => {
+  await stopBoss(2_000);
+  await sql.end();
+  await closeDatabase();
+  await database.drop();
 });
 
 type Op = { kind: "user"; input: UserInput } | { kind: "organization"; input: OrganizationInput };
@@ -161,7 +178,7 @@ describe("the one-call upsert: one round trip", () => {
   let statements: string[] = [];
   beforeAll(() => {
     // The drain's wake-up (lib/pipeline/wake-intake.ts) follows the call on its own, out of band.
-    client = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {}, fetch_types: false, debug: (_c, q) => void (/pg_notify/.test(q) || statements.push(q)) });
+    client = postgres(database.url, { max: 1, onnotice: () => {}, fetch_types: false, debug: (_c, q) => void (/pg_notify/.test(q) || statements.push(q)) });
   });
   afterAll(() => client.end());
 
