@@ -17,14 +17,16 @@ import { findKeyByHash, hashSecret } from "./api-keys";
  */
 const MAX_ENTRIES = 10_000;
 
-interface State {
-  sql: postgres.Sql;
+interface Listener {
   live: boolean;
 }
 
-let state: State | undefined;
-let generation = 0;
-const entries = new Map<string, { key: ApiKey; until: number }>();
+type Shared = { generation: number; entries: Map<string, { key: ApiKey; until: number }>; listeners: Map<postgres.Sql, Listener> };
+// On globalThis: Next bundles route handlers into separate chunks, each with its own copy of this module;
+// the admin route that revokes a key must clear what the client routes hold. One listener per pool.
+const KEY = Symbol.for("relay.keyCache");
+const g = globalThis as unknown as Record<symbol, Shared | undefined>;
+const shared: Shared = (g[KEY] ??= { generation: 0, entries: new Map(), listeners: new Map() });
 
 function ttlMs(): number {
   const s = Number(process.env.KEY_CACHE_SECONDS ?? 10);
@@ -32,17 +34,18 @@ function ttlMs(): number {
 }
 
 function dropAll() {
-  generation++;
-  entries.clear();
+  shared.generation++;
+  shared.entries.clear();
 }
 
-/** Starts listening (once per pool: tests close and reopen it). */
-function listening(): State {
+/** Starts listening, once per pool (a test that closes and reopens the pool gets a new one). */
+function listening(): Listener {
   const sql = getListenSql();
-  if (state?.sql === sql) return state;
+  const known = shared.listeners.get(sql);
+  if (known) return known;
   dropAll();
-  const s: State = { sql, live: false };
-  state = s;
+  const s: Listener = { live: false };
+  shared.listeners.set(sql, s);
   sql
     .listen(KEYS_CHANNEL, dropAll, () => {
       // Called on the first LISTEN and again after each reconnect: what was held may have missed news.
@@ -63,12 +66,13 @@ export async function findKeyCached(db: Db, secret: string): Promise<ApiKey | nu
   const hash = hashSecret(secret);
   if (!ttl) return findKeyByHash(db, hash);
   const s = listening();
+  const { entries } = shared;
   const now = Date.now();
   const hit = entries.get(hash);
   if (hit && hit.until > now && s.live) return hit.key;
-  const before = generation;
+  const before = shared.generation;
   const key = await findKeyByHash(db, hash);
-  if (key && s.live && before === generation && state === s) {
+  if (key && s.live && before === shared.generation) {
     entries.delete(hash);
     entries.set(hash, { key, until: now + ttl });
     // Oldest first: a Map iterates in insertion order.
