@@ -101,9 +101,10 @@ describe("a database restart in the middle of the load", () => {
       expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(r.body.checks.database.ok).toBe(false);
     }
-    // Back within 10 s of the database's return: an accepted request, and a worker recording.
+    // Back soon after the database's return: an accepted request within 5 s, and a worker recording within 10 s.
     expect(timeline.firstAccepted).toBeGreaterThan(0);
-    expect(timeline.firstAccepted - timeline.up).toBeLessThan(10_000);
+    // (With postgres.js's default reconnect backoff this took 5-14 s; db/client.ts caps it at 1 s.)
+    expect(timeline.firstAccepted - timeline.up).toBeLessThan(5_000);
     expect(timeline.firstRecorded - timeline.up).toBeLessThan(10_000);
     // Without restarting anything: the same processes, all still running.
     expect(cluster.all.map((p) => p.alive())).toEqual(cluster.all.map(() => true));
