@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { uuidv7s } from "@/lib/db/uuidv7";
 import { batchInHand } from "@/lib/pipeline/batch-in-hand";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { SystemEventName } from "./system-events";
@@ -24,9 +25,12 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
   if (!list.length) return [];
   // One statement however many events: the rows travel as one jsonb array (a per-row parameterised
   // insert costs about five times as much at a thousand rows, which the schedule firing loop feels).
+  // The ids are drawn here (lib/db/uuidv7.ts), a third of the per-row cost of uuid_generate_v7() in SQL.
+  const ids = uuidv7s(list.length);
   const rows = JSON.stringify(
     list.map((e, ord) => ({
       ord,
+      id: ids[ord],
       name: e.name,
       user_id: e.userId ?? null,
       organization_id: e.organizationId ?? null,
@@ -46,9 +50,9 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
     ), woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`;
   const recorded = await ctx.db.execute<{ id: string; received_at: string }>(sql`
     with input as materialized (
-      select uuid_generate_v7() as id, x.*
+      select x.*
       from jsonb_to_recordset(${rows}::jsonb)
-        as x(ord int, name text, user_id uuid, organization_id uuid, kind text, data jsonb, occurred_at timestamptz)
+        as x(ord int, id uuid, name text, user_id uuid, organization_id uuid, kind text, data jsonb, occurred_at timestamptz)
     ), recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
       select ${ctx.projectId}, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input

@@ -157,6 +157,38 @@ describe("POST /users/batch, set-based", () => {
   });
 });
 
+describe("a batch's answer for the records it creates", () => {
+  // New records are answered from what the inserts returned, existing ones are read back: both must be
+  // the same view, identifiers in the stored order (source, then external id, byte-wise).
+  const pairs = [
+    { source: "zeta", external_id: "view-1" },
+    { source: "Alpha", external_id: "view-1", metadata: { rank: 1 } },
+    { source: "alpha", external_id: "view-1b" },
+    { source: "alpha", external_id: "view-1A" },
+    { source: "émile", external_id: "view-1" },
+    // UTF-16 order (JavaScript's <) puts the emoji first, byte order (PostgreSQL's collate "C") last.
+    { source: "\u{1F600}", external_id: "view-1" },
+    { source: "\uFF21", external_id: "view-1" },
+  ];
+  for (const path of ["/users/batch", "/organizations/batch"]) {
+    it(`${path}: equals the same records read back by a batch that changes nothing`, async () => {
+      const tag = path.startsWith("/users") ? "u" : "o";
+      const items = [
+        { identifier: pairs.map((x) => ({ ...x, external_id: `${tag}-${x.external_id}` })), data: { plan: "pro", nested: { a: [1, 2] } } },
+        { identifier: [{ external_id: `${tag}-view-2` }] },
+      ];
+      const made = await post(path, items);
+      expect(made.status).toBe(200);
+      expect(made.body.created).toBe(2);
+      const again = await post(path, items.map(({ identifier }) => ({ identifier: identifier.map(({ source, external_id }) => ({ source, external_id })) })));
+      expect(again.status).toBe(200);
+      expect(again.body.created).toBe(0);
+      expect(made.body.data).toEqual(again.body.data);
+      expect(made.body.data[0].identifier.map((x: { source: string }) => x.source)).toEqual(["Alpha", "alpha", "alpha", "zeta", "émile", "\uFF21", "\u{1F600}"]);
+    });
+  }
+});
+
 describe("POST /organizations/batch, set-based", () => {
   it("merges duplicates in order, records organization.created and an anniversary per new organization, atomic on conflict", async () => {
     const res = await post("/organizations/batch", [

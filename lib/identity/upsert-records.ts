@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { queryRows } from "@/lib/db/sql";
 import { RetryTransaction } from "@/lib/db/transaction";
+import { uuidv7s } from "@/lib/db/uuidv7";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { Conflict } from "@/lib/http/errors";
 import { lookupPairs } from "./lookup-pairs";
@@ -9,6 +10,7 @@ import { mergeRows } from "./merge";
 import { checkRecordTotals, totalsError } from "./record-totals";
 import { onRecordsCreated } from "./on-created";
 import { pairKey } from "./pair-key";
+import type { StoredIdentifier } from "./resolve";
 import type { Identifier } from "./schemas";
 import { KINDS, type Kind } from "./tables";
 import type { ProjectContext } from "@/lib/access/context";
@@ -36,6 +38,11 @@ export interface UpsertedRecords {
   ids: string[];
   /** Whether item i created its record (only the first item naming a new record did). */
   created: boolean[];
+  /**
+   * Each record this call created, as stored, with its identifiers in listIdentifiers' order: all of a
+   * new record's pairs were written in this statement, so nothing needs reading back to show it.
+   */
+  fresh: Map<string, { row: RawRecord; identifier: StoredIdentifier[] }>;
 }
 
 interface Target {
@@ -135,27 +142,29 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
   }
   await recordSystemEvents(ctx, events);
   if (rows.length) await onRecordsCreated(ctx, kind, rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })));
-  return { ids: ids.map(real), created };
+  return { ids: ids.map(real), created, fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])) };
 }
 
-/** `_data_bytes`: the stored data's serialized size, as the record totals measure it. */
-type RawRecord = { id: string; created_at: string; data: Record<string, unknown>; _data_bytes: number } & Record<string, unknown>;
+/** A record row as inserted (snake_case, timestamps as text); `_data_bytes`: the stored data's serialized size, as the record totals measure it. */
+export type RawRecord = { id: string; created_at: string; updated_at: string; data: Record<string, unknown>; _data_bytes: number } & Record<string, unknown>;
 
-/** One insert for every new record, answered in the order of `fresh` (ids drawn first, then joined back). */
+/**
+ * One insert for every new record, answered in the order of `fresh`. The ids are drawn here and travel
+ * with the rows (uuidv7s: one random draw for the batch instead of uuid_generate_v7() per row).
+ */
 async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: Target[]): Promise<RawRecord[]> {
   if (!fresh.length) return [];
   const { sql: t, columns } = KINDS[kind];
-  const input = JSON.stringify(fresh.map((f, ord) => ({ ord, c: f.columns, d: f.data ?? {} })));
+  const ids = uuidv7s(fresh.length);
+  const input = JSON.stringify(fresh.map((f, i) => ({ id: ids[i], c: f.columns, d: f.data ?? {} })));
   const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
   const values = sql.join(columns.map((c) => sql`x.c ->> ${c}`), sql`, `);
-  const rows = await queryRows<RawRecord & { ord: number }>(tx, sql`
-    with x as materialized (select uuid_generate_v7() as id, x.* from jsonb_to_recordset(${input}::jsonb) as x(ord int, c jsonb, d jsonb)),
-    ins as (
-      insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data)
-      select ${projectId}::uuid, x.id, ${values}, x.d from x order by x.ord
-      returning *)
-    select x.ord, ins.*, octet_length(ins.data::text) as _data_bytes from ins join x on x.id = ins.id order by x.ord`);
-  return rows;
+  const rows = await queryRows<RawRecord>(tx, sql`
+    insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data)
+    select ${projectId}::uuid, x.id, ${values}, x.d from jsonb_to_recordset(${input}::jsonb) as x(id uuid, c jsonb, d jsonb)
+    returning *, octet_length(data::text) as _data_bytes`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)!);
 }
 
 /**
@@ -164,7 +173,8 @@ async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: T
  * to another record comes back unwritten, and the transaction retries (the retry then sees the owner,
  * and answers 409 or updates). With `first` semantics a pair lost to another record is simply not
  * attached, except a new record's, which must have its pairs. Returns, per existing record, how many
- * pairs were new, and per new record the serialized size of its pairs' metadata (for the totals check).
+ * pairs were new, and per new record the serialized size of its pairs' metadata (for the totals check)
+ * and its pairs as stored (for its view).
  */
 async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targets: Target[], real: (id: string) => string, reject: boolean) {
   const t = KINDS[kind].sql;
@@ -175,27 +185,37 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   const counts = new Map<string, number>();
   const metadataBytes = new Map<string, number>();
-  const added = { counts, metadataBytes };
+  const stored = new Map<string, StoredIdentifier[]>();
+  const added = { counts, metadataBytes, stored };
   if (!rows.length) return added;
   const idColumn = sql.identifier(t.idColumn);
   const table = sql.identifier(t.identifiers);
-  const written = await queryRows<{ source: string; external_id: string; inserted: boolean; metadata_bytes: number | null }>(tx, sql`
+  const written = await queryRows<{ source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null }>(tx, sql`
     insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
     select ${projectId}::uuid, x.s, x.e, x.r, x.m
     from jsonb_to_recordset(${JSON.stringify(rows.map(({ s, e, r, m }) => ({ s, e, r, m })))}::jsonb) as x(s text, e text, r uuid, m jsonb)
     on conflict (project_id, source, external_id) do update set metadata = coalesce(t.metadata, '{}'::jsonb) || excluded.metadata
       where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null
-    returning t.source, t.external_id, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`);
-  const inserted = new Map(written.filter((w) => w.inserted).map((w) => [pairKey(w.source, w.external_id), w.metadata_bytes ?? 0]));
+    returning t.source, t.external_id, t.metadata, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`);
+  const inserted = new Map(written.filter((w) => w.inserted).map((w) => [pairKey(w.source, w.external_id), w]));
   for (const r of rows) {
     if (!r.n) continue;
     if (!inserted.has(r.k)) {
       if (reject || r.fresh) throw new RetryTransaction();
       continue;
     }
-    if (r.fresh) metadataBytes.set(r.r, (metadataBytes.get(r.r) ?? 0) + inserted.get(r.k)!);
-    else counts.set(r.r, (counts.get(r.r) ?? 0) + 1);
+    const w = inserted.get(r.k)!;
+    if (r.fresh) {
+      metadataBytes.set(r.r, (metadataBytes.get(r.r) ?? 0) + (w.metadata_bytes ?? 0));
+      const list = stored.get(r.r) ?? [];
+      if (!list.length) stored.set(r.r, list);
+      list.push({ source: w.source, external_id: w.external_id, metadata: w.metadata ?? null });
+    } else counts.set(r.r, (counts.get(r.r) ?? 0) + 1);
   }
+  // listIdentifiers orders by creation time, then source and external id byte-wise (collate "C"); a new
+  // record's pairs were all created by this statement, so the byte order alone is theirs.
+  const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  for (const list of stored.values()) list.sort((a, b) => bytes(a.source, b.source) || bytes(a.external_id, b.external_id));
   return added;
 }
 

@@ -24,7 +24,10 @@ export async function upsertOrganizations(ctx: ProjectContext, inputs: Organizat
     db,
     async (tx) => {
       const r = await upsertRecords({ ...ctx, db: tx }, "organization", inputs.map(organizationChange), { conflicts: "reject", path: (i) => `[${i}].identifier` });
-      const views = new Map((await loadOrganizationViews({ ...ctx, db: tx }, [...new Set(r.ids)])).map((v) => [v.id, v]));
+      // New records are shown from what the inserts returned; only records that existed are read back.
+      const views = new Map([...r.fresh].map(([id, f]) => [id, organizationViewFromRow(f.row, f.identifier)]));
+      const existing = [...new Set(r.ids)].filter((id) => !views.has(id));
+      for (const v of await loadOrganizationViews({ ...ctx, db: tx }, existing)) views.set(v.id, v);
       return { organizations: r.ids.map((id) => views.get(id)!), created: r.created.filter(Boolean).length };
     },
     BATCH_ATTEMPTS,

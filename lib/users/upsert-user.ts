@@ -30,7 +30,10 @@ export async function upsertUsers(ctx: ProjectContext, inputs: UserInput[]): Pro
     db,
     async (tx) => {
       const r = await upsertRecords({ ...ctx, db: tx }, "user", inputs.map(userChange), { conflicts: "reject", path: (i) => `[${i}].identifier` });
-      const views = new Map((await loadUserViews({ ...ctx, db: tx }, [...new Set(r.ids)])).map((v) => [v.id, v]));
+      // New records are shown from what the inserts returned; only records that existed are read back.
+      const views = new Map([...r.fresh].map(([id, f]) => [id, userViewFromRow(f.row, f.identifier)]));
+      const existing = [...new Set(r.ids)].filter((id) => !views.has(id));
+      for (const v of await loadUserViews({ ...ctx, db: tx }, existing)) views.set(v.id, v);
       return { users: r.ids.map((id) => views.get(id)!), created: r.created.filter(Boolean).length };
     },
     BATCH_ATTEMPTS,
