@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
-import { organizations, users } from "./end-users";
 
 /*
  * Schedules (DESIGN.md section 6). Intervals are stored as the text the caller wrote ("7 days",
@@ -90,9 +89,13 @@ export const scheduleAssignments = pgTable(
     uniqueIndex("schedule_assignments_user_key").on(t.projectId, t.userId, t.scheduleId).where(sql`${t.userId} is not null`),
     uniqueIndex("schedule_assignments_org_key").on(t.projectId, t.organizationId, t.scheduleId).where(sql`${t.organizationId} is not null`),
     index("schedule_assignments_schedule_idx").on(t.projectId, t.scheduleId, t.id),
-    foreignKey({ columns: [t.projectId, t.scheduleId], foreignColumns: [schedules.projectId, schedules.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.organizationId], foreignColumns: [organizations.projectId, organizations.id] }).onDelete("cascade"),
+    /*
+     * No foreign keys to schedules, users or organizations: every new record inserts an assignment, and
+     * a per-row foreign-key check (a trigger call and a row lock each) cost about as much as the insert.
+     * Deleting a schedule, user or organization still deletes its assignments, by statement-level
+     * triggers (migration 0019), and every writer takes the parents' key-share locks itself, once per
+     * statement: see db/migrations/0019_schedule_cascade_triggers.sql.
+     */
     check("schedule_assignments_subject_check", sql`(${t.userId} is null) <> (${t.organizationId} is null)`),
   ],
 );
@@ -127,8 +130,7 @@ export const scheduleFirings = pgTable(
     index("schedule_firings_due_idx").on(t.fireAt).where(sql`${t.state} = 'pending'`),
     // Deleting an offset (or a definition) cascades by offset: without this it scans every firing.
     index("schedule_firings_offset_idx").on(t.projectId, t.offsetId),
-    foreignKey({ columns: [t.projectId, t.assignmentId], foreignColumns: [scheduleAssignments.projectId, scheduleAssignments.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.offsetId], foreignColumns: [scheduleOffsets.projectId, scheduleOffsets.id] }).onDelete("cascade"),
+    // No foreign keys either (same reason); deleting an assignment or an offset deletes its firings by trigger.
   ],
 );
 

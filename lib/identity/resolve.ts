@@ -19,7 +19,17 @@ export interface StoredIdentifier {
 /** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
 export async function resolveIdentifiers(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier"): Promise<string | null> {
   const { db: tx, projectId } = ctx;
-  return (await findOwner(tx, kind, projectId, ids, path, false))?.recordId ?? null;
+  return (await findOwner(tx, kind, projectId, ids, path, null))?.recordId ?? null;
+}
+
+/**
+ * Like resolveIdentifiers, and key-share locks the record as a foreign key to it would: it cannot be
+ * deleted until the caller's transaction ends, so a row the caller hangs on it is not left orphaned
+ * (schedule assignments, which have no foreign key: db/migrations/0019_schedule_cascade_triggers.sql).
+ */
+export async function resolveAndHold(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier"): Promise<string | null> {
+  const { db: tx, projectId } = ctx;
+  return (await findOwner(tx, kind, projectId, ids, path, "key share"))?.recordId ?? null;
 }
 
 /**
@@ -28,10 +38,10 @@ export async function resolveIdentifiers(ctx: ProjectContext, kind: Kind, ids: I
  */
 export async function resolveForUpdate(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier") {
   const { db: tx, projectId } = ctx;
-  return findOwner(tx, kind, projectId, ids, path, true);
+  return findOwner(tx, kind, projectId, ids, path, "update");
 }
 
-async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: boolean) {
+async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: "update" | "key share" | null) {
   const { identifiers: t, idColumn, records } = KINDS[kind];
   const pairs = sql.join(ids.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `);
   const query = tx
@@ -39,7 +49,7 @@ async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identif
     .from(t)
     .innerJoin(records, and(eq(records.projectId, t.projectId), eq(records.id, idColumn)))
     .where(and(eq(t.projectId, projectId), sql`(${t.source}, ${t.externalId}) in (${pairs})`));
-  const rows = lock ? await query.for("update", { of: records }) : await query;
+  const rows = lock ? await query.for(lock, { of: records }) : await query;
   const recordIds = [...new Set(rows.map((r) => r.recordId))];
   if (recordIds.length > 1) {
     const owners = recordIds.map((id) => ({

@@ -175,7 +175,7 @@ describe("a batch's answer for the records it creates", () => {
       const tag = path.startsWith("/users") ? "u" : "o";
       const items = [
         { identifier: pairs.map((x) => ({ ...x, external_id: `${tag}-${x.external_id}` })), data: { plan: "pro", nested: { a: [1, 2] } } },
-        { identifier: [{ external_id: `${tag}-view-2` }] },
+        { identifier: [{ source: "default", external_id: `${tag}-view-2` }] },
       ];
       const made = await post(path, items);
       expect(made.status).toBe(200);

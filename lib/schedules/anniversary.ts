@@ -14,7 +14,9 @@ import type { ProjectContext } from "@/lib/access/context";
  * re-reading the assignments, and the schedule is found by name inside the statement; only a project's
  * first creation, which finds no schedule, makes it (lib/schedules/definitions.ts) and runs again.
  * The firing rule is materializeFirings' (lib/schedules/cycles.ts) for a fresh assignment. Assignment
- * ids are drawn in the process (lib/db/uuidv7.ts), cheaper than uuid_generate_v7() per row.
+ * ids are drawn in the process (lib/db/uuidv7.ts), cheaper than uuid_generate_v7() per row. The
+ * schedule and its offsets are key-share locked once for the statement, in place of a foreign-key check
+ * per row (db/migrations/0019_schedule_cascade_triggers.sql); the records are this transaction's own.
  */
 export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now = new Date()): Promise<void> {
   if (!records.length) return;
@@ -28,7 +30,10 @@ async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: str
   const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
   const createdAt = `{${records.map((r) => r.createdAt.toISOString()).join(",")}}`;
   const [row] = await queryRows<{ found: boolean }>(ctx.db, sql`
-    with s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name}),
+    with s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name} for key share),
+    o as (
+      select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o, s
+      where o.project_id = ${ctx.projectId}::uuid and o.schedule_id = s.id for key share of o),
     a as (
       insert into schedule_assignments (project_id, id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
       select ${ctx.projectId}::uuid, r.assignment_id, s.id, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
@@ -40,7 +45,7 @@ async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: str
       select a.project_id, a.id, o.id, a.cycle, t.fire_at,
              case when t.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
       from a
-      join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+      join o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
       cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t
       on conflict do nothing)
     select exists (select 1 from s) as found`);

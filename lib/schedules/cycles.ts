@@ -43,12 +43,18 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
  */
 export async function materializeFirings(tx: DbOrTx, keys: AssignmentKey[], now: Date): Promise<void> {
   for (const [projectId, ids] of byProject(keys)) {
+    // The caller holds the assignments' row locks; the offsets are key-share locked here (db/migrations/0019_schedule_cascade_triggers.sql).
     await tx.execute(sql`
+      with o as (
+        select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o
+        where o.project_id = ${projectId}
+          and o.schedule_id in (select schedule_id from schedule_assignments where project_id = ${projectId} and id = any(${uuidArray(ids)}))
+        for key share of o)
       insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
       select a.project_id, a.id, o.id, a.cycle, f.fire_at,
              case when f.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
       from schedule_assignments a
-      join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+      join o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
       cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) f
       where a.project_id = ${projectId} and a.id = any(${uuidArray(ids)}) and a.state <> 'fired'
       on conflict do nothing`);

@@ -11,7 +11,9 @@ export const ANNIVERSARY = { name: "anniversary", type: "recurring" as const, in
  * A concurrent creator wins the unique key; this one then reads the winner's row.
  */
 export async function ensureSchedule(ctx: ProjectContext, name: string, type: "single" | "recurring"): Promise<Schedule> {
-  const found = await findScheduleByName(ctx, name);
+  // Key-share locked: the caller hangs assignments on it, which have no foreign key (db/migrations/0019_schedule_cascade_triggers.sql).
+  const held = () => ctx.db.select().from(schedules).where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.name, name))).for("key share");
+  const [found] = await held();
   if (found) return found;
   const [created] = await ctx.db
     .insert(schedules)
@@ -22,7 +24,7 @@ export async function ensureSchedule(ctx: ProjectContext, name: string, type: "s
     await ctx.db.insert(scheduleOffsets).values({ projectId: ctx.projectId, scheduleId: created.id, ...DEFAULT_OFFSET });
     return created;
   }
-  const [existing] = await ctx.db.select().from(schedules).where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.name, name)));
+  const [existing] = await held();
   return existing!;
 }
 

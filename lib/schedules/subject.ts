@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ScheduleAssignment } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import type { Identifier } from "@/lib/identity/schemas";
-import { resolveIdentifiers } from "@/lib/identity/resolve";
+import { resolveAndHold } from "@/lib/identity/resolve";
 import type { Kind } from "@/lib/identity/tables";
 import { queryRows } from "@/lib/db/sql";
 import type { ProjectContext } from "@/lib/access/context";
@@ -14,9 +14,12 @@ export function subjectColumn(kind: SubjectKind) {
   return kind === "user" ? sql.raw("user_id") : sql.raw("organization_id");
 }
 
-/** The user or organization the identifiers name; 404 when none (assignments never create records). */
+/**
+ * The user or organization the identifiers name, key-share locked until the transaction ends (in place
+ * of the assignment's foreign key: db/migrations/0019_schedule_cascade_triggers.sql); 404 when none (assignments never create records).
+ */
 export async function resolveSubject(ctx: ProjectContext, kind: SubjectKind, identifier: Identifier[]): Promise<string> {
-  const id = await resolveIdentifiers(ctx, kind, identifier);
+  const id = await resolveAndHold(ctx, kind, identifier);
   if (!id) throw new NotFound(`No ${kind} with these identifiers in this project.`, { errors: [{ path: "identifier", message: `no such ${kind}` }] });
   return id;
 }
