@@ -8,6 +8,7 @@ import { createProjectWithOwner } from "../lib/projects/create-project";
 import { upsertRecords } from "../lib/identity/upsert-records";
 import { userChange } from "../lib/users/upsert-user";
 import { loadUserViews } from "../lib/users/view";
+import { withStepsInHand } from "../lib/pipeline/enqueue-steps";
 import { createTestDatabase } from "../scripts/test/database";
 import { systemContext } from "@/lib/access/context";
 
@@ -16,7 +17,8 @@ import { systemContext } from "@/lib/access/context";
  * SIZE (default 5,000, an import's batch) new users through upsertRecords, each in its own transaction,
  * time per statement (from the postgres.js `debug` hook: a statement's share runs until the next one is
  * sent, so the JS work after it counts too). `npx tsx bench/upsert-batch-time.ts`; `EXPLAIN=1` prints the
- * last batch's plans with their trigger times.
+ * last batch's plans with their trigger times; `INTAKE=1` hands the system events over through
+ * event_intake rows (as single calls do) instead of in hand (as batches and imports do).
  */
 const BATCHES = Number(process.env.BATCHES ?? 20);
 const SIZE = Number(process.env.SIZE ?? 5000);
@@ -32,6 +34,7 @@ const mark = (label: string) => {
 /** VIEWS=1: read the users back as /users/batch answers them (lib/users/view.ts). */
 const VIEWS = process.env.VIEWS === "1";
 const EXPLAIN = process.env.EXPLAIN === "1";
+const INTAKE = process.env.INTAKE === "1";
 const client = postgres(db.url, { max: 1, onnotice: (n) => EXPLAIN && console.log(n.message), debug: (_c, query) => mark(query.replace(/\s+/g, " ").trim().slice(0, 70)) });
 const timed = drizzle(client, { schema, casing: "snake_case" });
 try {
@@ -45,7 +48,10 @@ try {
         // The last batch's plans, with trigger (foreign key) times, as notices (auto_explain).
         for (const s of ["load 'auto_explain'", "set local auto_explain.log_min_duration = 0", "set local auto_explain.log_analyze = on", "set local auto_explain.log_buffers = on", "set local auto_explain.log_triggers = on", "set local auto_explain.log_level = notice"]) await tx.execute(sql.raw(s));
       }
-      const r = await upsertRecords(systemContext(tx, project.id), "user", items, { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      // As the batch endpoints and imports call it: system events handed to steps 2-4 in hand (INTAKE=1: through event_intake).
+      const ctx = systemContext(tx, project.id);
+      const run = () => upsertRecords(ctx, "user", items, { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const r = INTAKE ? await run() : await withStepsInHand(ctx, run);
       if (VIEWS) await loadUserViews(systemContext(tx, project.id), r.ids);
     });
     mark("(after commit)");

@@ -7,6 +7,7 @@ import { queryRows } from "@/lib/db/sql";
 import { AppError } from "@/lib/http/errors";
 import { zodIssuesToFieldErrors } from "@/lib/http/zod-errors";
 import { upsertRecords } from "@/lib/identity/upsert-records";
+import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
 import { log } from "@/lib/observability/logger";
 import { addMembers } from "@/lib/organizations/add-members";
 import type { MembershipInput, OrganizationInput } from "@/lib/organizations/schemas";
@@ -271,9 +272,12 @@ function rowIndexOf(err: unknown): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** One batch's rows; their system events go straight to steps 2-4, not through event_intake (lib/pipeline/enqueue-steps.ts). */
 async function applyRows(ctx: ProjectContext, kind: ImportKind, bodies: unknown[]) {
   const path = (i: number) => `[${i}].identifier`;
-  if (kind === "users") await upsertRecords(ctx, "user", (bodies as UserInput[]).map(userChange), { conflicts: "reject", path });
-  else if (kind === "organizations") await upsertRecords(ctx, "organization", (bodies as OrganizationInput[]).map(organizationChange), { conflicts: "reject", path });
-  else await addMembers(ctx, bodies as MembershipInput[], (i) => `[${i}].`);
+  await withStepsInHand(ctx, async () => {
+    if (kind === "users") await upsertRecords(ctx, "user", (bodies as UserInput[]).map(userChange), { conflicts: "reject", path });
+    else if (kind === "organizations") await upsertRecords(ctx, "organization", (bodies as OrganizationInput[]).map(organizationChange), { conflicts: "reject", path });
+    else await addMembers(ctx, bodies as MembershipInput[], (i) => `[${i}].`);
+  });
 }

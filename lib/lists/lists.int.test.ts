@@ -45,6 +45,24 @@ describe("dynamic lists", () => {
     await waitFor(async () => (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'list.user.added'`).length > 0);
   });
 
+  it("sees the user.created events of a batch and of an import, which reach steps 2-4 without event_intake", async () => {
+    const list = await createList({ name: "Pro on creation", kind: "dynamic", rules: { event: { name: "user.created", where: [{ path: "data.data.plan", op: "eq", value: "pro" }] } } });
+    expect(list.status).toBe(201);
+    const batch = await api("POST", p.client("/users/batch"), {
+      key: p.keys.client,
+      body: [{ identifier: [{ external_id: "made-1" }], data: { plan: "pro" } }, { identifier: [{ external_id: "made-2" }], data: { plan: "free" } }],
+    });
+    expect(batch.status).toBe(200);
+    const imported = await api("POST", p.admin("/imports?kind=users"), { key: p.keys.client, raw: "external_id,data.plan\nmade-3,pro\nmade-4,free\n", headers: { "content-type": "text/csv" } });
+    expect(imported.status).toBe(202);
+    const idOf = async (externalId: string) => (await sql`select user_id from user_identifiers where project_id = ${p.projectId} and external_id = ${externalId}`)[0]?.user_id as string | undefined;
+    await waitFor(async () => (await idOf("made-3")) !== undefined, 15_000, "the import");
+    const expected = [batch.body.data[0].id, await idOf("made-3")].sort();
+    await waitFor(async () => (await members(list.body.id)).length === 2, 15_000, "both pro users in the list");
+    expect(await members(list.body.id)).toEqual(expected);
+    await waitFor(async () => (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'user.created'`).length > 0, 15_000, "the schema step");
+  });
+
   it("follows user property rules: enters on update, leaves with list.user.removed when it no longer matches", async () => {
     const list = await createList({ name: "Pro", kind: "dynamic", rules: { all: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { property: { path: "email", op: "exists" } }] } });
     const id = await upsertUser("prop-1", { plan: "free" });

@@ -1,4 +1,5 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
 import { BATCH_ATTEMPTS } from "@/lib/users/upsert-user";
 import { addMembers } from "./add-members";
 import type { MembershipInput } from "./schemas";
@@ -10,7 +11,9 @@ export async function addMembersBatch(ctx: ProjectContext, inputs: MembershipInp
   return inRetryingTransaction(
     db,
     async (tx) => {
-      const r = await addMembers({ ...ctx, db: tx }, inputs, (i) => `[${i}].`);
+      const inTx = { ...ctx, db: tx };
+      // The batch's system events go straight to steps 2-4 (no intake rows): lib/pipeline/enqueue-steps.ts.
+      const r = await withStepsInHand(inTx, () => addMembers(inTx, inputs, (i) => `[${i}].`));
       return { memberships: r.memberships, created: r.created.filter(Boolean).length };
     },
     BATCH_ATTEMPTS,

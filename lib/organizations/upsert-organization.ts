@@ -1,4 +1,5 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
 import { upsertOne } from "@/lib/identity/upsert-one";
 import { upsertRecords, type RecordChange } from "@/lib/identity/upsert-records";
 import { BATCH_ATTEMPTS } from "@/lib/users/upsert-user";
@@ -23,7 +24,9 @@ export async function upsertOrganizations(ctx: ProjectContext, inputs: Organizat
   return inRetryingTransaction(
     db,
     async (tx) => {
-      const r = await upsertRecords({ ...ctx, db: tx }, "organization", inputs.map(organizationChange), { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const inTx = { ...ctx, db: tx };
+      // The batch's system events go straight to steps 2-4 (no intake rows): lib/pipeline/enqueue-steps.ts.
+      const r = await withStepsInHand(inTx, () => upsertRecords(inTx, "organization", inputs.map(organizationChange), { conflicts: "reject", path: (i) => `[${i}].identifier` }));
       // New records are shown from what the inserts returned; only records that existed are read back.
       const views = new Map([...r.fresh].map(([id, f]) => [id, organizationViewFromRow(f.row, f.identifier)]));
       const existing = [...new Set(r.ids)].filter((id) => !views.has(id));

@@ -4,6 +4,7 @@ import { enqueue } from "@/lib/queue/enqueue";
 import type { JobPayload } from "@/lib/queue/jobs";
 import { rollupOf } from "@/lib/overview/rollup-of";
 import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
+import { batchInHand, withBatchInHand } from "./batch-in-hand";
 import { listenersFor } from "./listeners";
 
 /** Step jobs carry at most this many events, so one job stays a short transaction. */
@@ -32,4 +33,22 @@ export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[
   const listening = await listenersFor(ctx, [...new Set(recorded.map((e) => e.name))]);
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
   if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
+}
+
+/**
+ * Runs `fn` so that the system events it records in `ctx.db` skip `event_intake`: they are held in hand
+ * (lib/pipeline/batch-in-hand.ts) and handed to steps 2-4 here, in the same transaction, once `fn` has
+ * returned. For set-based writers (the batch endpoints, imports): their thousand `user.created` events
+ * become one schema job (and a lists/journeys job when something listens) instead of a thousand intake
+ * rows that the drain would claim, delete and turn into those same jobs. If `fn` throws, nothing is
+ * enqueued (its rows roll back with it). Inside an open batch (the drain's) the events join that one.
+ */
+export async function withStepsInHand<T>(ctx: ProjectContext, fn: () => Promise<T>): Promise<T> {
+  if (batchInHand(ctx)) return fn();
+  let result!: T;
+  const joined = await withBatchInHand(ctx, async () => {
+    result = await fn();
+  });
+  await enqueueSteps(ctx, joined);
+  return result;
 }

@@ -196,3 +196,22 @@ describe("per-record totals (issue 9.12)", () => {
     expect(row!.has).toBe(false);
   });
 });
+
+describe("a batch's system events", () => {
+  it("go straight to steps 2-4 in the batch's transaction: jobs with the events in hand, no intake rows", async () => {
+    const list = await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "New via batch", kind: "dynamic", rules: { event: { name: "user.created" } } } });
+    expect(list.status).toBe(201);
+    const res = await api("POST", p.client("/users/batch"), { key: p.keys.client, body: ["hand-1", "hand-2", "hand-3"].map((external_id) => ({ identifier: [{ external_id }], data: { plan: "pro" } })) });
+    expect(res.status).toBe(200);
+    const ids = res.body.data.map((u: { id: string }) => u.id);
+    const created = (await eventsOf(p.projectId, "user.created")).filter((e) => ids.includes(e.user_id));
+    expect(created).toHaveLength(3);
+    // No worker runs in this file: anything handed over through event_intake would still be there.
+    const intake = await sql`select id from event_intake where project_id = ${p.projectId} and id = any(${created.map((e) => e.id)}::uuid[])`;
+    expect(intake).toHaveLength(0);
+    const jobs = await sql`select name, data from pgboss.job where data->>'projectId' = ${p.projectId} and name in ('pipeline.schema', 'pipeline.lists')`;
+    const listed = jobs.filter((j) => j.name === "pipeline.lists").flatMap((j) => j.data.eventIds as string[]);
+    expect(listed).toEqual(expect.arrayContaining(created.map((e) => e.id)));
+    expect(jobs.some((j) => j.name === "pipeline.schema" && JSON.stringify(j.data).includes("user.created"))).toBe(true);
+  });
+});

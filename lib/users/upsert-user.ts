@@ -1,4 +1,5 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
 import { upsertOne } from "@/lib/identity/upsert-one";
 import { upsertRecords, type RecordChange } from "@/lib/identity/upsert-records";
 import type { UserInput, UserView } from "./schemas";
@@ -29,7 +30,9 @@ export async function upsertUsers(ctx: ProjectContext, inputs: UserInput[]): Pro
   return inRetryingTransaction(
     db,
     async (tx) => {
-      const r = await upsertRecords({ ...ctx, db: tx }, "user", inputs.map(userChange), { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const inTx = { ...ctx, db: tx };
+      // The batch's user.created/updated events go straight to steps 2-4 (no intake rows): lib/pipeline/enqueue-steps.ts.
+      const r = await withStepsInHand(inTx, () => upsertRecords(inTx, "user", inputs.map(userChange), { conflicts: "reject", path: (i) => `[${i}].identifier` }));
       // New records are shown from what the inserts returned; only records that existed are read back.
       const views = new Map([...r.fresh].map(([id, f]) => [id, userViewFromRow(f.row, f.identifier)]));
       const existing = [...new Set(r.ids)].filter((id) => !views.has(id));
