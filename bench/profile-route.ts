@@ -11,7 +11,7 @@ import { freePort } from "../scripts/test/next-server";
  * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch> [dir]`
  * writes a .cpuprofile (node --cpu-prof) into dir (default /tmp/relay-profile) and prints req/s.
  * 401: POST /users without a key; create: POST /users creating users with a key; batch: POST
- * /users/batch of 1,000 new users, 4 connections. PROFILE=0 runs without
+ * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count). PROFILE=0 runs without
  * the profiler (to read req/s undisturbed).
  */
 const mode = process.argv[2] ?? "401";
@@ -42,7 +42,7 @@ let b = 0;
 const opts: autocannon.Options =
   mode === "batch"
     ? {
-        url: `${target}/batch`, method: "POST", connections: 4, duration: seconds,
+        url: `${target}/batch`, method: "POST", connections: Number(process.env.CONNECTIONS ?? 4), duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `pb-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
       }
