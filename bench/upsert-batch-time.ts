@@ -35,7 +35,17 @@ const mark = (label: string) => {
 const VIEWS = process.env.VIEWS === "1";
 const EXPLAIN = process.env.EXPLAIN === "1";
 const INTAKE = process.env.INTAKE === "1";
-const client = postgres(db.url, { max: 1, onnotice: (n) => EXPLAIN && console.log(n.message), debug: (_c, query) => mark(query.replace(/\s+/g, " ").trim().slice(0, 70)) });
+/** Bytes of parameters sent per statement (what the web process writes to PostgreSQL besides the SQL text). */
+const sent = new Map<string, number>();
+const client = postgres(db.url, {
+  max: 1,
+  onnotice: (n) => EXPLAIN && console.log(n.message),
+  debug: (_c, query, params) => {
+    const label = query.replace(/\s+/g, " ").trim().slice(0, 70);
+    sent.set(label, (sent.get(label) ?? 0) + (params as unknown[]).reduce<number>((n, p) => n + (typeof p === "string" ? Buffer.byteLength(p) : String(p ?? "").length), 0));
+    mark(label);
+  },
+});
 const timed = drizzle(client, { schema, casing: "snake_case" });
 try {
   const { project } = await createProjectWithOwner(getDb(), { orgName: "t", projectName: "t", ownerEmail: "t@example.com" });
@@ -59,7 +69,10 @@ try {
   }
   const total = performance.now() - t0;
   console.log(`${BATCHES} x ${SIZE} new users: ${(total / 1000).toFixed(2)} s, ${Math.round((BATCHES * SIZE) / (total / 1000))} users/s`);
-  for (const [label, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${(ms / 1000).toFixed(2).padStart(7)} s  ${label}`);
+  for (const [label, ms] of [...spent].sort((a, b) => b[1] - a[1])) {
+    const bytes = sent.get(label) ?? 0;
+    console.log(`${(ms / 1000).toFixed(2).padStart(7)} s ${`${Math.round(bytes / (BATCHES * SIZE))} B/user`.padStart(12)}  ${label}`);
+  }
 } finally {
   await client.end();
   await closeDatabase();
