@@ -28,11 +28,6 @@ export async function ensureSchedule(ctx: ProjectContext, name: string, type: "s
   return existing!;
 }
 
-export async function findScheduleByName(ctx: ProjectContext, name: string): Promise<Schedule | undefined> {
-  const [row] = await ctx.db.select().from(schedules).where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.name, name)));
-  return row;
-}
-
 /** Definitions with their offsets, in the order of `rows`. */
 export async function loadScheduleViews(ctx: ProjectContext, rows: Schedule[]): Promise<ScheduleView[]> {
   if (!rows.length) return [];
