@@ -26,8 +26,11 @@ export function rollupOf(events: { name: string; receivedAt: string; times?: num
     if (a) a.c += c;
     else acc.set(key, { m, k, c });
   };
+  // A batch's events mostly share one receipt time: floor each distinct one once.
+  const minutes = new Map<string, string>();
   for (const e of events) {
-    const m = minuteOf(e.receivedAt);
+    let m = minutes.get(e.receivedAt);
+    if (m === undefined) minutes.set(e.receivedAt, (m = minuteOf(e.receivedAt)));
     const n = e.times ?? 1;
     add(m, eventMetric(e.name), n);
     if (e.name === "user.created") add(m, "users.created", n);

@@ -17,6 +17,9 @@ import type { ProjectContext } from "@/lib/access/context";
  * ids are drawn in the process (lib/db/uuidv7.ts), cheaper than uuid_generate_v7() per row. The
  * schedule and its offsets are key-share locked once for the statement, in place of a foreign-key check
  * per row (db/migrations/0019_schedule_cascade_triggers.sql); the records are this transaction's own.
+ * Both inserts are plain, without ON CONFLICT: the records were created in this transaction, so no other
+ * can have assigned them anything, and each firing belongs to an assignment inserted here. A conflict
+ * clause would cost an index probe before, and a confirmation record after, every row.
  */
 export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now = new Date()): Promise<void> {
   if (!records.length) return;
@@ -38,7 +41,6 @@ async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: str
       insert into schedule_assignments (project_id, id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
       select ${ctx.projectId}::uuid, r.assignment_id, s.id, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
       from s, unnest(${uuidArray(uuidv7s(records.length))}, ${uuidArray(records.map((r) => r.id))}, ${createdAt}::timestamptz[]) as r(assignment_id, id, created_at)
-      on conflict do nothing
       returning project_id, id, schedule_id, cycle, occurrence_at),
     f as (
       insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
@@ -46,8 +48,7 @@ async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: str
              case when t.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
       from a
       join o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
-      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t
-      on conflict do nothing)
+      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t)
     select exists (select 1 from s) as found`);
   return row!.found;
 }
