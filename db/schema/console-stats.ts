@@ -43,7 +43,7 @@ export const apiRequests = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    index("api_requests_key_idx").on(t.projectId, t.keyId, t.at.desc()),
+    index("api_requests_key_idx").on(t.projectId, t.keyId, t.at),
     index("api_requests_at_idx").on(t.at),
   ],
 );

@@ -24,12 +24,14 @@ export const events = pgTable(
     occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
+  // Time indexes are ascending and read backward for newest-first (db/migrations/0020_ascending_time_indexes.sql:
+  // times only grow, and a descending index would take every insert at its leftmost, half-filled leaf).
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    index("events_project_time_idx").on(t.projectId, t.occurredAt.desc(), t.id.desc()),
-    index("events_user_idx").on(t.projectId, t.userId, t.occurredAt.desc()).where(sql`${t.userId} is not null`),
-    index("events_org_idx").on(t.projectId, t.organizationId, t.occurredAt.desc()).where(sql`${t.organizationId} is not null`),
-    index("events_name_idx").on(t.projectId, t.name, t.occurredAt.desc()),
+    index("events_project_time_idx").on(t.projectId, t.occurredAt, t.id),
+    index("events_user_idx").on(t.projectId, t.userId, t.occurredAt).where(sql`${t.userId} is not null`),
+    index("events_org_idx").on(t.projectId, t.organizationId, t.occurredAt).where(sql`${t.organizationId} is not null`),
+    index("events_name_idx").on(t.projectId, t.name, t.occurredAt),
   ],
 );
 

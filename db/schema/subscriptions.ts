@@ -101,7 +101,7 @@ export const subscriptionChanges = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    index("subscription_changes_user_idx").on(t.projectId, t.userId, t.createdAt.desc()),
+    index("subscription_changes_user_idx").on(t.projectId, t.userId, t.createdAt),
     foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
     foreignKey({ columns: [t.projectId, t.groupId], foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id] }).onDelete("cascade"),
   ],

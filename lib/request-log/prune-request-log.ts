@@ -11,7 +11,7 @@ export const REQUEST_LOG_DAYS = 7;
  */
 export async function pruneRequestLog(db: Db): Promise<void> {
   await db.execute(sql`delete from api_requests where at < now() - make_interval(days => ${REQUEST_LOG_DAYS}::int)`);
-  // Only keys over the bound are ranked; each key's rows are read newest first from api_requests_key_idx.
+  // Only keys over the bound are ranked; each key's rows are read newest first, backward along api_requests_key_idx.
   await db.execute(sql`
     delete from api_requests a using (
       select project_id, key_id from api_requests group by project_id, key_id having count(*) > ${REQUESTS_PER_KEY}
