@@ -71,6 +71,8 @@ try {
   out["  ratio new-user/401 (target >= 0.5)"] = (created.rps / unauthorized.rps).toFixed(2);
   out["  non-2xx (events, batch, created)"] = `${events.non2xx}, ${batch.non2xx}, ${created.non2xx}`;
 
+  // As between the loads: the import is not measured while the database writes out and vacuums what they left.
+  await quiesce();
   log(`import of ${fmt(IMPORT_ROWS)} users from CSV`);
   const dir = await mkdtemp(path.join(tmpdir(), "relay-bench-"));
   const file = path.join(dir, "users.csv");
