@@ -1,17 +1,22 @@
 import { sql } from "drizzle-orm";
 import { foreignKey, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
-import { projects } from "./console";
 
 /*
  * End users and their companies. Every table carries project_id and every key starts with it, so the
  * schema can be distributed by project (Citus) without a rewrite: primary keys are (project_id, id).
  */
 
+/**
+ * users, organizations and events carry no foreign key to projects: on the hot write paths it was a
+ * check and a key-share lock of the project row for every row inserted. Projects are never deleted by
+ * the product; a statement-level trigger still deletes a deleted project's records and events
+ * (db/migrations/0021_project_records_without_fk.sql).
+ */
 export const users = pgTable(
   "users",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid().notNull(),
     id: uuidV7().notNull(),
     email: text(),
     phone: text(),
@@ -50,7 +55,8 @@ export const userIdentifiers = pgTable(
 export const organizations = pgTable(
   "organizations",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    // No foreign key to projects: see users.
+    projectId: uuid().notNull(),
     id: uuidV7().notNull(),
     name: text(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),

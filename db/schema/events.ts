@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { uuidV7 } from "./columns";
-import { projects } from "./console";
 
 /**
- * Recorded occurrences (pipeline step 1). No foreign keys to users/organizations: this is the hot,
+ * Recorded occurrences (pipeline step 1). No foreign keys to projects, users or organizations: this is the hot,
  * append-mostly table, and erasing a user deletes its rows explicitly by (project_id, user_id).
  * `id` is the pipeline's idempotency key: every step is keyed by it.
  */
 export const events = pgTable(
   "events",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    // No foreign key to projects either (see users in ./end-users.ts).
+    projectId: uuid().notNull(),
     id: uuidV7().notNull(),
     name: text().notNull(),
     userId: uuid(),
