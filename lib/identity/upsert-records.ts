@@ -170,8 +170,8 @@ async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: T
 /**
  * One statement for every pair to write: new pairs are inserted (given to their record); pairs the
  * record already holds get their metadata shallow-merged. A new pair a concurrent transaction just gave
- * to another record comes back unwritten, and the transaction retries (the retry then sees the owner,
- * and answers 409 or updates). With `first` semantics a pair lost to another record is simply not
+ * to another record comes back unwritten (or, in a plain insert, fails the unique key), and the
+ * transaction retries (the retry then sees the owner, and answers 409 or updates). With `first` semantics a pair lost to another record is simply not
  * attached, except a new record's, which must have its pairs. Returns, per existing record, how many
  * pairs were new, and per new record the serialized size of its pairs' metadata (for the totals check)
  * and its pairs as stored (for its view).
@@ -190,12 +190,20 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
   if (!rows.length) return added;
   const idColumn = sql.identifier(t.idColumn);
   const table = sql.identifier(t.identifiers);
+  // Upserts whose pairs are all new (new records, new pairs of existing ones: what a batch or an import
+  // mostly is) insert them plainly. A pair a concurrent transaction created meanwhile then fails the
+  // unique key (23505), which restarts the transaction as RetryTransaction does below; ON CONFLICT would
+  // cost an index probe before and a confirmation record after every row.
+  const plain = reject && rows.every((r) => r.n);
+  const onConflict = plain
+    ? sql``
+    : sql`on conflict (project_id, source, external_id) do update set metadata = coalesce(t.metadata, '{}'::jsonb) || excluded.metadata
+      where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null`;
   const written = await queryRows<{ source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null }>(tx, sql`
     insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
     select ${projectId}::uuid, x.s, x.e, x.r, x.m
     from jsonb_to_recordset(${JSON.stringify(rows.map(({ s, e, r, m }) => ({ s, e, r, m })))}::jsonb) as x(s text, e text, r uuid, m jsonb)
-    on conflict (project_id, source, external_id) do update set metadata = coalesce(t.metadata, '{}'::jsonb) || excluded.metadata
-      where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null
+    ${onConflict}
     returning t.source, t.external_id, t.metadata, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`);
   const inserted = new Map(written.filter((w) => w.inserted).map((w) => [pairKey(w.source, w.external_id), w]));
   for (const r of rows) {
