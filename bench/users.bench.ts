@@ -48,6 +48,16 @@ try {
   // Each pair (events and batch, 401 and new users) is measured side by side in every round, and the
   // ratios are the median over the rounds: on a shared two-core box one ten-second window of either side
   // can be off by a quarter (seen: the 401 floor at 690 and at 1,035 req/s an hour apart).
+  // A freshly started server runs its routes' code cold: unwarmed, the first events load measured about
+  // two thirds of the later ones. Each route gets a short unmeasured load first.
+  log("warm-up: each route for 3 s");
+  const warm = (url: string, body: () => string, connections: number, auth = true) =>
+    load({ url, method: "POST", headers: auth ? headers : { "content-type": "application/json" }, connections, duration: 3, requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }] });
+  await warm(`${base}/users/events`, () => JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))), 16);
+  await warm(`${base}/users/batch`, () => JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `${run}-w-${b++}` }], data: { b } }))), 4);
+  await warm(`${base}/users`, () => "{}", 32, false);
+  await warm(`${base}/users`, () => JSON.stringify({ identifier: [{ external_id: `${run}-w-${n++}` }], data: { n } }), 32);
+  await quiesce();
   for (let r = 1; r <= ROUNDS; r++) {
     log(`round ${r}/${ROUNDS}: events accepted, batches of 100, 16 connections`);
     const events = await load({
