@@ -171,8 +171,9 @@ async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: T
  * One statement for every pair to write: new pairs are inserted (given to their record); pairs the
  * record already holds get their metadata shallow-merged. A new pair a concurrent transaction just gave
  * to another record comes back unwritten (or, in a plain insert, fails the unique key), and the
- * transaction retries (the retry then sees the owner, and answers 409 or updates). With `first` semantics a pair lost to another record is simply not
- * attached, except a new record's, which must have its pairs. Returns, per existing record, how many
+ * transaction retries (the retry then sees the owner, and answers 409 or updates). With `first`
+ * semantics a pair lost to another record is simply not attached, except a new record's, which must
+ * have its pairs. Returns, per existing record, how many
  * pairs were new, and per new record the serialized size of its pairs' metadata (for the totals check)
  * and its pairs as stored (for its view).
  */
