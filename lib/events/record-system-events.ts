@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { batchInHand } from "@/lib/pipeline/batch-in-hand";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
@@ -39,25 +39,48 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
       occurred_at: e.occurredAt?.toISOString() ?? null,
     })),
   );
-  const batch = batchInHand(ctx);
-  // Inside a drain the events join the batch in hand; anywhere else a `recorded` intake row hands them over.
-  const handOver = batch
-    ? sql``
-    : sql`, handed_over as (
-      -- The data rides along so the worker can compute the schema step without re-reading the event.
-      insert into event_intake (project_id, id, kind, name, data, occurred_at, recorded)
-      select ${ctx.projectId}, id, kind, name, data, coalesce(occurred_at, now()), true from input
-    ), woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`;
+  const recording = systemEventsSql(ctx);
   const recorded = await ctx.db.execute<{ id: string; received_at: string }>(sql`
     with input as materialized (
       select x.*
       from jsonb_to_recordset(${rows}::jsonb)
         as x(ord int, id uuid, name text, user_id uuid, organization_id uuid, kind text, data jsonb, occurred_at timestamptz)
-    ), recorded as (
-      insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
-      select ${ctx.projectId}, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input
-    )${handOver}
-    select input.id, now()::text as received_at from input${batch ? sql`` : sql`, woken`} order by input.ord`);
-  batch?.push(...recorded.map((r, i) => ({ id: r.id, name: list[i]!.name, data: list[i]!.data, receivedAt: r.received_at })));
+    ), ${recording.ctes}
+    select input.id, now()::text as received_at from input${recording.from} order by input.ord`);
+  joinBatchInHand(ctx, () => recorded.map((r, i) => ({ id: r.id, name: list[i]!.name, data: list[i]!.data, receivedAt: r.received_at })));
   return recorded.map((r) => r.id);
+}
+
+/**
+ * The part of a statement that records the rows of a relation named `input` (columns ord, id, name,
+ * user_id, organization_id, kind, data, occurred_at: null means now) as system events and hands them
+ * over: `ctes` continues the statement's WITH list, and its final select must append `from` to its FROM
+ * list (the intake wake-up only runs if selected). Set-based writers that make the events' data in SQL
+ * (lib/identity/upsert-records.ts: `*.created` from the inserted rows) build `input` themselves, so
+ * recordSystemEvents and they record and hand over alike. Those callers then call joinBatchInHand.
+ */
+export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
+  const recorded = sql`recorded as (
+      insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
+      select ${ctx.projectId}::uuid, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input
+    )`;
+  // Inside a drain (or a batch endpoint) the events join the batch in hand; anywhere else a `recorded`
+  // intake row hands them over.
+  if (batchInHand(ctx)) return { ctes: recorded, from: sql`` };
+  return {
+    ctes: sql`${recorded}, handed_over as (
+      -- The data rides along so the worker can compute the schema step without re-reading the event.
+      insert into event_intake (project_id, id, kind, name, data, occurred_at, recorded)
+      select ${ctx.projectId}::uuid, id, kind, name, data, coalesce(occurred_at, now()), true from input
+    ), woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`,
+    from: sql`, woken`,
+  };
+}
+
+/**
+ * Events just recorded join the batch in hand, if one is open; otherwise their intake rows handed them
+ * over and `events` is not called (a set-based writer need not build the list).
+ */
+export function joinBatchInHand(ctx: ProjectContext, events: () => { id: string; name: string; data: Record<string, unknown>; receivedAt: string }[]): void {
+  batchInHand(ctx)?.push(...events());
 }

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
+import { getDb } from "../../db/client";
+import { systemContext } from "../access/context";
+import { upsertRecords } from "./upsert-records";
 
 let p: TestProject;
 beforeAll(async () => {
@@ -258,5 +261,19 @@ describe("POST /organizations/users/batch", () => {
     expect(await snapshotCounts(p.projectId)).toEqual(before);
     const tooMany = await post("/organizations/users/batch", [...items, ...items.slice(0, 1)]);
     expect(tooMany.status).toBe(400);
+  });
+});
+
+describe("a new record's *.created outside a batch (the intake hand-over)", () => {
+  it("is made in the insert statement with the pairs, profile columns and data as stored, and its intake row carries the same data", async () => {
+    const change = { identifier: [{ source: "crm", external_id: "intake-org" }, { source: "default", external_id: "intake-org-2" }], columns: { name: "Acme" }, data: { tier: "gold", n: 1.5 } };
+    const r = await getDb().transaction((tx) => upsertRecords(systemContext(tx, p.projectId), "organization", [change], { conflicts: "reject" }));
+    expect(r.created).toEqual([true]);
+    const [event] = await sql`select id, data from events where project_id = ${p.projectId} and name = 'organization.created' and organization_id = ${r.ids[0]!}`;
+    expect(event!.data).toEqual({ identifier: [{ source: "crm", external_id: "intake-org" }, { source: "default", external_id: "intake-org-2" }], name: "Acme", data: { tier: "gold", n: 1.5 } });
+    // No batch was in hand: the event was handed over through event_intake (the worker's steps 2-4 read its data there).
+    const intake = await sql`select kind, name, data, recorded from event_intake where project_id = ${p.projectId} and id = ${event!.id}`;
+    expect(intake).toEqual([{ kind: "organization", name: "organization.created", data: event!.data, recorded: true }]);
+    expect(await anniversaries("organization_id", r.ids)).toBe(1);
   });
 });

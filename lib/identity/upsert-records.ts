@@ -3,12 +3,12 @@ import type { DbOrTx } from "@/db/client";
 import { queryRows } from "@/lib/db/sql";
 import { RetryTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
+import { joinBatchInHand, recordSystemEvents, systemEventsSql, type SystemEvent } from "@/lib/events/record-system-events";
 import { Conflict } from "@/lib/http/errors";
 import { lookupPairs } from "./lookup-pairs";
 import { mergeRows } from "./merge";
 import { checkRecordTotals, totalsError } from "./record-totals";
-import { onRecordsCreated } from "./on-created";
+import { onCreatedSql, onRecordsCreated } from "./on-created";
 import { pairKey } from "./pair-key";
 import type { StoredIdentifier } from "./resolve";
 import type { Identifier } from "./schemas";
@@ -101,7 +101,9 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
   }
 
   const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
-  const rows = await insertRecords(tx, kind, projectId, fresh);
+  // One statement creates the new records with their `*.created` events and creation hooks.
+  const made = await insertRecords(ctx, kind, fresh);
+  const rows = made.rows;
   const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
   const added = await writeIdentifiers(tx, kind, projectId, [...targets.values()], real, reject);
 
@@ -116,15 +118,12 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
   });
   const changedBy = new Map(toMerge.map((t, i) => [t.id, changes[i] ?? []]));
 
+  // New records got their `*.created` from insertRecords; each existing record that changed gets `*.updated`
+  // (targets are in the order of the items that first named them).
   const events: SystemEvent[] = [];
-  for (const t of [...targets.values()].sort((a, b) => a.first - b.first)) {
-    if (t.id.startsWith("#")) {
-      const row = rows[Number(t.id.slice(1))]!;
-      events.push(createdEvent(kind, row, [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id }))));
-    } else if (reject) {
-      const changed = [...((added.counts.get(t.id) ?? 0) > 0 ? ["identifier"] : []), ...(changedBy.get(t.id) ?? [])];
-      if (changed.length) events.push(recordEvent(kind, `${kind}.updated`, t.id, { changed }));
-    }
+  for (const t of reject ? existing : []) {
+    const changed = [...((added.counts.get(t.id) ?? 0) > 0 ? ["identifier"] : []), ...(changedBy.get(t.id) ?? [])];
+    if (changed.length) events.push(recordEvent(kind, `${kind}.updated`, t.id, { changed }));
   }
   if (reject) {
     // Each request is bounded, but identifiers accumulate and data merges: check what this write made.
@@ -141,30 +140,65 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
     await checkRecordTotals(ctx, kind, [...prefix.keys()], (id) => prefix.get(id) ?? "");
   }
   await recordSystemEvents(ctx, events);
-  if (rows.length) await onRecordsCreated(ctx, kind, rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })));
+  if (!made.hooked) await onRecordsCreated(ctx, kind, rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })));
   return { ids: ids.map(real), created, fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])) };
 }
 
-/** A record row as inserted (snake_case, timestamps as text); `_data_bytes`: the stored data's serialized size, as the record totals measure it. */
+/**
+ * A record row as inserted (snake_case, timestamps as text); `_data_bytes`: the stored data's serialized
+ * size, as the record totals measure it. Other `_` fields are the insert statement's, not the record's.
+ */
 export type RawRecord = { id: string; created_at: string; updated_at: string; data: Record<string, unknown>; _data_bytes: number } & Record<string, unknown>;
 
 /**
- * One insert for every new record, answered in the order of `fresh`. The ids are drawn here and travel
- * with the rows (uuidv7s: one random draw for the batch instead of uuid_generate_v7() per row).
+ * One statement for every new record: the insert, each record's `*.created` event (its data made in SQL
+ * from the inserted row and the pairs it was created with, recorded and handed over as
+ * recordSystemEvents does) and the creation hooks (lib/identity/on-created.ts). Answered in the order of
+ * `fresh`; `hooked` is false when the hooks could not run yet (the caller then runs them on their own).
+ * The record and event ids are drawn here (uuidv7s: one random draw for the batch instead of
+ * uuid_generate_v7() per row) and travel with the rows. Making the events' data in SQL spares sending
+ * every record's data a second time (over half the bytes of a batch) and parsing it twice.
  */
-async function insertRecords(tx: DbOrTx, kind: Kind, projectId: string, fresh: Target[]): Promise<RawRecord[]> {
-  if (!fresh.length) return [];
+async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): Promise<{ rows: RawRecord[]; hooked: boolean }> {
+  if (!fresh.length) return { rows: [], hooked: true };
   const { sql: t, columns } = KINDS[kind];
-  const ids = uuidv7s(fresh.length);
-  const input = JSON.stringify(fresh.map((f, i) => ({ id: ids[i], c: f.columns, d: f.data ?? {} })));
+  const ids = uuidv7s(fresh.length * 2);
+  const input = JSON.stringify(
+    fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], c: f.columns, d: f.data ?? {}, i: [...f.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })) })),
+  );
   const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
   const values = sql.join(columns.map((c) => sql`x.c ->> ${c}`), sql`, `);
-  const rows = await queryRows<RawRecord>(tx, sql`
-    insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data)
-    select ${projectId}::uuid, x.id, ${values}, x.d from jsonb_to_recordset(${input}::jsonb) as x(id uuid, c jsonb, d jsonb)
-    returning *, octet_length(data::text) as _data_bytes`);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)!);
+  const eventColumns = sql.join(columns.map((c) => sql`${c}::text, r.${sql.identifier(c)}`), sql`, `);
+  const subject = kind === "user" ? sql`r.id as user_id, null::uuid as organization_id` : sql`null::uuid as user_id, r.id as organization_id`;
+  const recording = systemEventsSql(ctx);
+  const hooks = onCreatedSql(ctx, kind, sql`select ord, id, created_at from made`, fresh.length);
+  const made = await queryRows<RawRecord & { _received_at: string; _hooked: boolean }>(ctx.db, sql`
+    with x as materialized (
+      select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, c jsonb, d jsonb, i jsonb)
+    ), inserted as (
+      insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data)
+      select ${ctx.projectId}::uuid, x.id, ${values}, x.d from x
+      returning *
+    ), made as (
+      select r.*, x.o as ord, x.e as event_id, x.i as identifier from inserted r join x on x.id = r.id
+    ), input as (
+      select r.ord, r.event_id as id, ${`${kind}.created`}::text as name, ${subject}, ${kind}::text as kind,
+        jsonb_build_object('identifier', r.identifier, ${eventColumns}, 'data', r.data) as data, null::timestamptz as occurred_at
+      from made r
+    ), ${recording.ctes}, ${hooks.ctes}
+    select r.id, ${sql.join(columns.map((c) => sql`r.${sql.identifier(c)}`), sql`, `)}, r.data, r.created_at, r.updated_at,
+      octet_length(r.data::text) as _data_bytes, now()::text as _received_at, ${hooks.complete} as _hooked
+    from made r${recording.from}
+    order by r.ord`);
+  // The two statement-wide values ride on every row (the rows are what the caller gets; views pick their columns).
+  joinBatchInHand(ctx, () => made.map((row, o) => ({ id: ids[fresh.length + o]!, name: `${kind}.created`, data: createdData(kind, row, fresh[o]!), receivedAt: row._received_at })));
+  return { rows: made, hooked: made[0]!._hooked };
+}
+
+/** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
+function createdData(kind: Kind, row: RawRecord, t: Target): Record<string, unknown> {
+  const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
+  return { identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })), ...columns, data: row.data };
 }
 
 /**
@@ -226,11 +260,6 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
   const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
   for (const list of stored.values()) list.sort((a, b) => bytes(a.source, b.source) || bytes(a.external_id, b.external_id));
   return added;
-}
-
-function createdEvent(kind: Kind, row: RawRecord, identifier: { source: string; external_id: string }[]): SystemEvent {
-  const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
-  return recordEvent(kind, `${kind}.created`, row.id, { identifier, ...columns, data: row.data });
 }
 
 function recordEvent(kind: Kind, name: `${Kind}.${"created" | "updated"}`, id: string, data: Record<string, unknown>): SystemEvent {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { LATE_LIMIT } from "./cycles";
 import { ANNIVERSARY, ensureSchedule } from "./definitions";
 import type { SubjectKind } from "./subject";
@@ -30,25 +30,37 @@ export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind
 
 /** False when the project has no anniversary schedule yet (then nothing was written). */
 async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now: Date): Promise<boolean> {
-  const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
   const createdAt = `{${records.map((r) => r.createdAt.toISOString()).join(",")}}`;
-  const [row] = await queryRows<{ found: boolean }>(ctx.db, sql`
-    with s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name} for key share),
-    o as (
-      select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o, s
+  const subjects = sql`select * from unnest(${uuidArray(uuidv7s(records.length))}, ${uuidArray(records.map((r) => r.id))}, ${createdAt}::timestamptz[]) as r(assignment_id, id, created_at)`;
+  const assigning = anniversarySql(ctx, kind, subjects, now);
+  const [row] = await queryRows<{ found: boolean }>(ctx.db, sql`with ${assigning.ctes} select ${assigning.found} as found`);
+  return row!.found;
+}
+
+/**
+ * The anniversary assignments (and their firings) of `subjects`, a query giving (assignment_id, id,
+ * created_at) for new records, as a WITH list continuing a statement; `found` is false when the
+ * project has no anniversary schedule yet (then nothing was written, and assignAnniversaries must run
+ * once the schedule exists). lib/identity/upsert-records.ts puts this in the statement that inserts
+ * the records, reading them from the insert's RETURNING; assign() above reads them from arrays.
+ */
+export function anniversarySql(ctx: ProjectContext, kind: SubjectKind, subjects: SQL, now: Date): { ctes: SQL; found: SQL } {
+  const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
+  const ctes = sql`anniversary_s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name} for key share),
+    anniversary_o as (
+      select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o, anniversary_s s
       where o.project_id = ${ctx.projectId}::uuid and o.schedule_id = s.id for key share of o),
-    a as (
+    anniversary_a as (
       insert into schedule_assignments (project_id, id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
       select ${ctx.projectId}::uuid, r.assignment_id, s.id, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
-      from s, unnest(${uuidArray(uuidv7s(records.length))}, ${uuidArray(records.map((r) => r.id))}, ${createdAt}::timestamptz[]) as r(assignment_id, id, created_at)
+      from anniversary_s s, (${subjects}) r
       returning project_id, id, schedule_id, cycle, occurrence_at),
-    f as (
+    anniversary_f as (
       insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
       select a.project_id, a.id, o.id, a.cycle, t.fire_at,
              case when t.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
-      from a
-      join o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
-      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t)
-    select exists (select 1 from s) as found`);
-  return row!.found;
+      from anniversary_a a
+      join anniversary_o o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+      cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t)`;
+  return { ctes, found: sql`exists (select 1 from anniversary_s)` };
 }
