@@ -196,6 +196,9 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
 }
 
 /** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
+/** A pair as the identifiers statement wrote it. */
+type Written = { source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null };
+
 function createdData(kind: Kind, row: RawRecord, t: Target): Record<string, unknown> {
   const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
   return { identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })), ...columns, data: row.data };
@@ -234,12 +237,15 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
     ? sql``
     : sql`on conflict (project_id, source, external_id) do update set metadata = coalesce(t.metadata, '{}'::jsonb) || excluded.metadata
       where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null`;
-  const written = await queryRows<{ source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null }>(tx, sql`
+  // A plain insert of pairs without metadata stores exactly what was sent: nothing needs returning.
+  const bare = plain && rows.every((r) => r.m === null);
+  const returned = await queryRows<Written>(tx, sql`
     insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
     select ${projectId}::uuid, x.s, x.e, x.r, x.m
     from jsonb_to_recordset(${JSON.stringify(rows.map(({ s, e, r, m }) => ({ s, e, r, m })))}::jsonb) as x(s text, e text, r uuid, m jsonb)
     ${onConflict}
-    returning t.source, t.external_id, t.metadata, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`);
+    ${bare ? sql`` : sql`returning t.source, t.external_id, t.metadata, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`}`);
+  const written = bare ? rows.map((r): Written => ({ source: r.s, external_id: r.e, metadata: null, inserted: true, metadata_bytes: null })) : returned;
   const inserted = new Map(written.filter((w) => w.inserted).map((w) => [pairKey(w.source, w.external_id), w]));
   for (const r of rows) {
     if (!r.n) continue;
