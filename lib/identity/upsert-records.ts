@@ -195,10 +195,10 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
   return { rows: made, hooked: made[0]!._hooked };
 }
 
-/** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
 /** A pair as the identifiers statement wrote it. */
 type Written = { source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null };
 
+/** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
 function createdData(kind: Kind, row: RawRecord, t: Target): Record<string, unknown> {
   const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
   return { identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })), ...columns, data: row.data };
