@@ -8,10 +8,11 @@ import { createTestDatabase } from "../scripts/test/database";
 import { freePort } from "../scripts/test/next-server";
 
 /**
- * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch> [dir]`
+ * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch|events> [dir]`
  * writes a .cpuprofile (node --cpu-prof) into dir (default /tmp/relay-profile) and prints req/s.
  * 401: POST /users without a key; create: POST /users creating users with a key; batch: POST
- * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count). PROFILE=0 runs without
+ * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count); events: POST /users/events in
+ * batches of 100, 16 connections (as the users bench). PROFILE=0 runs without
  * the profiler (to read req/s undisturbed).
  */
 const mode = process.argv[2] ?? "401";
@@ -39,12 +40,19 @@ for (let i = 0; ; i++) {
 const target = `${url}/api/client/projects/${project.id}/users`;
 let n = 0;
 let b = 0;
+let e = 0;
 const opts: autocannon.Options =
   mode === "batch"
     ? {
         url: `${target}/batch`, method: "POST", connections: Number(process.env.CONNECTIONS ?? 4), duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `pb-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
+      }
+    : mode === "events"
+    ? {
+        url: `${target}/events`, method: "POST", connections: 16, duration: seconds,
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))) }) }],
       }
     : mode === "401"
     ? { url: target, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: seconds }
