@@ -160,6 +160,24 @@ describe("POST /users/batch, set-based", () => {
   });
 });
 
+describe("a new record's anniversary anchor", () => {
+  it("is its creation time cut to the millisecond, not rounded", async () => {
+    // One transaction's records share its creation time, so 20 batches give 20 times; a rounded anchor
+    // differs from the cut one about half the time.
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await post("/users/batch", [{ identifier: [{ external_id: `anchor-${i}` }] }]);
+      expect(res.status).toBe(200);
+      ids.push(res.body.data[0].id);
+    }
+    const [anchors] = await sql`
+      select count(*) filter (where a.anchor = date_trunc('milliseconds', u.created_at))::int as exact, count(*)::int as n
+      from schedule_assignments a join users u on u.project_id = a.project_id and u.id = a.user_id
+      where a.project_id = ${p.projectId} and a.user_id = any(${ids}::uuid[])`;
+    expect(anchors).toEqual({ exact: 20, n: 20 });
+  });
+});
+
 describe("a batch's answer for the records it creates", () => {
   // New records are answered from what the inserts returned, existing ones are read back: both must be
   // the same view, identifiers in the stored order (source, then external id, byte-wise).

@@ -52,8 +52,10 @@ export function anniversarySql(ctx: ProjectContext, kind: SubjectKind, subjects:
       where o.project_id = ${ctx.projectId}::uuid and o.schedule_id = s.id for key share of o),
     anniversary_a as (
       insert into schedule_assignments (project_id, id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at)
-      select ${ctx.projectId}::uuid, r.assignment_id, s.id, r.id, 'active', ${ANNIVERSARY.interval}, r.created_at, 1, r.created_at + ${ANNIVERSARY.interval}::interval
-      from anniversary_s s, (${subjects}) r
+      select ${ctx.projectId}::uuid, r.assignment_id, s.id, r.id, 'active', ${ANNIVERSARY.interval}, r.anchor, 1, r.anchor + ${ANNIVERSARY.interval}::interval
+      -- Anchored at the creation time cut to the millisecond (the anchor's precision), as the single
+      -- upsert functions do: a cast would round a record created at .5136 up to .514.
+      from anniversary_s s, (select *, date_trunc('milliseconds', created_at) as anchor from (${subjects}) c) r
       returning project_id, id, schedule_id, cycle, occurrence_at),
     anniversary_f as (
       insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
