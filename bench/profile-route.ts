@@ -6,6 +6,7 @@ import { createProjectWithOwner } from "../lib/projects/create-project";
 import { closeDatabase, getDb } from "../db/client";
 import { createTestDatabase } from "../scripts/test/database";
 import { freePort } from "../scripts/test/next-server";
+import { eventsBody, newUserBody, newUsersBody } from "./bodies";
 
 /**
  * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch|events> [dir]`
@@ -38,28 +39,25 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 const target = `${url}/api/client/projects/${project.id}/users`;
-let n = 0;
-let b = 0;
-let e = 0;
 const opts: autocannon.Options =
   mode === "batch"
     ? {
         url: `${target}/batch`, method: "POST", connections: Number(process.env.CONNECTIONS ?? 4), duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `pb-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, body: newUsersBody("pb") }) }],
       }
     : mode === "events"
     ? {
         url: `${target}/events`, method: "POST", connections: 16, duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))) }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
       }
     : mode === "401"
     ? { url: target, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: seconds }
     : {
         url: target, method: "POST", connections: 32, duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `p-${n++}` }], email: `u${n}@example.com`, data: { plan: "free", n } }) }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody("p") }) }],
       };
 await autocannon({ ...opts, duration: 2 }); // warm-up
 const r = await autocannon(opts);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import postgres from "postgres";
 import { startWorker, waitFor } from "../scripts/test/worker";
+import { eventsBody, newUserBody, newUsersBody } from "./bodies";
 import { benchEnvironment, load } from "./harness";
 
 /**
@@ -41,9 +42,6 @@ async function quiesce() {
 }
 
 try {
-  let e = 0;
-  let b = 0;
-  let n = 0;
   const rounds: { events: number; users: number; unauthorized: number; created: number; non2xx: number }[] = [];
   // Each pair (events and batch, 401 and new users) is measured side by side in every round, and the
   // ratios are the median over the rounds: on a shared two-core box one ten-second window of either side
@@ -53,22 +51,22 @@ try {
   log("warm-up: each route for 3 s");
   const warm = (url: string, body: () => string, connections: number, auth = true) =>
     load({ url, method: "POST", headers: auth ? headers : { "content-type": "application/json" }, connections, duration: 3, requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }] });
-  await warm(`${base}/users/events`, () => JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))), 16);
-  await warm(`${base}/users/batch`, () => JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `${run}-w-${b++}` }], data: { b } }))), 4);
+  await warm(`${base}/users/events`, eventsBody, 16);
+  await warm(`${base}/users/batch`, () => newUsersBody(`${run}-w`), 4);
   await warm(`${base}/users`, () => "{}", 32, false);
-  await warm(`${base}/users`, () => JSON.stringify({ identifier: [{ external_id: `${run}-w-${n++}` }], data: { n } }), 32);
+  await warm(`${base}/users`, () => newUserBody(`${run}-w`), 32);
   await quiesce();
   for (let r = 1; r <= ROUNDS; r++) {
     log(`round ${r}/${ROUNDS}: events accepted, batches of 100, 16 connections`);
     const events = await load({
       url: `${base}/users/events`, method: "POST", headers, connections: 16, duration: SECONDS,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: "Bench", identifier: [{ external_id: `ev-${(e++ * 7 + i) % 1000}` }], data: { i } }))) }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
     });
     await quiesce();
     log(`round ${r}/${ROUNDS}: /users/batch, 1,000 new users per request, 4 connections`);
     const batch = await load({
       url: `${base}/users/batch`, method: "POST", headers, connections: 4, duration: SECONDS,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(Array.from({ length: 1000 }, () => ({ identifier: [{ external_id: `${run}-b-${b++}` }], email: `b${b}@example.com`, data: { plan: "free", b } }))) }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, body: newUsersBody(`${run}-b`) }) }],
     });
     await quiesce();
     log(`round ${r}/${ROUNDS}: the 401 floor: POST /users without a key, 32 connections`);
@@ -77,7 +75,7 @@ try {
     log(`round ${r}/${ROUNDS}: POST /users, new users, 32 connections`);
     const created = await load({
       url: `${base}/users`, method: "POST", headers, connections: 32, duration: SECONDS,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identifier: [{ external_id: `${run}-${n++}` }], email: `u${n}@example.com`, data: { plan: "free", n } }) }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody(run) }) }],
     });
     await quiesce();
     rounds.push({ events: Math.round(events.rps * 100), users: Math.round(batch.rps * 1000), unauthorized: unauthorized.rps, created: created.rps, non2xx: events.non2xx + batch.non2xx + created.non2xx });

@@ -163,9 +163,9 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
   if (!fresh.length) return { rows: [], hooked: true };
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
-  const input = JSON.stringify(
-    fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], c: f.columns, d: f.data ?? {}, i: [...f.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })) })),
-  );
+  // Each record's pairs as its `*.created` names them (the statement's copy and, in hand, the process's).
+  const pairs = fresh.map((f) => [...f.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })));
+  const input = JSON.stringify(fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], c: f.columns, d: f.data ?? {}, i: pairs[o] })));
   const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
   const values = sql.join(columns.map((c) => sql`x.c ->> ${c}`), sql`, `);
   const eventColumns = sql.join(columns.map((c) => sql`${c}::text, r.${sql.identifier(c)}`), sql`, `);
@@ -191,7 +191,7 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
     from made r${recording.from}
     order by r.ord`);
   // The two statement-wide values ride on every row (the rows are what the caller gets; views pick their columns).
-  joinBatchInHand(ctx, () => made.map((row, o) => ({ id: ids[fresh.length + o]!, name: `${kind}.created`, data: createdData(kind, row, fresh[o]!), receivedAt: row._received_at })));
+  joinBatchInHand(ctx, () => made.map((row, o) => ({ id: ids[fresh.length + o]!, name: `${kind}.created`, data: createdData(kind, row, pairs[o]!), receivedAt: row._received_at })));
   return { rows: made, hooked: made[0]!._hooked };
 }
 
@@ -199,9 +199,9 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
 type Written = { source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null };
 
 /** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
-function createdData(kind: Kind, row: RawRecord, t: Target): Record<string, unknown> {
+function createdData(kind: Kind, row: RawRecord, identifier: { source: string; external_id: string }[]): Record<string, unknown> {
   const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
-  return { identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })), ...columns, data: row.data };
+  return { identifier, ...columns, data: row.data };
 }
 
 /**
