@@ -1,6 +1,7 @@
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import postgres from "postgres";
 import { createApiKey } from "../lib/access/api-keys";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { closeDatabase, getDb } from "../db/client";
@@ -15,6 +16,12 @@ import { eventsBody, newUserBody, newUsersBody } from "./bodies";
  * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count); events: POST /users/events in
  * batches of 100, 16 connections (as the users bench). PROFILE=0 runs without
  * the profiler (to read req/s undisturbed).
+ *
+ * AMOUNT=n sends a fixed n requests instead of a timed load and prints the whole machine's busy CPU per
+ * unit (per user, event or request: every process, the load generator and PostgreSQL included, read from
+ * /proc/stat). On a saturated machine throughput is the inverse of that cost, and it is steadier than
+ * req/s, so two builds can be compared by it a few percent apart. PREP_SQL runs on the fresh database
+ * before the server starts (to measure a schema change, say, before writing its migration).
  */
 const mode = process.argv[2] ?? "401";
 const dir = process.argv[3] ?? "/tmp/relay-profile";
@@ -24,6 +31,11 @@ const db = await createTestDatabase("relay_profile");
 process.env.DATABASE_URL = db.url;
 const { project } = await createProjectWithOwner(getDb(), { orgName: "p", projectName: "p", ownerEmail: "p@example.com" });
 const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "p", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
+if (process.env.PREP_SQL) {
+  const admin = postgres(db.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(process.env.PREP_SQL);
+  await admin.end();
+}
 const port = await freePort();
 const prof = process.env.PROFILE === "0" ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`];
 const child = spawn(process.execPath, [...prof, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -60,10 +72,26 @@ const opts: autocannon.Options =
         requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody("p") }) }],
       };
 await autocannon({ ...opts, duration: 2 }); // warm-up
-const r = await autocannon(opts);
+const amount = Number(process.env.AMOUNT ?? 0);
+const before = busyTicks();
+const { duration: _timed, ...untimed } = opts;
+const r = await autocannon(amount ? { ...untimed, amount } : opts);
+const busy = busyTicks() - before;
 const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
-console.log(`${mode}: ${(r.requests.total / seconds).toFixed(1)} req/s, p50 ${r.latency.p50} ms, codes ${codes}`);
+const elapsed = amount ? r.duration : seconds;
+console.log(`${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, codes ${codes}`);
+if (amount) {
+  const unit = mode === "batch" ? 1000 : mode === "events" ? 100 : 1;
+  const ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+  console.log(`${mode}: busy CPU ${((busy / ticks / (r.requests.total * unit)) * 1e6).toFixed(1)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${r.requests.total} requests, ${(busy / ticks).toFixed(1)} CPU-s)`);
+}
 child.kill("SIGTERM");
 await new Promise((r) => child.once("exit", r));
 await closeDatabase();
 await db.drop();
+
+/** Busy clock ticks of the whole machine so far, all CPUs: user, nice, system, irq and softirq (guest time is inside user; idle, iowait and steal are not work done here). */
+function busyTicks(): number {
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return user! + nice! + system! + irq! + softirq!;
+}

@@ -48,7 +48,8 @@ export const userIdentifiers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.source, t.externalId] }),
     index("user_identifiers_user_idx").on(t.projectId, t.userId),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+    // No foreign key to users (db/migrations/0022_identifiers_without_fk.sql): a trigger deletes a deleted
+    // user's identifiers, and every writer holds the record it attaches a pair to (lib/identity/upsert-records.ts).
   ],
 );
 
@@ -79,7 +80,7 @@ export const organizationIdentifiers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.source, t.externalId] }),
     index("organization_identifiers_org_idx").on(t.projectId, t.organizationId),
-    foreignKey({ columns: [t.projectId, t.organizationId], foreignColumns: [organizations.projectId, organizations.id] }).onDelete("cascade"),
+    // No foreign key to organizations: see userIdentifiers.
   ],
 );
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { queryRows } from "@/lib/db/sql";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 import { RetryTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { joinBatchInHand, recordSystemEvents, systemEventsSql, type SystemEvent } from "@/lib/events/record-system-events";
@@ -239,6 +239,18 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
       where t.${idColumn} = excluded.${idColumn} and excluded.metadata is not null`;
   // A plain insert of pairs without metadata stores exactly what was sent: nothing needs returning.
   const bare = plain && rows.every((r) => r.m === null);
+  // Identifiers have no foreign key to their record (db/migrations/0022_identifiers_without_fk.sql): a
+  // writer must hold the record it attaches a pair to, or a concurrent delete could leave the pair behind.
+  // A new record is this transaction's own, and `reject` locked the records it names (lookupPairs). The
+  // existing records `first` (the event drain) attaches new pairs to are key-share locked here, as the
+  // foreign key's check did; one deleted meanwhile makes the transaction retry, as the check's failure
+  // did, and the retry resolves the event without it.
+  const held = reject ? [] : [...new Set(rows.filter((r) => !r.fresh).map((r) => r.r))];
+  if (held.length) {
+    const locked = await queryRows<{ id: string }>(tx, sql`
+      select id from ${sql.identifier(t.records)} where project_id = ${projectId}::uuid and id = any(${uuidArray(held)}) order by id for key share`);
+    if (locked.length < held.length) throw new RetryTransaction();
+  }
   const returned = await queryRows<Written>(tx, sql`
     insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
     select ${projectId}::uuid, x.s, x.e, x.r, x.m
