@@ -13,7 +13,7 @@ import { eventsBody, newUserBody, newUsersBody } from "./bodies";
  * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch|events> [dir]`
  * writes a .cpuprofile (node --cpu-prof) into dir (default /tmp/relay-profile) and prints req/s.
  * 401: POST /users without a key; create: POST /users creating users with a key; batch: POST
- * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count); events: POST /users/events in
+ * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count, here and for create); events: POST /users/events in
  * batches of 100, 16 connections (as the users bench). PROFILE=0 runs without
  * the profiler (to read req/s undisturbed).
  *
@@ -67,7 +67,7 @@ const opts: autocannon.Options =
     : mode === "401"
     ? { url: target, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: seconds }
     : {
-        url: target, method: "POST", connections: 32, duration: seconds,
+        url: target, method: "POST", connections: Number(process.env.CONNECTIONS ?? 32), duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
         requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody("p") }) }],
       };
@@ -79,7 +79,7 @@ const r = await autocannon(amount ? { ...untimed, amount } : opts);
 const busy = busyTicks() - before;
 const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
 const elapsed = amount ? r.duration : seconds;
-console.log(`${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, codes ${codes}`);
+console.log(`${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, mean ${r.latency.mean} ms, codes ${codes}`);
 if (amount) {
   const unit = mode === "batch" ? 1000 : mode === "events" ? 100 : 1;
   const ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
