@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { createApiKey } from "../lib/access/api-keys";
 import { createProjectWithOwner } from "../lib/projects/create-project";
@@ -28,8 +30,12 @@ export async function benchEnvironment(name: string) {
 }
 
 export async function load(opts: autocannon.Options) {
+  const before = busySeconds();
   const result = await autocannon({ connections: 50, duration: 10, ...opts });
+  const busy = busySeconds() - before;
   return {
+    /** The whole machine's busy CPU seconds during the load (every process: server, database, load generator). */
+    busy,
     // Requests over the measured seconds, to a tenth: the per-second average rounded to a whole request
     // hid up to 6 % of a load of 1,000-user batches (8.4/s printed as 8).
     rps: Math.round((result.requests.total / Math.max(result.duration, 0.001)) * 10) / 10,
@@ -39,4 +45,16 @@ export async function load(opts: autocannon.Options) {
     errors: result.errors,
     total: result.requests.total,
   };
+}
+
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+
+/**
+ * The whole machine's busy CPU seconds so far, all CPUs: user, nice, system, irq and softirq from
+ * /proc/stat (guest time is inside user; idle, iowait and steal are not work done here). Over a load on a
+ * saturated machine, busy seconds per unit of work is the inverse of throughput, and steadier than it.
+ */
+export function busySeconds(): number {
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND;
 }

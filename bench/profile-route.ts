@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { createApiKey } from "../lib/access/api-keys";
@@ -8,6 +8,7 @@ import { closeDatabase, getDb } from "../db/client";
 import { createTestDatabase } from "../scripts/test/database";
 import { freePort } from "../scripts/test/next-server";
 import { eventsBody, newUserBody, newUsersBody } from "./bodies";
+import { busySeconds } from "./harness";
 
 /**
  * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch|events> [dir]`
@@ -73,25 +74,18 @@ const opts: autocannon.Options =
       };
 await autocannon({ ...opts, duration: 2 }); // warm-up
 const amount = Number(process.env.AMOUNT ?? 0);
-const before = busyTicks();
+const before = busySeconds();
 const { duration: _timed, ...untimed } = opts;
 const r = await autocannon(amount ? { ...untimed, amount } : opts);
-const busy = busyTicks() - before;
+const busy = busySeconds() - before;
 const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
 const elapsed = amount ? r.duration : seconds;
 console.log(`${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, mean ${r.latency.mean} ms, codes ${codes}`);
 if (amount) {
   const unit = mode === "batch" ? 1000 : mode === "events" ? 100 : 1;
-  const ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
-  console.log(`${mode}: busy CPU ${((busy / ticks / (r.requests.total * unit)) * 1e6).toFixed(1)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${r.requests.total} requests, ${(busy / ticks).toFixed(1)} CPU-s)`);
+  console.log(`${mode}: busy CPU ${((busy / (r.requests.total * unit)) * 1e6).toFixed(1)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${r.requests.total} requests, ${busy.toFixed(1)} CPU-s)`);
 }
 child.kill("SIGTERM");
 await new Promise((r) => child.once("exit", r));
 await closeDatabase();
 await db.drop();
-
-/** Busy clock ticks of the whole machine so far, all CPUs: user, nice, system, irq and softirq (guest time is inside user; idle, iowait and steal are not work done here). */
-function busyTicks(): number {
-  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return user! + nice! + system! + irq! + softirq!;
-}

@@ -16,7 +16,8 @@ import { benchEnvironment, load } from "./harness";
  * - an import of IMPORT_ROWS (default 1,000,000) users from CSV: time, and peak memory (VmHWM) of the web
  *   and worker processes.
  * `npm run bench -- users`; BENCH_SECONDS (default 10) sets each load's duration, BENCH_ROUNDS (default 3)
- * how many times the four loads run (the ratios are the medians of the rounds).
+ * how many times the four loads run (the ratios are the medians of the rounds). Beside each rate it prints
+ * the machine's busy CPU per unit of work (bench/harness.ts, busySeconds) and the same ratios by cost.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Rounds of the four loads (BENCH_ROUNDS, default 3); the ratios printed are their medians. */
@@ -42,7 +43,10 @@ async function quiesce() {
 }
 
 try {
-  const rounds: { events: number; users: number; unauthorized: number; created: number; non2xx: number }[] = [];
+  const rounds: {
+    events: number; users: number; unauthorized: number; created: number;
+    eventCost: number; userCost: number; unauthorizedCost: number; createdCost: number; non2xx: number;
+  }[] = [];
   // Each pair (events and batch, 401 and new users) is measured side by side in every round, and the
   // ratios are the median over the rounds: on a shared two-core box one ten-second window of either side
   // can be off by a quarter (seen: the 401 floor at 690 and at 1,035 req/s an hour apart).
@@ -78,7 +82,14 @@ try {
       requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody(run) }) }],
     });
     await quiesce();
-    rounds.push({ events: Math.round(events.rps * 100), users: Math.round(batch.rps * 1000), unauthorized: unauthorized.rps, created: created.rps, non2xx: events.non2xx + batch.non2xx + created.non2xx });
+    // Machine CPU per unit of work (µs), beside the rates: a rate depends on how busy the loads keep the
+    // machine (4 connections of 1,000-user batches leave it about a seventh idle), a cost does not.
+    const cost = (l: { busy: number; total: number }, unit: number) => Math.round((l.busy / Math.max(l.total * unit, 1)) * 1e6 * 10) / 10;
+    rounds.push({
+      events: Math.round(events.rps * 100), users: Math.round(batch.rps * 1000), unauthorized: unauthorized.rps, created: created.rps,
+      eventCost: cost(events, 100), userCost: cost(batch, 1000), unauthorizedCost: cost(unauthorized, 1), createdCost: cost(created, 1),
+      non2xx: events.non2xx + batch.non2xx + created.non2xx,
+    });
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const list = (f: (r: (typeof rounds)[number]) => number | string) => rounds.map(f).join(" / ");
@@ -91,6 +102,10 @@ try {
   out["  ratio new-user/401 per round"] = list((r) => (r.created / r.unauthorized).toFixed(2));
   out["  ratio new-user/401, median (target >= 0.5)"] = median(rounds.map((r) => r.created / r.unauthorized)).toFixed(2);
   out["  non-2xx (events + batch + created), per round"] = list((r) => r.non2xx);
+  out["machine CPU µs per accepted event / per batched user, per round"] = list((r) => `${r.eventCost} vs ${r.userCost}`);
+  out["  cost ratio event/user, median (0.5 = the batch target by cost)"] = median(rounds.map((r) => r.eventCost / r.userCost)).toFixed(2);
+  out["machine CPU µs per 401 / per new user's POST /users, per round"] = list((r) => `${r.unauthorizedCost} vs ${r.createdCost}`);
+  out["  cost ratio 401/new user, median (0.5 = the POST /users target by cost)"] = median(rounds.map((r) => r.unauthorizedCost / r.createdCost)).toFixed(2);
 
   // The import is the first thing a new customer does: it runs against a fresh database and server, so
   // its time does not depend on how much the loads above left behind (three rounds leave about 400,000
