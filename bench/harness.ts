@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { createApiKey } from "../lib/access/api-keys";
 import { createProjectWithOwner } from "../lib/projects/create-project";
@@ -57,4 +57,28 @@ const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding:
 export function busySeconds(): number {
   const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
   return (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds used so far by processes grouped by name (utime + stime from /proc/<pid>/stat, which
+ * includes a process's threads): `{ web: pid, postgres: "postgres" }` sums the process `pid` and every
+ * process named `postgres`. A process that exits during a load takes its seconds with it, so measure
+ * over loads whose processes live throughout (a server and its pooled database connections do).
+ */
+export function processSeconds(groups: Record<string, number | string>): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(Object.keys(groups).map((k) => [k, 0]));
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // The name is in parentheses and may hold spaces; the fields after it are fixed.
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cpu = (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
+    for (const [k, g] of Object.entries(groups)) if (g === Number(pid) || g === name) out[k]! += cpu;
+  }
+  return out;
 }

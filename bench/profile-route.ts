@@ -8,7 +8,7 @@ import { closeDatabase, getDb } from "../db/client";
 import { createTestDatabase } from "../scripts/test/database";
 import { freePort } from "../scripts/test/next-server";
 import { eventsBody, newUserBody, newUsersBody } from "./bodies";
-import { busySeconds } from "./harness";
+import { busySeconds, processSeconds } from "./harness";
 
 /**
  * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch|events> [dir]`
@@ -22,7 +22,9 @@ import { busySeconds } from "./harness";
  * unit (per user, event or request: every process, the load generator and PostgreSQL included, read from
  * /proc/stat). On a saturated machine throughput is the inverse of that cost, and it is steadier than
  * req/s, so two builds can be compared by it a few percent apart. PREP_SQL runs on the fresh database
- * before the server starts (to measure a schema change, say, before writing its migration).
+ * before the server starts (to measure a schema change, say, before writing its migration). INDEX_STATS=1
+ * prints, after the load, the indexes that read the most entries and entries per scan: a key probe reads
+ * about one, so hundreds per scan is a plan scanning what it meant to probe.
  */
 const mode = process.argv[2] ?? "401";
 const dir = process.argv[3] ?? "/tmp/relay-profile";
@@ -74,16 +76,33 @@ const opts: autocannon.Options =
       };
 await autocannon({ ...opts, duration: 2 }); // warm-up
 const amount = Number(process.env.AMOUNT ?? 0);
+const groups = { web: child.pid!, postgres: "postgres", "load generator": process.pid };
 const before = busySeconds();
+const procBefore = processSeconds(groups);
 const { duration: _timed, ...untimed } = opts;
 const r = await autocannon(amount ? { ...untimed, amount } : opts);
 const busy = busySeconds() - before;
+const procAfter = processSeconds(groups);
 const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
 const elapsed = amount ? r.duration : seconds;
 console.log(`${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, mean ${r.latency.mean} ms, codes ${codes}`);
 if (amount) {
   const unit = mode === "batch" ? 1000 : mode === "events" ? 100 : 1;
-  console.log(`${mode}: busy CPU ${((busy / (r.requests.total * unit)) * 1e6).toFixed(1)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${r.requests.total} requests, ${busy.toFixed(1)} CPU-s)`);
+  const per = (s: number) => ((s / (r.requests.total * unit)) * 1e6).toFixed(1);
+  const parts = Object.keys(groups).map((k) => `${k} ${per(procAfter[k]! - procBefore[k]!)}`);
+  const rest = busy - Object.keys(groups).reduce((s, k) => s + procAfter[k]! - procBefore[k]!, 0);
+  console.log(`${mode}: busy CPU ${per(busy)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${parts.join(", ")}, rest ${per(rest)}; ${r.requests.total} requests, ${busy.toFixed(1)} CPU-s)`);
+}
+if (process.env.INDEX_STATS) {
+  // Index scans that read many entries each are plans gone wrong (a prefix scan where a key probe was meant).
+  const stats = postgres(db.url, { max: 1, onnotice: () => {} });
+  const rows = await stats`
+    select relname, indexrelname, idx_scan, idx_tup_read, round(idx_tup_read::numeric / nullif(idx_scan, 0), 1) as per_scan
+    from pg_stat_user_indexes where idx_scan > 0 order by idx_tup_read desc limit 8`;
+  console.table(rows.map((r) => ({ ...r })));
+  const seq = await stats`select relname, seq_scan, seq_tup_read from pg_stat_user_tables where seq_tup_read > 1000 order by seq_tup_read desc limit 5`;
+  if (seq.length) console.table(seq.map((r) => ({ ...r })));
+  await stats.end();
 }
 child.kill("SIGTERM");
 await new Promise((r) => child.once("exit", r));
