@@ -2,6 +2,7 @@ import { createApiKey } from "../lib/access/api-keys";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { closeDatabase, getDb } from "../db/client";
 import { createTestDatabase } from "../scripts/test/database";
+import { eventsBody, newUsersBody } from "./bodies";
 
 /**
  * Relay's own cost per request on POST /users, outside Next.js: the route's exported handler (withProject:
@@ -9,30 +10,36 @@ import { createTestDatabase } from "../scripts/test/database";
  * in-process, sequentially. Prints wall time and CPU time per call, so the share of a request that is
  * Relay's (the rest is Next.js and node:http) can be read against the server's req/s.
  * `LOG_FORMAT=json npx tsx bench/route-overhead.ts > /dev/null` prints to stderr (stdout takes the access
- * log); ONLY=401 or ONLY=create runs one; CALLS sets the count (default 5000).
+ * log); ONLY=401, create, batch (1,000 new users a call) or events (100 a call) runs one; CALLS sets the
+ * count of items (default 5000: five batches, fifty event calls), and batch and events print per item too.
+ * Under `node --cpu-prof` (`npx tsx --cpu-prof ...`) the profile names Relay's functions, unminified.
  */
 const N = Number(process.env.CALLS ?? 5000);
 const db = await createTestDatabase("relay_overhead");
 process.env.DATABASE_URL = db.url;
 const { POST } = await import("../app/api/client/projects/[projectID]/users/route");
+const { POST: BATCH } = await import("../app/api/client/projects/[projectID]/users/batch/route");
+const { POST: EVENTS } = await import("../app/api/client/projects/[projectID]/users/events/route");
 const { project } = await createProjectWithOwner(getDb(), { orgName: "o", projectName: "o", ownerEmail: "o@example.com" });
 const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "o", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
 const url = `http://127.0.0.1/api/client/projects/${project.id}/users`;
 const params = { params: Promise.resolve({ projectID: project.id }) };
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
-async function measure(name: string, make: (i: number) => Request) {
-  for (let i = 0; i < 200; i++) await POST(make(-i - 1), params as never); // warm-up
+async function measure(name: string, make: (i: number) => Request, handler = POST, unit = 1) {
+  const n = Math.ceil(N / unit);
+  for (let i = 0; i < Math.ceil(200 / unit); i++) await handler(make(-i - 1), params as never); // warm-up
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const codes = new Map<number, number>();
-  for (let i = 0; i < N; i++) {
-    const res = await POST(make(i), params as never);
+  for (let i = 0; i < n; i++) {
+    const res = await handler(make(i), params as never);
     codes.set(res.status, (codes.get(res.status) ?? 0) + 1);
   }
-  const wall = (performance.now() - t0) / N;
+  const wall = (performance.now() - t0) / n;
   const cpu = process.cpuUsage(cpu0);
-  say(`${name.padEnd(44)} wall ${(wall * 1000).toFixed(0).padStart(5)} µs/call, CPU ${((cpu.user + cpu.system) / N).toFixed(0).padStart(5)} µs/call  ${[...codes].map(([c, n]) => `${c}:${n}`).join(" ")}`);
+  const per = unit === 1 ? "" : ` (${((wall * 1000) / unit).toFixed(1)} / ${((cpu.user + cpu.system) / n / unit).toFixed(1)} µs per item)`;
+  say(`${name.padEnd(44)} wall ${(wall * 1000).toFixed(0).padStart(5)} µs/call, CPU ${((cpu.user + cpu.system) / n).toFixed(0).padStart(5)} µs/call${per}  ${[...codes].map(([c, k]) => `${c}:${k}`).join(" ")}`);
 }
 
 const body = (i: number) => JSON.stringify({ identifier: [{ external_id: `x-${i}` }], email: `u${i}@example.com`, data: { plan: "free", i } });
@@ -43,6 +50,9 @@ try {
   const only = process.env.ONLY;
   if (!only || only === "401") await measure("401/429 (no key; anonymous limit applies)", noKey);
   if (!only || only === "create") await measure("201 new user (key lookup + one upsert call)", withKey);
+  const keyed = (path: string, body: () => string) => () => new Request(`${url}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: body() });
+  if (!only || only === "batch") await measure("/users/batch, 1,000 new users", keyed("/batch", () => newUsersBody("ro")), BATCH, 1000);
+  if (!only || only === "events") await measure("/users/events, 100 events", keyed("/events", eventsBody), EVENTS, 100);
 } finally {
   await closeDatabase();
   await db.drop();

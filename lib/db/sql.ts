@@ -3,11 +3,26 @@ import type { DbOrTx } from "@/db/client";
 
 /**
  * A uuid[] parameter. drizzle's postgres.js driver cannot bind JS arrays, so the ids travel as one
- * array literal; `id = any($1::uuid[])` with the project id keeps every lookup on the primary key
- * whatever the planner knows about the tables (freshly bulk-loaded tables have no statistics).
+ * array literal. For reading a project's rows by id, prefer `rowsById`: `project_id = $p and id =
+ * any($1::uuid[])` is planned from the table's statistics, and with them stale or missing (a table
+ * filling fast, or autovacuum off) the planner took another index on project_id and read every row of
+ * the project to find twenty (lib/identity/upsert-one-plans.int.test.ts).
  */
 export function uuidArray(ids: string[]): SQL {
   return sql`${`{${ids.join(",")}}`}::uuid[]`;
+}
+
+/**
+ * The rows of a project's table (keyed by `(project_id, id)`) whose ids are in `ids` (a uuid[]
+ * expression), as `alias`: one primary-key probe per id, a nested loop over the ids that no estimate
+ * can turn into a scan of the project (OFFSET 0 keeps the probe from being flattened into a join the
+ * planner could reorder). `lock` locks each row as it is probed: in id order when `ids` is sorted, which
+ * is how writers of the same records queue instead of deadlocking. An id with no row yields nothing.
+ */
+export function rowsById(table: string, projectId: string, ids: SQL, alias: string, lock?: "update" | "key share"): SQL {
+  const k = sql.raw(`${alias}_k`);
+  return sql`unnest(${ids}) as ${k}(id) cross join lateral (
+    select * from ${sql.identifier(table)} t where t.project_id = ${projectId}::uuid and t.id = ${k}.id offset 0${lock ? sql.raw(` for ${lock}`) : sql``}) ${sql.raw(alias)}`;
 }
 
 /** A list of rows as a SQL relation (one jsonb parameter), for INSERT ... SELECT sources. */

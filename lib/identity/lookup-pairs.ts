@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "@/lib/db/sql";
+import { queryRows, rowsById } from "@/lib/db/sql";
 import { pairKey } from "./pair-key";
 import { KINDS, type Kind } from "./tables";
 import type { ProjectContext } from "@/lib/access/context";
@@ -21,16 +21,24 @@ export async function lookupPairs(ctx: ProjectContext, kind: Kind, pairs: Pair[]
   const t = KINDS[kind].sql;
   const input = JSON.stringify(pairs.map((p) => ({ s: p.source, e: p.external_id })));
   const rows = await queryRows<{ source: string; external_id: string; record_id: string }>(tx, sql`
-    select i.source, i.external_id, i.${sql.identifier(t.idColumn)} as record_id
-    from jsonb_to_recordset(${input}::jsonb) as x(s text, e text)
-    -- One primary-key probe per pair (OFFSET 0 keeps the subquery from being flattened): planned as a
-    -- join, a batch of new pairs was answered by scanning all of the project's identifiers, a cost that
-    -- grew with the table (quadratic over an import).
-    cross join lateral (
-      select i.source, i.external_id, i.${sql.identifier(t.idColumn)} from ${sql.identifier(t.identifiers)} i
-      where i.project_id = ${projectId}::uuid and i.source = x.s and i.external_id = x.e offset 0) i
-    ${lock ? sql`join ${sql.identifier(t.records)} r on r.project_id = ${projectId}::uuid and r.id = i.${sql.identifier(t.idColumn)}
-    order by r.id for update of r` : sql``}`);
+    with found as (
+      select i.source, i.external_id, i.rid
+      from jsonb_to_recordset(${input}::jsonb) as x(s text, e text)
+      -- One primary-key probe per pair (OFFSET 0 keeps the subquery from being flattened): planned as a
+      -- join, a batch of new pairs was answered by scanning all of the project's identifiers, a cost that
+      -- grew with the table (quadratic over an import).
+      cross join lateral (
+        select i.source, i.external_id, i.${sql.identifier(t.idColumn)} as rid from ${sql.identifier(t.identifiers)} i
+        where i.project_id = ${projectId}::uuid and i.source = x.s and i.external_id = x.e offset 0) i)
+    ${lock
+      ? // The records named, locked one key probe each in id order; a join of the pairs with the records
+        // here was planned, with the records' statistics stale, as a scan of the project's records.
+        // The aggregate reads every probe, so every record is locked before anything is answered.
+        sql`, locked as (
+          select array_agg(r.id) as ids
+          from ${rowsById(t.records, projectId, sql`array(select distinct rid from found order by 1)`, "r", "update")})
+        select f.source, f.external_id, f.rid as record_id from found f, locked where f.rid = any(locked.ids)`
+      : sql`select f.source, f.external_id, f.rid as record_id from found f`}`);
   for (const r of rows) owners.set(pairKey(r.source, r.external_id), r.record_id);
   return owners;
 }

@@ -34,10 +34,6 @@ export async function mergeRows(
     opts.keys.map((k, i) => sql`t.${sql.identifier(k)} = x.${sql.raw(`k${i}`)}`),
     sql` and `,
   );
-  const updateJoin = sql.join(
-    opts.keys.map((k, i) => sql`u.${sql.identifier(k)} = ch.${sql.raw(`k${i}`)}`),
-    sql` and `,
-  );
   const cases = opts.columns.map((c) => sql`case when ch_c ? ${c} and old.${sql.identifier(c)} is distinct from ch_c ->> ${c} then ${c} end`);
   const sets = opts.columns.map((c) => sql`${sql.identifier(c)} = case when ch.ch_c ? ${c} then ch.ch_c ->> ${c} else u.${sql.identifier(c)} end`);
   const input = opts.rows.map((r, ord) => ({
@@ -48,7 +44,11 @@ export async function mergeRows(
   }));
   const changed = await queryRows<{ ord: number; keys: string[] }>(tx, sql`
     with x as (select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(ord int, ${sql.raw(keyDefs)}, ch_c jsonb, ch_d jsonb)),
-    old as (select x.*, t.* from ${table} t join x on t.project_id = ${opts.projectId}::uuid and ${keyJoin}),
+    -- One key probe per row (OFFSET 0: not flattened into a join the planner could turn into a scan of
+    -- the project when the table's statistics are stale), and the row's ctid for the update below: the
+    -- caller holds the rows' locks, so no other writer can move them before it.
+    old as (select x.*, t.* from x cross join lateral (
+      select t.ctid as _tid, t.* from ${table} t where t.project_id = ${opts.projectId}::uuid and ${keyJoin} offset 0) t),
     ch as (
       select old.*, array_remove(array[${sql.join([...cases, sql`null`], sql`, `)}]::text[], null)
         || coalesce((select array_agg('data.' || n.key order by n.key) from jsonb_each(coalesce(ch_d, '{}'::jsonb)) n
@@ -62,7 +62,7 @@ export async function mergeRows(
       ],
       sql`, `,
     )}
-    from ch where u.project_id = ${opts.projectId}::uuid and ${updateJoin}
+    from ch where u.ctid = ch._tid and u.project_id = ${opts.projectId}::uuid
     returning ch.ord, ch.keys`);
   const out: (string[] | null)[] = opts.rows.map(() => null);
   for (const r of changed) out[r.ord] = r.keys;

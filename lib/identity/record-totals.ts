@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { uuidArray } from "@/lib/db/sql";
+import { rowsById, uuidArray } from "@/lib/db/sql";
 import { RuleBroken } from "@/lib/http/errors";
 import { KINDS, type Kind } from "./tables";
 import type { ProjectContext } from "@/lib/access/context";
@@ -27,8 +27,7 @@ export async function checkRecordTotals(ctx: ProjectContext, kind: Kind, recordI
       octet_length(r.data::text) as data_bytes,
       (select coalesce(sum(octet_length(i.metadata::text)), 0)::int from ${sql.identifier(names.identifiers)} i
         where i.project_id = r.project_id and i.${sql.identifier(names.idColumn)} = r.id) as metadata_bytes
-    from ${sql.identifier(names.records)} r
-    where r.project_id = ${projectId} and r.id = any(${uuidArray(recordIds)})`);
+    from ${rowsById(names.records, projectId, uuidArray(recordIds), "r")}`);
   for (const row of rows) {
     const err = totalsError(kind, row, prefixOf(row.id));
     if (err) throw err;

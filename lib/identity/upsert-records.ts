@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { queryRows, uuidArray } from "@/lib/db/sql";
+import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
 import { RetryTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { joinBatchInHand, recordSystemEvents, systemEventsSql, type SystemEvent } from "@/lib/events/record-system-events";
@@ -248,7 +248,7 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
   const held = reject ? [] : [...new Set(rows.filter((r) => !r.fresh).map((r) => r.r))];
   if (held.length) {
     const locked = await queryRows<{ id: string }>(tx, sql`
-      select id from ${sql.identifier(t.records)} where project_id = ${projectId}::uuid and id = any(${uuidArray(held)}) order by id for key share`);
+      select r.id from ${rowsById(t.records, projectId, uuidArray(held.sort()), "r", "key share")}`);
     if (locked.length < held.length) throw new RetryTransaction();
   }
   const returned = await queryRows<Written>(tx, sql`

@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
-import { uuidArray } from "@/lib/db/sql";
-import { organizations, type Organization } from "@/db/schema";
+import { sql } from "drizzle-orm";
+import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
+import type { Organization } from "@/db/schema";
+import { KINDS } from "@/lib/identity/tables";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { OrganizationView } from "./schemas";
@@ -26,14 +27,14 @@ export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifi
 export async function loadOrganizationViews(ctx: ProjectContext, ids: string[]): Promise<OrganizationView[]> {
   const { db: tx, projectId } = ctx;
   if (!ids.length) return [];
-  // One array parameter for the ids, not one bind per id (a batch answers a thousand).
-  const rows = await tx
-    .select({ organization: organizations, identifiers: identifiersJson("organization", sql`${organizations.id}`, sql`${organizations.projectId}`) })
-    .from(organizations)
-    .where(and(eq(organizations.projectId, projectId), sql`${organizations.id} = any(${uuidArray(ids)})`));
-  const byId = new Map(rows.map((r) => [r.organization.id, r]));
+  // One round trip: each record with its identifiers aggregated beside it, one key probe per id
+  // (rowsById: `id = any(...)` read the whole project when the statistics were stale).
+  const rows = await queryRows<RecordRow & { identifiers: StoredIdentifier[] }>(tx, sql`
+    select r.*, ${identifiersJson("organization", sql`r.id`, sql`r.project_id`)} as identifiers
+    from ${rowsById(KINDS.organization.sql.records, projectId, uuidArray([...new Set(ids)]), "r")}`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
-    return r ? [toOrganizationView(r.organization, r.identifiers)] : [];
+    return r ? [organizationViewFromRow(r, r.identifiers)] : [];
   });
 }

@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
-import { uuidArray } from "@/lib/db/sql";
-import { users, type User } from "@/db/schema";
+import { sql } from "drizzle-orm";
+import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
+import type { User } from "@/db/schema";
+import { KINDS } from "@/lib/identity/tables";
 import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { UserView } from "./schemas";
@@ -31,15 +32,14 @@ export function userViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): U
 export async function loadUserViews(ctx: ProjectContext, ids: string[]): Promise<UserView[]> {
   const { db: tx, projectId } = ctx;
   if (!ids.length) return [];
-  // One round trip: each user with its identifiers aggregated beside it.
-  // One array parameter for the ids, not one bind per id (a batch answers a thousand).
-  const rows = await tx
-    .select({ user: users, identifiers: identifiersJson("user", sql`${users.id}`, sql`${users.projectId}`) })
-    .from(users)
-    .where(and(eq(users.projectId, projectId), sql`${users.id} = any(${uuidArray(ids)})`));
-  const byId = new Map(rows.map((r) => [r.user.id, r]));
+  // One round trip: each record with its identifiers aggregated beside it, one key probe per id
+  // (rowsById: `id = any(...)` read the whole project when the statistics were stale).
+  const rows = await queryRows<RecordRow & { identifiers: StoredIdentifier[] }>(tx, sql`
+    select r.*, ${identifiersJson("user", sql`r.id`, sql`r.project_id`)} as identifiers
+    from ${rowsById(KINDS.user.sql.records, projectId, uuidArray([...new Set(ids)]), "r")}`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
-    return r ? [toUserView(r.user, r.identifiers)] : [];
+    return r ? [userViewFromRow(r, r.identifiers)] : [];
   });
 }
