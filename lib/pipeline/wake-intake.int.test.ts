@@ -20,12 +20,16 @@ let listener: postgres.Sql;
 let db: Db;
 let ctx: ProjectContext<Db>;
 let heard = 0;
+const heardAt: number[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase("relay_wake_intake");
   sql = postgres(database.url, { max: 4, onnotice: () => {} });
   listener = postgres(database.url, { max: 1, onnotice: () => {} });
-  await listener.listen(INTAKE_CHANNEL, () => void heard++);
+  await listener.listen(INTAKE_CHANNEL, () => {
+    heard++;
+    heardAt.push(Date.now());
+  });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
   const { project } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
   ctx = systemContext(db, project.id);
@@ -59,6 +63,32 @@ describe("waking the intake drain", () => {
     const n = await heardDuring(() => Promise.all(Array.from({ length: 30 }, (_, i) => upsertUser(ctx, { identifier: [{ source: "default", external_id: `wake-many-${i}` }] }))));
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeLessThanOrEqual(30);
+  });
+
+  it("spaced under a steady stream of writes (INTAKE_WAKE_SPACING_MS, 20 ms), and once more after the last", async () => {
+    let last = 0;
+    let writes = 0;
+    let started = 0;
+    const n = await heardDuring(async () => {
+      // Four writers, one upsert after another each, for a second: back to back, without the spacing,
+      // the wake-ups came one per round trip.
+      started = Date.now();
+      await Promise.all(
+        Array.from({ length: 4 }, async (_, w) => {
+          for (let i = 0; Date.now() - started < 1_000; i++) {
+            await upsertUser(ctx, { identifier: [{ source: "default", external_id: `wake-stream-${w}-${i}` }] });
+            writes++;
+            last = Date.now();
+          }
+        }),
+      );
+    });
+    const spanMs = last - started;
+    expect(writes).toBeGreaterThan(n);
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(Math.ceil(spanMs / 20) + 2);
+    // The write that came last is covered: a wake-up is heard after it completed.
+    expect(Math.max(...heardAt)).toBeGreaterThanOrEqual(last);
   });
 
   it("inside a caller's transaction: at its commit, not before", async () => {
