@@ -30,8 +30,9 @@ const TOTALS_EXCEEDED = "RL422";
 const ATTEMPTS = 8;
 
 /**
- * The function per kind (db/migrations/0017_upsert_record_static.sql makes both from one template, 0023 their latest version, with
- * the tables of KINDS written in as static SQL so PostgreSQL keeps their plans).
+ * The function per kind (db/migrations/0017_upsert_record_static.sql makes both from one template, and
+ * 0023 is their current version), with the tables of KINDS written in as static SQL so PostgreSQL keeps
+ * their plans.
  */
 const FUNCTION = { user: sql`relay_upsert_user`, organization: sql`relay_upsert_organization` } satisfies Record<Kind, unknown>;
 
@@ -53,8 +54,8 @@ const CONF = JSON.stringify({
 
 /**
  * One upsert of one user or organization in one round trip: a single call of `relay_upsert_user` or
- * `relay_upsert_organization` (db/migrations/0017_upsert_record_static.sql, last replaced by 0023), run on its own as an
- * autocommit statement, so no BEGIN/COMMIT either. The rules are those of upsertRecords for one item with `conflicts: "reject"`:
+ * `relay_upsert_organization` (db/migrations/0017_upsert_record_static.sql, last replaced by 0023), run
+ * on its own as an autocommit statement, so no BEGIN/COMMIT either. The rules are those of upsertRecords for one item with `conflicts: "reject"`:
  * any identifier matches; identifiers naming two records are a 409 with nothing written; columns set
  * (null clears) and data shallow-merged in SQL; `*.created` or `*.updated` (with the changed keys) and
  * its intake row in the same transaction; record totals; the anniversary assignment on creation. A

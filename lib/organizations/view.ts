@@ -1,8 +1,6 @@
-import { sql } from "drizzle-orm";
-import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
 import type { Organization } from "@/db/schema";
-import { KINDS } from "@/lib/identity/tables";
-import { identifiersJson, type StoredIdentifier } from "@/lib/identity/resolve";
+import { loadRecords } from "@/lib/identity/load-records";
+import type { StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { OrganizationView } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
@@ -25,16 +23,5 @@ export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifi
 }
 
 export async function loadOrganizationViews(ctx: ProjectContext, ids: string[]): Promise<OrganizationView[]> {
-  const { db: tx, projectId } = ctx;
-  if (!ids.length) return [];
-  // One round trip: each record with its identifiers aggregated beside it, one key probe per id
-  // (rowsById: `id = any(...)` read the whole project when the statistics were stale).
-  const rows = await queryRows<RecordRow & { identifiers: StoredIdentifier[] }>(tx, sql`
-    select r.*, ${identifiersJson("organization", sql`r.id`, sql`r.project_id`)} as identifiers
-    from ${rowsById(KINDS.organization.sql.records, projectId, uuidArray([...new Set(ids)]), "r")}`);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    return r ? [organizationViewFromRow(r, r.identifiers)] : [];
-  });
+  return (await loadRecords(ctx, "organization", ids)).map((r) => organizationViewFromRow(r.row, r.identifier));
 }
