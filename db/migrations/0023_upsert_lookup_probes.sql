@@ -1,11 +1,13 @@
--- relay_upsert_user and relay_upsert_organization (0017) again, with one change: the lookup of the
--- pairs' records. 0017 found the stored pairs and locked their records in one statement, a join of the
--- pairs' probes with the records table. PL/pgSQL keeps a generic plan for it, and with the records table
+-- relay_upsert_user and relay_upsert_organization as 0019 left them, with one change: the lookup of
+-- the pairs' records. 0017 (and 0019) found the stored pairs and locked their records in one statement,
+-- a join of the pairs' probes with the records table. PL/pgSQL keeps a generic plan for it, and with the records table
 -- estimated small (statistics from when the project was new) that plan scanned the project's records
 -- in id order and probed the pairs for each: every POST /users read all of the project's users twice
 -- (in a bench, 1,448 index entries per scan of users_project_id_id_pk after 6,000 users; a new user's
 -- call cost grew with the project). Now the pairs are probed first, and only the records they name are
--- locked, one key probe each; a new record's call, which names none, skips the lock statement. Everything else is 0017's, unchanged (it states the contract).
+-- locked, one key probe each; a new record's call, which names none, skips the lock statement.
+-- Everything else is 0019's, unchanged (0017 states the contract; 0019 added the key-share locks of the
+-- anniversary schedule and its offsets that its cascade triggers rely on).
 DO $do$
 DECLARE
   k record;
@@ -168,7 +170,7 @@ BEGIN
 
   -- The creation hook: the built-in anniversary assignment and its firings (lib/schedules/anniversary.ts).
   IF v_created THEN
-    SELECT s.id INTO v_schedule FROM schedules s WHERE s.project_id = p_project AND s.name = v_anniversary->>'name';
+    SELECT s.id INTO v_schedule FROM schedules s WHERE s.project_id = p_project AND s.name = v_anniversary->>'name' FOR KEY SHARE;
     IF v_schedule IS NULL THEN
       INSERT INTO schedules (project_id, name, type, builtin)
       VALUES (p_project, v_anniversary->>'name', v_anniversary->>'type', v_anniversary->>'builtin')
@@ -177,7 +179,7 @@ BEGIN
         INSERT INTO schedule_offsets (project_id, schedule_id, "offset", offset_key, direction)
         VALUES (p_project, v_schedule, v_anniversary->>'offset', v_anniversary->>'offset_key', v_anniversary->>'direction');
       ELSE
-        SELECT s.id INTO v_schedule FROM schedules s WHERE s.project_id = p_project AND s.name = v_anniversary->>'name';
+        SELECT s.id INTO v_schedule FROM schedules s WHERE s.project_id = p_project AND s.name = v_anniversary->>'name' FOR KEY SHARE;
       END IF;
     END IF;
     -- Anchored at creation to the millisecond (as the batch path passes it through a JavaScript Date).
@@ -187,11 +189,15 @@ BEGIN
             date_trunc('milliseconds', (v_row->>'created_at')::timestamptz) + (v_anniversary->>'interval')::interval)
     ON CONFLICT DO NOTHING RETURNING id INTO v_assignment;
     IF v_assignment IS NOT NULL THEN
+      -- The offsets are key-share locked in the statement that uses them (no foreign key does it since 0019).
+      WITH o AS (
+        SELECT o.project_id, o.schedule_id, o.id, o.direction, o."offset" FROM schedule_offsets o
+        WHERE o.project_id = p_project AND o.schedule_id = v_schedule FOR KEY SHARE)
       INSERT INTO schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
       SELECT a.project_id, a.id, o.id, a.cycle, f.fire_at,
              CASE WHEN f.fire_at < now() - (p_conf->>'late_limit')::interval THEN 'skipped' ELSE 'pending' END
       FROM schedule_assignments a
-      JOIN schedule_offsets o ON o.project_id = a.project_id AND o.schedule_id = a.schedule_id
+      JOIN o ON o.project_id = a.project_id AND o.schedule_id = a.schedule_id
       CROSS JOIN LATERAL (SELECT a.occurrence_at + CASE o.direction WHEN 'after' THEN o."offset"::interval ELSE -o."offset"::interval END AS fire_at) f
       WHERE a.project_id = p_project AND a.id = v_assignment AND a.state <> 'fired'
       ON CONFLICT DO NOTHING;

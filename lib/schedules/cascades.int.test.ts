@@ -1,5 +1,9 @@
+import postgres from "postgres";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { getDb } from "../../db/client";
+import { upsertUser } from "../users/upsert-user";
+import { systemContext } from "@/lib/access/context";
 
 // Assignments and firings have no foreign keys (db/migrations/0019): deletes cascade by trigger, and
 // writers key-share lock the parents. These tests look for what the keys used to rule out: orphans.
@@ -92,5 +96,29 @@ describe("writers racing deletes", () => {
     const [users] = await sql`select count(*)::int as n from users where project_id = ${p.projectId} and id in (
       select user_id from user_identifiers where project_id = ${p.projectId} and external_id like 'race-new-%')`;
     expect(users!.n).toBe(8 * 4 * 50);
+  });
+
+  it("a single upsert creating a user holds the anniversary schedule and its offset until it commits", async () => {
+    // What the foreign keys' checks held: the deletion of a parent waits for the writer (0019's key-share
+    // locks, which every later version of relay_upsert_user must keep).
+    await client("POST", "/users", { identifier: [{ external_id: "held-warm" }] });
+    const [parent] = await sql`
+      select s.id as schedule_id, o.id as offset_id from schedules s
+      join schedule_offsets o on o.project_id = s.project_id and o.schedule_id = s.id
+      where s.project_id = ${p.projectId} and s.name = 'anniversary' limit 1`;
+    const deleter = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { lock_timeout: 300 } });
+    const attempt = (q: Promise<unknown>) => q.then(() => "deleted", (e: { code?: string }) => e.code ?? String(e));
+    const outcomes: string[] = [];
+    try {
+      await getDb().transaction(async (tx) => {
+        expect((await upsertUser(systemContext(tx, p.projectId), { identifier: [{ source: "default", external_id: "held-1" }] })).created).toBe(true);
+        outcomes.push(await attempt(deleter`delete from schedule_offsets where project_id = ${p.projectId} and id = ${parent!.offset_id}`));
+        outcomes.push(await attempt(deleter`delete from schedules where project_id = ${p.projectId} and id = ${parent!.schedule_id}`));
+      });
+    } finally {
+      await deleter.end();
+    }
+    expect(outcomes).toEqual(["55P03", "55P03"]); // lock_not_available: both deletions waited for the upsert
+    expect(await orphans()).toEqual({ assignments: 0, firings: 0 });
   });
 });
