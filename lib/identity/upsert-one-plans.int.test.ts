@@ -4,7 +4,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as schema from "../../db/schema";
 import { createTestDatabase } from "../../scripts/test/database";
-import { closeDatabase, getDb } from "../../db/client";
+import { closeDatabase, getDb, type Db, type Transaction } from "../../db/client";
 import { createProjectWithOwner } from "../projects/create-project";
 import { stopBoss } from "../queue/boss";
 import { upsertUser, upsertUsers } from "../users/upsert-user";
@@ -21,6 +21,8 @@ import { systemContext } from "@/lib/access/context";
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let client: postgres.Sql;
+/** Every measured call goes through this one connection, so its PL/pgSQL and prepared plans are reused. */
+let db: Db;
 let projectId: string;
 const USERS = 600;
 
@@ -35,6 +37,7 @@ beforeAll(async () => {
     await upsertUsers(ctx, Array.from({ length: 200 }, (_, i) => ({ identifier: [{ source: "default", external_id: `seed-${b}-${i}` }], data: { i } })));
   }
   client = postgres(database.url, { max: 1, onnotice: () => {} });
+  db = drizzle(client, { schema, casing: "snake_case" });
 }, 60_000);
 afterAll(async () => {
   await stopBoss(2_000);
@@ -44,8 +47,7 @@ afterAll(async () => {
 });
 
 /** Users rows this transaction read, by index or by sequential scan (pg_stat_xact_user_tables counts the open transaction). */
-async function usersFetched(body: (tx: Parameters<Parameters<ReturnType<typeof drizzle<typeof schema>>["transaction"]>[0]>[0]) => Promise<unknown>): Promise<number> {
-  const db = drizzle(client, { schema, casing: "snake_case" });
+async function usersFetched(body: (tx: Transaction) => Promise<unknown>): Promise<number> {
   let fetched = -1;
   await db
     .transaction(async (tx) => {
@@ -63,7 +65,6 @@ async function usersFetched(body: (tx: Parameters<Parameters<ReturnType<typeof d
 class Rollback extends Error {}
 
 it("a single upsert reads the users it names, not the project's", async () => {
-  const db = drizzle(client, { schema, casing: "snake_case" });
   // More calls than PL/pgSQL's five custom plans, on the one connection, so the generic plans are in use.
   for (let i = 0; i < 8; i++) await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `warm-${i}` }] });
   for (let i = 0; i < 8; i++) await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `seed-0-${i}` }], data: { warm: i } });
@@ -83,7 +84,6 @@ it("a single upsert reads the users it names, not the project's", async () => {
 });
 
 it("a batch reads the users it names, not the project's", async () => {
-  const db = drizzle(client, { schema, casing: "snake_case" });
   const batch = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ identifier: [{ source: "default", external_id: `seed-2-${i}` }], data: { tag } }));
   // Prepared statements switch to a generic plan after five executions, as PL/pgSQL's do.
   for (let i = 0; i < 8; i++) await upsertUsers(systemContext(db, projectId), batch(5, `warm-${i}`));
