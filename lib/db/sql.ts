@@ -17,12 +17,22 @@ export function uuidArray(ids: string[]): SQL {
  * expression), as `alias`: one primary-key probe per id, a nested loop over the ids that no estimate
  * can turn into a scan of the project (OFFSET 0 keeps the probe from being flattened into a join the
  * planner could reorder). `lock` locks each row as it is probed: in id order when `ids` is sorted, which
- * is how writers of the same records queue instead of deadlocking. An id with no row yields nothing.
+ * is how writers of the same records queue instead of deadlocking; "update skip locked" leaves out the
+ * rows another transaction holds. `tid` adds the row's ctid as `_tid`, for an update of exactly these
+ * rows by TID scan (`where ctid = any(...)`) while this transaction holds their locks, so they cannot
+ * move. An id with no row yields nothing.
  */
-export function rowsById(table: string, projectId: string, ids: SQL, alias: string, lock?: "update" | "key share"): SQL {
+export function rowsById(table: string, projectId: string, ids: SQL, alias: string, opts: { lock?: RowLock; tid?: boolean } = {}): SQL {
   const k = sql.raw(`${alias}_k`);
   return sql`unnest(${ids}) as ${k}(id) cross join lateral (
-    select * from ${sql.identifier(table)} t where t.project_id = ${projectId}::uuid and t.id = ${k}.id offset 0${lock ? sql.raw(` for ${lock}`) : sql``}) ${sql.raw(alias)}`;
+    select ${opts.tid ? sql`t.ctid as _tid, ` : sql``}t.* from ${sql.identifier(table)} t where t.project_id = ${projectId}::uuid and t.id = ${k}.id offset 0${opts.lock ? sql.raw(` for ${opts.lock}`) : sql``}) ${sql.raw(alias)}`;
+}
+
+export type RowLock = "update" | "key share" | "update skip locked";
+
+/** A tid[] parameter: row addresses read under this transaction's locks (rowsById's `_tid`), for a TID scan. */
+export function tidArray(tids: string[]): SQL {
+  return sql`${`{${tids.map((t) => `"${t}"`).join(",")}}`}::tid[]`;
 }
 
 /** A list of rows as a SQL relation (one jsonb parameter), for INSERT ... SELECT sources. */

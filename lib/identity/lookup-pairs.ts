@@ -36,7 +36,7 @@ export async function lookupPairs(ctx: ProjectContext, kind: Kind, pairs: Pair[]
         // The aggregate reads every probe, so every record is locked before anything is answered.
         sql`, locked as (
           select array_agg(r.id) as ids
-          from ${rowsById(t.records, projectId, sql`array(select distinct rid from found order by 1)`, "r", "update")})
+          from ${rowsById(t.records, projectId, sql`array(select distinct rid from found order by 1)`, "r", { lock: "update" })})
         select f.source, f.external_id, f.rid as record_id from found f, locked where f.rid = any(locked.ids)`
       : sql`select f.source, f.external_id, f.rid as record_id from found f`}`);
   for (const r of rows) owners.set(pairKey(r.source, r.external_id), r.record_id);

@@ -248,7 +248,7 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
   const held = reject ? [] : [...new Set(rows.filter((r) => !r.fresh).map((r) => r.r))];
   if (held.length) {
     const locked = await queryRows<{ id: string }>(tx, sql`
-      select r.id from ${rowsById(t.records, projectId, uuidArray(held.sort()), "r", "key share")}`);
+      select r.id from ${rowsById(t.records, projectId, uuidArray(held.sort()), "r", { lock: "key share" })}`);
     if (locked.length < held.length) throw new RetryTransaction();
   }
   const returned = await queryRows<Written>(tx, sql`

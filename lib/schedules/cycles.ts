@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { queryRows, uuidArray } from "@/lib/db/sql";
+import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
 
 /** A firing made (or claimed) more than this late is skipped and counted, not fired (DESIGN.md section 6). */
 export const LATE_LIMIT = "1 hour";
@@ -43,20 +43,20 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
  */
 export async function materializeFirings(tx: DbOrTx, keys: AssignmentKey[], now: Date): Promise<void> {
   for (const [projectId, ids] of byProject(keys)) {
-    // The caller holds the assignments' row locks; the offsets are key-share locked here (db/migrations/0019_schedule_cascade_triggers.sql).
+    // The caller holds the assignments' row locks; the offsets are key-share locked here
+    // (db/migrations/0019_schedule_cascade_triggers.sql). Assignments by key probe (rowsById).
     await tx.execute(sql`
-      with o as (
+      with a as (select a.* from ${rowsById("schedule_assignments", projectId, uuidArray(ids), "a")} where a.state <> 'fired'),
+      o as (
         select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o
-        where o.project_id = ${projectId}
-          and o.schedule_id in (select schedule_id from schedule_assignments where project_id = ${projectId} and id = any(${uuidArray(ids)}))
+        where o.project_id = ${projectId} and o.schedule_id in (select distinct schedule_id from a)
         for key share of o)
       insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at, state)
       select a.project_id, a.id, o.id, a.cycle, f.fire_at,
              case when f.fire_at < ${now.toISOString()}::timestamptz - ${LATE_LIMIT}::interval then 'skipped' else 'pending' end
-      from schedule_assignments a
+      from a
       join o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
       cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) f
-      where a.project_id = ${projectId} and a.id = any(${uuidArray(ids)}) and a.state <> 'fired'
       on conflict do nothing`);
   }
 }
@@ -76,24 +76,28 @@ export async function completeCycles(tx: DbOrTx, keys: AssignmentKey[], now: Dat
     let ids = all;
     for (let round = 0; round <= MAX_ROUNDS && ids.length; round++) {
       // Two key lookups and the decision in JS: no correlated subquery for the planner to get wrong on
-      // freshly loaded tables.
-      const rows = (await queryRows<{ id: string; cycle: number; single: boolean }>(tx, sql`
-        select id, cycle, interval is null as single from schedule_assignments
-        where project_id = ${projectId} and id = any(${uuidArray(ids)}) and state = 'active'`));
+      // freshly loaded tables. The assignments by key probe (rowsById) with their ctids: the updates
+      // below find them by TID scan, as the caller's locks keep them in place.
+      const rows = (await queryRows<{ id: string; _tid: string; cycle: number; single: boolean }>(tx, sql`
+        select a.id, a._tid::text as _tid, a.cycle, a.interval is null as single
+        from ${rowsById("schedule_assignments", projectId, uuidArray(ids), "a", { tid: true })} where a.state = 'active'`));
       const pending = (await queryRows<{ assignment_id: string; cycle: number }>(tx, sql`
-        select distinct assignment_id, cycle from schedule_firings
-        where project_id = ${projectId} and assignment_id = any(${uuidArray(rows.map((r) => r.id))}) and state = 'pending'`));
+        select distinct f.assignment_id, f.cycle from unnest(${uuidArray(rows.map((r) => r.id))}) as k(id)
+        cross join lateral (select assignment_id, cycle, state from schedule_firings f
+          where f.project_id = ${projectId} and f.assignment_id = k.id offset 0) f
+        where f.state = 'pending'`));
+      const tid = new Map(rows.map((r) => [r.id, r._tid]));
       const anyPending = new Set(pending.map((f) => f.assignment_id));
       const cyclePending = new Set(pending.map((f) => `${f.assignment_id}:${f.cycle}`));
       const done = rows.filter((r) => r.single && !anyPending.has(r.id)).map((r) => r.id);
       const finished = rows.filter((r) => !r.single && !cyclePending.has(`${r.id}:${r.cycle}`)).map((r) => r.id);
       if (done.length) {
-        await tx.execute(sql`update schedule_assignments set state = 'fired', updated_at = ${at} where project_id = ${projectId} and id = any(${uuidArray(done)})`);
+        await tx.execute(sql`update schedule_assignments set state = 'fired', updated_at = ${at} where ctid = any(${tidArray(done.map((id) => tid.get(id)!))})`);
       }
       if (!finished.length || round === MAX_ROUNDS) return;
       await tx.execute(sql`
         update schedule_assignments a set cycle = ${next}, occurrence_at = a.anchor + ${next} * a.interval::interval, updated_at = ${at}
-        where a.project_id = ${projectId} and a.id = any(${uuidArray(finished)})`);
+        where a.ctid = any(${tidArray(finished.map((id) => tid.get(id)!))})`);
       await materializeFirings(tx, finished.map((id) => ({ projectId, id })), now);
       ids = finished;
     }

@@ -5,7 +5,7 @@ import { DEADLOCK, SERIALIZATION_FAILURE, errorCode, isDatabaseUnavailable } fro
 import { log } from "@/lib/observability/logger";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { completeCycles, LATE_LIMIT } from "./cycles";
-import { queryRows, uuidArray } from "@/lib/db/sql";
+import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
 import { systemContext } from "@/lib/access/context";
 
 export interface FireResult {
@@ -18,6 +18,8 @@ export interface FireResult {
 }
 
 interface DueFiring {
+  /** The row's address, stable while the claim's lock is held: the marks below update by TID scan. */
+  tid: string;
   project_id: string;
   id: string;
   assignment_id: string;
@@ -48,15 +50,21 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
   const now = opts.now ?? new Date();
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
-    // A single-table claim, so the plan is always the due index in fire_at order.
+    // The claim must walk the due index in fire_at order and stop after `limit` rows. With the table's
+    // statistics stale (estimated a few due rows), the planner read every due firing by bitmap and
+    // sorted them, per batch: a backlog of a million due firings read in full for each thousand fired
+    // (lib/schedules/firing-plans.int.test.ts). Sorting disabled for this one statement leaves it only
+    // the ordered index scan; set back before anything else runs in the transaction.
+    await tx.execute(sql`set local enable_sort = off`);
     const due = (await queryRows<DueFiring>(tx, sql`
-      select project_id, id, assignment_id, offset_id, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
+      select ctid::text as tid, project_id, id, assignment_id, offset_id, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
       from schedule_firings
       where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
         ${opts.projectIds ? sql`and project_id = any(${uuidArray(opts.projectIds)})` : sql``}
       order by fire_at
       limit ${opts.batchSize ?? 1000}
       for update skip locked`));
+    await tx.execute(sql`set local enable_sort = on`);
     const result = { claimed: due.length, fired: 0, skipped: 0, failed: 0 };
     const byProject = new Map<string, DueFiring[]>();
     for (const f of due) byProject.set(f.project_id, [...(byProject.get(f.project_id) ?? []), f]);
@@ -109,11 +117,13 @@ function isTransient(err: unknown): boolean {
 
 async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFiring[], now: Date) {
   const at = sql`${now.toISOString()}::timestamptz`;
+  // Rows by key probe (rowsById), never `id = any(...)`: with stale statistics that read every
+  // assignment and firing of the project per batch (lib/schedules/firing-plans.int.test.ts).
+  const assignmentIds = uuidArray([...new Set(claimed.map((f) => f.assignment_id))].sort());
   const assignments = (await queryRows<LockedAssignment>(tx, sql`
     select a.id, a.user_id, a.organization_id, a.data, a.schedule_id, s.name
-    from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
-    where a.project_id = ${projectId} and a.id = any(${uuidArray([...new Set(claimed.map((f) => f.assignment_id))])})
-    for update of a skip locked`));
+    from ${rowsById("schedule_assignments", projectId, assignmentIds, "a", { lock: "update skip locked" })}
+    join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`));
   const locked = new Map(assignments.map((a) => [a.id, a]));
   const firings = claimed.filter((f) => locked.has(f.assignment_id));
   if (!firings.length) return { fired: 0, skipped: 0 };
@@ -121,7 +131,7 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
     id: string;
     offset: string;
   }>(tx, sql`
-    select id, "offset" from schedule_offsets where project_id = ${projectId} and id = any(${uuidArray([...new Set(firings.map((f) => f.offset_id))])})`));
+    select o.id, o."offset" from ${rowsById("schedule_offsets", projectId, uuidArray([...new Set(firings.map((f) => f.offset_id))]), "o")}`));
   const offsetText = new Map(offsets.map((o) => [o.id, o.offset]));
 
   const onTime = firings.filter((f) => !f.late);
@@ -135,12 +145,12 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
     await tx.execute(sql`
       update schedule_firings set state = 'fired', fired_at = clock_timestamp(),
         event_id = (${uuidArray(eventIds)})[array_position(${uuidArray(onTime.map((f) => f.id))}, id)]
-      where project_id = ${projectId} and id = any(${uuidArray(onTime.map((f) => f.id))})`);
+      where ctid = any(${tidArray(onTime.map((f) => f.tid))})`);
   }
   if (late.length) {
     await tx.execute(sql`
       update schedule_firings set state = 'skipped', fired_at = ${at}
-      where project_id = ${projectId} and id = any(${uuidArray(late.map((f) => f.id))})`);
+      where ctid = any(${tidArray(late.map((f) => f.tid))})`);
   }
   await completeCycles(tx, [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })), now);
   for (const f of onTime) metrics.firingLag.observe((now.getTime() - new Date(f.fire_at).getTime()) / 1000);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AssignmentView } from "./schemas";
-import { queryRows, uuidArray } from "@/lib/db/sql";
+import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
 import type { ProjectContext } from "@/lib/access/context";
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
@@ -17,8 +17,8 @@ export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): P
          from schedule_firings f join schedule_offsets o on o.project_id = f.project_id and o.id = f.offset_id
          where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'pending') as pending,
       (select count(*) from schedule_firings f where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'skipped')::int as skipped
-    from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
-    where a.project_id = ${ctx.projectId} and a.id = any(${uuidArray(ids)})`));
+    from ${rowsById("schedule_assignments", ctx.projectId, uuidArray([...new Set(ids)]), "a")}
+    join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`));
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
