@@ -1,4 +1,5 @@
-import { and, eq, exists, inArray, sql, type Column, type SQL } from "drizzle-orm";
+import { and, eq, exists, sql, type Column, type SQL } from "drizzle-orm";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 import type { DbOrTx } from "@/db/client";
 import { RetryTransaction } from "@/lib/db/transaction";
 import { Conflict } from "@/lib/http/errors";
@@ -123,19 +124,13 @@ export function identifiersJson(kind: Kind, recordId: SQL, projectId: SQL) {
 }
 
 export async function listIdentifiers(ctx: ProjectContext, kind: Kind, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
-  const { db: tx, projectId } = ctx;
-  const { identifiers: t, idColumn } = KINDS[kind];
   const out = new Map<string, StoredIdentifier[]>();
   if (!recordIds.length) return out;
-  const rows = await tx
-    .select({ recordId: idColumn, source: t.source, externalId: t.externalId, metadata: t.metadata })
-    .from(t)
-    .where(and(eq(t.projectId, projectId), inArray(idColumn, recordIds)))
-    .orderBy(t.createdAt, sql`${t.source} collate "C"`, sql`${t.externalId} collate "C"`);
-  for (const r of rows) {
-    const list = out.get(r.recordId) ?? [];
-    list.push({ source: r.source, external_id: r.externalId, metadata: r.metadata ?? null });
-    out.set(r.recordId, list);
-  }
+  // One (project, record) equality per id, which only the record index answers: `record = any(ids)`
+  // was planned as a scan of the project's identifiers when the statistics were stale.
+  const rows = await queryRows<{ id: string; identifiers: StoredIdentifier[] }>(ctx.db, sql`
+    select k.id, ${identifiersJson(kind, sql`k.id`, sql`${ctx.projectId}::uuid`)} as identifiers
+    from unnest(${uuidArray([...new Set(recordIds)])}) as k(id)`);
+  for (const r of rows) if (r.identifiers.length) out.set(r.id, r.identifiers);
   return out;
 }

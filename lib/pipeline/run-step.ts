@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { selectByIds } from "@/lib/db/sql";
 import type { ProjectContext } from "@/lib/access/context";
 import type { Db, DbOrTx } from "@/db/client";
 import { events, pipelineStepsDone, type EventRow } from "@/db/schema";
@@ -51,6 +51,6 @@ export async function runSteps(
 
 /** The batch's recorded events (erased ones, of a deleted user, are simply absent). */
 export async function loadEvents(ctx: ProjectContext, ids: string[]): Promise<EventRow[]> {
-  const { db: tx, projectId } = ctx;
-  return tx.select().from(events).where(and(eq(events.projectId, projectId), inArray(events.id, ids)));
+  // By key probe: `id = any(ids)` read the project's whole history when the statistics were stale.
+  return selectByIds(ctx.db, events, ctx.projectId, ids);
 }
