@@ -11,6 +11,8 @@ import { stopBoss } from "../queue/boss";
 import { upsertUsers } from "../users/upsert-user";
 import { listIdentifiers } from "../identity/resolve";
 import { loadEvents } from "../pipeline/run-step";
+import { addMembers } from "../organizations/add-members";
+import { upsertOrganizations } from "../organizations/upsert-organization";
 import { systemContext } from "@/lib/access/context";
 import { uuidv7s } from "./uuidv7";
 
@@ -36,7 +38,7 @@ beforeAll(async () => {
   await closeDatabase();
   process.env.DATABASE_URL = database.url;
   projectId = (await createProjectWithOwner(getDb(), { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` })).project.id;
-  await getDb().execute(dsql`analyze events; analyze user_identifiers`);
+  await getDb().execute(dsql`analyze events; analyze user_identifiers; analyze organization_members`);
   eventIds = uuidv7s(EVENTS);
   for (let b = 0; b < EVENTS; b += 1_000) {
     await getDb().insert(events).values(eventIds.slice(b, b + 1_000).map((id, i) => ({ projectId, id, name: `e${i % 5}`, data: { i } })));
@@ -47,6 +49,8 @@ beforeAll(async () => {
     const made = await upsertUsers(ctx, Array.from({ length: 500 }, (_, i) => ({ identifier: [{ source: "default", external_id: `u-${b}-${i}` }, { source: "crm", external_id: `c-${b}-${i}` }] })));
     userIds.push(...made.users.map((u) => u.id));
   }
+  await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "acme" }] }]);
+  await addMembers(ctx, memberships(0, USERS, "seed"), (i) => `[${i}].`);
   client = postgres(database.url, { max: 1, onnotice: () => {} });
   db = drizzle(client, { schema, casing: "snake_case" });
 }, 120_000);
@@ -97,4 +101,24 @@ it("a page of records lists its records' identifiers, not the project's", async 
   expect([...listed.keys()].sort()).toEqual([...ids].sort());
   expect([...listed.values()].every((l) => l.length === 2)).toBe(true);
   expect(read).toBeLessThanOrEqual(N * 2);
+});
+
+/** Memberships of acme for users from..to-1 (all seeded), with a tag in their data. */
+function memberships(from: number, to: number, tag: string) {
+  return Array.from({ length: to - from }, (_, i) => {
+    const n = from + i;
+    return { organization: { identifier: [{ source: "default", external_id: "acme" }] }, user: { identifier: [{ source: "default", external_id: `u-${Math.floor(n / 500)}-${n % 500}` }] }, data: { tag } };
+  });
+}
+
+it("a batch of memberships locks, merges and reads its own memberships, not the organization's", async () => {
+  for (let i = 0; i < 8; i++) await addMembers(systemContext(db, projectId), memberships(i * 5, i * 5 + 5, `warm-${i}`), (j) => `[${j}].`);
+  let updated = 0;
+  const read = await rowsRead("organization_members", async (tx) => {
+    const r = await addMembers(systemContext(tx, projectId), memberships(USERS - N, USERS, "measured"), (j) => `[${j}].`);
+    updated = r.memberships.filter((m) => m.data.tag === "measured").length;
+  });
+  expect(updated).toBe(N);
+  // Per membership: the insert's conflict check, its lock, its merge and its read.
+  expect(read).toBeLessThanOrEqual(N * 5);
 });

@@ -62,10 +62,12 @@ export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[],
   const existing = sorted.filter(([k]) => !added.has(k)).map(([, g]) => g);
   if (existing.length) {
     const pairs = JSON.stringify(existing.map((g) => ({ o: g.organizationId, u: g.userId })));
+    // One key probe per pair, locked as probed, in the pairs' (key) order: a join was planned as a
+    // scan of the project's memberships when the statistics were stale (lib/db/probe-plans.int.test.ts).
     const locked = await queryRows<{ one: number }>(tx, sql`
-      select 1 as one from organization_members m join jsonb_to_recordset(${pairs}::jsonb) as x(o uuid, u uuid)
-        on m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u
-      order by m.organization_id, m.user_id for update of m`);
+      select 1 as one from jsonb_to_recordset(${pairs}::jsonb) as x(o uuid, u uuid)
+      cross join lateral (select 1 from organization_members m
+        where m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u offset 0 for update) m`);
     if (locked.length !== existing.length) throw new RetryTransaction(); // removed concurrently; start over
   }
   const changes = await mergeRows(tx, {
@@ -92,8 +94,9 @@ export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[],
   const all = JSON.stringify([...groups.values()].map((g) => ({ o: g.organizationId, u: g.userId })));
   const stored = await queryRows<RawMember>(tx, sql`
     select m.organization_id, m.user_id, m.data, m.created_at, m.updated_at
-    from organization_members m join jsonb_to_recordset(${all}::jsonb) as x(o uuid, u uuid)
-      on m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u`);
+    from jsonb_to_recordset(${all}::jsonb) as x(o uuid, u uuid)
+    cross join lateral (select * from organization_members m
+      where m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u offset 0) m`);
   const views = new Map(stored.map((r) => [`${r.organization_id}/${r.user_id}`, toView(r)]));
   const firstOf = new Set([...groups.values()].map((g) => g.first));
   return {
