@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import * as schema from "../../db/schema";
 import { createTestDatabase } from "../../scripts/test/database";
 import { closeDatabase, getDb, type Db, type Transaction } from "../../db/client";
-import { events } from "../../db/schema";
+import { events, lists } from "../../db/schema";
 import { createProjectWithOwner } from "../projects/create-project";
 import { stopBoss } from "../queue/boss";
 import { upsertUsers } from "../users/upsert-user";
@@ -13,6 +13,9 @@ import { listIdentifiers } from "../identity/resolve";
 import { loadEvents } from "../pipeline/run-step";
 import { addMembers } from "../organizations/add-members";
 import { upsertOrganizations } from "../organizations/upsert-organization";
+import { evaluateRule } from "../lists/evaluate-rule";
+import { applyMembership } from "../lists/apply-membership";
+import { recomputeListsForEvents } from "../lists/recompute-lists";
 import { systemContext } from "@/lib/access/context";
 import { uuidv7s } from "./uuidv7";
 
@@ -121,4 +124,46 @@ it("a batch of memberships locks, merges and reads its own memberships, not the 
   expect(updated).toBe(N);
   // Per membership: the insert's conflict check, its lock, its merge and its read.
   expect(read).toBeLessThanOrEqual(N * 5);
+});
+
+it("a list's re-evaluation reads the users it names, and removes members by key", async () => {
+  const ctx = systemContext(getDb(), projectId);
+  const [list] = await getDb().insert(lists).values({ projectId, name: "everyone", kind: "dynamic", rules: {} }).returning();
+  await getDb().execute(dsql`analyze list_members`);
+  // A list far larger than the batch (so reading it whole is not the cheap plan), its statistics stale.
+  await getDb().execute(dsql`with u as (insert into users (project_id, id) select ${projectId}::uuid, gen_random_uuid() from generate_series(1, 30000) returning id)
+    insert into list_members (project_id, list_id, user_id) select ${projectId}::uuid, ${list!.id}::uuid, id from u`);
+  await applyMembership(ctx, list!, userIds, []);
+  const rule = { property: { path: "data.missing", op: "not_exists" as const } };
+  for (let i = 0; i < 8; i++) await evaluateRule(systemContext(db, projectId), rule, userIds.slice(i * 5, i * 5 + 5));
+  const ids = userIds.slice(-N);
+  let matched = new Set<string>();
+  const usersRead = await rowsRead("users", async (tx) => {
+    matched = await evaluateRule(systemContext(tx, projectId), rule, ids);
+  });
+  expect([...matched].sort()).toEqual([...ids].sort());
+  expect(usersRead).toBeLessThanOrEqual(N);
+
+  for (let i = 0; i < 8; i++) await applyMembership(systemContext(db, projectId), list!, [], [userIds[i]!]);
+  let removed: string[] = [];
+  const membersRead = await rowsRead("list_members", async (tx) => {
+    removed = (await applyMembership(systemContext(tx, projectId), list!, [], ids)).removed;
+  });
+  expect(removed.sort()).toEqual([...ids].sort());
+  expect(membersRead).toBeLessThanOrEqual(N * 2);
+});
+
+it("an organization's event re-evaluates its own members, found without reading the project's memberships", async () => {
+  const ctx = systemContext(getDb(), projectId);
+  const [tiny] = (await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "tiny" }] }])).organizations;
+  await addMembers(ctx, memberships(0, 2, "tiny").map((m) => ({ ...m, organization: { identifier: [{ source: "default", external_id: "tiny" }] } })), (i) => `[${i}].`);
+  const rules = { event: { name: "org.evt", scope: "organization" as const, at_least: 1 } };
+  await getDb().insert(lists).values({ projectId, name: "org event", kind: "dynamic", rules, eventNames: ["org.evt"] });
+  const event = (n: number) => ({ projectId, id: crypto.randomUUID(), name: "org.evt", userId: null, organizationId: tiny!.id, data: { n }, origin: "client" as const, clientId: null, occurredAt: new Date(), receivedAt: new Date() });
+  for (let i = 0; i < 8; i++) await recomputeListsForEvents(systemContext(db, projectId), [event(i)]);
+  const read = await rowsRead("organization_members", async (tx) => {
+    await recomputeListsForEvents(systemContext(tx, projectId), [event(99)]);
+  });
+  // The two members, and the rule's membership check for each of them.
+  expect(read).toBeLessThanOrEqual(8);
 });

@@ -15,10 +15,15 @@ export async function applyMembership(ctx: ProjectContext, list: { id: string; n
         where exists (select 1 from users where project_id = ${ctx.projectId}::uuid and id = u::uuid)
         on conflict do nothing returning user_id`)
     : [];
+  // The rows by one key probe per user, deleted by TID: `user_id in (ids)` was planned as a scan of the
+  // list's members when the statistics were stale (lib/db/probe-plans.int.test.ts). A row another
+  // transaction deletes meanwhile is skipped, and its deleter reports it.
   const removed = remove.length
     ? await ctx.db.execute<{ user_id: string }>(sql`
-        delete from list_members where project_id = ${ctx.projectId}::uuid and list_id = ${list.id}::uuid
-          and user_id in (select jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb)::uuid)
+        delete from list_members where ctid = any(array(
+          select m.ctid from jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb) as r(u)
+          cross join lateral (select ctid from list_members m
+            where m.project_id = ${ctx.projectId}::uuid and m.list_id = ${list.id}::uuid and m.user_id = r.u::uuid offset 0) m))
         returning user_id`)
     : [];
   const data = { list_id: list.id, list_name: list.name };

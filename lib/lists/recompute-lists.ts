@@ -28,9 +28,12 @@ export async function recomputeListsForEvents(ctx: ProjectContext, rows: EventRo
     const userIds = new Set(hits.flatMap((r) => (r.userId ? [r.userId] : [])));
     const orgIds = [...new Set(hits.filter((r) => !r.userId && r.organizationId).map((r) => r.organizationId!))];
     if (orgIds.length) {
+      // One key-prefix probe per organization: `organization_id in (ids)` could be planned as a scan of
+      // the project's memberships when the statistics were stale (lib/db/probe-plans.int.test.ts).
       const members = await ctx.db.execute<{ user_id: string }>(sql`
-        select user_id from organization_members where project_id = ${ctx.projectId}::uuid
-          and organization_id in (select jsonb_array_elements_text(${JSON.stringify(orgIds)}::jsonb)::uuid)`);
+        select m.user_id from jsonb_array_elements_text(${JSON.stringify(orgIds)}::jsonb) as o(id)
+        cross join lateral (select user_id from organization_members m
+          where m.project_id = ${ctx.projectId}::uuid and m.organization_id = o.id::uuid offset 0) m`);
       for (const m of members) userIds.add(m.user_id);
     }
     await reevaluateList(ctx, list, [...userIds].sort());
