@@ -1,13 +1,8 @@
 import { sql as dsql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as schema from "../../db/schema";
-import { createTestDatabase } from "../../scripts/test/database";
-import { closeDatabase, getDb, type Db, type Transaction } from "../../db/client";
+import { getDb, type Db } from "../../db/client";
 import { events, lists } from "../../db/schema";
-import { createProjectWithOwner } from "../projects/create-project";
-import { stopBoss } from "../queue/boss";
+import { openPlansDatabase, rowsRead as rowsReadOf } from "../../scripts/test/plans";
 import { upsertUsers } from "../users/upsert-user";
 import { listIdentifiers } from "../identity/resolve";
 import { loadEvents } from "../pipeline/run-step";
@@ -26,8 +21,7 @@ import { uuidv7s } from "./uuidv7";
  * Same for a page of records' identifiers. One connection, past the five custom plans of a prepared
  * statement, so the generic plans are the ones measured.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let client: postgres.Sql;
+let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
 let db: Db;
 let projectId: string;
 const EVENTS = 4_000;
@@ -37,11 +31,8 @@ let eventIds: string[];
 let userIds: string[];
 
 beforeAll(async () => {
-  database = await createTestDatabase("relay_probe_plans");
-  await closeDatabase();
-  process.env.DATABASE_URL = database.url;
-  projectId = (await createProjectWithOwner(getDb(), { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` })).project.id;
-  await getDb().execute(dsql`analyze events; analyze user_identifiers; analyze organization_members`);
+  plans = await openPlansDatabase("relay_probe_plans", ["events", "user_identifiers", "organization_members"]);
+  ({ db, projectId } = plans);
   eventIds = uuidv7s(EVENTS);
   for (let b = 0; b < EVENTS; b += 1_000) {
     await getDb().insert(events).values(eventIds.slice(b, b + 1_000).map((id, i) => ({ projectId, id, name: `e${i % 5}`, data: { i } })));
@@ -54,33 +45,11 @@ beforeAll(async () => {
   }
   await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "acme" }] }]);
   await addMembers(ctx, memberships(0, USERS, "seed"), (i) => `[${i}].`);
-  client = postgres(database.url, { max: 1, onnotice: () => {} });
-  db = drizzle(client, { schema, casing: "snake_case" });
 }, 120_000);
-afterAll(async () => {
-  await stopBoss(2_000);
-  await client.end();
-  await closeDatabase();
-  await database.drop();
-});
+afterAll(() => plans.close());
 
-/** Rows of `table` the transaction read, by index or by sequential scan (pg_stat_xact_user_tables counts the open transaction). */
-async function rowsRead(table: string, body: (tx: Transaction) => Promise<void>): Promise<number> {
-  let read = -1;
-  await db
-    .transaction(async (tx) => {
-      const count = async () => Number((await tx.execute(dsql`select coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables where relname = ${table}`))[0]?.n ?? 0);
-      const before = await count();
-      await body(tx);
-      read = (await count()) - before;
-      throw new Rollback();
-    })
-    .catch((e) => {
-      if (!(e instanceof Rollback)) throw e;
-    });
-  return read;
-}
-class Rollback extends Error {}
+/** Rows of `table` the body read on the measuring connection. */
+const rowsRead = async (table: string, body: Parameters<typeof rowsReadOf>[2]) => (await rowsReadOf(db, [table], body))[table]!;
 
 it("a pipeline step loads its batch's events, not the project's", async () => {
   for (let i = 0; i < 8; i++) await loadEvents(systemContext(db, projectId), eventIds.slice(i * 5, i * 5 + 5));

@@ -1,12 +1,6 @@
-import { sql as dsql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as schema from "../../db/schema";
-import { createTestDatabase } from "../../scripts/test/database";
-import { closeDatabase, getDb, type Db, type Transaction } from "../../db/client";
-import { createProjectWithOwner } from "../projects/create-project";
-import { stopBoss } from "../queue/boss";
+import { getDb, type Db } from "../../db/client";
+import { openPlansDatabase, rowsRead } from "../../scripts/test/plans";
 import { upsertUser, upsertUsers } from "../users/upsert-user";
 import { systemContext } from "@/lib/access/context";
 
@@ -19,50 +13,23 @@ import { systemContext } from "@/lib/access/context";
  * connection calls the function often enough to use its generic plans: a new user's call and an existing
  * user's call must each read a handful of users, not the project.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let client: postgres.Sql;
+let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
 /** Every measured call goes through this one connection, so its PL/pgSQL and prepared plans are reused. */
 let db: Db;
 let projectId: string;
 const USERS = 600;
 
 beforeAll(async () => {
-  database = await createTestDatabase("relay_upsert_plans");
-  await closeDatabase();
-  process.env.DATABASE_URL = database.url;
-  projectId = (await createProjectWithOwner(getDb(), { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` })).project.id;
-  await getDb().execute(dsql`analyze users; analyze user_identifiers`);
+  plans = await openPlansDatabase("relay_upsert_plans", ["users", "user_identifiers"]);
+  ({ db, projectId } = plans);
   const ctx = systemContext(getDb(), projectId);
   for (let b = 0; b < USERS / 200; b++) {
     await upsertUsers(ctx, Array.from({ length: 200 }, (_, i) => ({ identifier: [{ source: "default", external_id: `seed-${b}-${i}` }], data: { i } })));
   }
-  client = postgres(database.url, { max: 1, onnotice: () => {} });
-  db = drizzle(client, { schema, casing: "snake_case" });
 }, 60_000);
-afterAll(async () => {
-  await stopBoss(2_000);
-  await client.end();
-  await closeDatabase();
-  await database.drop();
-});
+afterAll(() => plans.close());
 
-/** Users rows this transaction read, by index or by sequential scan (pg_stat_xact_user_tables counts the open transaction). */
-async function usersFetched(body: (tx: Transaction) => Promise<unknown>): Promise<number> {
-  let fetched = -1;
-  await db
-    .transaction(async (tx) => {
-      const count = async () => Number((await tx.execute(dsql`select coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables where relname = 'users'`))[0]?.n ?? 0);
-      const before = await count();
-      await body(tx);
-      fetched = (await count()) - before;
-      throw new Rollback();
-    })
-    .catch((e) => {
-      if (!(e instanceof Rollback)) throw e;
-    });
-  return fetched;
-}
-class Rollback extends Error {}
+const usersFetched = async (body: Parameters<typeof rowsRead>[2]) => (await rowsRead(db, ["users"], body)).users;
 
 it("a single upsert reads the users it names, not the project's", async () => {
   // More calls than PL/pgSQL's five custom plans, on the one connection, so the generic plans are in use.

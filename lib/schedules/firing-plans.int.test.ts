@@ -1,12 +1,7 @@
 import { sql as dsql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as schema from "../../db/schema";
-import { createTestDatabase } from "../../scripts/test/database";
-import { closeDatabase, getDb, type Db, type Transaction } from "../../db/client";
-import { createProjectWithOwner } from "../projects/create-project";
-import { stopBoss } from "../queue/boss";
+import { getDb, type Db } from "../../db/client";
+import { openPlansDatabase, rowsRead } from "../../scripts/test/plans";
 import { upsertUsers } from "../users/upsert-user";
 import { fireDueFirings } from "./fire-due";
 import { loadAssignmentViews } from "./view";
@@ -21,8 +16,7 @@ import { systemContext } from "@/lib/access/context";
  * connection (so prepared statements reach their generic plans), and the measured batch must read a
  * few rows per firing, not the project's 3,000.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let client: postgres.Sql;
+let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
 let db: Db;
 let projectId: string;
 const USERS = 3_000;
@@ -31,61 +25,24 @@ const BATCH = 20;
 let dueAt: Date;
 
 beforeAll(async () => {
-  database = await createTestDatabase("relay_firing_plans");
-  await closeDatabase();
-  process.env.DATABASE_URL = database.url;
-  projectId = (await createProjectWithOwner(getDb(), { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` })).project.id;
-  await getDb().execute(dsql`analyze schedules; analyze schedule_offsets; analyze schedule_assignments; analyze schedule_firings`);
+  plans = await openPlansDatabase("relay_firing_plans", ["schedules", "schedule_offsets", "schedule_assignments", "schedule_firings"]);
+  ({ db, projectId } = plans);
   const ctx = systemContext(getDb(), projectId);
   for (let b = 0; b < USERS / 500; b++) {
     await upsertUsers(ctx, Array.from({ length: 500 }, (_, i) => ({ identifier: [{ source: "default", external_id: `u-${b}-${i}` }] })));
   }
   const [last] = await getDb().execute(dsql`select max(fire_at) as at from schedule_firings where project_id = ${projectId}`);
   dueAt = new Date(new Date(last!.at as string).getTime() + 60_000);
-  client = postgres(database.url, { max: 1, onnotice: () => {} });
-  db = drizzle(client, { schema, casing: "snake_case" });
 }, 120_000);
-afterAll(async () => {
-  await stopBoss(2_000);
-  await client.end();
-  await closeDatabase();
-  await database.drop();
-});
+afterAll(() => plans.close());
 
 const TABLES = ["schedule_firings", "schedule_assignments"] as const;
-type Reads = Record<(typeof TABLES)[number], number>;
-
-/** Rows of each table the transaction read, by index or by sequential scan (pg_stat_xact_user_tables counts the open transaction). */
-async function reads(tx: Transaction): Promise<Reads> {
-  const rows = await tx.execute(dsql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
-    where relname in ('schedule_firings', 'schedule_assignments')`);
-  const out = { schedule_firings: 0, schedule_assignments: 0 };
-  for (const r of rows) out[r.relname as keyof Reads] = Number(r.n);
-  return out;
-}
-
-async function measured(body: (tx: Transaction) => Promise<void>): Promise<Reads> {
-  let diff: Reads | undefined;
-  await db
-    .transaction(async (tx) => {
-      const before = await reads(tx);
-      await body(tx);
-      const after = await reads(tx);
-      diff = { schedule_firings: after.schedule_firings - before.schedule_firings, schedule_assignments: after.schedule_assignments - before.schedule_assignments };
-      throw new Rollback();
-    })
-    .catch((e) => {
-      if (!(e instanceof Rollback)) throw e;
-    });
-  return diff!;
-}
-class Rollback extends Error {}
 
 it("a batch of firings reads its own firings and assignments, not the project's", async () => {
   // Past the five custom plans a prepared statement gets before its generic one.
   for (let i = 0; i < 8; i++) expect((await fireDueFirings(db, { now: dueAt, batchSize: BATCH })).fired).toBe(BATCH);
   let fired = 0;
-  const r = await measured(async (tx) => {
+  const r = await rowsRead(db, TABLES, async (tx) => {
     // A savepoint inside the measured transaction: fireDueFirings opens its own (nested) transaction.
     fired = (await fireDueFirings(tx as unknown as Db, { now: dueAt, batchSize: BATCH })).fired;
   });
@@ -100,7 +57,7 @@ it("assignment views read the assignments they show", async () => {
   const [{ ids }] = (await getDb().execute(dsql`select array_agg(id order by id desc) as ids from (select id from schedule_assignments where project_id = ${projectId} order by id desc limit ${BATCH}) a`)) as unknown as [{ ids: string[] }];
   for (let i = 0; i < 8; i++) await loadAssignmentViews(systemContext(db, projectId), ids.slice(0, 5));
   let shown = 0;
-  const r = await measured(async (tx) => {
+  const r = await rowsRead(db, TABLES, async (tx) => {
     shown = (await loadAssignmentViews(systemContext(tx, projectId), ids)).length;
   });
   expect(shown).toBe(BATCH);

@@ -1,0 +1,62 @@
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "../../db/schema";
+import { closeDatabase, getDb, type Db, type Transaction } from "../../db/client";
+import { createProjectWithOwner } from "../../lib/projects/create-project";
+import { stopBoss } from "../../lib/queue/boss";
+import { createTestDatabase } from "./database";
+
+/**
+ * For tests that a statement reads the rows it names whatever the planner believes (the
+ * `*-plans.int.test.ts` files). A database of its own, so its statistics are the test's to make stale:
+ * `tables` are analyzed while still empty, which is what a new installation, a table filling faster than
+ * autovacuum analyzes it, or a project absent from the table's sample looks like to the planner. `db` is
+ * one connection, so prepared statements and PL/pgSQL reach their generic plans after five calls; the
+ * process's own pool (`getDb()`) seeds.
+ */
+export async function openPlansDatabase(name: string, tables: string[]) {
+  const database = await createTestDatabase(name);
+  await closeDatabase();
+  process.env.DATABASE_URL = database.url;
+  const projectId = (await createProjectWithOwner(getDb(), { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` })).project.id;
+  await getDb().execute(sql.raw(tables.map((t) => `analyze ${t}`).join("; ")));
+  const client = postgres(database.url, { max: 1, onnotice: () => {} });
+  const db: Db = drizzle(client, { schema, casing: "snake_case" });
+  return {
+    projectId,
+    db,
+    async close() {
+      await stopBoss(2_000);
+      await client.end();
+      await closeDatabase();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * Rows of each of `tables` that `body` read, by index or by sequential scan, on `db`'s connection
+ * (pg_stat_xact_user_tables counts the open transaction); what `body` wrote is rolled back.
+ */
+export async function rowsRead<T extends string>(db: Db, tables: readonly T[], body: (tx: Transaction) => Promise<unknown>): Promise<Record<T, number>> {
+  let read: Record<T, number> | undefined;
+  await db
+    .transaction(async (tx) => {
+      const count = async () => {
+        const rows = await tx.execute(sql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
+          where relname in ${sql.raw(`(${tables.map((t) => `'${t}'`).join(", ")})`)}`);
+        return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<T, number>;
+      };
+      const before = await count();
+      await body(tx);
+      const after = await count();
+      read = Object.fromEntries(tables.map((t) => [t, after[t] - before[t]])) as Record<T, number>;
+      throw new Rollback();
+    })
+    .catch((e) => {
+      if (!(e instanceof Rollback)) throw e;
+    });
+  return read!;
+}
+class Rollback extends Error {}
