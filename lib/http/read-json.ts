@@ -17,10 +17,23 @@ function isJsonContentType(value: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
+/**
+ * How much of an oversized body is still read, and thrown away, before the 413 is answered. A server
+ * that closes a connection with unread data in its receive buffer makes the kernel reset it, and a
+ * client still sending its body then gets EPIPE or ECONNRESET instead of the 413 already on its way (an
+ * SDK would report a network error, not "too large"). Past these bounds the connection is dropped anyway:
+ * a gigabyte, or a client trickling bytes, is not worth reading.
+ */
+export const DRAIN_BYTES = 8 * 1024 * 1024;
+const DRAIN_MS = 2_000;
+
 /** Reads at most `limit` bytes: a lying or absent Content-Length cannot make us buffer more. */
 export async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isFinite(declared) && declared > limit) {
+    if (declared <= limit + DRAIN_BYTES && req.body) await drain(req.body.getReader(), declared);
+    throw tooLarge(limit);
+  }
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -30,12 +43,31 @@ export async function readLimited(req: Request, limit: number): Promise<Uint8Arr
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      await drain(reader, DRAIN_BYTES);
       throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/** Reads and discards up to `bytes` more within DRAIN_MS, then cancels whatever is left. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, bytes: number): Promise<void> {
+  const deadline = Date.now() + DRAIN_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), DRAIN_MS)));
+  try {
+    for (let read = 0; read <= bytes && Date.now() < deadline; ) {
+      const next = await Promise.race([reader.read(), late]);
+      if (next === "late" || next.done) return;
+      read += next.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to drain.
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => {});
+  }
 }
 
 function tooLarge(limit: number) {
