@@ -1,6 +1,7 @@
 import { clientAddress } from "./client-address";
 import { RateLimited } from "./errors";
 import { errorToResponse } from "./problem";
+import { drainUnread } from "./read-json";
 import { limitOrThrow, perSecond, perWindow, type RateSpec } from "./rate-limit";
 
 /**
@@ -43,9 +44,11 @@ export function limitKey(key: { id: string; rateLimitPerSecond: number; rateLimi
 /**
  * Maps an error to its response with rate-limit headers. A request that failed before any credential was
  * counted (401, unknown project, bad key) is counted against the caller address's budget here, so every
- * answer carries `RateLimit-*` and guessing credentials is limited like any anonymous call.
+ * answer carries `RateLimit-*` and guessing credentials is limited like any anonymous call. A large body
+ * nobody read is drained first (lib/http/read-json.ts `drainUnread`), so the answer is not lost to a reset.
  */
 export async function answerError(req: Request, err: unknown, headers: Record<string, string>): Promise<Response> {
+  await drainUnread(req);
   if (!Object.keys(headers).length && !(err instanceof RateLimited)) {
     try {
       headers = await limitAnonymous(req, "api");

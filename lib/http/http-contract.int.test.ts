@@ -65,6 +65,13 @@ describe("HTTP contract", () => {
     expect(await snapshotCounts(p.projectId)).toEqual(before);
   });
 
+  it("answers a refused request with a large body (no key) once the body is read, so the client still sending gets the 401", async () => {
+    const body = JSON.stringify({ identifier: [{ external_id: "nokey" }], data: { blob: "x".repeat(900 * 1024) } });
+    const refused = await rawPost(p.client("/users"), "not-a-key", pieces(body), true);
+    expect(refused.status).toBe(401);
+    expect(refused.early).toBe(false);
+  });
+
   it("415 when the body is not sent as JSON", async () => {
     const res = await api("POST", p.client("/users"), { key: p.keys.client, raw: "identifier=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.status).toBe(415);

@@ -51,6 +51,21 @@ export async function readLimited(req: Request, limit: number): Promise<Uint8Arr
   return Buffer.concat(chunks);
 }
 
+/** A body this small arrives with its headers and is read with them, so answering without it resets nothing. */
+const SMALL_BODY = 64 * 1024;
+
+/**
+ * Before an error is answered (lib/http/budgets.ts `answerError`): a large body the handler never read,
+ * as when a 401 or a 429 comes before the body, is read and thrown away within the drain bounds, for the
+ * same reason as an oversized one's. A body already being read, or declared past the bounds, is left.
+ */
+export async function drainUnread(req: Request): Promise<void> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && (declared <= SMALL_BODY || declared > MAX_BODY_BYTES + DRAIN_BYTES)) return;
+  if (!req.body || req.bodyUsed || req.body.locked) return;
+  await drain(req.body.getReader(), Number.isFinite(declared) ? declared : MAX_BODY_BYTES + DRAIN_BYTES);
+}
+
 /** Reads and discards up to `bytes` more within DRAIN_MS, then cancels whatever is left. */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, bytes: number): Promise<void> {
   const deadline = Date.now() + DRAIN_MS;
