@@ -18,8 +18,9 @@ import { busySeconds, processSeconds } from "./harness";
  * batches of 100, 16 connections (as the users bench). PROFILE=0 runs without
  * the profiler (to read req/s undisturbed).
  *
- * AMOUNT=n sends a fixed n requests instead of a timed load and prints the whole machine's busy CPU per
- * unit (per user, event or request: every process, the load generator and PostgreSQL included, read from
+ * AMOUNT=n sends a fixed n requests instead of a timed load (requests, not units: for batch, n batches of
+ * 1,000 users; for events, n posts of 100 events) and prints the whole machine's busy CPU per unit (per
+ * user, event or request: every process, the load generator and PostgreSQL included, read from
  * /proc/stat). On a saturated machine throughput is the inverse of that cost, and it is steadier than
  * req/s, so two builds can be compared by it a few percent apart. PREP_SQL runs on the fresh database
  * before the server starts (to measure a schema change, say, before writing its migration). INDEX_STATS=1
