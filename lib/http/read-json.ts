@@ -68,11 +68,10 @@ export async function drainUnread(req: Request): Promise<void> {
 
 /** Reads and discards up to `bytes` more within DRAIN_MS, then cancels whatever is left. */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, bytes: number): Promise<void> {
-  const deadline = Date.now() + DRAIN_MS;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), DRAIN_MS)));
   try {
-    for (let read = 0; read <= bytes && Date.now() < deadline; ) {
+    for (let read = 0; read <= bytes; ) {
       const next = await Promise.race([reader.read(), late]);
       if (next === "late" || next.done) return;
       read += next.value.byteLength;
