@@ -75,9 +75,9 @@ try {
   // The newest `total` firings (still parked) are spread evenly over the window.
   await sql`
     update schedule_firings f set fire_at = ${start.toISOString()}::timestamptz + (r.i * ${1000 / RATE} * interval '1 millisecond')
-    from (select id, row_number() over (order by id) - 1 as i from schedule_firings
+    from (select assignment_id, offset_id, cycle, row_number() over (order by assignment_id, offset_id, cycle) - 1 as i from schedule_firings
           where project_id = ${project.id} and state = 'pending') r
-    where f.project_id = ${project.id} and f.id = r.id`;
+    where f.project_id = ${project.id} and (f.assignment_id, f.offset_id, f.cycle) = (r.assignment_id, r.offset_id, r.cycle)`;
   while ((await pending()) > 0) await sleep(250);
   const [steady] = await sql`
     select count(*)::int as n,

@@ -83,9 +83,9 @@ describe("the firing loop in worker processes", () => {
     // the first worker cannot finish everything before it is killed, however fast or loaded the machine.
     const held = await sql.reserve();
     await held`begin`;
-    await held`select id from schedule_firings where project_id = ${p.projectId}
+    await held`select 1 from schedule_firings where project_id = ${p.projectId}
       and offset_id in (select id from schedule_offsets where project_id = ${p.projectId} and schedule_id = ${s.id})
-      order by id desc limit 1000 for update`;
+      order by assignment_id desc limit 1000 for update`;
     const first = await worker({ SCHEDULE_BATCH: "500", SCHEDULE_CONCURRENCY: "2" });
     await until(() => counts(p.projectId, s.id, "scheduled.crash"), (c) => c.fired >= 1000, 60_000, 10);
     await first.stop("SIGKILL");

@@ -110,7 +110,6 @@ export const scheduleFirings = pgTable(
   "schedule_firings",
   {
     projectId: uuid().notNull(),
-    id: uuidV7().notNull(),
     assignmentId: uuid().notNull(),
     offsetId: uuid().notNull(),
     cycle: bigint({ mode: "number" }).notNull(),
@@ -121,15 +120,18 @@ export const scheduleFirings = pgTable(
     eventId: uuid(),
   },
   (t) => [
-    primaryKey({ columns: [t.projectId, t.id] }),
-    uniqueIndex("schedule_firings_key").on(t.projectId, t.assignmentId, t.offsetId, t.cycle),
+    /*
+     * A firing is named by what it is (no surrogate id: none is shown anywhere, and every new user's
+     * anniversary firing paid for drawing one and for a second unique index). The key's prefix
+     * (project, assignment, offset) also serves deletes by offset, reached through the schedule's
+     * assignments (migration 0024), so no index by offset is kept either.
+     */
+    primaryKey({ name: "schedule_firings_key", columns: [t.projectId, t.assignmentId, t.offsetId, t.cycle] }),
     /*
      * The firing loop's queue: due firings across all projects, oldest first. This is the one hot index
      * that does not start with project_id, on purpose: the loop serves every project from one scan.
      */
     index("schedule_firings_due_idx").on(t.fireAt).where(sql`${t.state} = 'pending'`),
-    // Deleting an offset (or a definition) cascades by offset: without this it scans every firing.
-    index("schedule_firings_offset_idx").on(t.projectId, t.offsetId),
     // No foreign keys either (same reason); deleting an assignment or an offset deletes its firings by trigger.
   ],
 );

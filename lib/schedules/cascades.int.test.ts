@@ -33,7 +33,7 @@ async function orphans() {
 
 const counts = async (where: { userId?: string; organizationId?: string; scheduleId?: string }) => {
   const [row] = await sql`
-    select count(distinct a.id)::int as assignments, count(f.id)::int as firings
+    select count(distinct a.id)::int as assignments, count(f.assignment_id)::int as firings
     from schedule_assignments a left join schedule_firings f on f.project_id = a.project_id and f.assignment_id = a.id
     where a.project_id = ${p.projectId}
       and (${where.userId ?? null}::uuid is null or a.user_id = ${where.userId ?? null}::uuid)

@@ -17,10 +17,13 @@ export async function deleteOffset(ctx: ProjectContext, scheduleId: string, offs
       select id from schedule_offsets where project_id = ${ctx.projectId} and schedule_id = ${scheduleId} for update`));
     if (!offsets.some((o) => o.id === offsetId)) throw new NotFound("No such offset on this schedule.");
     if (offsets.length === 1) throw new RuleBroken("A schedule keeps at least one offset; add another before removing this one.");
+    // The offset's pending firings, through the schedule's assignments: firings have no index by offset,
+    // and the key's prefix (project, assignment, offset) finds an assignment's firing of it in one probe.
     const affected = (await queryRows<{ id: string }>(tx, sql`
       select a.id from schedule_assignments a
-      where a.project_id = ${ctx.projectId} and a.id in (
-        select assignment_id from schedule_firings where project_id = ${ctx.projectId} and offset_id = ${offsetId} and state = 'pending')
+      where a.project_id = ${ctx.projectId} and a.schedule_id = ${scheduleId} and exists (
+        select 1 from schedule_firings f
+        where f.project_id = a.project_id and f.assignment_id = a.id and f.offset_id = ${offsetId} and f.state = 'pending')
       order by a.id for update`));
     await tx.execute(sql`delete from schedule_offsets where project_id = ${ctx.projectId} and id = ${offsetId}`);
     if (affected.length) {

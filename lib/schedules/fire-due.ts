@@ -21,9 +21,9 @@ interface DueFiring {
   /** The row's address, stable while the claim's lock is held: the marks below update by TID scan. */
   tid: string;
   project_id: string;
-  id: string;
   assignment_id: string;
   offset_id: string;
+  cycle: string;
   fire_at: string;
   late: boolean;
 }
@@ -57,7 +57,7 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
     // the ordered index scan; set back before anything else runs in the transaction.
     await tx.execute(sql`set local enable_sort = off`);
     const due = (await queryRows<DueFiring>(tx, sql`
-      select ctid::text as tid, project_id, id, assignment_id, offset_id, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
+      select ctid::text as tid, project_id, assignment_id, offset_id, cycle::text, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
       from schedule_firings
       where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
         ${opts.projectIds ? sql`and project_id = any(${uuidArray(opts.projectIds)})` : sql``}
@@ -100,9 +100,9 @@ async function fireIsolated(tx: Transaction, projectId: string, firings: DueFiri
       counts.skipped += one.skipped;
     } catch (err) {
       if (isTransient(err)) throw err;
-      log.error({ err, projectId, firingId: f.id, assignmentId: f.assignment_id }, "schedule firing failed; marked failed");
+      log.error({ err, projectId, assignmentId: f.assignment_id, offsetId: f.offset_id, cycle: f.cycle }, "schedule firing failed; marked failed");
       await tx.execute(sql`update schedule_firings set state = 'failed', fired_at = ${now.toISOString()}::timestamptz
-        where project_id = ${projectId} and id = ${f.id}`);
+        where project_id = ${projectId} and assignment_id = ${f.assignment_id} and offset_id = ${f.offset_id} and cycle = ${f.cycle}::bigint`);
       metrics.firings.inc({ outcome: "failed" });
       counts.failed++;
     }
@@ -141,11 +141,12 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
     onTime.map((f) => toEvent(f, locked.get(f.assignment_id)!, offsetText.get(f.offset_id)!)),
   );
   if (onTime.length) {
-    // event_id by position: the ids and event ids travel as two parallel arrays.
+    // event_id by position: the rows' addresses and the event ids travel as two parallel arrays.
+    const tids = tidArray(onTime.map((f) => f.tid));
     await tx.execute(sql`
       update schedule_firings set state = 'fired', fired_at = clock_timestamp(),
-        event_id = (${uuidArray(eventIds)})[array_position(${uuidArray(onTime.map((f) => f.id))}, id)]
-      where ctid = any(${tidArray(onTime.map((f) => f.tid))})`);
+        event_id = (${uuidArray(eventIds)})[array_position(${tids}, ctid)]
+      where ctid = any(${tids})`);
   }
   if (late.length) {
     await tx.execute(sql`
