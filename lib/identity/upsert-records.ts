@@ -71,32 +71,43 @@ interface Target {
 export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: RecordChange[], opts: UpsertRecordsOptions): Promise<UpsertedRecords> {
   const { db: tx, projectId } = ctx;
   const reject = opts.conflicts === "reject";
+  // Each pair's key, made once (item i's keys at keys[i]).
+  const keys = items.map((item) => item.identifier.map((p) => pairKey(p.source, p.external_id)));
   const unique = new Map<string, Identifier>();
-  for (const item of items) for (const p of item.identifier) unique.set(pairKey(p.source, p.external_id), p);
+  items.forEach((item, i) => item.identifier.forEach((p, j) => unique.set(keys[i]![j]!, p)));
   const owner = await lookupPairs(ctx, kind, [...unique.values()], reject);
 
   const targets = new Map<string, Target>();
   const ids: string[] = [];
   const created: boolean[] = [];
   let pending = 0;
-  for (const [i, item] of items.entries()) {
-    const named = [...new Set(item.identifier.map((p) => owner.get(pairKey(p.source, p.external_id))).filter((o) => o !== undefined))];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const itemKeys = keys[i]!;
+    // The records the item's known pairs name, in the item's order, each once.
+    const named: string[] = [];
+    for (const k of itemKeys) {
+      const o = owner.get(k);
+      if (o !== undefined && !named.includes(o)) named.push(o);
+    }
     if (named.length > 1 && reject) throw conflictError(kind, item, named, owner, opts.path?.(i) ?? "identifier");
     const id = named[0] ?? `#${pending++}`;
     let t = targets.get(id);
     created.push(!t && id.startsWith("#"));
     if (!t) targets.set(id, (t = { id, first: i, pairs: new Map(), columns: {} }));
-    for (const p of item.identifier) {
-      const k = pairKey(p.source, p.external_id);
+    item.identifier.forEach((p, j) => {
+      const k = itemKeys[j]!;
       const o = owner.get(k);
       if (o === undefined) owner.set(k, id);
-      else if (o !== id || !p.metadata || !reject) continue;
+      else if (o !== id || !p.metadata || !reject) return;
       const prev = t.pairs.get(k);
-      const metadata = prev?.pair.metadata || p.metadata ? { ...prev?.pair.metadata, ...p.metadata } : undefined;
-      t.pairs.set(k, { pair: { ...p, ...(metadata ? { metadata } : {}) }, isNew: prev?.isNew ?? o === undefined });
-    }
+      // Metadata of repeats is shallow-merged in order; a pair without any is kept as sent.
+      const metadata = prev?.pair.metadata ? { ...prev.pair.metadata, ...p.metadata } : p.metadata;
+      t.pairs.set(k, { pair: metadata === p.metadata ? p : { ...p, metadata }, isNew: prev?.isNew ?? o === undefined });
+    });
     if (item.columns) Object.assign(t.columns, item.columns);
-    if (item.data) t.data = { ...t.data, ...item.data };
+    // An item's data is only read (merged into new objects), so a record named once keeps it as is.
+    if (item.data) t.data = t.data ? { ...t.data, ...item.data } : item.data;
     ids.push(id);
   }
 
@@ -191,7 +202,8 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
     from made r${recording.from}
     order by r.ord`);
   // The two statement-wide values ride on every row (the rows are what the caller gets; views pick their columns).
-  joinBatchInHand(ctx, () => made.map((row, o) => ({ id: ids[fresh.length + o]!, name: `${kind}.created`, data: createdData(kind, row, pairs[o]!), receivedAt: row._received_at })));
+  const name = `${kind}.created`;
+  joinBatchInHand(ctx, () => made.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: createdData(kind, row, pairs[o]!), receivedAt: row._received_at })));
   return { rows: made, hooked: made[0]!._hooked };
 }
 
@@ -200,8 +212,10 @@ type Written = { source: string; external_id: string; metadata: Record<string, u
 
 /** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
 function createdData(kind: Kind, row: RawRecord, identifier: { source: string; external_id: string }[]): Record<string, unknown> {
-  const columns = Object.fromEntries(KINDS[kind].columns.map((c) => [c, (row[c] as string | null) ?? null]));
-  return { identifier, ...columns, data: row.data };
+  const data: Record<string, unknown> = { identifier };
+  for (const c of KINDS[kind].columns) data[c] = (row[c] as string | null) ?? null;
+  data.data = row.data;
+  return data;
 }
 
 /**

@@ -3,6 +3,7 @@ import { loadRecords } from "@/lib/identity/load-records";
 import type { StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { OrganizationView } from "./schemas";
+import { isoTime } from "@/lib/db/iso-time";
 import type { ProjectContext } from "@/lib/access/context";
 
 export function toOrganizationView(o: Organization, identifier: StoredIdentifier[]): OrganizationView {
@@ -18,8 +19,14 @@ export function toOrganizationView(o: Organization, identifier: StoredIdentifier
 
 /** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
 export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): OrganizationView {
-  const organization = { id: r.id, name: (r.name as string | null | undefined) ?? null, data: r.data };
-  return toOrganizationView({ ...organization, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at) } as Organization, identifier);
+  return {
+    id: r.id,
+    identifier,
+    name: (r.name as string | null | undefined) ?? null,
+    data: r.data,
+    created_at: isoTime(r.created_at),
+    updated_at: isoTime(r.updated_at),
+  };
 }
 
 export async function loadOrganizationViews(ctx: ProjectContext, ids: string[]): Promise<OrganizationView[]> {

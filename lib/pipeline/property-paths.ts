@@ -5,7 +5,11 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|
 export function typeOf(value: unknown): PropertyType {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  if (typeof value === "string") return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? "date" : "string";
+  if (typeof value === "string") {
+    // The pattern only for what could be a date (at least YYYY-MM-DD, a digit first): most strings are not.
+    const c = value.charCodeAt(0);
+    return value.length >= 10 && c >= 48 && c <= 57 && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? "date" : "string";
+  }
   if (typeof value === "number") return "number";
   if (typeof value === "boolean") return "boolean";
   return "object";
