@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
 import { RetryTransaction } from "@/lib/db/transaction";
@@ -112,11 +112,14 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
   }
 
   const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
+  // A batch that only creates records, without identifier metadata (what batches and imports of new
+  // users mostly are), writes their pairs in the records' statement: they are all new and stored as sent.
+  const pairsWithRecords = reject && fresh.length === targets.size && fresh.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
   // One statement creates the new records with their `*.created` events and creation hooks.
-  const made = await insertRecords(ctx, kind, fresh);
+  const made = await insertRecords(ctx, kind, fresh, pairsWithRecords);
   const rows = made.rows;
   const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
-  const added = await writeIdentifiers(tx, kind, projectId, [...targets.values()], real, reject);
+  const added = pairsWithRecords ? pairsAsSent(fresh, real) : await writeIdentifiers(tx, kind, projectId, [...targets.values()], real, reject);
 
   const existing = [...targets.values()].filter((t) => !t.id.startsWith("#"));
   const toMerge = reject ? existing.filter((t) => Object.keys(t.columns).length || t.data) : [];
@@ -170,7 +173,7 @@ export type RawRecord = { id: string; created_at: string; updated_at: string; da
  * uuid_generate_v7() per row) and travel with the rows. Making the events' data in SQL spares sending
  * every record's data a second time (over half the bytes of a batch) and parsing it twice.
  */
-async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): Promise<{ rows: RawRecord[]; hooked: boolean }> {
+async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], withPairs: boolean): Promise<{ rows: RawRecord[]; hooked: boolean }> {
   if (!fresh.length) return { rows: [], hooked: true };
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
@@ -196,7 +199,7 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
       select r.ord, r.event_id as id, ${`${kind}.created`}::text as name, ${subject}, ${kind}::text as kind,
         jsonb_build_object('identifier', r.identifier, ${eventColumns}, 'data', r.data) as data, null::timestamptz as occurred_at
       from made r
-    ), ${recording.ctes}, ${hooks.ctes}
+    ), ${withPairs ? sql`${pairsInsert(ctx, kind)}, ` : sql``}${recording.ctes}, ${hooks.ctes}
     select r.id, ${sql.join(columns.map((c) => sql`r.${sql.identifier(c)}`), sql`, `)}, r.data, r.created_at, r.updated_at,
       octet_length(r.data::text) as _data_bytes, now()::text as _received_at, ${hooks.complete} as _hooked
     from made r${recording.from}
@@ -205,6 +208,40 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[]): 
   const name = `${kind}.created`;
   joinBatchInHand(ctx, () => made.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: createdData(kind, row, pairs[o]!), receivedAt: row._received_at })));
   return { rows: made, hooked: made[0]!._hooked };
+}
+
+/**
+ * The records' pairs as part of their insert statement (insertRecords with `withPairs`): every pair of
+ * every new record, from the records' own input (`x.i`, also their `*.created` identifier list), plainly
+ * inserted as writeIdentifiers' plain path does (a concurrent creator of one fails the unique key, and
+ * the transaction retries). In one order for every batch, source then external id byte-wise, so
+ * concurrent batches sharing new pairs wait for each other instead of deadlocking (writeIdentifiers sorts
+ * by JavaScript's order, which differs only between characters past U+E000 and astral ones; a deadlock
+ * there is retried like any lost race). A data-modifying CTE always runs to completion, read or not.
+ */
+function pairsInsert(ctx: ProjectContext, kind: Kind): SQL {
+  const t = KINDS[kind].sql;
+  return sql`pairs_written as (
+      insert into ${sql.identifier(t.identifiers)} (project_id, source, external_id, ${sql.identifier(t.idColumn)})
+      select ${ctx.projectId}::uuid, p.source, p.external_id, x.id
+      from x cross join lateral jsonb_to_recordset(x.i) as p(source text, external_id text)
+      order by p.source collate "C", p.external_id collate "C")`;
+}
+
+/** What writeIdentifiers answers, for pairs insertRecords wrote with the records: all new, none with metadata. */
+function pairsAsSent(fresh: Target[], real: (id: string) => string) {
+  const stored = new Map<string, StoredIdentifier[]>();
+  for (const t of fresh) stored.set(real(t.id), byteOrdered([...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id, metadata: null }))));
+  return { counts: new Map<string, number>(), metadataBytes: new Map<string, number>(), stored };
+}
+
+/**
+ * A new record's pairs in listIdentifiers' order: it orders by creation time, then source and external
+ * id byte-wise (collate "C"), and a new record's pairs were all created by one statement.
+ */
+function byteOrdered(list: StoredIdentifier[]): StoredIdentifier[] {
+  const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  return list.sort((a, b) => bytes(a.source, b.source) || bytes(a.external_id, b.external_id));
 }
 
 /** A pair as the identifiers statement wrote it. */
@@ -287,10 +324,7 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
       list.push({ source: w.source, external_id: w.external_id, metadata: w.metadata ?? null });
     } else counts.set(r.r, (counts.get(r.r) ?? 0) + 1);
   }
-  // listIdentifiers orders by creation time, then source and external id byte-wise (collate "C"); a new
-  // record's pairs were all created by this statement, so the byte order alone is theirs.
-  const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-  for (const list of stored.values()) list.sort((a, b) => bytes(a.source, b.source) || bytes(a.external_id, b.external_id));
+  for (const list of stored.values()) byteOrdered(list);
   return added;
 }
 
