@@ -58,8 +58,9 @@ interface Target {
 /**
  * Resolves, creates and merges users or organizations, one or a thousand, in a constant number of
  * statements: one identifier lookup (locking the records named), one insert of the new records, one
- * insert of their identifiers and of pairs new to existing records, one merge of the existing records,
- * one insert of system events, and the creation hooks (anniversary assignments) once for all.
+ * insert of their identifiers and of pairs new to existing records (part of the records' insert when
+ * the call only creates records and no pair has metadata), one merge of the existing records, one
+ * insert of system events, and the creation hooks (anniversary assignments) once for all.
  *
  * Items are applied in order, as if one after another: items naming the same record (by a known pair,
  * or by a new pair an earlier item introduced) are folded into one change of it (columns: last wins;
