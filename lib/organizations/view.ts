@@ -1,21 +1,9 @@
-import type { Organization } from "@/db/schema";
 import { loadRecords } from "@/lib/identity/load-records";
 import type { StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { OrganizationView } from "./schemas";
 import { isoTime } from "@/lib/db/iso-time";
 import type { ProjectContext } from "@/lib/access/context";
-
-export function toOrganizationView(o: Organization, identifier: StoredIdentifier[]): OrganizationView {
-  return {
-    id: o.id,
-    identifier,
-    name: o.name,
-    data: o.data,
-    created_at: o.createdAt.toISOString(),
-    updated_at: o.updatedAt.toISOString(),
-  };
-}
 
 /** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
 export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): OrganizationView {

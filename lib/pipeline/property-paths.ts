@@ -18,7 +18,8 @@ export function typeOf(value: unknown): PropertyType {
 /**
  * Calls `visit(path, type)` for every value in an event's data: nested objects as `address.city`, array
  * elements as `items[]` (and `items[].sku` for objects inside arrays). A path may be visited several
- * times (once per array element).
+ * times (once per array element). The plain definition of the paths: schemaDeltaOf
+ * (lib/pipeline/discover-schema.ts) walks them its own, faster way, and its test holds it to this one.
  */
 export function walkPaths(data: Record<string, unknown>, visit: (path: string, type: PropertyType) => void): void {
   const walk = (value: unknown, path: string, depth: number) => {

@@ -1,24 +1,9 @@
-import type { User } from "@/db/schema";
 import { loadRecords } from "@/lib/identity/load-records";
 import type { StoredIdentifier } from "@/lib/identity/resolve";
 import type { RecordRow } from "@/lib/identity/upsert-one";
 import type { UserView } from "./schemas";
 import { isoTime } from "@/lib/db/iso-time";
 import type { ProjectContext } from "@/lib/access/context";
-
-export function toUserView(u: User, identifier: StoredIdentifier[]): UserView {
-  return {
-    id: u.id,
-    identifier,
-    email: u.email,
-    phone: u.phone,
-    timezone: u.timezone,
-    locale: u.locale,
-    data: u.data,
-    created_at: u.createdAt.toISOString(),
-    updated_at: u.updatedAt.toISOString(),
-  };
-}
 
 /** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
 export function userViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): UserView {
