@@ -78,6 +78,13 @@ const opts: autocannon.Options =
 await autocannon({ ...opts, duration: 2 }); // warm-up
 const amount = Number(process.env.AMOUNT ?? 0);
 const groups = { web: child.pid!, postgres: "postgres", "load generator": process.pid };
+const walStats = async () => {
+  const c = postgres(db.url, { max: 1, onnotice: () => {} });
+  const [w] = await c`select wal_records::float8 as records, wal_fpi::float8 as fpi, wal_bytes::float8 as bytes from pg_stat_wal`;
+  await c.end();
+  return w as unknown as { records: number; fpi: number; bytes: number };
+};
+const walBefore = amount ? await walStats() : undefined;
 const before = busySeconds();
 const procBefore = processSeconds(groups);
 const { duration: _timed, ...untimed } = opts;
@@ -92,6 +99,12 @@ if (amount) {
   const per = (s: number) => ((s / (r.requests.total * unit)) * 1e6).toFixed(1);
   const parts = Object.keys(groups).map((k) => `${k} ${per(procAfter[k]! - procBefore[k]!)}`);
   const rest = busy - Object.keys(groups).reduce((s, k) => s + procAfter[k]! - procBefore[k]!, 0);
+  // WAL per unit, cluster-wide (pg_stat_wal): full-page images are the pages first changed since the
+  // last checkpoint, so their share says how much of the WAL is the checkpoint's and not the rows'.
+  const walAfter = await walStats();
+  const units = r.requests.total * unit;
+  const w = (k: "records" | "fpi" | "bytes") => ((walAfter[k] - walBefore![k]) / units).toFixed(2);
+  console.log(`${mode}: WAL per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"}: ${w("bytes")} bytes, ${w("records")} records, ${w("fpi")} full-page images`);
   console.log(`${mode}: busy CPU ${per(busy)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${parts.join(", ")}, rest ${per(rest)}; ${r.requests.total} requests, ${busy.toFixed(1)} CPU-s)`);
 }
 if (process.env.INDEX_STATS) {
