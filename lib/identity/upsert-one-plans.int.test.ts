@@ -1,7 +1,9 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { openPlansDatabase, rowsRead } from "../../scripts/test/plans";
 import { upsertUser, upsertUsers } from "../users/upsert-user";
+import { upsertOneCall } from "./upsert-one";
 import { systemContext } from "@/lib/access/context";
 
 /**
@@ -11,7 +13,8 @@ import { systemContext } from "@/lib/access/context";
  * scan of the project's users in id order, so each POST /users read every user of its project twice.
  * Here the statistics are taken on an empty table on purpose, the project then gets 600 users, and one
  * connection calls the function often enough to use its generic plans: a new user's call and an existing
- * user's call must each read a handful of users, not the project.
+ * user's call must each read a handful of users, not the project, and a new user's call must touch as
+ * many pages in a project of 3,600 users as in one of 600.
  */
 let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
 /** Every measured call goes through this one connection, so its PL/pgSQL and prepared plans are reused. */
@@ -20,7 +23,7 @@ let projectId: string;
 const USERS = 600;
 
 beforeAll(async () => {
-  plans = await openPlansDatabase("relay_upsert_plans", ["users", "user_identifiers"]);
+  plans = await openPlansDatabase("relay_upsert_plans", ["users", "user_identifiers", "schedule_assignments", "schedule_firings"]);
   ({ db, projectId } = plans);
   const ctx = systemContext(getDb(), projectId);
   for (let b = 0; b < USERS / 200; b++) {
@@ -58,3 +61,40 @@ it("a batch reads the users it names, not the project's", async () => {
   // Twenty users: their locks, their merge and their views (a few reads each), far from the project's 600.
   expect(fetched).toBeLessThanOrEqual(20 * 4);
 });
+
+/** Pages a new user's call touched (EXPLAIN's buffer counts take in every statement the function ran); rolled back. */
+async function pagesOfNewUser(tag: string): Promise<number> {
+  let pages = 0;
+  await db
+    .transaction(async (tx) => {
+      const body = JSON.stringify({ identifier: [{ source: "default", external_id: `pages-${tag}` }], columns: { email: `${tag}@example.com` }, data: { tag } });
+      const [row] = await tx.execute(sql`explain (analyze, buffers, format json) ${upsertOneCall("user", projectId, body)}`);
+      const plan = (row as { "QUERY PLAN": [{ Plan: Record<string, number> }] })["QUERY PLAN"][0].Plan;
+      pages = plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]!;
+      throw new Rollback();
+    })
+    .catch((e) => {
+      if (!(e instanceof Rollback)) throw e;
+    });
+  return pages;
+}
+class Rollback extends Error {}
+
+it("a new user's call touches as many pages in a project of 9,600 users as in one of 3,600", async () => {
+  // 0023 read the new assignment back in a join that the generic plan served from the index by
+  // (project, schedule, id) bounded by the project alone: every assignment of the project, on every call.
+  for (let i = 0; i < 8; i++) await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `pages-warm-${i}` }] });
+  const seed = async (from: number, to: number) => {
+    for (let b = from; b < to; b++) {
+      await upsertUsers(systemContext(getDb(), projectId), Array.from({ length: 1000 }, (_, i) => ({ identifier: [{ source: "default", external_id: `more-${b}-${i}` }], data: { i } })));
+    }
+  };
+  // From 3,600 users on, the indexes a new user enters are two levels deep, and stay so past 9,600.
+  await seed(0, 3);
+  const before = await pagesOfNewUser("before");
+  await seed(3, 9);
+  const after = await pagesOfNewUser("after");
+  expect(before).toBeGreaterThan(10);
+  // A scan of the project's assignments would read 40 more pages for the 6,000 more users.
+  expect(after - before).toBeLessThanOrEqual(4);
+}, 60_000);

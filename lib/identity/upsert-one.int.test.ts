@@ -118,6 +118,8 @@ const script: Op[] = [
   { kind: "user", input: { identifier: [{ source: "default", external_id: "b" }], data: { blob: big(200_000) } } },
   { kind: "user", input: { identifier: [{ source: "default", external_id: "b" }], data: { blob2: big(100_000) } } },
   { kind: "user", input: { identifier: [{ source: "default", external_id: "c" }], data: { blob: big(300_000) } } },
+  { kind: "user", input: { identifier: [0, 1, 2, 3, 4].map((n) => ({ source: "meta", external_id: `m${n}`, metadata: { blob: big(60_000) } })) } },
+  { kind: "user", input: { identifier: [0, 1, 2].map((n) => ({ source: "meta", external_id: `m${n}`, metadata: { blob: big(60_000) } })) } },
   { kind: "user", input: { identifier: [{ source: "default", external_id: "b" }], timezone: null, email: "b@example.com", data: {} } },
   { kind: "organization", input: { identifier: [{ source: "default", external_id: "o" }], name: "Acme", data: { size: 10 } } },
   { kind: "organization", input: { identifier: [{ source: "default", external_id: "o" }], name: "Acme" } },

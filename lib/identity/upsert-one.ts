@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { errorCode } from "@/lib/db/errors";
 import { isRetryable, retryPause } from "@/lib/db/retry";
 import { queryRows } from "@/lib/db/sql";
@@ -31,7 +31,7 @@ const ATTEMPTS = 8;
 
 /**
  * The function per kind (db/migrations/0017_upsert_record_static.sql makes both from one template, and
- * 0023 is their current version), with the tables of KINDS written in as static SQL so PostgreSQL keeps
+ * 0025 is their current version), with the tables of KINDS written in as static SQL so PostgreSQL keeps
  * their plans.
  */
 const FUNCTION = { user: sql`relay_upsert_user`, organization: sql`relay_upsert_organization` } satisfies Record<Kind, unknown>;
@@ -54,7 +54,7 @@ const CONF = JSON.stringify({
 
 /**
  * One upsert of one user or organization in one round trip: a single call of `relay_upsert_user` or
- * `relay_upsert_organization` (db/migrations/0017_upsert_record_static.sql, last replaced by 0023), run
+ * `relay_upsert_organization` (db/migrations/0017_upsert_record_static.sql, last replaced by 0025), run
  * on its own as an autocommit statement, so no BEGIN/COMMIT either. The rules are those of upsertRecords for one item with `conflicts: "reject"`:
  * any identifier matches; identifiers naming two records are a 409 with nothing written; columns set
  * (null clears) and data shallow-merged in SQL; `*.created` or `*.updated` (with the changed keys) and
@@ -68,7 +68,7 @@ export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordC
   const body = JSON.stringify({ identifier, columns: change.columns ?? {}, ...(change.data ? { data: change.data } : {}) });
   for (let attempt = 1; ; attempt++) {
     try {
-      const [r] = await queryRows<{ result: unknown }>(db, sql`select ${FUNCTION[kind]}(${projectId}::uuid, ${body}::jsonb, ${CONF}::jsonb) as result`);
+      const [r] = await queryRows<{ result: unknown }>(db, upsertOneCall(kind, projectId, body));
       const result = (typeof r!.result === "string" ? JSON.parse(r!.result) : r!.result) as UpsertedRecord | { conflict: [string, string, string][] };
       if ("conflict" in result) throw conflict(kind, identifier, result.conflict);
       // Every call that writes leaves a system event in the intake; an unchanged record's call writes nothing.
@@ -80,6 +80,14 @@ export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordC
       await retryPause(attempt);
     }
   }
+}
+
+/**
+ * The one statement of an upsert: `body` is the change as JSON text, `{identifier, columns, data?}` with
+ * the identifiers deduplicated. Exported for the plan tests, which run it under EXPLAIN.
+ */
+export function upsertOneCall(kind: Kind, projectId: string, body: string): SQL {
+  return sql`select ${FUNCTION[kind]}(${projectId}::uuid, ${body}::jsonb, ${CONF}::jsonb) as result`;
 }
 
 /** Repeats of one pair fold into one, metadata shallow-merged in order (as upsertRecords folds them). */
