@@ -109,10 +109,14 @@ if (amount) {
 }
 if (process.env.INDEX_STATS) {
   // Index scans that read many entries each are plans gone wrong (a prefix scan where a key probe was meant).
+  // Entries a scan steps over without returning them (a key the index cannot seek by) show only as pages:
+  // pages_per_scan counts insertions' pages too, but a probe or an insertion is a few pages, not dozens.
   const stats = postgres(db.url, { max: 1, onnotice: () => {} });
   const rows = await stats`
-    select relname, indexrelname, idx_scan, idx_tup_read, round(idx_tup_read::numeric / nullif(idx_scan, 0), 1) as per_scan
-    from pg_stat_user_indexes where idx_scan > 0 order by idx_tup_read desc limit 8`;
+    select s.relname, s.indexrelname, s.idx_scan, s.idx_tup_read, round(s.idx_tup_read::numeric / nullif(s.idx_scan, 0), 1) as per_scan,
+      round(io.idx_blks_hit::numeric / nullif(s.idx_scan, 0), 1) as pages_per_scan
+    from pg_stat_user_indexes s join pg_statio_user_indexes io using (indexrelid)
+    where s.idx_scan > 0 order by greatest(s.idx_tup_read, io.idx_blks_hit) desc limit 10`;
   console.table(rows.map((r) => ({ ...r })));
   const seq = await stats`select relname, seq_scan, seq_tup_read from pg_stat_user_tables where seq_tup_read > 1000 order by seq_tup_read desc limit 5`;
   if (seq.length) console.table(seq.map((r) => ({ ...r })));
