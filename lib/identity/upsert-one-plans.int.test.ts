@@ -13,8 +13,9 @@ import { systemContext } from "@/lib/access/context";
  * scan of the project's users in id order, so each POST /users read every user of its project twice.
  * Here the statistics are taken on an empty table on purpose, the project then gets 600 users, and one
  * connection calls the function often enough to use its generic plans: a new user's call and an existing
- * user's call must each read a handful of users, not the project, and a new user's call must touch as
- * many pages in a project of 3,600 users as in one of 600.
+ * user's call must each read a handful of users, not the project, and both must touch as many pages in
+ * a project of 9,600 users as in one of 3,600 (pages catch a scan that steps over index entries without
+ * fetching their rows, which the row counts cannot see).
  */
 let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
 /** Every measured call goes through this one connection, so its PL/pgSQL and prepared plans are reused. */
