@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
-import { openPlansDatabase, rowsRead } from "../../scripts/test/plans";
+import { openPlansDatabase, pagesTouched, rowsRead } from "../../scripts/test/plans";
 import { upsertUser, upsertUsers } from "../users/upsert-user";
 import { upsertOneCall } from "./upsert-one";
 import { systemContext } from "@/lib/access/context";
@@ -63,22 +62,9 @@ it("a batch reads the users it names, not the project's", async () => {
   expect(fetched).toBeLessThanOrEqual(20 * 4);
 });
 
-/** Pages one call touched (EXPLAIN's buffer counts take in every statement the function ran); rolled back. */
-async function pagesOf(change: { identifier: { source: string; external_id: string }[]; columns: Record<string, string>; data: Record<string, unknown> }): Promise<number> {
-  let pages = 0;
-  await db
-    .transaction(async (tx) => {
-      const [row] = await tx.execute(sql`explain (analyze, buffers, format json) ${upsertOneCall("user", projectId, JSON.stringify(change))}`);
-      const plan = (row as { "QUERY PLAN": [{ Plan: Record<string, number> }] })["QUERY PLAN"][0].Plan;
-      pages = plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]!;
-      throw new Rollback();
-    })
-    .catch((e) => {
-      if (!(e instanceof Rollback)) throw e;
-    });
-  return pages;
-}
-class Rollback extends Error {}
+/** Pages one call touched, every statement of the function included; rolled back. */
+const pagesOf = (change: { identifier: { source: string; external_id: string }[]; columns: Record<string, string>; data: Record<string, unknown> }) =>
+  pagesTouched(db, upsertOneCall("user", projectId, JSON.stringify(change)));
 
 /** A new user, and an existing one gaining an identifier, an email and a data key: every statement of the function. */
 const newUser = (tag: string) => pagesOf({ identifier: [{ source: "default", external_id: `pages-${tag}` }], columns: { email: `${tag}@example.com` }, data: { tag } });

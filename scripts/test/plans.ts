@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "../../db/schema";
@@ -40,23 +40,43 @@ export async function openPlansDatabase(name: string, tables: string[]) {
  * (pg_stat_xact_user_tables counts the open transaction); what `body` wrote is rolled back.
  */
 export async function rowsRead<T extends string>(db: Db, tables: readonly T[], body: (tx: Transaction) => Promise<unknown>): Promise<Record<T, number>> {
-  let read: Record<T, number> | undefined;
+  return rolledBack(db, async (tx) => {
+    const count = async () => {
+      const rows = await tx.execute(sql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
+        where relname in ${sql.raw(`(${tables.map((t) => `'${t}'`).join(", ")})`)}`);
+      return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<T, number>;
+    };
+    const before = await count();
+    await body(tx);
+    const after = await count();
+    return Object.fromEntries(tables.map((t) => [t, after[t] - before[t]])) as Record<T, number>;
+  });
+}
+
+/**
+ * Pages (shared buffers hit or read) one statement touched on `db`'s connection, every statement it ran
+ * inside included (a function's), from EXPLAIN (ANALYZE, BUFFERS); what it wrote is rolled back. Pages
+ * see what rowsRead cannot: a scan that steps over index entries without fetching their rows.
+ */
+export async function pagesTouched(db: Db, statement: SQL): Promise<number> {
+  return rolledBack(db, async (tx) => {
+    const [row] = await tx.execute(sql`explain (analyze, buffers, format json) ${statement}`);
+    const plan = (row as { "QUERY PLAN": [{ Plan: Record<string, number> }] })["QUERY PLAN"][0].Plan;
+    return plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]!;
+  });
+}
+
+/** What `body` answers, in a transaction on `db` that is then rolled back. */
+async function rolledBack<R>(db: Db, body: (tx: Transaction) => Promise<R>): Promise<R> {
+  let result: R | undefined;
   await db
     .transaction(async (tx) => {
-      const count = async () => {
-        const rows = await tx.execute(sql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
-          where relname in ${sql.raw(`(${tables.map((t) => `'${t}'`).join(", ")})`)}`);
-        return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<T, number>;
-      };
-      const before = await count();
-      await body(tx);
-      const after = await count();
-      read = Object.fromEntries(tables.map((t) => [t, after[t] - before[t]])) as Record<T, number>;
+      result = await body(tx);
       throw new Rollback();
     })
     .catch((e) => {
       if (!(e instanceof Rollback)) throw e;
     });
-  return read!;
+  return result!;
 }
 class Rollback extends Error {}
