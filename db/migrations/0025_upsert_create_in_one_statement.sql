@@ -40,6 +40,7 @@ DECLARE
   v_changed text[] := '{}';
   v_totals record;
   v_meta_bytes int := 0;
+  v_data_bytes int;
   v_event_name text;
   v_event_data jsonb;
   v_event_id uuid;
@@ -79,10 +80,11 @@ BEGIN
     IF jsonb_path_exists(v_pairs, '$[*].metadata') THEN
       SELECT coalesce(sum(octet_length(x.metadata::text)), 0)::int INTO v_meta_bytes FROM jsonb_to_recordset(v_pairs) AS x(metadata jsonb);
     END IF;
-    IF v_new > (p_conf->>'max_identifiers')::int OR octet_length(coalesce(v_data, '{}'::jsonb)::text) > (p_conf->>'max_data_bytes')::int
+    v_data_bytes := octet_length(coalesce(v_data, '{}'::jsonb)::text);
+    IF v_new > (p_conf->>'max_identifiers')::int OR v_data_bytes > (p_conf->>'max_data_bytes')::int
        OR v_meta_bytes > (p_conf->>'max_data_bytes')::int THEN
       RAISE EXCEPTION USING ERRCODE = 'RL422', MESSAGE = '%1$s: record totals exceeded',
-        DETAIL = json_build_object('identifiers', v_new, 'data_bytes', octet_length(coalesce(v_data, '{}'::jsonb)::text), 'metadata_bytes', v_meta_bytes)::text;
+        DETAIL = json_build_object('identifiers', v_new, 'data_bytes', v_data_bytes, 'metadata_bytes', v_meta_bytes)::text;
     END IF;
 
     -- The creation hook's schedule: the project's anniversary schedule, made with its first record.
