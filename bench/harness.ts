@@ -11,7 +11,7 @@ import { startNextServer } from "../scripts/test/next-server";
 export async function benchEnvironment(name: string) {
   const db = await createTestDatabase(`relay_bench_${name}`);
   process.env.DATABASE_URL = db.url;
-  const server = await startNextServer({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" });
+  const server = await startNextServer({ DATABASE_URL: db.url });
   const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: name, ownerEmail: "bench@example.com" });
   const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "bench", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
   return {

@@ -44,7 +44,7 @@ try {
   await sql`alter table events add column bench_recorded_at timestamptz default clock_timestamp()`;
   await sql`vacuum analyze`;
 
-  server = await startNextServer({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" });
+  server = await startNextServer({ DATABASE_URL: db.url });
   const url = `${server.url}/api/client/projects/${p}/users/events`;
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const events = (n: number, name: string) =>

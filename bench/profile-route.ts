@@ -25,7 +25,8 @@ import { busySeconds, processSeconds } from "./harness";
  * req/s, so two builds can be compared by it a few percent apart. PREP_SQL runs on the fresh database
  * before the server starts (to measure a schema change, say, before writing its migration). INDEX_STATS=1
  * prints, after the load, the indexes that read the most entries and entries per scan: a key probe reads
- * about one, so hundreds per scan is a plan scanning what it meant to probe.
+ * about one, so hundreds per scan is a plan scanning what it meant to probe. The server takes
+ * DATABASE_POOL_SIZE from the environment (unset: the product's default, db/client.ts `poolSize`).
  */
 const mode = process.argv[2] ?? "401";
 const dir = process.argv[3] ?? "/tmp/relay-profile";
@@ -43,7 +44,7 @@ if (process.env.PREP_SQL) {
 const port = await freePort();
 const prof = process.env.PROFILE === "0" ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`];
 const child = spawn(process.execPath, [...prof, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", AUTH_SECRET: "x", AUTH_TRUST_HOST: "true", AUTH_URL: `http://127.0.0.1:${port}` },
+  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: db.url, AUTH_SECRET: "x", AUTH_TRUST_HOST: "true", AUTH_URL: `http://127.0.0.1:${port}` },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const url = `http://127.0.0.1:${port}`;
