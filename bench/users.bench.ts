@@ -36,6 +36,17 @@ let sql = postgres(env.db.url, { max: 2, onnotice: () => {} });
  * Between loads: a checkpoint, then wait (at most 60 s) until no autovacuum worker runs, so a load is not
  * measured while the database still writes out and vacuums what the load before it left.
  */
+/**
+ * The cluster's WAL counters (pg_stat_wal: only the bench writes while a load runs). Full-page images are
+ * pages first changed since the last checkpoint, and quiesce() checkpoints before every load, so they
+ * count the old pages a load touches: a sequential key's index touches few, a key landing among older
+ * keys (decimal ids and emails sort b220001 beside b22000) touches a new old page every few rows.
+ */
+async function walNow() {
+  const [w] = await sql`select wal_bytes::float8 as bytes, wal_fpi::float8 as fpi from pg_stat_wal`;
+  return w as unknown as { bytes: number; fpi: number };
+}
+
 async function quiesce() {
   await sql`checkpoint`;
   const until = Date.now() + 60_000;
@@ -45,8 +56,9 @@ async function quiesce() {
 try {
   const rounds: {
     events: number; users: number; unauthorized: number; created: number;
-    eventCost: number; userCost: number; unauthorizedCost: number; createdCost: number; non2xx: number;
+    eventCost: number; userCost: number; unauthorizedCost: number; createdCost: number; non2xx: number; wal: string;
   }[] = [];
+  const perUnit = (w: { bytes: number; fpi: number }, units: number) => `${Math.round(w.bytes / Math.max(units, 1))} B, ${(w.fpi / Math.max(units, 1)).toFixed(2)} FPI`;
   // Each pair (events and batch, 401 and new users) is measured side by side in every round, and the
   // ratios are the median over the rounds: on a shared two-core box one ten-second window of either side
   // can be off by a quarter (seen: the 401 floor at 690 and at 1,035 req/s an hour apart).
@@ -62,16 +74,22 @@ try {
   await quiesce();
   for (let r = 1; r <= ROUNDS; r++) {
     log(`round ${r}/${ROUNDS}: events accepted, batches of 100, 16 connections`);
+    const walEvents = await walNow();
     const events = await load({
       url: `${base}/users/events`, method: "POST", headers, connections: 16, duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
     });
+    const walAfterEvents = await walNow();
+    const eventWal = { bytes: walAfterEvents.bytes - walEvents.bytes, fpi: walAfterEvents.fpi - walEvents.fpi };
     await quiesce();
     log(`round ${r}/${ROUNDS}: /users/batch, 1,000 new users per request, 4 connections`);
+    const walBefore = await walNow();
     const batch = await load({
       url: `${base}/users/batch`, method: "POST", headers, connections: 4, duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: newUsersBody(`${run}-b`) }) }],
     });
+    const walAfter = await walNow();
+    const batchWal = { bytes: walAfter.bytes - walBefore.bytes, fpi: walAfter.fpi - walBefore.fpi };
     await quiesce();
     log(`round ${r}/${ROUNDS}: the 401 floor: POST /users without a key, 32 connections`);
     const unauthorized = await load({ url: `${base}/users`, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: SECONDS });
@@ -89,6 +107,7 @@ try {
       events: Math.round(events.rps * 100), users: Math.round(batch.rps * 1000), unauthorized: unauthorized.rps, created: created.rps,
       eventCost: cost(events, 100), userCost: cost(batch, 1000), unauthorizedCost: cost(unauthorized, 1), createdCost: cost(created, 1),
       non2xx: events.non2xx + batch.non2xx + created.non2xx,
+      wal: `${perUnit(eventWal, events.total * 100)} vs ${perUnit(batchWal, batch.total * 1000)}`,
     });
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -103,6 +122,7 @@ try {
   out["  ratio new-user/401, median (target >= 0.5)"] = median(rounds.map((r) => r.created / r.unauthorized)).toFixed(2);
   out["  non-2xx (events + batch + created), per round"] = list((r) => r.non2xx);
   out["machine CPU µs per accepted event / per batched user, per round"] = list((r) => `${r.eventCost} vs ${r.userCost}`);
+  out["WAL per accepted event / per batched user (bytes, full-page images), per round"] = list((r) => r.wal);
   out["  cost ratio event/user, median (0.5 = the batch target by cost)"] = median(rounds.map((r) => r.eventCost / r.userCost)).toFixed(2);
   out["machine CPU µs per 401 / per new user's POST /users, per round"] = list((r) => `${r.unauthorizedCost} vs ${r.createdCost}`);
   out["  cost ratio 401/new user, median (0.5 = the POST /users target by cost)"] = median(rounds.map((r) => r.unauthorizedCost / r.createdCost)).toFixed(2);
