@@ -120,9 +120,10 @@ export function applicationName(): string {
  * thread can: when every connection has a query in flight, postgres.js pipelines the next ones onto them
  * (round-robin), and a backend finds them waiting in its socket instead of sleeping and being woken for
  * each. Measured on the two-core bench machine, new users through POST /users at 32 concurrent requests
- * (bench/profile-route.ts create): 4 connections answered 460-630 req/s and spent 780-860 µs of
- * PostgreSQL CPU per request, 20 connections 350-470 req/s and 1,070-1,400 µs, with about 7 context
- * switches per request against 12; 10 (the old default) measured like 20. The cost: a query queued
+ * (bench/profile-route.ts create, three interleaved pairs): 4 connections answered 459-545 req/s and
+ * spent 775-860 µs of PostgreSQL CPU per request, 20 connections 351-428 req/s and 1,240-1,398 µs, with
+ * about 7 context switches per request against 12; 10 (the old default) measured like 20, 8 between the
+ * two (README, "A few connections per web process"; docs/scaling.md). The cost: a query queued
  * behind a slow one on a busy connection waits for it, and a 5th concurrent transaction waits for a
  * connection. The worker runs several transactions at once (pipeline jobs, schedule claimers, imports),
  * so it keeps 10.

@@ -177,8 +177,9 @@ export type RawRecord = { id: string; created_at: string; updated_at: string; da
  * The rows are not sent back: a new record stores exactly what was sent (its profile columns as text,
  * its data as the jsonb of the data sent, no insert trigger), and its times are the statement's `now()`,
  * written explicitly, so the statement answers one row: each record's stored data size (for the totals
- * check) and that time. Reading a thousand rows back (their jsonb printed and parsed again, two
- * timestamps each) was about a tenth of a batched user's cost. The one difference from a read: an
+ * check) and that time. Reading a thousand rows back printed and parsed their jsonb again, with two
+ * timestamps each: a few percent of a batched user's machine CPU (three interleaved pairs of
+ * bench/profile-route.ts batch: 127-130 µs against 131-136). The one difference from a read: an
  * object's keys come in the order sent, not jsonb's (shortest first), which is the same JSON value.
  */
 async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], withPairs: boolean): Promise<{ rows: RawRecord[]; hooked: boolean }> {
