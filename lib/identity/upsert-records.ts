@@ -167,7 +167,7 @@ export type RawRecord = { id: string; created_at: string; updated_at: string; da
 
 /**
  * One statement for every new record: the insert, each record's `*.created` event (its data made in SQL
- * from the inserted row and the pairs it was created with, recorded and handed over as
+ * from the record as sent and the pairs it was created with, recorded and handed over as
  * recordSystemEvents does) and the creation hooks (lib/identity/on-created.ts). Answered in the order of
  * `fresh`; `hooked` is false when the hooks could not run yet (the caller then runs them on their own).
  * The record and event ids are drawn here (uuidv7s: one random draw for the batch instead of
@@ -188,29 +188,34 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
   const ids = uuidv7s(fresh.length * 2);
   // Each record's pairs as its `*.created` names them (the statement's copy and, in hand, the process's).
   const pairs = fresh.map((f) => [...f.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })));
-  const input = JSON.stringify(fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], c: f.columns, d: f.data ?? {}, i: pairs[o] })));
+  // Each record one flat object: its profile columns are fields of the recordset beside the ids, the
+  // data and the pairs (a nested object of columns cost PostgreSQL a jsonb object per record to build
+  // and read again). An absent column is null, as a new record's unset column is.
+  const input = JSON.stringify(fresh.map((f, o) => ({ ...f.columns, o, id: ids[o], e: ids[fresh.length + o], d: f.data ?? {}, i: pairs[o] })));
   const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
-  const values = sql.join(columns.map((c) => sql`x.c ->> ${c}`), sql`, `);
-  const eventColumns = sql.join(columns.map((c) => sql`${c}::text, r.${sql.identifier(c)}`), sql`, `);
-  const subject = kind === "user" ? sql`r.id as user_id, null::uuid as organization_id` : sql`null::uuid as user_id, r.id as organization_id`;
+  const fields = sql.join(columns.map((c) => sql`${sql.identifier(c)} text`), sql`, `);
+  const values = sql.join(columns.map((c) => sql`x.${sql.identifier(c)}`), sql`, `);
+  const eventColumns = sql.join(columns.map((c) => sql`${c}::text, x.${sql.identifier(c)}`), sql`, `);
+  const subject = kind === "user" ? sql`x.id as user_id, null::uuid as organization_id` : sql`null::uuid as user_id, x.id as organization_id`;
   const recording = systemEventsSql(ctx);
-  const hooks = onCreatedSql(ctx, kind, sql`select ord, id, created_at from made`, fresh.length);
+  // The times are the statement's now() (the transaction's start), here as in the insert.
+  const hooks = onCreatedSql(ctx, kind, sql`select x.o as ord, x.id, now() as created_at from x`, fresh.length);
+  // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
+  // what was sent, so returning the rows (their data copied once more) and joining them back to the
+  // input by id only repeated what `x` holds.
   const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(ctx.db, sql`
     with x as materialized (
-      select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, c jsonb, d jsonb, i jsonb)
+      select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, ${fields}, d jsonb, i jsonb)
     ), inserted as (
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data, created_at, updated_at)
       select ${ctx.projectId}::uuid, x.id, ${values}, x.d, now(), now() from x
-      returning *
-    ), made as (
-      select r.*, x.o as ord, x.e as event_id, x.i as identifier from inserted r join x on x.id = r.id
     ), input as (
-      select r.ord, r.event_id as id, ${`${kind}.created`}::text as name, ${subject}, ${kind}::text as kind,
-        jsonb_build_object('identifier', r.identifier, ${eventColumns}, 'data', r.data) as data, null::timestamptz as occurred_at
-      from made r
+      select x.o as ord, x.e as id, ${`${kind}.created`}::text as name, ${subject}, ${kind}::text as kind,
+        jsonb_build_object('identifier', x.i, ${eventColumns}, 'data', x.d) as data, null::timestamptz as occurred_at
+      from x
     ), ${withPairs ? sql`${pairsInsert(ctx, kind)}, ` : sql``}${recording.ctes}, ${hooks.ctes}
-    select array_agg(octet_length(r.data::text) order by r.ord) as sizes, now()::text as at, ${hooks.complete} as hooked
-    from made r${recording.from}`);
+    select array_agg(octet_length(x.d::text) order by x.o) as sizes, now()::text as at, ${hooks.complete} as hooked
+    from x${recording.from}`);
   const { sizes, at, hooked } = made!;
   if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
   const rows = fresh.map((f, o): RawRecord => {

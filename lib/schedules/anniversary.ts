@@ -42,7 +42,7 @@ async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: str
  * created_at) for new records, as a WITH list continuing a statement; `found` is false when the
  * project has no anniversary schedule yet (then nothing was written, and assignAnniversaries must run
  * once the schedule exists). lib/identity/upsert-records.ts puts this in the statement that inserts
- * the records, reading them from the insert's RETURNING; assign() above reads them from arrays.
+ * the records, reading them from that statement's input; assign() above reads them from arrays.
  */
 export function anniversarySql(ctx: ProjectContext, kind: SubjectKind, subjects: SQL, now: Date): { ctes: SQL; found: SQL } {
   const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
