@@ -166,57 +166,57 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
 export type RawRecord = { id: string; created_at: string; updated_at: string; data: Record<string, unknown>; _data_bytes: number } & Record<string, unknown>;
 
 /**
- * One statement for every new record: the insert, each record's `*.created` event (its data made in SQL
- * from the record as sent and the pairs it was created with, recorded and handed over as
+ * One statement for every new record: the insert, each record's `*.created` event (its data made in the
+ * process from the record as sent and the pairs it was created with, recorded and handed over as
  * recordSystemEvents does) and the creation hooks (lib/identity/on-created.ts). Answered in the order of
  * `fresh`; `hooked` is false when the hooks could not run yet (the caller then runs them on their own).
  * The record and event ids are drawn here (uuidv7s: one random draw for the batch instead of
- * uuid_generate_v7() per row) and travel with the rows. Making the events' data in SQL spares sending
- * every record's data a second time (over half the bytes of a batch) and parsing it twice.
+ * uuid_generate_v7() per row) and travel with the rows. Each record's data is sent once, inside its
+ * event's data, from which the statement takes the record's columns and data: sending the data twice
+ * would be over half the bytes of a batch again, and parsing it twice.
  *
  * The rows are not sent back: a new record stores exactly what was sent (its profile columns as text,
  * its data as the jsonb of the data sent, no insert trigger), and its times are the statement's `now()`,
  * written explicitly, so the statement answers one row: each record's stored data size (for the totals
  * check) and that time. Reading a thousand rows back printed and parsed their jsonb again, with two
- * timestamps each: a few percent of a batched user's machine CPU (three interleaved pairs of
- * bench/profile-route.ts batch: 127-130 µs against 131-136). The one difference from a read: an
+ * timestamps each (three pairs of bench/profile-route.ts batch said 127-130 µs of machine CPU per
+ * batched user against 131-136; bench/ab-batch.ts later measured 4.9 ± 2.1 µs less PostgreSQL CPU
+ * and 6.0 ± 1.7 less JavaScript per user, 50 interleaved blocks a side). The one difference from a read: an
  * object's keys come in the order sent, not jsonb's (shortest first), which is the same JSON value.
  */
 async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], withPairs: boolean): Promise<{ rows: RawRecord[]; hooked: boolean }> {
   if (!fresh.length) return { rows: [], hooked: true };
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
-  // Each record's pairs as its `*.created` names them (the statement's copy and, in hand, the process's).
-  const pairs = fresh.map((f) => [...f.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })));
-  // Each record one flat object: its profile columns are fields of the recordset beside the ids, the
-  // data and the pairs, rather than a nested object per record. An absent column is null, as a new
-  // record's unset column is.
-  const input = JSON.stringify(fresh.map((f, o) => ({ ...f.columns, o, id: ids[o], e: ids[fresh.length + o], d: f.data ?? {}, i: pairs[o] })));
+  // Each record's `*.created` data, as its event stores it and the statement's input carries it: the
+  // record's pairs, every profile column (null when unset) and its data. The statement takes the
+  // record's columns and data from it (`->>`, `->`: a copy of part of the parsed value) instead of
+  // building the event's object again from them with jsonb_build_object, and the process hands the same
+  // objects over in hand. bench/ab-batch.ts, 50 interleaved blocks a side: 5.7 ± 1.5 µs less PostgreSQL
+  // CPU per batched user (of 88), 2.0 ± 2.0 less JavaScript.
+  const created = fresh.map((f) => createdData(kind, f));
+  const input = JSON.stringify(fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], v: created[o] })));
   const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
-  const fields = sql.join(columns.map((c) => sql`${sql.identifier(c)} text`), sql`, `);
-  const values = sql.join(columns.map((c) => sql`x.${sql.identifier(c)}`), sql`, `);
-  const eventColumns = sql.join(columns.map((c) => sql`${c}::text, x.${sql.identifier(c)}`), sql`, `);
+  const values = sql.join(columns.map((c) => sql`x.v ->> ${c}::text`), sql`, `);
   const subject = kind === "user" ? sql`x.id as user_id, null::uuid as organization_id` : sql`null::uuid as user_id, x.id as organization_id`;
   const recording = systemEventsSql(ctx);
   // The times are the statement's now() (the transaction's start), here as in the insert.
   const hooks = onCreatedSql(ctx, kind, sql`select x.o as ord, x.id, now() as created_at from x`, fresh.length);
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
-  // `x` holds. (Measured with bench/ab-batch.ts, 50 interleaved blocks a side: the flat input and the
-  // plainer statement together changed PostgreSQL's CPU per batched user by -0.6 ± 1.8 µs of 82, i.e.
-  // not measurably; they are kept as the simpler statement, not as a speed-up.)
+  // `x` holds (with the flat input of the commit that made it: 2.5 ± 1.4 µs less PostgreSQL CPU per
+  // batched user, 1.1 ± 1.7 less JavaScript; bench/ab-batch.ts, 50 blocks).
   const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(ctx.db, sql`
     with x as materialized (
-      select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, ${fields}, d jsonb, i jsonb)
+      select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
     ), inserted as (
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data, created_at, updated_at)
-      select ${ctx.projectId}::uuid, x.id, ${values}, x.d, now(), now() from x
+      select ${ctx.projectId}::uuid, x.id, ${values}, x.v -> 'data', now(), now() from x
     ), input as (
-      select x.o as ord, x.e as id, ${`${kind}.created`}::text as name, ${subject}, ${kind}::text as kind,
-        jsonb_build_object('identifier', x.i, ${eventColumns}, 'data', x.d) as data, null::timestamptz as occurred_at
+      select x.o as ord, x.e as id, ${`${kind}.created`}::text as name, ${subject}, ${kind}::text as kind, x.v as data, null::timestamptz as occurred_at
       from x
     ), ${withPairs ? sql`${pairsInsert(ctx, kind)}, ` : sql``}${recording.ctes}, ${hooks.ctes}
-    select array_agg(octet_length(x.d::text) order by x.o) as sizes, now()::text as at, ${hooks.complete} as hooked
+    select array_agg(octet_length((x.v -> 'data')::text) order by x.o) as sizes, now()::text as at, ${hooks.complete} as hooked
     from x${recording.from}`);
   const { sizes, at, hooked } = made!;
   if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
@@ -226,13 +226,13 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
     return row;
   });
   const name = `${kind}.created`;
-  joinBatchInHand(ctx, () => rows.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: createdData(kind, row, pairs[o]!), receivedAt: at })));
+  joinBatchInHand(ctx, () => rows.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: created[o]!, receivedAt: at })));
   return { rows, hooked };
 }
 
 /**
  * The records' pairs as part of their insert statement (insertRecords with `withPairs`): every pair of
- * every new record, from the records' own input (`x.i`, also their `*.created` identifier list), plainly
+ * every new record, from the records' own input (the `identifier` list of their `*.created` data), plainly
  * inserted as writeIdentifiers' plain path does (a concurrent creator of one fails the unique key, and
  * the transaction retries). In one order for every batch, source then external id byte-wise, so
  * concurrent batches sharing new pairs wait for each other instead of deadlocking (writeIdentifiers sorts
@@ -244,7 +244,7 @@ function pairsInsert(ctx: ProjectContext, kind: Kind): SQL {
   return sql`pairs_written as (
       insert into ${sql.identifier(t.identifiers)} (project_id, source, external_id, ${sql.identifier(t.idColumn)})
       select ${ctx.projectId}::uuid, p.source, p.external_id, x.id
-      from x cross join lateral jsonb_to_recordset(x.i) as p(source text, external_id text)
+      from x cross join lateral jsonb_to_recordset(x.v -> 'identifier') as p(source text, external_id text)
       order by p.source collate "C", p.external_id collate "C")`;
 }
 
@@ -267,11 +267,11 @@ function byteOrdered(list: StoredIdentifier[]): StoredIdentifier[] {
 /** A pair as the identifiers statement wrote it. */
 type Written = { source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null };
 
-/** A `*.created` event's data, as the insert statement makes it in SQL: the pairs, the profile columns and data as stored. */
-function createdData(kind: Kind, row: RawRecord, identifier: { source: string; external_id: string }[]): Record<string, unknown> {
-  const data: Record<string, unknown> = { identifier };
-  for (const c of KINDS[kind].columns) data[c] = (row[c] as string | null) ?? null;
-  data.data = row.data;
+/** A new record's `*.created` data: its pairs (as sent, without metadata), every profile column (null when unset) and its data. */
+function createdData(kind: Kind, t: Target): Record<string, unknown> {
+  const data: Record<string, unknown> = { identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })) };
+  for (const c of KINDS[kind].columns) data[c] = t.columns[c] ?? null;
+  data.data = t.data ?? {};
   return data;
 }
 
