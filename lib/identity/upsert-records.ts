@@ -181,8 +181,8 @@ export type RawRecord = { id: string; created_at: string; updated_at: string; da
  * check) and that time. Reading a thousand rows back printed and parsed their jsonb again, with two
  * timestamps each (three pairs of bench/profile-route.ts batch said 127-130 µs of machine CPU per
  * batched user against 131-136; bench/ab-batch.ts later measured 4.9 ± 2.1 µs less PostgreSQL CPU
- * and 6.0 ± 1.7 less JavaScript per user, 50 interleaved blocks a side). The one difference from a read: an
- * object's keys come in the order sent, not jsonb's (shortest first), which is the same JSON value.
+ * and 6.0 ± 1.7 less JavaScript per user, 50 interleaved blocks a side). The one difference from a
+ * read: an object's keys come in the order sent, not jsonb's (shortest first), the same JSON value.
  */
 async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], withPairs: boolean): Promise<{ rows: RawRecord[]; hooked: boolean }> {
   if (!fresh.length) return { rows: [], hooked: true };
@@ -204,8 +204,8 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
   const hooks = onCreatedSql(ctx, kind, sql`select x.o as ord, x.id, now() as created_at from x`, fresh.length);
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
-  // `x` holds (with the flat input of the commit that made it: 2.5 ± 1.4 µs less PostgreSQL CPU per
-  // batched user, 1.1 ± 1.7 less JavaScript; bench/ab-batch.ts, 50 blocks).
+  // `x` holds (measured with an earlier form of the input: 2.5 ± 1.4 µs less PostgreSQL CPU per batched
+  // user, 1.1 ± 1.7 less JavaScript; bench/ab-batch.ts, 50 blocks).
   const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(ctx.db, sql`
     with x as materialized (
       select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
