@@ -33,10 +33,6 @@ const log = (m: string) => console.log(`[bench] ${m}`);
 let sql = postgres(env.db.url, { max: 2, onnotice: () => {} });
 
 /**
- * Between loads: a checkpoint, then wait (at most 60 s) until no autovacuum worker runs, so a load is not
- * measured while the database still writes out and vacuums what the load before it left.
- */
-/**
  * The cluster's WAL counters (pg_stat_wal: only the bench writes while a load runs). Full-page images are
  * pages first changed since the last checkpoint, and quiesce() checkpoints before every load, so they
  * count the old pages a load touches: a sequential key's index touches few, a key landing among older
@@ -47,6 +43,16 @@ async function walNow() {
   return w as unknown as { bytes: number; fpi: number };
 }
 
+/** The WAL written since `start` (a walNow() reading). */
+async function walSince(start: { bytes: number; fpi: number }) {
+  const now = await walNow();
+  return { bytes: now.bytes - start.bytes, fpi: now.fpi - start.fpi };
+}
+
+/**
+ * Between loads: a checkpoint, then wait (at most 60 s) until no autovacuum worker runs, so a load is not
+ * measured while the database still writes out and vacuums what the load before it left.
+ */
 async function quiesce() {
   await sql`checkpoint`;
   const until = Date.now() + 60_000;
@@ -79,8 +85,7 @@ try {
       url: `${base}/users/events`, method: "POST", headers, connections: 16, duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
     });
-    const walAfterEvents = await walNow();
-    const eventWal = { bytes: walAfterEvents.bytes - walEvents.bytes, fpi: walAfterEvents.fpi - walEvents.fpi };
+    const eventWal = await walSince(walEvents);
     await quiesce();
     log(`round ${r}/${ROUNDS}: /users/batch, 1,000 new users per request, 4 connections`);
     const walBefore = await walNow();
@@ -88,8 +93,7 @@ try {
       url: `${base}/users/batch`, method: "POST", headers, connections: 4, duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: newUsersBody(`${run}-b`) }) }],
     });
-    const walAfter = await walNow();
-    const batchWal = { bytes: walAfter.bytes - walBefore.bytes, fpi: walAfter.fpi - walBefore.fpi };
+    const batchWal = await walSince(walBefore);
     await quiesce();
     log(`round ${r}/${ROUNDS}: the 401 floor: POST /users without a key, 32 connections`);
     const unauthorized = await load({ url: `${base}/users`, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: SECONDS });
