@@ -2,8 +2,9 @@ import type { Camelize } from "./case.js";
 import type { paths } from "./generated/api.js";
 
 /**
- * Every input and output type is derived from the generated OpenAPI types (src/generated/api.ts, made by
- * `npm run generate` from the server's document), so a change to the API changes these types.
+ * Every input and output type is derived from the generated OpenAPI types (src/generated/api.ts, which
+ * joins one openapi-typescript file per part of the API; `npm run generate` makes them from the
+ * server's document), so a change to the API changes these types.
  */
 type Op<P extends keyof paths, M extends "post" | "delete"> = NonNullable<paths[P][M]>;
 type BodyOf<P extends keyof paths, M extends "post" | "delete"> = Op<P, M> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
