@@ -47,7 +47,11 @@ async function runSide(dir: string, n: number) {
   const { upsertUsers } = await import(`${dir}/lib/users/upsert-user.ts`);
   const { userBatchInput } = await import(`${dir}/lib/users/schemas.ts`);
   const handle = getDb();
-  const { project } = await createProjectWithOwner(handle, { orgName: "ab", projectName: `side ${n}`, ownerEmail: `ab${n}@example.com` });
+  const { project } = await createProjectWithOwner(handle, {
+    orgName: "ab",
+    projectName: `side ${n}`,
+    ownerEmail: `ab${n}@example.com`,
+  });
   const ctx = systemContext(handle, project.id);
   const [row] = (await handle.execute("select pg_backend_pid() as pid")) as unknown as { pid: number }[];
   const backend = row!.pid;
@@ -63,7 +67,10 @@ async function runSide(dir: string, n: number) {
     const pg0 = cpuMs(backend);
     const js0 = cpuMs(process.pid);
     for (let i = 0; i < PER; i++) await batch();
-    const block: Block = { pg: ((cpuMs(backend) - pg0) * 1000) / (PER * 1000), js: ((cpuMs(process.pid) - js0) * 1000) / (PER * 1000) };
+    const block: Block = {
+      pg: ((cpuMs(backend) - pg0) * 1000) / (PER * 1000),
+      js: ((cpuMs(process.pid) - js0) * 1000) / (PER * 1000),
+    };
     process.send!(block);
   });
   process.send!("ready");
@@ -81,9 +88,22 @@ async function compare() {
       cwd: dir,
       execArgv: ["--import", "tsx"],
       // One connection, so the side's statements all run in the backend whose CPU is read.
-      env: { ...process.env, AB_SIDE: dir, AB_INDEX: String(n), TSX_TSCONFIG_PATH: path.join(dir, "tsconfig.json"), DATABASE_URL: db.url, DATABASE_POOL_SIZE: "1" },
+      env: {
+        ...process.env,
+        AB_SIDE: dir,
+        AB_INDEX: String(n),
+        TSX_TSCONFIG_PATH: path.join(dir, "tsconfig.json"),
+        DATABASE_URL: db.url,
+        DATABASE_POOL_SIZE: "1",
+      },
     });
-    const side = { dir, child, stopping: false, next: () => new Promise<unknown>((resolve) => child.once("message", resolve)), blocks: [] as Block[] };
+    const side = {
+      dir,
+      child,
+      stopping: false,
+      next: () => new Promise<unknown>((resolve) => child.once("message", resolve)),
+      blocks: [] as Block[],
+    };
     child.once("exit", (code) => {
       if (side.stopping) return;
       console.error(`side ${dir} exited (${code})`);
@@ -103,15 +123,20 @@ async function compare() {
       }
     }
     const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
-    const se = (xs: number[]) => Math.sqrt(xs.reduce((t, x) => t + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length);
+    const se = (xs: number[]) =>
+      Math.sqrt(xs.reduce((t, x) => t + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length);
     const [sa, sb] = sides as [(typeof sides)[number], (typeof sides)[number]];
     const line = (label: string, f: (b: Block) => number) => {
       const a = sa.blocks.map(f);
       const b = sb.blocks.map(f);
       const d = b.map((x, i) => x - a[i]!);
-      console.log(`${label.padEnd(22)} A ${mean(a).toFixed(1).padStart(6)}  B ${mean(b).toFixed(1).padStart(6)}  B - A ${mean(d).toFixed(1).padStart(5)} ± ${se(d).toFixed(1)} (s.e.)`);
+      console.log(
+        `${label.padEnd(22)} A ${mean(a).toFixed(1).padStart(6)}  B ${mean(b).toFixed(1).padStart(6)}  B - A ${mean(d).toFixed(1).padStart(5)} ± ${se(d).toFixed(1)} (s.e.)`,
+      );
     };
-    console.log(`A = ${sa.dir}\nB = ${sb.dir}\n${BLOCKS} blocks of ${PER} batches of 1,000 new users per side, µs per user:`);
+    console.log(
+      `A = ${sa.dir}\nB = ${sb.dir}\n${BLOCKS} blocks of ${PER} batches of 1,000 new users per side, µs per user:`,
+    );
     line("PostgreSQL backend CPU", (b) => b.pg);
     line("JavaScript CPU", (b) => b.js);
   } finally {

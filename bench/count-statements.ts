@@ -16,18 +16,84 @@ const db = await createTestDatabase("relay_count");
 process.env.DATABASE_URL = db.url;
 let count = 0;
 let log: string[] = [];
-const client = postgres(db.url, { max: 1, onnotice: () => {}, debug: (_c, query) => { count++; log.push(query.replace(/\s+/g, " ").slice(0, 90)); } });
+const client = postgres(db.url, {
+  max: 1,
+  onnotice: () => {},
+  debug: (_c, query) => {
+    count++;
+    log.push(query.replace(/\s+/g, " ").slice(0, 90));
+  },
+});
 const counted = drizzle(client, { schema, casing: "snake_case" });
 try {
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "count", projectName: "count", ownerEmail: "count@example.com" });
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "count",
+    projectName: "count",
+    ownerEmail: "count@example.com",
+  });
   const cases: [string, () => Promise<unknown>][] = [
-    ["POST /users, new user (first statement on the connection: + the driver's type fetch)", () => upsertUser(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "u0" }], email: "a@example.com", data: { plan: "free" } })],
-    ["POST /users, new user", () => upsertUser(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "u1" }], email: "b@example.com", data: { plan: "free" } })],
-    ["POST /users, existing user, data change", () => upsertUser(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "u1" }], data: { plan: "pro" } })],
-    ["POST /users, existing user, new identifier", () => upsertUser(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "u1" }, { source: "crm", external_id: "c1" }] })],
-    ["POST /users, conflict (409)", () => upsertUser(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "u0" }, { source: "crm", external_id: "c1" }] }).catch(() => {})],
-    ["POST /organizations, new organization", () => upsertOrganization(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "o1" }], name: "Acme" })],
-    ["POST /organizations, existing, name change", () => upsertOrganization(systemContext(counted, project.id), { identifier: [{ source: "default", external_id: "o1" }], name: "Acme Inc" })],
+    [
+      "POST /users, new user (first statement on the connection: + the driver's type fetch)",
+      () =>
+        upsertUser(systemContext(counted, project.id), {
+          identifier: [{ source: "default", external_id: "u0" }],
+          email: "a@example.com",
+          data: { plan: "free" },
+        }),
+    ],
+    [
+      "POST /users, new user",
+      () =>
+        upsertUser(systemContext(counted, project.id), {
+          identifier: [{ source: "default", external_id: "u1" }],
+          email: "b@example.com",
+          data: { plan: "free" },
+        }),
+    ],
+    [
+      "POST /users, existing user, data change",
+      () =>
+        upsertUser(systemContext(counted, project.id), {
+          identifier: [{ source: "default", external_id: "u1" }],
+          data: { plan: "pro" },
+        }),
+    ],
+    [
+      "POST /users, existing user, new identifier",
+      () =>
+        upsertUser(systemContext(counted, project.id), {
+          identifier: [
+            { source: "default", external_id: "u1" },
+            { source: "crm", external_id: "c1" },
+          ],
+        }),
+    ],
+    [
+      "POST /users, conflict (409)",
+      () =>
+        upsertUser(systemContext(counted, project.id), {
+          identifier: [
+            { source: "default", external_id: "u0" },
+            { source: "crm", external_id: "c1" },
+          ],
+        }).catch(() => {}),
+    ],
+    [
+      "POST /organizations, new organization",
+      () =>
+        upsertOrganization(systemContext(counted, project.id), {
+          identifier: [{ source: "default", external_id: "o1" }],
+          name: "Acme",
+        }),
+    ],
+    [
+      "POST /organizations, existing, name change",
+      () =>
+        upsertOrganization(systemContext(counted, project.id), {
+          identifier: [{ source: "default", external_id: "o1" }],
+          name: "Acme Inc",
+        }),
+    ],
   ];
   for (const [name, run] of cases) {
     count = 0;

@@ -12,8 +12,18 @@ export async function benchEnvironment(name: string) {
   const db = await createTestDatabase(`relay_bench_${name}`);
   process.env.DATABASE_URL = db.url;
   const server = await startNextServer({ DATABASE_URL: db.url });
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: name, ownerEmail: "bench@example.com" });
-  const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "bench", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "bench",
+    projectName: name,
+    ownerEmail: "bench@example.com",
+  });
+  const { secret } = await createApiKey(getDb(), {
+    projectId: project.id,
+    name: "bench",
+    role: "admin",
+    rateLimitPerSecond: 10_000_000,
+    rateLimitBurst: 10_000_000,
+  });
   return {
     url: server.url,
     /** The web process, for memory readings (/proc/<pid>/status). */
@@ -55,7 +65,12 @@ const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding:
  * saturated machine, busy seconds per unit of work is the inverse of throughput, and steadier than it.
  */
 export function busySeconds(): number {
-  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND;
 }
 

@@ -31,8 +31,20 @@ try {
   const { getDb, closeDatabase } = await import("../db/client");
   const { createProjectWithOwner } = await import("../lib/projects/create-project");
   const { createApiKey } = await import("../lib/access/api-keys");
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: "bench", ownerEmail: "bench@example.com" });
-  const key = (await createApiKey(getDb(), { projectId: project.id, name: "bench", role: "client", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 })).secret;
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "bench",
+    projectName: "bench",
+    ownerEmail: "bench@example.com",
+  });
+  const key = (
+    await createApiKey(getDb(), {
+      projectId: project.id,
+      name: "bench",
+      role: "client",
+      rateLimitPerSecond: 10_000_000,
+      rateLimitBurst: 10_000_000,
+    })
+  ).secret;
   await closeDatabase();
   const p = project.id;
 
@@ -48,9 +60,23 @@ try {
   const url = `${server.url}/api/client/projects/${p}/users/events`;
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const events = (n: number, name: string) =>
-    JSON.stringify(Array.from({ length: n }, (_, i) => ({ name, identifier: [{ external_id: `bench-${(i * 7) % 1000 + 1}` }], data: { plan: "pro", amount: i, tags: ["a"], address: { city: "Paris" } } })));
+    JSON.stringify(
+      Array.from({ length: n }, (_, i) => ({
+        name,
+        identifier: [{ external_id: `bench-${((i * 7) % 1000) + 1}` }],
+        data: { plan: "pro", amount: i, tags: ["a"], address: { city: "Paris" } },
+      })),
+    );
   const cannon = async (batch: number, name: string, opts: Partial<autocannon.Options> = {}) => {
-    const r = await autocannon({ url, method: "POST", headers, body: events(batch, name), connections: 16, duration: SECONDS, ...opts });
+    const r = await autocannon({
+      url,
+      method: "POST",
+      headers,
+      body: events(batch, name),
+      connections: 16,
+      duration: SECONDS,
+      ...opts,
+    });
     const ok = r["2xx"];
     if (r.non2xx || r.errors) log(`  ${r.non2xx} non-2xx, ${r.errors} errors`);
     return { eventsPerSecond: Math.round((ok * batch) / (r.duration || SECONDS)), p99ms: r.latency.p99, ok };
@@ -84,25 +110,40 @@ try {
   await waitFor(async () => (await sql`select 1 from event_intake limit 1`).length === 0, 600_000, "intake drained");
   const tRecorded = Date.now();
   const total = backlog as number;
-  await waitFor(async () => {
-    const [{ n }] = await sql`select coalesce(sum(count), 0)::int as n from event_schema where project_id = ${p} and path = '' and event_name in ('Warmup', 'Accepted100', 'Accepted1')`;
-    const [{ q }] = await sql`select count(*)::int as q from pgboss.job where name like 'pipeline.%' and state in ('created', 'retry', 'active')`;
-    return n >= total && q === 0;
-  }, 600_000, "steps 2-4 done");
+  await waitFor(
+    async () => {
+      const [{ n }] =
+        await sql`select coalesce(sum(count), 0)::int as n from event_schema where project_id = ${p} and path = '' and event_name in ('Warmup', 'Accepted100', 'Accepted1')`;
+      const [{ q }] =
+        await sql`select count(*)::int as q from pgboss.job where name like 'pipeline.%' and state in ('created', 'retry', 'active')`;
+      return n >= total && q === 0;
+    },
+    600_000,
+    "steps 2-4 done",
+  );
   const tDone = Date.now();
   results["pipeline events/s, recorded (step 1)"] = Math.round(total / ((tRecorded - tReady) / 1000));
   results["pipeline events/s, whole pipeline (steps 1-4)"] = Math.round(total / ((tDone - tReady) / 1000));
-  log(`  worker start ${(tReady - t0) / 1000}s, recorded ${(tRecorded - tReady) / 1000}s, all steps ${(tDone - tReady) / 1000}s`);
+  log(
+    `  worker start ${(tReady - t0) / 1000}s, recorded ${(tRecorded - tReady) / 1000}s, all steps ${(tDone - tReady) / 1000}s`,
+  );
 
-  log("floor: the same rows straight into events with COPY (the fastest way PostgreSQL takes rows; best of 1, 2 and 4 connections)");
-  const rows = await sql`select name, user_id, data from events where project_id = ${p} and name in ('Accepted100', 'Accepted1') limit ${Math.min(total, 100_000)}`;
+  log(
+    "floor: the same rows straight into events with COPY (the fastest way PostgreSQL takes rows; best of 1, 2 and 4 connections)",
+  );
+  const rows =
+    await sql`select name, user_id, data from events where project_id = ${p} and name in ('Accepted100', 'Accepted1') limit ${Math.min(total, 100_000)}`;
   const chunks: (typeof rows)[] = [];
   for (let i = 0; i < rows.length; i += 1000) chunks.push(rows.slice(i, i + 1000) as never);
   // COPY text format: tab-separated, backslash escaped (JSON carries no raw tabs or newlines, only backslashes).
-  const copyLine = (r: (typeof rows)[number]) => `${p}\tFloor\t${r.user_id ?? "\\N"}\t${JSON.stringify(r.data).replace(/\\/g, "\\\\")}\tclient\n`;
+  const copyLine = (r: (typeof rows)[number]) =>
+    `${p}\tFloor\t${r.user_id ?? "\\N"}\t${JSON.stringify(r.data).replace(/\\/g, "\\\\")}\tclient\n`;
   const writer = async (mine: (typeof rows)[]) => {
     for (const c of mine) {
-      await pipeline(Readable.from([c.map(copyLine).join("")]), await sql`copy events (project_id, name, user_id, data, origin) from stdin`.writable());
+      await pipeline(
+        Readable.from([c.map(copyLine).join("")]),
+        await sql`copy events (project_id, name, user_id, data, origin) from stdin`.writable(),
+      );
     }
   };
   const floors: number[] = [];
@@ -114,8 +155,10 @@ try {
   const floor = Math.max(...floors);
   log(`  floor by connections 1/2/4: ${floors.join(" / ")} events/s`);
   results["floor events/s (COPY)"] = floor;
-  results["whole pipeline / floor"] = `${Math.round((100 * (results["pipeline events/s, whole pipeline (steps 1-4)"] as number)) / floor)}%`;
-  results["recorded (step 1) / floor"] = `${Math.round((100 * (results["pipeline events/s, recorded (step 1)"] as number)) / floor)}%`;
+  results["whole pipeline / floor"] =
+    `${Math.round((100 * (results["pipeline events/s, whole pipeline (steps 1-4)"] as number)) / floor)}%`;
+  results["recorded (step 1) / floor"] =
+    `${Math.round((100 * (results["pipeline events/s, recorded (step 1)"] as number)) / floor)}%`;
 
   log("lag at a steady 1,000 events/s (100 requests/s of 10 events) with the worker running");
   const steady = await cannon(10, "Steady", { overallRate: 100, connections: 10, duration: 15 });
@@ -131,14 +174,26 @@ try {
 
   log(`fan-out: one match event to ${FANOUT_USERS.toLocaleString()} users`);
   const tm = Date.now();
-  const res = await fetch(url, { method: "POST", headers, body: JSON.stringify([{ name: "Fanout", match: { cohort: "bench" }, data: { promo: "x" } }]) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify([{ name: "Fanout", match: { cohort: "bench" }, data: { promo: "x" } }]),
+  });
   if (res.status !== 202) throw new Error(`fan-out request: ${res.status}`);
-  await waitFor(async () => {
-    const [{ n }] = await sql`select delivered as n from event_fanouts where project_id = ${p} and finished_at is not null`.then((r) => (r.length ? r : [{ n: 0 }]));
-    return n >= FANOUT_USERS;
-  }, 300_000, "fan-out recorded");
+  await waitFor(
+    async () => {
+      const [{ n }] =
+        await sql`select delivered as n from event_fanouts where project_id = ${p} and finished_at is not null`.then(
+          (r) => (r.length ? r : [{ n: 0 }]),
+        );
+      return n >= FANOUT_USERS;
+    },
+    300_000,
+    "fan-out recorded",
+  );
   results["fan-out to 100,000 users, seconds to record"] = Number(((Date.now() - tm) / 1000).toFixed(1));
-  const [{ fanned }] = await sql`select count(*)::int as fanned from events where project_id = ${p} and name = 'Fanout'`;
+  const [{ fanned }] =
+    await sql`select count(*)::int as fanned from events where project_id = ${p} and name = 'Fanout'`;
   results["  fan-out events recorded"] = fanned;
   results["load average at end"] = loadavg()[0]!.toFixed(1);
 } finally {
@@ -149,7 +204,8 @@ try {
 }
 
 console.log("\n| measure | value |\n|---|---|");
-for (const [k, v] of Object.entries(results)) console.log(`| ${k} | ${typeof v === "number" ? v.toLocaleString("en-US") : v} |`);
+for (const [k, v] of Object.entries(results))
+  console.log(`| ${k} | ${typeof v === "number" ? v.toLocaleString("en-US") : v} |`);
 mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/pipeline.json", JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
 process.exit(0);

@@ -34,8 +34,18 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 mkdirSync(dir, { recursive: true });
 const db = await createTestDatabase("relay_profile");
 process.env.DATABASE_URL = db.url;
-const { project } = await createProjectWithOwner(getDb(), { orgName: "p", projectName: "p", ownerEmail: "p@example.com" });
-const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "p", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
+const { project } = await createProjectWithOwner(getDb(), {
+  orgName: "p",
+  projectName: "p",
+  ownerEmail: "p@example.com",
+});
+const { secret } = await createApiKey(getDb(), {
+  projectId: project.id,
+  name: "p",
+  role: "admin",
+  rateLimitPerSecond: 10_000_000,
+  rateLimitBurst: 10_000_000,
+});
 if (process.env.PREP_SQL) {
   const admin = postgres(db.url, { max: 1, onnotice: () => {} });
   await admin.unsafe(process.env.PREP_SQL);
@@ -43,10 +53,21 @@ if (process.env.PREP_SQL) {
 }
 const port = await freePort();
 const prof = process.env.PROFILE === "0" ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`];
-const child = spawn(process.execPath, [...prof, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: db.url, AUTH_SECRET: "x", AUTH_TRUST_HOST: "true", AUTH_URL: `http://127.0.0.1:${port}` },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+const child = spawn(
+  process.execPath,
+  [...prof, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+  {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: db.url,
+      AUTH_SECRET: "x",
+      AUTH_TRUST_HOST: "true",
+      AUTH_URL: `http://127.0.0.1:${port}`,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  },
+);
 const url = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   try {
@@ -59,29 +80,46 @@ const target = `${url}/api/client/projects/${project.id}/users`;
 const opts: autocannon.Options =
   mode === "batch"
     ? {
-        url: `${target}/batch`, method: "POST", connections: Number(process.env.CONNECTIONS ?? 4), duration: seconds,
+        url: `${target}/batch`,
+        method: "POST",
+        connections: Number(process.env.CONNECTIONS ?? 4),
+        duration: seconds,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
         requests: [{ setupRequest: (req) => ({ ...req, body: newUsersBody("pb") }) }],
       }
     : mode === "events"
-    ? {
-        url: `${target}/events`, method: "POST", connections: 16, duration: seconds,
-        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
-      }
-    : mode === "401"
-    ? { url: target, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: seconds }
-    : {
-        url: target, method: "POST", connections: Number(process.env.CONNECTIONS ?? 32), duration: seconds,
-        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody("p") }) }],
-      };
+      ? {
+          url: `${target}/events`,
+          method: "POST",
+          connections: 16,
+          duration: seconds,
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+          requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
+        }
+      : mode === "401"
+        ? {
+            url: target,
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: "{}",
+            connections: 32,
+            duration: seconds,
+          }
+        : {
+            url: target,
+            method: "POST",
+            connections: Number(process.env.CONNECTIONS ?? 32),
+            duration: seconds,
+            headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+            requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody("p") }) }],
+          };
 await autocannon({ ...opts, duration: 2 }); // warm-up
 const amount = Number(process.env.AMOUNT ?? 0);
 const groups = { web: child.pid!, postgres: "postgres", "load generator": process.pid };
 const walStats = async () => {
   const c = postgres(db.url, { max: 1, onnotice: () => {} });
-  const [w] = await c`select wal_records::float8 as records, wal_fpi::float8 as fpi, wal_bytes::float8 as bytes from pg_stat_wal`;
+  const [w] =
+    await c`select wal_records::float8 as records, wal_fpi::float8 as fpi, wal_bytes::float8 as bytes from pg_stat_wal`;
   await c.end();
   return w as unknown as { records: number; fpi: number; bytes: number };
 };
@@ -92,9 +130,13 @@ const { duration: _timed, ...untimed } = opts;
 const r = await autocannon(amount ? { ...untimed, amount } : opts);
 const busy = busySeconds() - before;
 const procAfter = processSeconds(groups);
-const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}:${(s as { count: number }).count}`).join(" ");
+const codes = Object.entries(r.statusCodeStats ?? {})
+  .map(([c, s]) => `${c}:${(s as { count: number }).count}`)
+  .join(" ");
 const elapsed = amount ? r.duration : seconds;
-console.log(`${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, mean ${r.latency.mean} ms, codes ${codes}`);
+console.log(
+  `${mode}: ${(r.requests.total / elapsed).toFixed(1)} req/s, p50 ${r.latency.p50} ms, mean ${r.latency.mean} ms, codes ${codes}`,
+);
 if (amount) {
   const unit = mode === "batch" ? 1000 : mode === "events" ? 100 : 1;
   const per = (s: number) => ((s / (r.requests.total * unit)) * 1e6).toFixed(1);
@@ -105,8 +147,12 @@ if (amount) {
   const walAfter = await walStats();
   const units = r.requests.total * unit;
   const w = (k: "records" | "fpi" | "bytes") => ((walAfter[k] - walBefore![k]) / units).toFixed(2);
-  console.log(`${mode}: WAL per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"}: ${w("bytes")} bytes, ${w("records")} records, ${w("fpi")} full-page images`);
-  console.log(`${mode}: busy CPU ${per(busy)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${parts.join(", ")}, rest ${per(rest)}; ${r.requests.total} requests, ${busy.toFixed(1)} CPU-s)`);
+  console.log(
+    `${mode}: WAL per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"}: ${w("bytes")} bytes, ${w("records")} records, ${w("fpi")} full-page images`,
+  );
+  console.log(
+    `${mode}: busy CPU ${per(busy)} µs per ${unit === 1 ? "request" : mode === "batch" ? "user" : "event"} (${parts.join(", ")}, rest ${per(rest)}; ${r.requests.total} requests, ${busy.toFixed(1)} CPU-s)`,
+  );
 }
 if (process.env.INDEX_STATS) {
   // Index scans that read many entries each are plans gone wrong (a prefix scan where a key probe was meant).
@@ -119,7 +165,8 @@ if (process.env.INDEX_STATS) {
     from pg_stat_user_indexes s join pg_statio_user_indexes io using (indexrelid)
     where s.idx_scan > 0 order by greatest(s.idx_tup_read, io.idx_blks_hit) desc limit 10`;
   console.table(rows.map((r) => ({ ...r })));
-  const seq = await stats`select relname, seq_scan, seq_tup_read from pg_stat_user_tables where seq_tup_read > 1000 order by seq_tup_read desc limit 5`;
+  const seq =
+    await stats`select relname, seq_scan, seq_tup_read from pg_stat_user_tables where seq_tup_read > 1000 order by seq_tup_read desc limit 5`;
   if (seq.length) console.table(seq.map((r) => ({ ...r })));
   await stats.end();
 }

@@ -21,8 +21,18 @@ process.env.DATABASE_URL = db.url;
 const { POST } = await import("../app/api/client/projects/[projectID]/users/route");
 const { POST: BATCH } = await import("../app/api/client/projects/[projectID]/users/batch/route");
 const { POST: EVENTS } = await import("../app/api/client/projects/[projectID]/users/events/route");
-const { project } = await createProjectWithOwner(getDb(), { orgName: "o", projectName: "o", ownerEmail: "o@example.com" });
-const { secret } = await createApiKey(getDb(), { projectId: project.id, name: "o", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 });
+const { project } = await createProjectWithOwner(getDb(), {
+  orgName: "o",
+  projectName: "o",
+  ownerEmail: "o@example.com",
+});
+const { secret } = await createApiKey(getDb(), {
+  projectId: project.id,
+  name: "o",
+  role: "admin",
+  rateLimitPerSecond: 10_000_000,
+  rateLimitBurst: 10_000_000,
+});
 const url = `http://127.0.0.1/api/client/projects/${project.id}/users`;
 const params = { params: Promise.resolve({ projectID: project.id }) };
 const say = (m: string) => process.stderr.write(`${m}\n`);
@@ -39,20 +49,52 @@ async function measure(name: string, make: (i: number) => Request, handler = POS
   }
   const wall = (performance.now() - t0) / n;
   const cpu = process.cpuUsage(cpu0);
-  const per = unit === 1 ? "" : ` (${((wall * 1000) / unit).toFixed(1)} / ${((cpu.user + cpu.system) / n / unit).toFixed(1)} µs per item)`;
-  say(`${name.padEnd(44)} wall ${(wall * 1000).toFixed(0).padStart(5)} µs/call, CPU ${((cpu.user + cpu.system) / n).toFixed(0).padStart(5)} µs/call${per}  ${[...codes].map(([c, k]) => `${c}:${k}`).join(" ")}`);
+  const per =
+    unit === 1
+      ? ""
+      : ` (${((wall * 1000) / unit).toFixed(1)} / ${((cpu.user + cpu.system) / n / unit).toFixed(1)} µs per item)`;
+  say(
+    `${name.padEnd(44)} wall ${(wall * 1000).toFixed(0).padStart(5)} µs/call, CPU ${((cpu.user + cpu.system) / n).toFixed(0).padStart(5)} µs/call${per}  ${[...codes].map(([c, k]) => `${c}:${k}`).join(" ")}`,
+  );
 }
 
-const body = (i: number) => JSON.stringify({ identifier: [{ external_id: `x-${i}` }], email: `u${i}@example.com`, data: { plan: "free", i } });
-const noKey = () => new Request(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, body: "{}" });
-const withKey = (i: number) => new Request(url, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: body(i) });
+const body = (i: number) =>
+  JSON.stringify({ identifier: [{ external_id: `x-${i}` }], email: `u${i}@example.com`, data: { plan: "free", i } });
+const noKey = () =>
+  new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+    body: "{}",
+  });
+const withKey = (i: number) =>
+  new Request(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: body(i),
+  });
 try {
-  say(`load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  say(
+    `load average ${(await import("node:os"))
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   const only = process.env.ONLY;
   if (!only || only === "401") await measure("401/429 (no key; anonymous limit applies)", noKey);
   if (!only || only === "create") await measure("201 new user (key lookup + one upsert call)", withKey);
-  const keyed = (path: string, body: () => string) => () => new Request(`${url}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: body() });
-  if (!only || only === "batch") await measure("/users/batch, 1,000 new users", keyed("/batch", () => newUsersBody("ro")), BATCH, 1000);
+  const keyed = (path: string, body: () => string) => () =>
+    new Request(`${url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: body(),
+    });
+  if (!only || only === "batch")
+    await measure(
+      "/users/batch, 1,000 new users",
+      keyed("/batch", () => newUsersBody("ro")),
+      BATCH,
+      1000,
+    );
   if (!only || only === "events") await measure("/users/events, 100 events", keyed("/events", eventsBody), EVENTS, 100);
 } finally {
   await stopBoss(2_000); // the batch and events routes hand their events to the queue, which keeps connections open

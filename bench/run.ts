@@ -9,7 +9,9 @@ import path from "node:path";
  */
 const filter = process.argv[2];
 if (!existsSync(".next/BUILD_ID")) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-const files = readdirSync("bench").filter((f) => f.endsWith(".bench.ts") && (!filter || f.includes(filter))).sort();
+const files = readdirSync("bench")
+  .filter((f) => f.endsWith(".bench.ts") && (!filter || f.includes(filter)))
+  .sort();
 for (const file of files) {
   console.log(`\n=== ${file}`);
   execFileSync(process.execPath, ["--import", "tsx", path.join("bench", file)], { stdio: "inherit", env: process.env });

@@ -26,7 +26,12 @@ process.env.DATABASE_URL = db.url;
 // A busy machine can take seconds to accept a connection: wait rather than fail the run.
 process.env.DATABASE_CONNECT_TIMEOUT ??= "15";
 const sql = postgres(db.url, { max: 4, onnotice: () => {}, connect_timeout: 15 });
-const results: Record<string, unknown> = { machine: `${cpus().length} cores`, loadavgAtStart: loadavg().map((l) => l.toFixed(1)).join(" ") };
+const results: Record<string, unknown> = {
+  machine: `${cpus().length} cores`,
+  loadavgAtStart: loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" "),
+};
 
 /** Clock ticks of user + system CPU of every process in these process groups (a web's next-server included). */
 function groupTicks(pgids: number[]): number {
@@ -57,7 +62,10 @@ function pidTicks(pids: number[]): number {
 
 /** CPU seconds spent by the webs, the workers and this database's backends between `start()` and `stop()`. */
 async function cpuMeter(cluster: Cluster) {
-  const backends = async () => (await sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid as number);
+  const backends = async () =>
+    (await sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map(
+      (r) => r.pid as number,
+    );
   const webs = cluster.webs.map((p) => p.child.pid!);
   const workers = cluster.workers.map((p) => p.child.pid!);
   // Backends come and go with the pools: sample their ticks often and keep each one's last reading.
@@ -89,7 +97,12 @@ async function cpuMeter(cluster: Cluster) {
     let db = 0;
     for (const [pid, t] of last) db += t - (first.get(pid) ?? t);
     const hz = 100;
-    return { wallSeconds: (Date.now() - t0) / 1000, webCpu: (groupTicks(webs) - w0) / hz, workerCpu: (groupTicks(workers) - k0) / hz, databaseCpu: db / hz };
+    return {
+      wallSeconds: (Date.now() - t0) / 1000,
+      webCpu: (groupTicks(webs) - w0) / hz,
+      workerCpu: (groupTicks(workers) - k0) / hz,
+      databaseCpu: db / hz,
+    };
   };
 }
 
@@ -99,8 +112,20 @@ async function project(name: string) {
   const { createApiKey } = await import("../lib/access/api-keys");
   const { ensureSchedule } = await import("../lib/schedules/definitions");
   const { systemContext } = await import("../lib/access/context");
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: name, ownerEmail: "bench@example.com" });
-  const key = (await createApiKey(getDb(), { projectId: project.id, name: "bench", role: "client", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 })).secret;
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "bench",
+    projectName: name,
+    ownerEmail: "bench@example.com",
+  });
+  const key = (
+    await createApiKey(getDb(), {
+      projectId: project.id,
+      name: "bench",
+      role: "client",
+      rateLimitPerSecond: 10_000_000,
+      rateLimitBurst: 10_000_000,
+    })
+  ).secret;
   const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
   await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${USERS})`;
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
@@ -115,7 +140,11 @@ async function intakeEmpty(projectId: string) {
 
 async function events(cluster: Cluster, p: Awaited<ReturnType<typeof project>>) {
   const body = JSON.stringify(
-    Array.from({ length: 100 }, (_, i) => ({ name: "Viewed", identifier: [{ external_id: `bench-${((i * 7) % USERS) + 1}` }], data: { page: "/pricing", amount: i } })),
+    Array.from({ length: 100 }, (_, i) => ({
+      name: "Viewed",
+      identifier: [{ external_id: `bench-${((i * 7) % USERS) + 1}` }],
+      data: { page: "/pricing", amount: i },
+    })),
   );
   const headers = { authorization: `Bearer ${p.key}`, "content-type": "application/json" };
   const path = `/api/client/projects/${p.projectId}/users/events`;
@@ -124,7 +153,11 @@ async function events(cluster: Cluster, p: Awaited<ReturnType<typeof project>>) 
   while (!(await intakeEmpty(p.projectId))) await sleep(100);
   const meter = await cpuMeter(cluster);
   const t0 = Date.now();
-  const runs = await Promise.all(cluster.webs.map((w) => autocannon({ url: w.url + path, method: "POST", headers, body, connections: 8, duration: SECONDS })));
+  const runs = await Promise.all(
+    cluster.webs.map((w) =>
+      autocannon({ url: w.url + path, method: "POST", headers, body, connections: 8, duration: SECONDS }),
+    ),
+  );
   const acceptedSeconds = (Date.now() - t0) / 1000;
   const accepted = runs.reduce((n, r) => n + r["2xx"] * 100, 0);
   const refused = runs.reduce((n, r) => n + r.non2xx + r.errors, 0);
@@ -155,14 +188,21 @@ async function firings(cluster: Cluster, p: Awaited<ReturnType<typeof project>>)
   await sleep(due.getTime() - Date.now());
   const meter = await cpuMeter(cluster);
   for (;;) {
-    const [r] = await sql`select exists (select 1 from schedule_firings where project_id = ${p.projectId} and state = 'pending') as left`;
+    const [r] =
+      await sql`select exists (select 1 from schedule_firings where project_id = ${p.projectId} and state = 'pending') as left`;
     if (!r!.left) break;
     await sleep(50);
   }
   const cpu = await meter();
-  const [r] = await sql`select count(*)::int as n, extract(epoch from max(fired_at) - ${due.toISOString()}::timestamptz)::float8 as last
+  const [r] =
+    await sql`select count(*)::int as n, extract(epoch from max(fired_at) - ${due.toISOString()}::timestamptz)::float8 as last
     from schedule_firings where project_id = ${p.projectId} and state = 'fired'`;
-  return { firings: r!.n, allFiredAfterSeconds: +r!.last.toFixed(2), firingsPerSecond: Math.round(r!.n / r!.last), cpu };
+  return {
+    firings: r!.n,
+    allFiredAfterSeconds: +r!.last.toFixed(2),
+    firingsPerSecond: Math.round(r!.n / r!.last),
+    cpu,
+  };
 }
 
 const setups = [
@@ -172,27 +212,59 @@ const setups = [
 try {
   for (const s of setups) {
     log(`${s.name}: starting`);
-    const cluster = await startCluster(db.url, { webs: s.webs, workers: s.workers, env: { DATABASE_POOL_SIZE: "10", DATABASE_CONNECT_TIMEOUT: process.env.DATABASE_CONNECT_TIMEOUT!, LOG_LEVEL: "warn" } });
+    const cluster = await startCluster(db.url, {
+      webs: s.webs,
+      workers: s.workers,
+      env: {
+        DATABASE_POOL_SIZE: "10",
+        DATABASE_CONNECT_TIMEOUT: process.env.DATABASE_CONNECT_TIMEOUT!,
+        LOG_LEVEL: "warn",
+      },
+    });
     try {
       const p = await project(s.name.replace(/\W+/g, "-"));
       log(`${s.name}: events, ${SECONDS} s of batches of 100 through ${s.webs} web(s)`);
       const e = await events(cluster, p);
       log(`${s.name}: ${FIRINGS.toLocaleString("en")} firings due at once, ${s.workers} worker(s)`);
       const f = await firings(cluster, p);
-      results[s.name] = { events: e, firings: f, loadavgAfter: loadavg().map((l) => l.toFixed(1)).join(" ") };
+      results[s.name] = {
+        events: e,
+        firings: f,
+        loadavgAfter: loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" "),
+      };
       console.log(JSON.stringify({ [s.name]: results[s.name] }, null, 2));
     } finally {
       await cluster.stop();
     }
   }
-  const [one, two] = setups.map((s) => results[s.name] as { events: { acceptedPerSecond: number; recordedPerSecond: number }; firings: { firingsPerSecond: number } });
+  const [one, two] = setups.map(
+    (s) =>
+      results[s.name] as {
+        events: { acceptedPerSecond: number; recordedPerSecond: number };
+        firings: { firingsPerSecond: number };
+      },
+  );
   const ratio = (a: number, b: number) => +(b / a).toFixed(2);
   results.ratios = {
     "accepted events/s, 2+2 over 1+1": ratio(one!.events.acceptedPerSecond, two!.events.acceptedPerSecond),
     "recorded events/s, 2+2 over 1+1": ratio(one!.events.recordedPerSecond, two!.events.recordedPerSecond),
     "firings/s, 2 workers over 1": ratio(one!.firings.firingsPerSecond, two!.firings.firingsPerSecond),
   };
-  console.log(JSON.stringify({ ratios: results.ratios, loadavgAtStart: results.loadavgAtStart, loadavgAtEnd: loadavg().map((l) => l.toFixed(1)).join(" ") }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        ratios: results.ratios,
+        loadavgAtStart: results.loadavgAtStart,
+        loadavgAtEnd: loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" "),
+      },
+      null,
+      2,
+    ),
+  );
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/scale.json", JSON.stringify(results, null, 2));
 } finally {

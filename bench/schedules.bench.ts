@@ -25,7 +25,11 @@ const workers: TestWorker[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 try {
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "bench", projectName: "schedules", ownerEmail: "bench@example.com" });
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "bench",
+    projectName: "schedules",
+    ownerEmail: "bench@example.com",
+  });
   const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
 
   /** Users, one single assignment each and its firing, parked far in the future until `arm` sets the times. */
@@ -43,7 +47,8 @@ try {
   }
 
   async function pending() {
-    const [{ n }] = await sql`select count(*)::int as n from schedule_firings where project_id = ${project.id} and state = 'pending'`;
+    const [{ n }] =
+      await sql`select count(*)::int as n from schedule_firings where project_id = ${project.id} and state = 'pending'`;
     return n as number;
   }
 

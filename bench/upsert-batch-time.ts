@@ -44,28 +44,64 @@ const client = postgres(db.url, {
   onnotice: (n) => EXPLAIN && console.log(n.message),
   debug: (_c, query, params) => {
     const label = query.replace(/\s+/g, " ").trim().slice(0, 70);
-    sent.set(label, (sent.get(label) ?? 0) + (params as unknown[]).reduce<number>((n, p) => n + (typeof p === "string" ? Buffer.byteLength(p) : String(p ?? "").length), 0));
+    sent.set(
+      label,
+      (sent.get(label) ?? 0) +
+        (params as unknown[]).reduce<number>(
+          (n, p) => n + (typeof p === "string" ? Buffer.byteLength(p) : String(p ?? "").length),
+          0,
+        ),
+    );
     mark(label);
   },
 });
 const timed = drizzle(client, { schema, casing: "snake_case" });
 try {
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "t", projectName: "t", ownerEmail: "t@example.com" });
-  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "t",
+    projectName: "t",
+    ownerEmail: "t@example.com",
+  });
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   // CPU spent by the one server backend (from /proc, same machine) and by this process: steadier than
   // wall time on a shared box, and it splits the cost between PostgreSQL and Node.
   const [{ pid }] = await client<{ pid: number }[]>`select pg_backend_pid() as pid`;
   // Start with no dirty buffers left by earlier runs: evicting them would be billed to this one.
   await client`checkpoint`;
-  const backendCpu = () => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ").slice(11, 13).reduce((n, t) => n + Number(t), 0) * (1e6 / 100);
+  const backendCpu = () =>
+    readFileSync(`/proc/${pid}/stat`, "utf8")
+      .split(") ")[1]!
+      .split(" ")
+      .slice(11, 13)
+      .reduce((n, t) => n + Number(t), 0) *
+    (1e6 / 100);
   const cpu0 = { pg: backendCpu(), node: process.cpuUsage() };
   const t0 = performance.now();
   for (let b = 0; b < BATCHES; b++) {
-    const items = Array.from({ length: SIZE }, (_, i) => userChange({ identifier: [{ source: "default", external_id: `imp-${b * SIZE + i}` }], email: `u${i}@example.com`, data: { plan: i % 3 ? "pro" : "free", seats: i % 50 } }));
+    const items = Array.from({ length: SIZE }, (_, i) =>
+      userChange({
+        identifier: [{ source: "default", external_id: `imp-${b * SIZE + i}` }],
+        email: `u${i}@example.com`,
+        data: { plan: i % 3 ? "pro" : "free", seats: i % 50 },
+      }),
+    );
     await timed.transaction(async (tx) => {
       if (EXPLAIN && b === BATCHES - 1) {
         // The last batch's plans, with trigger (foreign key) times and WAL written, as notices (auto_explain).
-        for (const s of ["load 'auto_explain'", "set local auto_explain.log_min_duration = 0", "set local auto_explain.log_analyze = on", "set local auto_explain.log_buffers = on", "set local auto_explain.log_triggers = on", "set local auto_explain.log_wal = on", "set local auto_explain.log_level = notice"]) await tx.execute(sql.raw(s));
+        for (const s of [
+          "load 'auto_explain'",
+          "set local auto_explain.log_min_duration = 0",
+          "set local auto_explain.log_analyze = on",
+          "set local auto_explain.log_buffers = on",
+          "set local auto_explain.log_triggers = on",
+          "set local auto_explain.log_wal = on",
+          "set local auto_explain.log_level = notice",
+        ])
+          await tx.execute(sql.raw(s));
       }
       // As the batch endpoints and imports call it: system events handed to steps 2-4 in hand (INTAKE=1: through event_intake).
       const ctx = systemContext(tx, project.id);
@@ -77,13 +113,19 @@ try {
     last = undefined;
   }
   const total = performance.now() - t0;
-  console.log(`${BATCHES} x ${SIZE} new users: ${(total / 1000).toFixed(2)} s, ${Math.round((BATCHES * SIZE) / (total / 1000))} users/s`);
+  console.log(
+    `${BATCHES} x ${SIZE} new users: ${(total / 1000).toFixed(2)} s, ${Math.round((BATCHES * SIZE) / (total / 1000))} users/s`,
+  );
   const node = process.cpuUsage(cpu0.node);
   const perUser = (us: number) => (us / (BATCHES * SIZE)).toFixed(1);
-  console.log(`CPU per user: PostgreSQL backend ${perUser(backendCpu() - cpu0.pg)} µs, this process ${perUser(node.user + node.system)} µs (clock ticks of 10 ms: read over enough batches)`);
+  console.log(
+    `CPU per user: PostgreSQL backend ${perUser(backendCpu() - cpu0.pg)} µs, this process ${perUser(node.user + node.system)} µs (clock ticks of 10 ms: read over enough batches)`,
+  );
   for (const [label, ms] of [...spent].sort((a, b) => b[1] - a[1])) {
     const bytes = sent.get(label) ?? 0;
-    console.log(`${(ms / 1000).toFixed(2).padStart(7)} s ${`${Math.round(bytes / (BATCHES * SIZE))} B/user`.padStart(12)}  ${label}`);
+    console.log(
+      `${(ms / 1000).toFixed(2).padStart(7)} s ${`${Math.round(bytes / (BATCHES * SIZE))} B/user`.padStart(12)}  ${label}`,
+    );
   }
 } finally {
   // withStepsInHand sends jobs through the process's pg-boss: stop it before the database goes.

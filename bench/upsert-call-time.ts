@@ -14,19 +14,36 @@ const N = Number(process.env.CALLS ?? 1000);
 const db = await createTestDatabase("relay_calltime");
 process.env.DATABASE_URL = db.url;
 try {
-  const { project } = await createProjectWithOwner(getDb(), { orgName: "t", projectName: "t", ownerEmail: "t@example.com" });
+  const { project } = await createProjectWithOwner(getDb(), {
+    orgName: "t",
+    projectName: "t",
+    ownerEmail: "t@example.com",
+  });
   await upsertUser(systemContext(getDb(), project.id), { identifier: [{ source: "default", external_id: "warm" }] });
-  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   const time = async (name: string, fn: () => Promise<unknown>) => {
     const t0 = performance.now();
     await fn();
     console.log(`${name.padEnd(48)} ${(((performance.now() - t0) / N) * 1000).toFixed(0).padStart(6)} µs/upsert`);
   };
   await time("upsertUser, new users, sequential", async () => {
-    for (let i = 0; i < N; i++) await upsertUser(systemContext(getDb(), project.id), { identifier: [{ source: "default", external_id: `n-${i}` }], email: `n${i}@example.com`, data: { i } });
+    for (let i = 0; i < N; i++)
+      await upsertUser(systemContext(getDb(), project.id), {
+        identifier: [{ source: "default", external_id: `n-${i}` }],
+        email: `n${i}@example.com`,
+        data: { i },
+      });
   });
   await time("upsertUser, data change, sequential", async () => {
-    for (let i = 0; i < N; i++) await upsertUser(systemContext(getDb(), project.id), { identifier: [{ source: "default", external_id: `n-${i}` }], data: { i: i + 1 } });
+    for (let i = 0; i < N; i++)
+      await upsertUser(systemContext(getDb(), project.id), {
+        identifier: [{ source: "default", external_id: `n-${i}` }],
+        data: { i: i + 1 },
+      });
   });
   await time("select 1, sequential (the round-trip floor)", async () => {
     for (let i = 0; i < N; i++) await getDb().execute(sql`select 1`);

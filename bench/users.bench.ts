@@ -24,7 +24,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const IMPORT_ROWS = Number(process.env.IMPORT_ROWS ?? 1_000_000);
 let env = await benchEnvironment("users");
-const out: Record<string, string | number> = { "machine: cores, load average at start": `${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}` };
+const out: Record<string, string | number> = {
+  "machine: cores, load average at start": `${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`,
+};
 const headers = { authorization: `Bearer ${env.key}`, "content-type": "application/json" };
 const base = `${env.url}/api/client/projects/${env.projectId}`;
 const run = randomUUID().slice(0, 8);
@@ -56,15 +58,28 @@ async function walSince(start: { bytes: number; fpi: number }) {
 async function quiesce() {
   await sql`checkpoint`;
   const until = Date.now() + 60_000;
-  while (Date.now() < until && (await sql`select 1 from pg_stat_activity where backend_type = 'autovacuum worker'`).length) await new Promise((r) => setTimeout(r, 500));
+  while (
+    Date.now() < until &&
+    (await sql`select 1 from pg_stat_activity where backend_type = 'autovacuum worker'`).length
+  )
+    await new Promise((r) => setTimeout(r, 500));
 }
 
 try {
   const rounds: {
-    events: number; users: number; unauthorized: number; created: number;
-    eventCost: number; userCost: number; unauthorizedCost: number; createdCost: number; non2xx: number; wal: string;
+    events: number;
+    users: number;
+    unauthorized: number;
+    created: number;
+    eventCost: number;
+    userCost: number;
+    unauthorizedCost: number;
+    createdCost: number;
+    non2xx: number;
+    wal: string;
   }[] = [];
-  const perUnit = (w: { bytes: number; fpi: number }, units: number) => `${Math.round(w.bytes / Math.max(units, 1))} B, ${(w.fpi / Math.max(units, 1)).toFixed(2)} FPI`;
+  const perUnit = (w: { bytes: number; fpi: number }, units: number) =>
+    `${Math.round(w.bytes / Math.max(units, 1))} B, ${(w.fpi / Math.max(units, 1)).toFixed(2)} FPI`;
   // Each pair (events and batch, 401 and new users) is measured side by side in every round, and the
   // ratios are the median over the rounds: on a shared two-core box one ten-second window of either side
   // can be off by a quarter (seen: the 401 floor at 690 and at 1,035 req/s an hour apart).
@@ -72,7 +87,14 @@ try {
   // two thirds of the later ones. Each route gets a short unmeasured load first.
   log("warm-up: each route for 3 s");
   const warm = (url: string, body: () => string, connections: number, auth = true) =>
-    load({ url, method: "POST", headers: auth ? headers : { "content-type": "application/json" }, connections, duration: 3, requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }] });
+    load({
+      url,
+      method: "POST",
+      headers: auth ? headers : { "content-type": "application/json" },
+      connections,
+      duration: 3,
+      requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
+    });
   await warm(`${base}/users/events`, eventsBody, 16);
   await warm(`${base}/users/batch`, () => newUsersBody(`${run}-w`), 4);
   await warm(`${base}/users`, () => "{}", 32, false);
@@ -82,7 +104,11 @@ try {
     log(`round ${r}/${ROUNDS}: events accepted, batches of 100, 16 connections`);
     const walEvents = await walNow();
     const events = await load({
-      url: `${base}/users/events`, method: "POST", headers, connections: 16, duration: SECONDS,
+      url: `${base}/users/events`,
+      method: "POST",
+      headers,
+      connections: 16,
+      duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: eventsBody() }) }],
     });
     const eventWal = await walSince(walEvents);
@@ -90,26 +116,48 @@ try {
     log(`round ${r}/${ROUNDS}: /users/batch, 1,000 new users per request, 4 connections`);
     const walBefore = await walNow();
     const batch = await load({
-      url: `${base}/users/batch`, method: "POST", headers, connections: 4, duration: SECONDS,
+      url: `${base}/users/batch`,
+      method: "POST",
+      headers,
+      connections: 4,
+      duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: newUsersBody(`${run}-b`) }) }],
     });
     const batchWal = await walSince(walBefore);
     await quiesce();
     log(`round ${r}/${ROUNDS}: the 401 floor: POST /users without a key, 32 connections`);
-    const unauthorized = await load({ url: `${base}/users`, method: "POST", headers: { "content-type": "application/json" }, body: "{}", connections: 32, duration: SECONDS });
+    const unauthorized = await load({
+      url: `${base}/users`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      connections: 32,
+      duration: SECONDS,
+    });
     await quiesce();
     log(`round ${r}/${ROUNDS}: POST /users, new users, 32 connections`);
     const created = await load({
-      url: `${base}/users`, method: "POST", headers, connections: 32, duration: SECONDS,
+      url: `${base}/users`,
+      method: "POST",
+      headers,
+      connections: 32,
+      duration: SECONDS,
       requests: [{ setupRequest: (req) => ({ ...req, body: newUserBody(run) }) }],
     });
     await quiesce();
     // Machine CPU per unit of work (µs), beside the rates: a rate depends on how busy the loads keep the
     // machine (4 connections of 1,000-user batches leave it about a seventh idle), a cost does not.
-    const cost = (l: { busy: number; total: number }, unit: number) => Math.round((l.busy / Math.max(l.total * unit, 1)) * 1e6 * 10) / 10;
+    const cost = (l: { busy: number; total: number }, unit: number) =>
+      Math.round((l.busy / Math.max(l.total * unit, 1)) * 1e6 * 10) / 10;
     rounds.push({
-      events: Math.round(events.rps * 100), users: Math.round(batch.rps * 1000), unauthorized: unauthorized.rps, created: created.rps,
-      eventCost: cost(events, 100), userCost: cost(batch, 1000), unauthorizedCost: cost(unauthorized, 1), createdCost: cost(created, 1),
+      events: Math.round(events.rps * 100),
+      users: Math.round(batch.rps * 1000),
+      unauthorized: unauthorized.rps,
+      created: created.rps,
+      eventCost: cost(events, 100),
+      userCost: cost(batch, 1000),
+      unauthorizedCost: cost(unauthorized, 1),
+      createdCost: cost(created, 1),
       non2xx: events.non2xx + batch.non2xx + created.non2xx,
       wal: `${perUnit(eventWal, events.total * 100)} vs ${perUnit(batchWal, batch.total * 1000)}`,
     });
@@ -123,13 +171,23 @@ try {
   out["POST /users 401 answers/s, per round"] = list((r) => r.unauthorized);
   out["POST /users new users req/s, per round"] = list((r) => r.created);
   out["  ratio new-user/401 per round"] = list((r) => (r.created / r.unauthorized).toFixed(2));
-  out["  ratio new-user/401, median (target >= 0.5)"] = median(rounds.map((r) => r.created / r.unauthorized)).toFixed(2);
+  out["  ratio new-user/401, median (target >= 0.5)"] = median(rounds.map((r) => r.created / r.unauthorized)).toFixed(
+    2,
+  );
   out["  non-2xx (events + batch + created), per round"] = list((r) => r.non2xx);
-  out["machine CPU µs per accepted event / per batched user, per round"] = list((r) => `${r.eventCost} vs ${r.userCost}`);
+  out["machine CPU µs per accepted event / per batched user, per round"] = list(
+    (r) => `${r.eventCost} vs ${r.userCost}`,
+  );
   out["WAL per accepted event / per batched user (bytes, full-page images), per round"] = list((r) => r.wal);
-  out["  cost ratio event/user, median (0.5 = the batch target by cost)"] = median(rounds.map((r) => r.eventCost / r.userCost)).toFixed(2);
-  out["machine CPU µs per 401 / per new user's POST /users, per round"] = list((r) => `${r.unauthorizedCost} vs ${r.createdCost}`);
-  out["  cost ratio 401/new user, median (0.5 = the POST /users target by cost)"] = median(rounds.map((r) => r.unauthorizedCost / r.createdCost)).toFixed(2);
+  out["  cost ratio event/user, median (0.5 = the batch target by cost)"] = median(
+    rounds.map((r) => r.eventCost / r.userCost),
+  ).toFixed(2);
+  out["machine CPU µs per 401 / per new user's POST /users, per round"] = list(
+    (r) => `${r.unauthorizedCost} vs ${r.createdCost}`,
+  );
+  out["  cost ratio 401/new user, median (0.5 = the POST /users target by cost)"] = median(
+    rounds.map((r) => r.unauthorizedCost / r.createdCost),
+  ).toFixed(2);
 
   // The import is the first thing a new customer does: it runs against a fresh database and server, so
   // its time does not depend on how much the loads above left behind (three rounds leave about 400,000
@@ -164,10 +222,14 @@ try {
   } as RequestInit);
   const { id } = (await res.json()) as { id: string };
   const tUploaded = Date.now();
-  await waitFor(async () => {
-    const [r] = await sql`select state from imports where id = ${id}`;
-    return r?.state === "done" || r?.state === "failed";
-  }, 3_600_000, "the import");
+  await waitFor(
+    async () => {
+      const [r] = await sql`select state from imports where id = ${id}`;
+      return r?.state === "done" || r?.state === "failed";
+    },
+    3_600_000,
+    "the import",
+  );
   const tDone = Date.now();
   peak.web = hwm(env.webPid);
   peak.worker = hwm(worker.child.pid);
@@ -180,7 +242,9 @@ try {
   out["  import state, processed, failed"] = `${r!.state}, ${r!.processed}, ${r!.failed}`;
   out["  peak RSS web / worker MiB"] = `${Math.round(peak.web / 2 ** 20)} / ${Math.round(peak.worker / 2 ** 20)}`;
 } finally {
-  out["load average at end"] = loadavg().map((x) => x.toFixed(1)).join(" ");
+  out["load average at end"] = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
   console.log("\n=== users bench");
   for (const [k, v] of Object.entries(out)) console.log(`${k.padEnd(56)} ${v}`);
   await sql.end();

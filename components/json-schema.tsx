@@ -34,7 +34,8 @@ function resolve(s: Schema, components: Components): { schema: Schema; name?: st
 export function typeLabel(s: Schema, components: Components): string {
   const { schema, name } = resolve(s, components);
   if (name && schema.type === "object") return name;
-  if (schema.anyOf ?? schema.oneOf) return (schema.anyOf ?? schema.oneOf)!.map((x) => typeLabel(x, components)).join(" | ");
+  if (schema.anyOf ?? schema.oneOf)
+    return (schema.anyOf ?? schema.oneOf)!.map((x) => typeLabel(x, components)).join(" | ");
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   const t = Array.isArray(schema.type) ? schema.type.join(" | ") : schema.type;
   if (t === "array" && schema.items) return `${typeLabel(schema.items, components)}[]`;
@@ -56,7 +57,15 @@ function constraints(s: Schema): string[] {
 }
 
 /** Renders an object schema as a field table, nesting object and array-of-object fields a few levels deep. */
-export function SchemaFields({ schema, components, depth = 0 }: { schema: Schema; components: Components; depth?: number }) {
+export function SchemaFields({
+  schema,
+  components,
+  depth = 0,
+}: {
+  schema: Schema;
+  components: Components;
+  depth?: number;
+}) {
   let { schema: s } = resolve(schema, components);
   if (s.type === "array" && s.items) {
     s = resolve(s.items, components).schema;
@@ -76,11 +85,19 @@ export function SchemaFields({ schema, components, depth = 0 }: { schema: Schema
               <span className="font-mono text-xs text-indigo-700">{typeLabel(prop, components)}</span>
               {s.required?.includes(name) ? <span className="text-xs font-medium text-rose-600">required</span> : null}
               {constraints(p).map((c) => (
-                <span key={c} className="text-xs text-zinc-500">{c}</span>
+                <span key={c} className="text-xs text-zinc-500">
+                  {c}
+                </span>
               ))}
             </div>
-            {p.description ? <p className="mt-0.5 text-sm text-zinc-600"><InlineCode text={p.description} /></p> : null}
-            {depth < 3 && child?.properties ? <SchemaFields schema={child} components={components} depth={depth + 1} /> : null}
+            {p.description ? (
+              <p className="mt-0.5 text-sm text-zinc-600">
+                <InlineCode text={p.description} />
+              </p>
+            ) : null}
+            {depth < 3 && child?.properties ? (
+              <SchemaFields schema={child} components={components} depth={depth + 1} />
+            ) : null}
           </li>
         );
       })}

@@ -37,7 +37,11 @@ export function getListenSql(): postgres.Sql {
   const d = getDatabase();
   const direct = process.env.DATABASE_DIRECT_URL;
   if (!direct) return d.sql;
-  return (d.listen ??= postgres(direct, { max: 1, onnotice: () => {}, connection: { application_name: applicationName() } }));
+  return (d.listen ??= postgres(direct, {
+    max: 1,
+    onnotice: () => {},
+    connection: { application_name: applicationName() },
+  }));
 }
 
 function getDatabase() {
@@ -79,7 +83,12 @@ export function preparing<T extends postgres.Sql | postgres.TransactionSql>(sql:
         // Large statements (multi-row VALUES of a batch insert) stay unnamed: the extra round trip is
         // small beside their execution, and caching one per distinct row count would hold server memory.
         return (query: string, params?: unknown[], options?: Record<string, unknown>) =>
-          unsafe(query, params, { ...options, prepare: options?.prepare === true || (query.length <= PREPARE_MAX_TEXT && (params?.length ?? 0) <= PREPARE_MAX_PARAMS) });
+          unsafe(query, params, {
+            ...options,
+            prepare:
+              options?.prepare === true ||
+              (query.length <= PREPARE_MAX_TEXT && (params?.length ?? 0) <= PREPARE_MAX_PARAMS),
+          });
       }
       if (prop === "begin" || prop === "savepoint") {
         const open = Reflect.get(target, prop, receiver) as WithClient;
@@ -134,7 +143,8 @@ export function poolSize(env: Record<string, string | undefined> = process.env):
   const set = env.DATABASE_POOL_SIZE?.trim();
   if (!set) return env.RELAY_PROCESS?.startsWith("worker") ? DEFAULT_POOL_SIZE.worker : DEFAULT_POOL_SIZE.web;
   const n = Number(set);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not ${JSON.stringify(set)}`);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new Error(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not ${JSON.stringify(set)}`);
   return n;
 }
 

@@ -11,9 +11,16 @@ import { createTestDatabase } from "../scripts/test/database";
 const CONSOLE_TABLES = new Set(["api_keys", "project_members", "project_invites"]);
 /** Tables without `project_id`: console and runtime bookkeeping, never end-user data. A new one must be listed here on purpose. */
 const GLOBAL_TABLES = new Set([
-  "admin_accounts", "admin_org_members", "admin_orgs", "admin_sessions", "admin_verification_tokens", "admins", "projects",
+  "admin_accounts",
+  "admin_org_members",
+  "admin_orgs",
+  "admin_sessions",
+  "admin_verification_tokens",
+  "admins",
+  "projects",
   // Runtime bookkeeping: worker heartbeats, and rate-limit buckets keyed by API key or caller address.
-  "worker_heartbeats", "rate_limits",
+  "worker_heartbeats",
+  "rate_limits",
 ]);
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -44,7 +51,12 @@ async function keyViolations(): Promise<{ count: number; bad: string[] }> {
       select t.relname, 'referenced key', con.conname, (select attname from pg_attribute where attrelid = con.confrelid and attnum = con.confkey[1])
       from t join pg_constraint con on con.confrelid = t.oid and con.contype = 'f'`;
   const checked = rows.filter((r) => !CONSOLE_TABLES.has(r.tbl));
-  return { count: checked.length, bad: checked.filter((r) => r.first !== "project_id").map((r) => `${r.tbl}: ${r.kind} ${r.name} starts with ${r.first}`) };
+  return {
+    count: checked.length,
+    bad: checked
+      .filter((r) => r.first !== "project_id")
+      .map((r) => `${r.tbl}: ${r.kind} ${r.name} starts with ${r.first}`),
+  };
 }
 
 describe("schema is distributable by project_id", () => {
@@ -67,7 +79,9 @@ describe("schema is distributable by project_id", () => {
     // A table made to break the rule must be reported, or the test above could pass by reading nothing.
     await sql`create table dist_probe (project_id uuid not null, email text not null, unique (email, project_id))`;
     try {
-      expect((await keyViolations()).bad).toEqual([expect.stringMatching(/^dist_probe: unique index .* starts with email$/)]);
+      expect((await keyViolations()).bad).toEqual([
+        expect.stringMatching(/^dist_probe: unique index .* starts with email$/),
+      ]);
     } finally {
       await sql`drop table dist_probe`;
     }

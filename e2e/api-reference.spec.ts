@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { documentedOperations, expectReferenceShows } from "./support/reference";
 
-test("the API reference shows every operation of the OpenAPI document with its role, responses and body fields", async ({ page, request }) => {
+test("the API reference shows every operation of the OpenAPI document with its role, responses and body fields", async ({
+  page,
+  request,
+}) => {
   // Well over a hundred assertions on one long page; each is quick, together they outgrow the default.
   test.setTimeout(180_000);
   const ops = await documentedOperations(request);

@@ -14,7 +14,13 @@ const SHOP = `http://127.0.0.1:${shopPort}`;
 /** The same page served on the next port: another origin, not on the key's list. */
 const ELSEWHERE = `http://127.0.0.1:${shopPort + 1}`;
 
-const sdk = buildSync({ entryPoints: ["sdk/src/browser.ts"], bundle: true, format: "esm", write: false, target: "es2022" }).outputFiles[0]!.text;
+const sdk = buildSync({
+  entryPoints: ["sdk/src/browser.ts"],
+  bundle: true,
+  format: "esm",
+  write: false,
+  target: "es2022",
+}).outputFiles[0]!.text;
 
 const page = `<!doctype html><meta charset="utf-8"><title>Shop</title><p id="status">loading</p>
 <script type="module">
@@ -38,7 +44,8 @@ const servers: Server[] = [];
 test.beforeAll(async () => {
   for (const port of [shopPort, shopPort + 1]) {
     const server = createServer((req, res) => {
-      if (req.url?.startsWith("/relay-browser.js")) return void res.writeHead(200, { "content-type": "text/javascript" }).end(sdk);
+      if (req.url?.startsWith("/relay-browser.js"))
+        return void res.writeHead(200, { "content-type": "text/javascript" }).end(sdk);
       if (req.url?.startsWith("/?")) return void res.writeHead(200, { "content-type": "text/html" }).end(page);
       res.writeHead(404).end();
     });
@@ -48,7 +55,13 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))));
 
-test("a page on an allowed origin sends identify and track with the browser SDK; another origin is refused", async ({ page: console_, browser, signIn, sql, baseURL }) => {
+test("a page on an allowed origin sends identify and track with the browser SDK; another origin is refused", async ({
+  page: console_,
+  browser,
+  signIn,
+  sql,
+  baseURL,
+}) => {
   test.setTimeout(120_000); // sign-in, key, two pages and the worker's drain on a loaded machine
   const owner = `shop-owner-${run}@shop.test`;
   const { projectId } = cliCreateProject(`Shop ${run}`, "Storefront", owner);
@@ -70,23 +83,34 @@ test("a page on an allowed origin sends identify and track with the browser SDK;
   const shopper = await browser.newPage();
   await shopper.goto(`${SHOP}/?${new URLSearchParams({ key, relay: baseURL!, user: "shopper-1" })}`);
   await expect(shopper.locator("#status")).toHaveText("sent", { timeout: 20_000 });
-  const anonymousId = await shopper.evaluate(() => (window as unknown as { relayAnonymousId: string }).relayAnonymousId);
+  const anonymousId = await shopper.evaluate(
+    () => (window as unknown as { relayAnonymousId: string }).relayAnonymousId,
+  );
   expect(await shopper.evaluate(() => localStorage.getItem("relay:anonymous_id"))).toBe(anonymousId);
   await shopper.screenshot({ path: "test-results/browser-sdk-sent.png" });
 
   // The event is stored (the worker drains it) against the user that holds both identifiers.
   await expect
-    .poll(async () => (await sql`select data from events where project_id = ${projectId} and name = 'added_to_cart'`).map((r) => r.data), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await sql`select data from events where project_id = ${projectId} and name = 'added_to_cart'`).map(
+          (r) => r.data,
+        ),
+      { timeout: 30_000 },
+    )
     .toEqual([{ sku: "SKU-shopper-1" }]);
-  const ids = await sql`select source, external_id from user_identifiers where project_id = ${projectId} order by source`;
+  const ids =
+    await sql`select source, external_id from user_identifiers where project_id = ${projectId} order by source`;
   expect(ids.map((r) => `${r.source}:${r.external_id}`)).toEqual([`anonymous:${anonymousId}`, "default:shopper-1"]);
-  const [stored] = await sql`select u.email from users u join user_identifiers i on i.user_id = u.id where i.project_id = ${projectId} and i.external_id = 'shopper-1'`;
+  const [stored] =
+    await sql`select u.email from users u join user_identifiers i on i.user_id = u.id where i.project_id = ${projectId} and i.external_id = 'shopper-1'`;
   expect(stored!.email).toBe("shopper-1@shop.test");
 
   // The same page on an origin the key does not list: the browser gets no CORS grant, nothing is stored.
   const stranger = await browser.newPage();
   await stranger.goto(`${ELSEWHERE}/?${new URLSearchParams({ key, relay: baseURL!, user: "shopper-2" })}`);
   await expect(stranger.locator("#status")).toHaveText(/^failed/, { timeout: 20_000 });
-  const [{ n }] = await sql`select count(*)::int as n from user_identifiers where project_id = ${projectId} and external_id = 'shopper-2'`;
+  const [{ n }] =
+    await sql`select count(*)::int as n from user_identifiers where project_id = ${projectId} and external_id = 'shopper-2'`;
   expect(n).toBe(0);
 });

@@ -14,7 +14,11 @@ let page: Page;
 
 const shot = (name: string) => page.screenshot({ path: `test-results/builders-${name}.png`, fullPage: true });
 /** The headline figure of the "Events, last hour" tile (its second paragraph). */
-const eventsStat = () => page.getByRole("link", { name: /Events, last hour/ }).locator("p").nth(1);
+const eventsStat = () =>
+  page
+    .getByRole("link", { name: /Events, last hour/ })
+    .locator("p")
+    .nth(1);
 const url = (path = "") => `/projects/${seeded.projectId}${path}`;
 
 test.beforeAll(async ({ browser }) => {
@@ -38,8 +42,15 @@ test("the overview opens the project and its charts reflect events just sent", a
   await page.goto(url());
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   await expect(eventsStat()).toHaveText("0");
-  for (const [id, plan] of [["ada", "pro"], ["bob", "pro"], ["cy", "free"]]) {
-    expect((await send(baseURL, "/users", { identifier: [{ external_id: id }], email: `${id}@shop.test`, data: { plan } })).status).toBe(201);
+  for (const [id, plan] of [
+    ["ada", "pro"],
+    ["bob", "pro"],
+    ["cy", "free"],
+  ]) {
+    expect(
+      (await send(baseURL, "/users", { identifier: [{ external_id: id }], email: `${id}@shop.test`, data: { plan } }))
+        .status,
+    ).toBe(201);
   }
   const events = [
     { name: "Order Placed", identifier: [{ external_id: "ada" }], data: { total: 120, currency: "EUR" } },
@@ -50,8 +61,18 @@ test("the overview opens the project and its charts reflect events just sent", a
   expect((await send(baseURL, "/users/events", events)).status).toBe(202);
   // The page polls: 4 client events and 3 user.created system events appear without a reload.
   await expect(eventsStat()).toHaveText("7", { timeout: 30_000 });
-  await expect(page.getByRole("figure", { name: /Events per minute/ }).locator(".recharts-bar-rectangle").first()).toBeVisible();
-  await expect(page.getByRole("figure", { name: /New users per day/ }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("figure", { name: /Events per minute/ })
+      .locator(".recharts-bar-rectangle")
+      .first(),
+  ).toBeVisible();
+  await expect(
+    page
+      .getByRole("figure", { name: /New users per day/ })
+      .locator(".recharts-bar-rectangle")
+      .first(),
+  ).toBeVisible();
   await expect(page.getByText("3 in 14 days", { exact: false })).toBeVisible();
   await shot("overview");
 });
@@ -101,7 +122,8 @@ test("a list built in the console previews the same count the API computes", asy
 });
 
 test("a journey with a scheduled entrance is created in the console", async () => {
-  const api = (path: string, data: unknown) => page.request.post(`/api/admin/projects/${seeded.projectId}${path}`, { data });
+  const api = (path: string, data: unknown) =>
+    page.request.post(`/api/admin/projects/${seeded.projectId}${path}`, { data });
   const schedule = await api("/schedules", { name: "trial_end", type: "single" });
   expect(schedule.status()).toBe(201);
   const scheduleId = (await schedule.json()).id;
@@ -129,7 +151,12 @@ test("a journey with a scheduled entrance is created in the console", async () =
   const saved = await (await page.request.get(`/api/admin/projects/${seeded.projectId}/journeys/${id}`)).json();
   expect(saved.entrances).toEqual(
     expect.arrayContaining([
-      expect.objectContaining({ kind: "scheduled", schedule_id: scheduleId, schedule_offset_id: (await offset.json()).id, data_key: "trial" }),
+      expect.objectContaining({
+        kind: "scheduled",
+        schedule_id: scheduleId,
+        schedule_offset_id: (await offset.json()).id,
+        data_key: "trial",
+      }),
       expect.objectContaining({ kind: "event", event_name: "Order Placed", data_key: "order" }),
     ]),
   );
@@ -154,7 +181,7 @@ test("a rejected request is found in the log and copied as curl", async ({ baseU
   await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(`curl -X POST '${baseURL}/api/client/projects/${seeded.projectId}/users'`);
-  expect(copied).toContain('Authorization: Bearer $RELAY_API_KEY');
+  expect(copied).toContain("Authorization: Bearer $RELAY_API_KEY");
   expect(copied).not.toContain("hunter2");
   await shot("request-log");
 });

@@ -18,7 +18,11 @@ test.beforeAll(() => {
 });
 test.afterEach(() => s.closeAll());
 
-test("an API key created in the console upserts a user over plain HTTP, and the user shows in the browsers", async ({ browser, signIn, baseURL }) => {
+test("an API key created in the console upserts a user over plain HTTP, and the user shows in the browsers", async ({
+  browser,
+  signIn,
+  baseURL,
+}) => {
   const owner = await s.pageAs(browser, OWNER, signIn);
   await owner.goto("/projects");
   await owner.getByRole("button", { name: "New project" }).click();
@@ -40,11 +44,35 @@ test("an API key created in the console upserts a user over plain HTTP, and the 
   await expect(owner.getByRole("row", { name: /Backend/ })).toContainText(secret.slice(0, 15));
 
   const send = (path: string, body: unknown) =>
-    fetch(`${baseURL}/api/client/projects/${mobileId}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  const created = await send("/users", { identifier: [{ external_id: "ada-1" }, { source: "crm", external_id: "C-77" }], email: "ada@lovelace.test", data: { plan: "pro", seats: 3 } });
+    fetch(`${baseURL}/api/client/projects/${mobileId}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const created = await send("/users", {
+    identifier: [{ external_id: "ada-1" }, { source: "crm", external_id: "C-77" }],
+    email: "ada@lovelace.test",
+    data: { plan: "pro", seats: 3 },
+  });
   expect(created.status).toBe(201);
-  expect((await send("/organizations", { identifier: [{ external_id: "acme" }], name: "Acme Corp", data: { tier: "enterprise" } })).status).toBe(201);
-  expect((await send("/organizations/users", { organization: { identifier: [{ external_id: "acme" }] }, user: { identifier: [{ external_id: "ada-1" }] }, data: { role: "cto" } })).status).toBeLessThan(300);
+  expect(
+    (
+      await send("/organizations", {
+        identifier: [{ external_id: "acme" }],
+        name: "Acme Corp",
+        data: { tier: "enterprise" },
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await send("/organizations/users", {
+        organization: { identifier: [{ external_id: "acme" }] },
+        user: { identifier: [{ external_id: "ada-1" }] },
+        data: { role: "cto" },
+      })
+    ).status,
+  ).toBeLessThan(300);
 
   await owner.goto(`/projects/${mobileId}/users`);
   await owner.getByLabel("Search by").selectOption("email");
@@ -57,7 +85,10 @@ test("an API key created in the console upserts a user over plain HTTP, and the 
   await expect(owner.getByText("C-77").first()).toBeVisible();
   await expect(owner.getByText("user.created")).toBeVisible();
   await shot(owner, "user-profile");
-  await owner.getByRole("link", { name: /Open acme|acme/ }).first().click();
+  await owner
+    .getByRole("link", { name: /Open acme|acme/ })
+    .first()
+    .click();
   await expect(owner.getByRole("heading", { name: "Acme Corp" })).toBeVisible();
   await shot(owner, "organization-profile");
   await owner.goto(`/projects/${mobileId}/organizations`);

@@ -23,7 +23,11 @@ test.beforeAll(() => {
 });
 test.afterEach(() => s.closeAll());
 
-test("invite an editor, who signs in with the invited address, accepts under My invites and joins the roster", async ({ browser, signIn, mailbox }) => {
+test("invite an editor, who signs in with the invited address, accepts under My invites and joins the roster", async ({
+  browser,
+  signIn,
+  mailbox,
+}) => {
   const owner = await s.pageAs(browser, OWNER, signIn);
   await owner.goto(`/projects/${seeded.projectId}/members`);
   await owner.getByRole("tab", { name: "Invitations" }).click();
@@ -31,13 +35,17 @@ test("invite an editor, who signs in with the invited address, accepts under My 
   await owner.getByLabel("E-mail address").fill(EDITOR);
   await owner.getByLabel("Role").selectOption("editor");
   // The spec: the console does not send `expires_in` (the server's 48 h default applies).
-  const sent = owner.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/api/admin/projects/${seeded.projectId}/invites`));
+  const sent = owner.waitForRequest(
+    (r) => r.method() === "POST" && r.url().endsWith(`/api/admin/projects/${seeded.projectId}/invites`),
+  );
   await owner.getByRole("button", { name: "Send invite" }).click();
   const body = (await sent).postDataJSON();
   expect(body).toEqual({ email: EDITOR, role: "editor" });
   expect(body).not.toHaveProperty("expires_in");
   await expect(owner.getByRole("status")).toContainText("its mail is queued");
-  const row = owner.getByRole("table", { name: "Pending invitations" }).getByRole("row", { name: new RegExp(EDITOR, "i") });
+  const row = owner
+    .getByRole("table", { name: "Pending invitations" })
+    .getByRole("row", { name: new RegExp(EDITOR, "i") });
   await expect(row).toContainText("editor");
 
   const mail = await mailbox.waitFor(EDITOR, { subject: /invited/, since });
@@ -62,17 +70,26 @@ test("invite an editor, who signs in with the invited address, accepts under My 
   await shot(owner, "roster");
 });
 
-test("the invitations list shows a failed mail with its last error, and Resend delivers it", async ({ browser, signIn, mailbox, sql }) => {
+test("the invitations list shows a failed mail with its last error, and Resend delivers it", async ({
+  browser,
+  signIn,
+  mailbox,
+  sql,
+}) => {
   const owner = await s.pageAs(browser, OWNER, signIn);
   const target = `resend-${run}@acme.test`;
-  const created = await owner.request.post(`/api/admin/projects/${seeded.projectId}/invites`, { data: { email: target, role: "support" } });
+  const created = await owner.request.post(`/api/admin/projects/${seeded.projectId}/invites`, {
+    data: { email: target, role: "support" },
+  });
   expect(created.status()).toBe(201);
   await mailbox.waitFor(target, { subject: /invited/ });
   // A mail that gave up after its day of retries (made here in the database: the retry path is in lib/invites tests).
   await sql`update project_invites set delivery = 'failed', delivery_attempts = 41, delivery_error = '451 4.3.0 Mailbox temporarily unavailable' where email = ${target}`;
   await owner.goto(`/projects/${seeded.projectId}/members`);
   await owner.getByRole("tab", { name: "Invitations" }).click();
-  const row = owner.getByRole("table", { name: "Pending invitations" }).getByRole("row", { name: new RegExp(target, "i") });
+  const row = owner
+    .getByRole("table", { name: "Pending invitations" })
+    .getByRole("row", { name: new RegExp(target, "i") });
   await expect(row).toContainText("failed");
   await expect(row).toContainText("41 attempts: 451 4.3.0 Mailbox temporarily unavailable");
   await shot(owner, "invitations-failed");
@@ -86,10 +103,16 @@ test("the invitations list shows a failed mail with its last error, and Resend d
   await expect(row).not.toContainText("451");
 });
 
-test("another signed-in address cannot accept someone else's invitation, in the console or the API", async ({ browser, signIn, request }) => {
+test("another signed-in address cannot accept someone else's invitation, in the console or the API", async ({
+  browser,
+  signIn,
+  request,
+}) => {
   const owner = await s.pageAs(browser, OWNER, signIn);
   const target = `someone-${run}@acme.test`;
-  const created = await owner.request.post(`/api/admin/projects/${seeded.projectId}/invites`, { data: { email: target, role: "support" } });
+  const created = await owner.request.post(`/api/admin/projects/${seeded.projectId}/invites`, {
+    data: { email: target, role: "support" },
+  });
   expect(created.status()).toBe(201);
   const { id } = await created.json();
 
@@ -108,12 +131,17 @@ test("an editor cannot invite an admin (nor anyone)", async ({ browser, signIn }
   await expect(editor.getByRole("row", { name: new RegExp(EDITOR, "i") })).toContainText("editor");
   await expect(editor.getByRole("tab", { name: "Invitations" })).toHaveCount(0);
   await expect(editor.getByRole("link", { name: "API keys" })).toHaveCount(0);
-  const res = await editor.request.post(`/api/admin/projects/${seeded.projectId}/invites`, { data: { email: `boss-${run}@acme.test`, role: "admin" } });
+  const res = await editor.request.post(`/api/admin/projects/${seeded.projectId}/invites`, {
+    data: { email: `boss-${run}@acme.test`, role: "admin" },
+  });
   expect(res.status()).toBe(403);
   expect((await res.json()).detail).toContain("admin role");
 });
 
-test("a role change shows at once and rolls back, with the server's reason, when the PATCH fails", async ({ browser, signIn }) => {
+test("a role change shows at once and rolls back, with the server's reason, when the PATCH fails", async ({
+  browser,
+  signIn,
+}) => {
   const owner = await s.pageAs(browser, OWNER, signIn);
   await owner.goto(`/projects/${seeded.projectId}/members`);
   const select = owner.getByLabel(new RegExp(`Role of ${EDITOR}`, "i"));
@@ -127,7 +155,12 @@ test("a role change shows at once and rolls back, with the server's reason, when
     await route.fulfill({
       status: 422,
       contentType: "application/problem+json",
-      body: JSON.stringify({ type: "https://relay.dev/problems/rule-broken", title: "Rule broken", status: 422, detail: "Simulated refusal for the rollback test" }),
+      body: JSON.stringify({
+        type: "https://relay.dev/problems/rule-broken",
+        title: "Rule broken",
+        status: 422,
+        detail: "Simulated refusal for the rollback test",
+      }),
     });
   });
   await select.selectOption("support");
@@ -149,7 +182,14 @@ test("the last administrator cannot be demoted, and the console says why", async
   await owner.getByLabel(new RegExp(`Role of ${EDITOR}`, "i")).selectOption("admin");
   await expect(owner.getByLabel(new RegExp(`Role of ${EDITOR}`, "i"))).toHaveValue("admin");
   // Optimistic: the value shows before the answer, so wait for the server to have it before changing the org.
-  await expect.poll(async () => (await (await owner.request.get(`/api/admin/projects/${seeded.projectId}/members?limit=500`)).json()).data.find((m: { email: string }) => m.email.toLowerCase() === EDITOR.toLowerCase())?.role).toBe("admin");
+  await expect
+    .poll(
+      async () =>
+        (await (await owner.request.get(`/api/admin/projects/${seeded.projectId}/members?limit=500`)).json()).data.find(
+          (m: { email: string }) => m.email.toLowerCase() === EDITOR.toLowerCase(),
+        )?.role,
+    )
+    .toBe("admin");
 
   // The console cannot change org roles, so this state (the org owner stepped down) is set directly.
   await sql`update admin_org_members set role = 'member' where org_id = ${seeded.orgId}`;
@@ -202,4 +242,3 @@ test("revoked and expired invitations admit nobody", async ({ browser, signIn, s
     await expect(alertOf(page)).toContainText("invite-only");
   }
 });
-

@@ -48,14 +48,18 @@ test("create a project and switch between projects", async ({ browser, signIn })
   await expect(page.getByRole("dialog")).toBeHidden();
 });
 
-test("a dialog reached by keyboard only: modal and labelled, Tab stays inside, Escape closes it and focus returns to its opener", async ({ browser, signIn }) => {
+test("a dialog reached by keyboard only: modal and labelled, Tab stays inside, Escape closes it and focus returns to its opener", async ({
+  browser,
+  signIn,
+}) => {
   const page = await s.pageAs(browser, OWNER, signIn);
   await page.goto("/projects");
   const opener = page.getByRole("button", { name: "New project" });
   await expect(opener).toBeVisible();
   // Tab from the top of the page until the opener has focus: no mouse, no focus() call.
   await page.locator("body").press("Tab");
-  for (let i = 0; i < 40 && !(await opener.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 40 && !(await opener.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(opener).toBeFocused();
   await page.keyboard.press("Enter");
 

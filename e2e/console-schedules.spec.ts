@@ -26,11 +26,17 @@ test.beforeAll(async ({ baseURL }) => {
 });
 test.afterEach(() => s.closeAll());
 
-test("schedules: the new project has the built-in anniversary; offsets, definitions, and pause/resume of assignments", async ({ browser, signIn }) => {
+test("schedules: the new project has the built-in anniversary; offsets, definitions, and pause/resume of assignments", async ({
+  browser,
+  signIn,
+}) => {
   const owner = await s.pageAs(browser, OWNER, signIn);
   const mobileId = seeded.projectId;
   await owner.goto(`/projects/${mobileId}/schedules`);
-  const anniversary = owner.getByRole("list", { name: "Schedule definitions" }).getByRole("listitem").filter({ hasText: "anniversary" });
+  const anniversary = owner
+    .getByRole("list", { name: "Schedule definitions" })
+    .getByRole("listitem")
+    .filter({ hasText: "anniversary" });
   await expect(anniversary).toContainText("built-in");
   // ada-1 and grace-2 were created in this project before the test: each got an anniversary assignment.
   const rows = owner.getByRole("row", { name: /user/ });
@@ -84,7 +90,11 @@ test("a pause the server refuses rolls back to active and says why", async ({ br
   await owner.route("**/assignments/*", async (route) => {
     if (route.request().method() !== "PATCH") return route.fallback();
     await held;
-    await route.fulfill({ status: 422, contentType: "application/problem+json", body: JSON.stringify({ title: "Rule broken", status: 422, detail: "Simulated refusal of the pause" }) });
+    await route.fulfill({
+      status: 422,
+      contentType: "application/problem+json",
+      body: JSON.stringify({ title: "Rule broken", status: 422, detail: "Simulated refusal of the pause" }),
+    });
   });
   await row.getByRole("button", { name: "Pause…" }).click();
   await owner.getByRole("button", { name: /Pause now/ }).click();
@@ -93,5 +103,7 @@ test("a pause the server refuses rolls back to active and says why", async ({ br
   release();
   await expect(row).toContainText("active");
   await expect(row).not.toContainText("paused");
-  await expect(owner.getByRole("alert").filter({ hasText: "Simulated refusal of the pause" })).toContainText("Not paused");
+  await expect(owner.getByRole("alert").filter({ hasText: "Simulated refusal of the pause" })).toContainText(
+    "Not paused",
+  );
 });

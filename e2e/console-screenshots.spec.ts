@@ -28,24 +28,54 @@ test.beforeAll(async ({ browser, baseURL }) => {
   seeded = cliCreateProject(`Acme ${run}`, "Website", OWNER);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const client = async (path: string, body: unknown) => {
-    const res = await fetch(`${baseURL}/api/client/projects/${seeded.projectId}${path}`, { method: "POST", headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${baseURL}/api/client/projects/${seeded.projectId}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };
   const users = [
     { identifier: [{ external_id: "ada" }], email: "ada@lovelace.test", data: { plan: "pro", seats: 3 } },
-    { identifier: [{ external_id: "a-very-long-external-identifier-from-the-crm-0000000042" }], email: "someone.with.a.rather.long.address@subdomain.example-company.test", data: { plan: "free", nested: { city: "Reykjavík", tags: ["a", "b"] } } },
+    {
+      identifier: [{ external_id: "a-very-long-external-identifier-from-the-crm-0000000042" }],
+      email: "someone.with.a.rather.long.address@subdomain.example-company.test",
+      data: { plan: "free", nested: { city: "Reykjavík", tags: ["a", "b"] } },
+    },
     { identifier: [{ external_id: "cy" }], data: { plan: "team" } },
   ];
   for (const u of users) ids[u.identifier[0]!.external_id] = (await client("/users", u)).id;
-  ids.org = (await client("/organizations", { identifier: [{ external_id: "acme" }], name: "Acme Corporation International Holdings", data: { tier: "enterprise" } })).id;
-  await client("/organizations/users", { organization: { identifier: [{ external_id: "acme" }] }, user: { identifier: [{ external_id: "ada" }] }, data: { role: "cto" } });
+  ids.org = (
+    await client("/organizations", {
+      identifier: [{ external_id: "acme" }],
+      name: "Acme Corporation International Holdings",
+      data: { tier: "enterprise" },
+    })
+  ).id;
+  await client("/organizations/users", {
+    organization: { identifier: [{ external_id: "acme" }] },
+    user: { identifier: [{ external_id: "ada" }] },
+    data: { role: "cto" },
+  });
   await client("/users/events", [
-    { name: "Order Placed", identifier: [{ external_id: "ada" }], data: { total: 120, currency: "EUR", items: [{ sku: "x" }] } },
-    { name: "checkout.payment_method.updated_by_customer_in_settings_page", identifier: [{ external_id: "cy" }], data: { method: "card" } },
+    {
+      name: "Order Placed",
+      identifier: [{ external_id: "ada" }],
+      data: { total: 120, currency: "EUR", items: [{ sku: "x" }] },
+    },
+    {
+      name: "checkout.payment_method.updated_by_customer_in_settings_page",
+      identifier: [{ external_id: "cy" }],
+      data: { method: "card" },
+    },
   ]);
   // A rejected request for the request log.
-  await fetch(`${baseURL}/api/client/projects/${seeded.projectId}/users`, { method: "POST", headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ identifier: [{}], email: 42 }) });
+  await fetch(`${baseURL}/api/client/projects/${seeded.projectId}/users`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ identifier: [{}], email: 42 }),
+  });
 });
 test.afterAll(async () => {
   await page?.context().close();
@@ -64,17 +94,44 @@ async function capture(name: string, path: string, heading: string | RegExp) {
 test("every console page renders its data at 1280 px, without errors, and is captured", async ({ signIn }) => {
   await signIn(page, OWNER);
   const p = (x = "") => `/projects/${seeded.projectId}${x}`;
-  const admin = (path: string, data: unknown) => page.request.post(`/api/admin/projects/${seeded.projectId}${path}`, { data });
-  const list = await (await admin("/lists", { name: "Buyers", kind: "dynamic", rules: { all: [{ event: { name: "Order Placed", at_least: 1 } }, { property: { path: "data.plan", op: "eq", value: "pro" } }] } })).json();
+  const admin = (path: string, data: unknown) =>
+    page.request.post(`/api/admin/projects/${seeded.projectId}${path}`, { data });
+  const list = await (
+    await admin("/lists", {
+      name: "Buyers",
+      kind: "dynamic",
+      rules: {
+        all: [
+          { event: { name: "Order Placed", at_least: 1 } },
+          { property: { path: "data.plan", op: "eq", value: "pro" } },
+        ],
+      },
+    })
+  ).json();
   await admin("/lists", { name: "VIP (hand-picked)", kind: "static" });
-  const journey = await (await admin("/journeys", { name: "Post-purchase follow-up", entrances: [{ kind: "event", event_name: "Order Placed" }] })).json();
-  await admin("/subscription-groups", { name: "Product news", channel: "email", description: "New features and improvements, about once a month." });
-  await page.request.post(`/api/admin/projects/${seeded.projectId}/invites`, { data: { email: `invitee-${run}@acme.test`, role: "editor" } });
+  const journey = await (
+    await admin("/journeys", {
+      name: "Post-purchase follow-up",
+      entrances: [{ kind: "event", event_name: "Order Placed" }],
+    })
+  ).json();
+  await admin("/subscription-groups", {
+    name: "Product news",
+    channel: "email",
+    description: "New features and improvements, about once a month.",
+  });
+  await page.request.post(`/api/admin/projects/${seeded.projectId}/invites`, {
+    data: { email: `invitee-${run}@acme.test`, role: "editor" },
+  });
 
   await capture("overview", p(), "Overview");
   await capture("users", p("/users"), "Users");
   await capture("user-profile", p(`/users/${ids.ada}`), "ada@lovelace.test");
-  await capture("user-profile-long", p(`/users/${ids["a-very-long-external-identifier-from-the-crm-0000000042"]}`), /someone\.with/);
+  await capture(
+    "user-profile-long",
+    p(`/users/${ids["a-very-long-external-identifier-from-the-crm-0000000042"]}`),
+    /someone\.with/,
+  );
   await capture("organizations", p("/organizations"), "Organizations");
   await capture("organization-profile", p(`/organizations/${ids.org}`), "Acme Corporation International Holdings");
   await capture("events", p("/events"), /events/i);
@@ -103,11 +160,16 @@ test("every console page renders its data at 1280 px, without errors, and is cap
   // The sidebar reaches the bottom of a page longer than the window (its column stretches with the page).
   await page.goto(p());
   await expect(page.getByRole("figure", { name: /Events per minute/ })).toBeVisible();
-  const heights = await page.evaluate(() => ({ aside: document.querySelector("aside")!.getBoundingClientRect().height, page: document.documentElement.scrollHeight }));
+  const heights = await page.evaluate(() => ({
+    aside: document.querySelector("aside")!.getBoundingClientRect().height,
+    page: document.documentElement.scrollHeight,
+  }));
   expect(heights.page).toBeGreaterThan(800);
   expect(heights.aside).toBeGreaterThanOrEqual(heights.page - 1);
   // And at 800 px every navigation item fits: the project nav does not need to scroll.
-  const nav = await page.getByRole("navigation", { name: "Project" }).evaluate((n) => ({ scroll: n.scrollHeight, client: n.clientHeight }));
+  const nav = await page
+    .getByRole("navigation", { name: "Project" })
+    .evaluate((n) => ({ scroll: n.scrollHeight, client: n.clientHeight }));
   expect(nav.scroll).toBeLessThanOrEqual(nav.client);
 });
 

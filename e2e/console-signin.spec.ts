@@ -21,7 +21,12 @@ test.beforeAll(() => {
 });
 test.afterEach(() => s.closeAll());
 
-test("magic link: opening it signs nobody in and keeps it usable; the POST signs in", async ({ page, request, mailbox, sql }) => {
+test("magic link: opening it signs nobody in and keeps it usable; the POST signs in", async ({
+  page,
+  request,
+  mailbox,
+  sql,
+}) => {
   await page.goto("/signin");
   await shot(page, "signin");
   const since = Date.now();
@@ -40,7 +45,8 @@ test("magic link: opening it signs nobody in and keeps it usable; the POST signs
   expect(scanned.headers()["set-cookie"] ?? "").not.toContain("session-token");
   const [{ n }] = await sql`select count(*)::int as n from admin_verification_tokens where identifier = ${OWNER}`;
   expect(n).toBe(1);
-  const [{ sessions: before }] = await sql`select count(*)::int as sessions from admin_sessions s join admins a on a.id = s.user_id where lower(a.email) = ${OWNER}`;
+  const [{ sessions: before }] =
+    await sql`select count(*)::int as sessions from admin_sessions s join admins a on a.id = s.user_id where lower(a.email) = ${OWNER}`;
   expect(before).toBe(0);
 
   await page.goto(link!);
@@ -72,7 +78,11 @@ test("the development outbox is not served by a production build", async ({ requ
   expect((await request.get("/dev/outbox")).status()).toBe(404);
 });
 
-test("signing out deletes the session: the console and the admin API stop accepting it", async ({ browser, signIn, sql }) => {
+test("signing out deletes the session: the console and the admin API stop accepting it", async ({
+  browser,
+  signIn,
+  sql,
+}) => {
   const page = await s.pageAs(browser, OWNER, signIn);
   await page.goto("/projects");
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -81,6 +91,7 @@ test("signing out deletes the session: the console and the admin API stop accept
   await page.waitForURL("**/signin");
   const res = await page.request.get(`/api/admin/projects/${seeded.projectId}/members`);
   expect(res.status()).toBe(401);
-  const [{ n }] = await sql`select count(*)::int as n from admin_sessions s join admins a on a.id = s.user_id where lower(a.email) = ${OWNER.toLowerCase()}`;
+  const [{ n }] =
+    await sql`select count(*)::int as n from admin_sessions s join admins a on a.id = s.user_id where lower(a.email) = ${OWNER.toLowerCase()}`;
   expect(n).toBe(0);
 });

@@ -1,9 +1,18 @@
 import { cliCreateProject, expect, test } from "./support/fixtures";
 
-test("console: create a subscription group, set the project default, change a user's state (recorded as console)", async ({ page, request, signIn }) => {
+test("console: create a subscription group, set the project default, change a user's state (recorded as console)", async ({
+  page,
+  request,
+  signIn,
+}) => {
   const owner = `subs-owner-${Date.now()}@example.com`;
   const { projectId, apiKey } = cliCreateProject(`Subs ${Date.now()}`, "Subs project", owner);
-  const user = await (await request.post(`/api/client/projects/${projectId}/users`, { headers: { authorization: `Bearer ${apiKey}` }, data: { identifier: [{ external_id: "grace" }], email: "grace@example.com" } })).json();
+  const user = await (
+    await request.post(`/api/client/projects/${projectId}/users`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+      data: { identifier: [{ external_id: "grace" }], email: "grace@example.com" },
+    })
+  ).json();
   await signIn(page, owner);
   await page.goto(`/projects/${projectId}`);
   await page.getByRole("link", { name: "Subscriptions" }).click();

@@ -23,7 +23,8 @@ function recordHops(page: Page): string[] {
   return hops;
 }
 
-const offOrigin = (hops: string[], origin: string) => hops.filter((u) => !u.startsWith("data:") && new URL(u).origin !== origin);
+const offOrigin = (hops: string[], origin: string) =>
+  hops.filter((u) => !u.startsWith("data:") && new URL(u).origin !== origin);
 
 async function signInByMail(page: Page, mailbox: Mailbox, email: string, origin: string) {
   const since = Date.now();
@@ -38,7 +39,11 @@ async function signInByMail(page: Page, mailbox: Mailbox, email: string, origin:
   await page.waitForURL(`${origin}/projects`);
 }
 
-test("sign-in by the mailed link stays on AUTH_URL's origin and ends signed in on /projects", async ({ page, mailbox, baseURL }) => {
+test("sign-in by the mailed link stays on AUTH_URL's origin and ends signed in on /projects", async ({
+  page,
+  mailbox,
+  baseURL,
+}) => {
   const origin = new URL(baseURL!).origin;
   expect(new URL(origin).hostname).toBe("127.0.0.1");
   const owner = `origin-owner-${run}@acme.test`;
@@ -53,13 +58,21 @@ test("sign-in by the mailed link stays on AUTH_URL's origin and ends signed in o
   await page.screenshot({ path: "test-results/origin-signed-in.png", fullPage: true });
 });
 
-test("an invitation mail links to AUTH_URL's origin, where the invitee signs in and finds it", async ({ page, mailbox, request, baseURL }) => {
+test("an invitation mail links to AUTH_URL's origin, where the invitee signs in and finds it", async ({
+  page,
+  mailbox,
+  request,
+  baseURL,
+}) => {
   const origin = new URL(baseURL!).origin;
   const { projectId } = cliCreateProject("Invite Co", `Invited-${run}`, `invite-owner-${run}@acme.test`);
   const key = adminKey(projectId);
   const invitee = `invitee-${run}@elsewhere.test`;
   const since = Date.now();
-  const res = await request.post(`/api/admin/projects/${projectId}/invites`, { headers: { authorization: `Bearer ${key}` }, data: { email: invitee, role: "editor" } });
+  const res = await request.post(`/api/admin/projects/${projectId}/invites`, {
+    headers: { authorization: `Bearer ${key}` },
+    data: { email: invitee, role: "editor" },
+  });
   expect(res.status()).toBe(201);
   const mail = await mailbox.waitFor(invitee, { subject: /invited/, since, timeoutMs: 30_000 });
   const [link] = linksIn(mail);
@@ -91,9 +104,13 @@ test("an unsubscribe link is minted on AUTH_URL's origin and works there", async
 
 /** An admin key for a project made by the CLI (the same command an operator runs). */
 function adminKey(projectId: string): string {
-  const out = execFileSync("node", ["--import", "tsx", "scripts/cli.ts", "create-key", "--project", projectId, "--role", "admin", "--json"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl() },
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    "node",
+    ["--import", "tsx", "scripts/cli.ts", "create-key", "--project", projectId, "--role", "admin", "--json"],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+      encoding: "utf8",
+    },
+  );
   return JSON.parse(out.trim().split("\n").pop()!).apiKey;
 }

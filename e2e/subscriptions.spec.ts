@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { seedSubscriptions } from "./subscriptions-seed";
 
-test("the unsubscribe confirmation: opening the link changes nothing, the button unsubscribes", async ({ page, request }) => {
+test("the unsubscribe confirmation: opening the link changes nothing, the button unsubscribes", async ({
+  page,
+  request,
+}) => {
   const s = await seedSubscriptions(request, "unsubscribe-page");
   const { unsubscribe_url } = await s.links("Product news");
   await page.goto(new URL(unsubscribe_url).pathname);
@@ -18,7 +21,9 @@ test("the unsubscribe confirmation: opening the link changes nothing, the button
 
   await page.getByRole("link", { name: /Manage all your preferences/ }).click();
   await expect(page.getByRole("heading", { name: "Your subscriptions" })).toBeVisible();
-  await expect(page.getByRole("radiogroup", { name: /Product news/ }).getByRole("radio", { name: "Unsubscribed", exact: true })).toBeChecked();
+  await expect(
+    page.getByRole("radiogroup", { name: /Product news/ }).getByRole("radio", { name: "Unsubscribed", exact: true }),
+  ).toBeChecked();
 });
 
 test("a tampered unsubscribe link is refused and changes nothing", async ({ page, request }) => {
@@ -62,7 +67,8 @@ test("the preference center lists every group and saves what the person changes"
 
   await page.getByRole("button", { name: "Unsubscribe from all" }).click();
   await expect(page.getByRole("status")).toHaveText("You’re unsubscribed from everything below.");
-  for (const name of ["Product news", "Weekly digest", "Order texts"]) await expect(group(name).getByRole("radio", { name: "Unsubscribed", exact: true })).toBeChecked();
+  for (const name of ["Product news", "Weekly digest", "Order texts"])
+    await expect(group(name).getByRole("radio", { name: "Unsubscribed", exact: true })).toBeChecked();
   expect(Object.values(await s.states()).every((v: any) => v.state === "unsubscribed")).toBe(true);
 
   // On a phone-sized screen the page still reads well.

@@ -88,8 +88,10 @@ describe("architectureViolations", () => {
 describe("oldVerbSignatures", () => {
   const old = {
     // The signatures of lib/events/list-events.ts and lib/schedules/assign-schedule.ts before the sweep.
-    "lib/events/list-events.ts": "export async function listEvents(db: DbOrTx, projectId: string, q: z.output<typeof listEventsQuery>) {}",
-    "lib/schedules/assign-schedule.ts": "export async function assignSchedule(db: DbOrTx, kind: SubjectKind, projectId: string, input: AssignmentInput) {}",
+    "lib/events/list-events.ts":
+      "export async function listEvents(db: DbOrTx, projectId: string, q: z.output<typeof listEventsQuery>) {}",
+    "lib/schedules/assign-schedule.ts":
+      "export async function assignSchedule(db: DbOrTx, kind: SubjectKind, projectId: string, input: AssignmentInput) {}",
     "lib/a/arrow.ts": "export const findThing = async (tx: Transaction, projectId: string) => 1;",
     "lib/a/generic.ts": "export function pick<T extends object>(db: ReturnType<typeof getDb>, projectId: string): T {}",
   };
@@ -123,8 +125,10 @@ describe("oldVerbSignatures", () => {
     // users/, organizations/ and identity/ were the last folders allowed the old signature.
     const lastPending = {
       "lib/users/get-user.ts": "export async function getUser(db: DbOrTx, projectId: string, userId: string) {}",
-      "lib/organizations/add-members.ts": "export async function addMembers(tx: DbOrTx, projectId: string, inputs: MembershipInput[]) {}",
-      "lib/identity/resolve.ts": "export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[]) {}",
+      "lib/organizations/add-members.ts":
+        "export async function addMembers(tx: DbOrTx, projectId: string, inputs: MembershipInput[]) {}",
+      "lib/identity/resolve.ts":
+        "export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[]) {}",
     };
     expect(architectureViolations(tree(lastPending))).toHaveLength(3);
   });
@@ -132,7 +136,11 @@ describe("oldVerbSignatures", () => {
 
 describe("importsOf", () => {
   it("reads multi-line, side-effect, type-only and dynamic imports", () => {
-    expect(importsOf('import {\n  a,\n  b,\n} from "x";\nimport "y";\nimport type { T } from "z";\nexport * from "w";\nconst v = await import("v");')).toEqual([
+    expect(
+      importsOf(
+        'import {\n  a,\n  b,\n} from "x";\nimport "y";\nimport type { T } from "z";\nexport * from "w";\nconst v = await import("v");',
+      ),
+    ).toEqual([
       { spec: "x", typeOnly: false },
       { spec: "y", typeOnly: false },
       { spec: "z", typeOnly: true },

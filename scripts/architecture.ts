@@ -55,7 +55,9 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
     // context.ts builds the context from a handle and a project id (`systemContext`): the one rightful exception.
     if (!file.startsWith("lib/") || isTest(file) || file === "lib/access/context.ts") continue;
     for (const m of source.matchAll(OLD_VERB_SIGNATURE))
-      out.push(`${file}: ${m[1] ?? m[2]} takes (db, projectId, …); a project-scoped verb takes (ctx: ProjectContext, …)`);
+      out.push(
+        `${file}: ${m[1] ?? m[2]} takes (db, projectId, …); a project-scoped verb takes (ctx: ProjectContext, …)`,
+      );
   }
   return out;
 }
@@ -110,7 +112,10 @@ function clientLeaks(tree: SourceTree, entry: string): string[] {
     for (const { spec, typeOnly } of importsOf(tree.get(file) ?? "")) {
       if (typeOnly) continue;
       const target = resolveImport(tree, file, spec);
-      const bad = "pkg" in target ? SQL_PACKAGES.has(target.pkg) && target.pkg : isDatabaseModule(tree, target.file) && target.file;
+      const bad =
+        "pkg" in target
+          ? SQL_PACKAGES.has(target.pkg) && target.pkg
+          : isDatabaseModule(tree, target.file) && target.file;
       if (bad) out.push(`${entry}: client component reaches ${bad} via ${[...trail, bad].join(" -> ")}`);
       else if ("file" in target && tree.has(target.file) && !seen.has(target.file)) {
         seen.add(target.file);
@@ -122,7 +127,10 @@ function clientLeaks(tree: SourceTree, entry: string): string[] {
 }
 
 /** The repository's TypeScript sources under the layered folders. */
-export async function readSourceTree(root: string, folders = ["app", "components", "lib", "worker", "db", "scripts"]): Promise<SourceTree> {
+export async function readSourceTree(
+  root: string,
+  folders = ["app", "components", "lib", "worker", "db", "scripts"],
+): Promise<SourceTree> {
   const tree: SourceTree = new Map();
   for (const folder of folders) {
     const entries = await readdir(path.join(root, folder), { recursive: true, withFileTypes: true }).catch(() => []);

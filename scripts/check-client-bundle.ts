@@ -5,7 +5,9 @@ const distDir = process.argv[2] ?? ".next";
 const found = await chunksWithDrizzle(distDir);
 if (found.length) {
   for (const f of found) console.error(`client chunk ${f.file} contains ${JSON.stringify(f.match)}`);
-  console.error("A client component imports drizzle (db/schema or a lib module that does). Import plain constants instead (e.g. db/roles.ts via lib/access/roles.ts).");
+  console.error(
+    "A client component imports drizzle (db/schema or a lib module that does). Import plain constants instead (e.g. db/roles.ts via lib/access/roles.ts).",
+  );
   process.exit(1);
 }
 console.log(`client bundle check: no drizzle code in ${distDir}/static`);

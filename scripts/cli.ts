@@ -38,9 +38,16 @@ async function main(argv: string[]) {
   const { values } = parseArgs({
     args: rest,
     options: {
-      org: { type: "string" }, name: { type: "string" }, owner: { type: "string" },
-      project: { type: "string" }, role: { type: "string" }, json: { type: "boolean", default: false },
-      rate: { type: "string" }, burst: { type: "string" }, file: { type: "string" }, kind: { type: "string" },
+      org: { type: "string" },
+      name: { type: "string" },
+      owner: { type: "string" },
+      project: { type: "string" },
+      role: { type: "string" },
+      json: { type: "boolean", default: false },
+      rate: { type: "string" },
+      burst: { type: "string" },
+      file: { type: "string" },
+      kind: { type: "string" },
       origin: { type: "string", multiple: true },
     },
     strict: true,
@@ -59,11 +66,19 @@ async function main(argv: string[]) {
       if (!values.org || !values.name || !values.owner) fail("create-project needs --org, --name and --owner");
       if (!/^[^@\s]+@[^@\s]+$/.test(values.owner!)) fail("--owner must be an e-mail address");
       const db = getDb();
-      const { orgId, project, promotedFrom } = await createProjectWithOwner(db, { orgName: values.org!, projectName: values.name!, ownerEmail: values.owner! });
+      const { orgId, project, promotedFrom } = await createProjectWithOwner(db, {
+        orgName: values.org!,
+        projectName: values.name!,
+        ownerEmail: values.owner!,
+      });
       const { secret } = await createApiKey(db, { projectId: project.id, name: "Default client key", role: "client" });
-      if (values.json) console.log(JSON.stringify({ orgId, projectId: project.id, apiKey: secret, ownerPromotedFrom: promotedFrom }));
+      if (values.json)
+        console.log(JSON.stringify({ orgId, projectId: project.id, apiKey: secret, ownerPromotedFrom: promotedFrom }));
       else {
-        if (promotedFrom) console.log(`note     ${values.owner} was ${promotedFrom} of the existing org "${values.org}" and is now its owner`);
+        if (promotedFrom)
+          console.log(
+            `note     ${values.owner} was ${promotedFrom} of the existing org "${values.org}" and is now its owner`,
+          );
         console.log(`org      ${orgId}\nproject  ${project.id}\napi key  ${secret}   (client role; shown once)`);
       }
       return;
@@ -76,14 +91,36 @@ async function main(argv: string[]) {
       const origins = parseOrigins(values.origin, values.role!);
       if (typeof origins === "string") fail(origins);
       const db = getDb();
-      const [project] = /^[0-9a-f-]{36}$/i.test(values.project!) ? await db.select().from(projects).where(eq(projects.id, values.project!)) : [];
+      const [project] = /^[0-9a-f-]{36}$/i.test(values.project!)
+        ? await db.select().from(projects).where(eq(projects.id, values.project!))
+        : [];
       if (!project) fail(`no project ${values.project}`);
-      const { key, secret } = await createApiKey(db, { projectId: project!.id, name: values.name ?? `${values.role} key`, role: values.role as never, ...(limits as object), allowedOrigins: origins as string[] | null });
+      const { key, secret } = await createApiKey(db, {
+        projectId: project!.id,
+        name: values.name ?? `${values.role} key`,
+        role: values.role as never,
+        ...(limits as object),
+        allowedOrigins: origins as string[] | null,
+      });
       const rate = { ratePerSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst };
-      if (values.json) console.log(JSON.stringify({ keyId: key.id, projectId: key.projectId, role: key.role, ...rate, allowedOrigins: key.allowedOrigins, apiKey: secret }));
+      if (values.json)
+        console.log(
+          JSON.stringify({
+            keyId: key.id,
+            projectId: key.projectId,
+            role: key.role,
+            ...rate,
+            allowedOrigins: key.allowedOrigins,
+            apiKey: secret,
+          }),
+        );
       else {
-        const origin = key.allowedOrigins ? `\norigins  ${key.allowedOrigins.join(" ")}   (browser key: POST /users and /users/events only)` : "";
-        console.log(`key      ${key.id}\nrole     ${key.role}\nlimit    ${rate.ratePerSecond}/s, burst ${rate.burst}${origin}\napi key  ${secret}   (shown once)`);
+        const origin = key.allowedOrigins
+          ? `\norigins  ${key.allowedOrigins.join(" ")}   (browser key: POST /users and /users/events only)`
+          : "";
+        console.log(
+          `key      ${key.id}\nrole     ${key.role}\nlimit    ${rate.ratePerSecond}/s, burst ${rate.burst}${origin}\napi key  ${secret}   (shown once)`,
+        );
       }
       return;
     }
@@ -92,12 +129,21 @@ async function main(argv: string[]) {
       const kind = values.kind ?? "users";
       if (!(IMPORT_KINDS as readonly string[]).includes(kind)) fail(`--kind must be one of ${IMPORT_KINDS.join(", ")}`);
       const db = getDb();
-      const [project] = /^[0-9a-f-]{36}$/i.test(values.project!) ? await db.select().from(projects).where(eq(projects.id, values.project!)) : [];
+      const [project] = /^[0-9a-f-]{36}$/i.test(values.project!)
+        ? await db.select().from(projects).where(eq(projects.id, values.project!))
+        : [];
       if (!project) fail(`no project ${values.project}`);
-      const contentType = /\.csv$/i.test(values.file!) ? "text/csv" : /\.(nd)?jsonl?$|\.ndjson$/i.test(values.file!) ? "application/x-ndjson" : null;
+      const contentType = /\.csv$/i.test(values.file!)
+        ? "text/csv"
+        : /\.(nd)?jsonl?$|\.ndjson$/i.test(values.file!)
+          ? "application/x-ndjson"
+          : null;
       if (!contentType) fail("--file must end in .csv, .ndjson or .jsonl");
       const started = await createImport(systemContext(db, project!.id), {
-        kind: kind as ImportKind, contentType, fileName: path.basename(values.file!), body: createReadStream(values.file!),
+        kind: kind as ImportKind,
+        contentType,
+        fileName: path.basename(values.file!),
+        body: createReadStream(values.file!),
       });
       console.log(`import   ${started.id} (${started.bytes} bytes, ${kind})`);
       await followImport(db, project!.id, started.id, values.json ?? false);
@@ -125,7 +171,8 @@ async function followImport(db: ReturnType<typeof getDb>, projectId: string, id:
       if (tty) process.stdout.write("\n");
       if (asJson) console.log(JSON.stringify(v));
       else for (const e of v.errors.slice(0, 20)) console.log(`line ${e.line}: ${e.message}`);
-      if (!asJson && v.failed > 20) console.log(`… ${v.failed - 20} more row errors (GET /imports/${id} lists the first 1,000)`);
+      if (!asJson && v.failed > 20)
+        console.log(`… ${v.failed - 20} more row errors (GET /imports/${id} lists the first 1,000)`);
       if (v.state !== "done") process.exitCode = 1;
       return;
     }
@@ -134,22 +181,39 @@ async function followImport(db: ReturnType<typeof getDb>, projectId: string, id:
 }
 
 /** `--rate 20/s --burst 50` checked with the keys API's own schema; an error message on bad input. */
-function parseKeyLimits(rate?: string, burst?: string): { rateLimitPerSecond?: number; rateLimitBurst?: number } | string {
+function parseKeyLimits(
+  rate?: string,
+  burst?: string,
+): { rateLimitPerSecond?: number; rateLimitBurst?: number } | string {
   if (rate === undefined && burst === undefined) return {};
   const r = rate === undefined ? undefined : /^(\d+)(\/s)?$/.exec(rate.trim());
   if (rate !== undefined && !r) return "--rate must look like 20/s";
   const b = burst === undefined ? undefined : /^\d+$/.test(burst.trim()) ? Number(burst) : NaN;
   if (Number.isNaN(b)) return "--burst must be a whole number";
-  const parsed = createKeyBody.safeParse({ name: "cli", role: "client", rate_limit_per_second: r ? Number(r[1]) : undefined, rate_limit_burst: b });
-  if (!parsed.success) return parsed.error.issues.map((i) => `--${i.path.join(".") === "rate_limit_burst" ? "burst" : "rate"}: ${i.message}`).join("; ");
-  return { rateLimitPerSecond: parsed.data.rate_limit_per_second, rateLimitBurst: parsed.data.rate_limit_burst ?? Math.max(DEFAULT_BURST, parsed.data.rate_limit_per_second) };
+  const parsed = createKeyBody.safeParse({
+    name: "cli",
+    role: "client",
+    rate_limit_per_second: r ? Number(r[1]) : undefined,
+    rate_limit_burst: b,
+  });
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((i) => `--${i.path.join(".") === "rate_limit_burst" ? "burst" : "rate"}: ${i.message}`)
+      .join("; ");
+  return {
+    rateLimitPerSecond: parsed.data.rate_limit_per_second,
+    rateLimitBurst: parsed.data.rate_limit_burst ?? Math.max(DEFAULT_BURST, parsed.data.rate_limit_per_second),
+  };
 }
 
 /** `--origin` values checked with the keys API's own schema (exact origins, client role only); null without any. */
 function parseOrigins(origins: string[] | undefined, role: string): string[] | null | string {
   if (!origins?.length) return null;
   const parsed = createKeyBody.safeParse({ name: "cli", role, allowed_origins: origins });
-  if (!parsed.success) return parsed.error.issues.map((i) => `--origin${i.path.length > 1 ? ` ${origins[Number(i.path[1])]}` : ""}: ${i.message}`).join("; ");
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((i) => `--origin${i.path.length > 1 ? ` ${origins[Number(i.path[1])]}` : ""}: ${i.message}`)
+      .join("; ");
   return parsed.data.allowed_origins ?? null;
 }
 
@@ -162,7 +226,10 @@ try {
   await main(process.argv.slice(2));
 } catch (err) {
   const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
-  if (code === "ECONNREFUSED") console.error(`Cannot reach the database at ${process.env.DATABASE_URL}. Start \`npm run dev\` or set DATABASE_URL.`);
+  if (code === "ECONNREFUSED")
+    console.error(
+      `Cannot reach the database at ${process.env.DATABASE_URL}. Start \`npm run dev\` or set DATABASE_URL.`,
+    );
   else console.error(err instanceof Error ? err.message : err);
   process.exitCode = 1;
 } finally {

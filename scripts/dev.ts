@@ -11,7 +11,11 @@ process.env.RELAY_PROCESS ??= "dev";
 let url = process.env.DATABASE_URL;
 let stopDb = async () => {};
 if (!url) {
-  const db = fork("scripts/embedded-db-process.ts", [], { execArgv: ["--import", "tsx"], detached: true, env: { ...process.env, RELAY_PROCESS: "db" } });
+  const db = fork("scripts/embedded-db-process.ts", [], {
+    execArgv: ["--import", "tsx"],
+    detached: true,
+    env: { ...process.env, RELAY_PROCESS: "db" },
+  });
   url = await new Promise<string>((resolve, reject) => {
     db.once("message", (m) => resolve((m as { url: string }).url));
     db.once("exit", (code) => reject(new Error(`the embedded PostgreSQL did not start (exit ${code})`)));

@@ -9,7 +9,10 @@ import { log } from "../lib/observability/logger";
  * The development database: an embedded PostgreSQL under `.data/pg`, used by `npm run dev` when
  * DATABASE_URL is unset. Survives restarts; cleans up after a parent that was SIGKILLed.
  */
-export async function startEmbeddedPostgres(root = process.cwd(), port = Number(process.env.EMBEDDED_PG_PORT ?? 54329)) {
+export async function startEmbeddedPostgres(
+  root = process.cwd(),
+  port = Number(process.env.EMBEDDED_PG_PORT ?? 54329),
+) {
   const dataDir = path.join(root, ".data", "pg");
   const pidFile = path.join(dataDir, "postmaster.pid");
   if (existsSync(pidFile)) {
@@ -47,7 +50,16 @@ export function embeddedServer(dataDir: string, port: number, onError: (e: unkno
     const gid = Number(execSync("id -g postgres").toString());
     chownSync(path.dirname(dataDir), uid, gid);
   }
-  return new EmbeddedPostgres({ databaseDir: dataDir, user: "postgres", password: "postgres", port, persistent: true, createPostgresUser: asRoot, onLog: () => {}, onError });
+  return new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: "postgres",
+    password: "postgres",
+    port,
+    persistent: true,
+    createPostgresUser: asRoot,
+    onLog: () => {},
+    onError,
+  });
 }
 
 function isAlive(pid: number) {

@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 /** Runs scripts/test/fixtures/together.ts (runTogether over two stand-in children) and collects its output. */
 function supervisor(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/test/fixtures/together.ts"], {
-    env: { ...process.env, LOG_LEVEL: "info", MARKER: path.join(mkdtempSync(path.join(tmpdir(), "together-")), "crashed"), ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: "info",
+      MARKER: path.join(mkdtempSync(path.join(tmpdir(), "together-")), "crashed"),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -16,7 +21,8 @@ function supervisor(env: Record<string, string>) {
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const waitFor = async (text: string | RegExp, times = 1) => {
     const deadline = Date.now() + 60_000;
-    const count = () => (typeof text === "string" ? out.split(text).length - 1 : (out.match(new RegExp(text, "g")) ?? []).length);
+    const count = () =>
+      typeof text === "string" ? out.split(text).length - 1 : (out.match(new RegExp(text, "g")) ?? []).length;
     while (count() < times) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${text}:\n${out}`);
       await new Promise((r) => setTimeout(r, 50));
@@ -35,7 +41,14 @@ describe("runTogether (npm run dev / npm start)", () => {
     s.child.kill("SIGINT");
     expect(await s.exited).toBe(0);
     const out = s.output();
-    const at = order(out, ["worker got SIGTERM", "worker exited", "web got SIGTERM", "web exited", "database stopped", "stopped cleanly"]);
+    const at = order(out, [
+      "worker got SIGTERM",
+      "worker exited",
+      "web got SIGTERM",
+      "web exited",
+      "database stopped",
+      "stopped cleanly",
+    ]);
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(out).toContain("stopping (SIGINT): worker, then web, then the database");

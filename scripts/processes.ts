@@ -26,7 +26,12 @@ export function runTogether(commands: ProcessSpec[], env: NodeJS.ProcessEnv, onE
   const stop = async (code: number, why: string) => {
     if (stopping) return;
     stopping = true;
-    log.info(`stopping (${why}): ${[...commands].reverse().map((c) => c.name).join(", then ")}, then the database`);
+    log.info(
+      `stopping (${why}): ${[...commands]
+        .reverse()
+        .map((c) => c.name)
+        .join(", then ")}, then the database`,
+    );
     for (const { name } of [...commands].reverse()) {
       const child = running.get(name);
       if (child) await stopChild(child);
@@ -38,7 +43,11 @@ export function runTogether(commands: ProcessSpec[], env: NodeJS.ProcessEnv, onE
 
   const start = (spec: ProcessSpec, attempt = 0) => {
     const startedAt = Date.now();
-    const child = spawn(spec.cmd, spec.args, { env: { ...env, RELAY_PROCESS: spec.name }, stdio: ["ignore", "inherit", "inherit"], detached: true });
+    const child = spawn(spec.cmd, spec.args, {
+      env: { ...env, RELAY_PROCESS: spec.name },
+      stdio: ["ignore", "inherit", "inherit"],
+      detached: true,
+    });
     running.set(spec.name, child);
     child.on("exit", (code, signal) => {
       running.delete(spec.name);
@@ -47,7 +56,10 @@ export function runTogether(commands: ProcessSpec[], env: NodeJS.ProcessEnv, onE
         // `next` counts crashes in a row (1 for the first), so the first restart waits the shortest delay.
         const next = Date.now() - startedAt > STABLE_MS ? 1 : attempt + 1;
         const delay = BACKOFF_MS[Math.min(next - 1, BACKOFF_MS.length - 1)]!;
-        log.error({ child: spec.name, code, signal, restartInMs: delay, attempt: next }, `${spec.name} exited; restarting it in ${delay / 1000} s`);
+        log.error(
+          { child: spec.name, code, signal, restartInMs: delay, attempt: next },
+          `${spec.name} exited; restarting it in ${delay / 1000} s`,
+        );
         setTimeout(() => !stopping && start(spec, next), delay).unref();
         return;
       }

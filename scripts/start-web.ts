@@ -17,9 +17,13 @@ if (!url) {
 exitUnlessPublicOriginConfigured({ ...process.env, NODE_ENV: "production" });
 // Through a transaction-mode pooler the advisory lock would not hold: DATABASE_DIRECT_URL names PostgreSQL itself.
 await runMigrations(process.env.DATABASE_DIRECT_URL ?? url);
-const next = spawn("node_modules/.bin/next", ["start", "-p", process.env.PORT ?? "3000", ...(process.env.HOST ? ["-H", process.env.HOST] : [])], {
-  stdio: "inherit",
-  env: { ...process.env, NODE_ENV: "production", AUTH_TRUST_HOST: process.env.AUTH_TRUST_HOST ?? "true" },
-});
+const next = spawn(
+  "node_modules/.bin/next",
+  ["start", "-p", process.env.PORT ?? "3000", ...(process.env.HOST ? ["-H", process.env.HOST] : [])],
+  {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", AUTH_TRUST_HOST: process.env.AUTH_TRUST_HOST ?? "true" },
+  },
+);
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => next.kill(sig));
 next.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -39,7 +39,11 @@ export const HANDLERS: Handlers = {
 export const MERGED_QUEUES: ReadonlySet<QueueName> = new Set(["pipeline.lists", "pipeline.journeys"]);
 
 /** Validates a batch with its queue's schema (the sender's) and hands it to the queue's handler. */
-export async function dispatch<Q extends QueueName>(queue: Q, data: unknown[], handlers: Handlers = HANDLERS): Promise<void> {
+export async function dispatch<Q extends QueueName>(
+  queue: Q,
+  data: unknown[],
+  handlers: Handlers = HANDLERS,
+): Promise<void> {
   const handler: (jobs: JobPayload<Q>[]) => Promise<void> = handlers[queue];
   await handler(data.map((d) => parseJob(queue, d)));
 }

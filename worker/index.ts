@@ -21,26 +21,36 @@ await runMigrations(process.env.DATABASE_DIRECT_URL ?? databaseUrl());
 
 const boss = await getBoss({ worker: true });
 for (const name of Object.keys(HANDLERS) as QueueName[]) {
-  await boss.work(name, { batchSize: 20, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true }, async (jobs) => {
-    // Merged queues take the fetched jobs at once (one pass decides them all); the others run one job at
-    // a time, so its id is on every log line it writes and its duration is its own.
-    const units = MERGED_QUEUES.has(name) ? [jobs] : jobs.map((job) => [job]);
-    for (const unit of units) {
-      await withLogContext({ jobId: unit.length === 1 ? unit[0]!.id : unit.map((j) => j.id).join(","), queue: name }, async () => {
-        const end = metrics.stepDuration.startTimer({ step: name });
-        try {
-          await dispatch(name, unit.map((j) => j.data));
-          log.debug({ jobs: unit.length }, "job done");
-        } catch (err) {
-          metrics.stepFailures.inc({ step: name });
-          log.error({ err }, "job failed; pg-boss retries it");
-          throw err;
-        } finally {
-          end();
-        }
-      });
-    }
-  });
+  await boss.work(
+    name,
+    { batchSize: 20, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    async (jobs) => {
+      // Merged queues take the fetched jobs at once (one pass decides them all); the others run one job at
+      // a time, so its id is on every log line it writes and its duration is its own.
+      const units = MERGED_QUEUES.has(name) ? [jobs] : jobs.map((job) => [job]);
+      for (const unit of units) {
+        await withLogContext(
+          { jobId: unit.length === 1 ? unit[0]!.id : unit.map((j) => j.id).join(","), queue: name },
+          async () => {
+            const end = metrics.stepDuration.startTimer({ step: name });
+            try {
+              await dispatch(
+                name,
+                unit.map((j) => j.data),
+              );
+              log.debug({ jobs: unit.length }, "job done");
+            } catch (err) {
+              metrics.stepFailures.inc({ step: name });
+              log.error({ err }, "job failed; pg-boss retries it");
+              throw err;
+            } finally {
+              end();
+            }
+          },
+        );
+      }
+    },
+  );
 }
 // With `{}` as its data: pg-boss sends null otherwise, which the queue's payload schema refuses (the tick then never ran).
 await boss.schedule("system.tick", "* * * * *", {});
@@ -52,7 +62,10 @@ const importLoop = startImportLoop(getDb());
 const heartbeat = startHeartbeat(getDb());
 await heartbeat.ready;
 const opsServer = startOpsServer(boss);
-log.info({ queues: Object.keys(HANDLERS), heartbeat: heartbeat.id }, "[worker] ready: intake drain, schedule loop, import loop, job queues");
+log.info(
+  { queues: Object.keys(HANDLERS), heartbeat: heartbeat.id },
+  "[worker] ready: intake drain, schedule loop, import loop, job queues",
+);
 if (!mailConfigured()) log.warn(`[worker] ${MAIL_NOT_CONFIGURED}`);
 
 let stopping = false;

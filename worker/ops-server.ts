@@ -16,7 +16,8 @@ export function startOpsServer(boss: PgBoss): Server {
     const path = (req.url ?? "/").split("?")[0]!.replace(/^\/api/, "");
     try {
       let answer: Response;
-      if (path === "/health/live") answer = Response.json({ status: "ok", checks: { process: { ok: true, detail: `pid ${process.pid}` } } });
+      if (path === "/health/live")
+        answer = Response.json({ status: "ok", checks: { process: { ok: true, detail: `pid ${process.pid}` } } });
       else if (path === "/health/ready") {
         const r = readinessResponse(await checkReadiness(getDb()));
         answer = new Response(r.body, { status: r.status, headers: r.headers });
@@ -32,8 +33,12 @@ export function startOpsServer(boss: PgBoss): Server {
     }
   });
   const port = Number(process.env.WORKER_PORT ?? 3001);
-  server.on("error", (err) => log.error({ err: err.message, port }, "worker health/metrics port unavailable; the worker runs on without it"));
-  server.listen(port, process.env.WORKER_HOST ?? "127.0.0.1", () => log.info({ port }, "worker health and metrics listening"));
+  server.on("error", (err) =>
+    log.error({ err: err.message, port }, "worker health/metrics port unavailable; the worker runs on without it"),
+  );
+  server.listen(port, process.env.WORKER_HOST ?? "127.0.0.1", () =>
+    log.info({ port }, "worker health and metrics listening"),
+  );
   return server;
 }
 
@@ -41,7 +46,12 @@ async function collectQueueSizes(boss: PgBoss) {
   try {
     metrics.bossQueue.reset();
     for (const q of await boss.getQueues()) {
-      for (const [state, n] of [["queued", q.queuedCount], ["active", q.activeCount], ["deferred", q.deferredCount], ["failed", q.failedCount]] as const) {
+      for (const [state, n] of [
+        ["queued", q.queuedCount],
+        ["active", q.activeCount],
+        ["deferred", q.deferredCount],
+        ["failed", q.failedCount],
+      ] as const) {
         metrics.bossQueue.set({ queue: q.name, state }, n);
       }
     }

@@ -17,7 +17,12 @@ afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
 });
 
-async function seed(p: TestProject, name: string, count: number, opts: { fireAt?: string; type?: "single" | "recurring" } = {}) {
+async function seed(
+  p: TestProject,
+  name: string,
+  count: number,
+  opts: { fireAt?: string; type?: "single" | "recurring" } = {},
+) {
   const type = opts.type ?? "single";
   const s = (await api("POST", p.admin("/schedules"), { key: p.keys.editor, body: { name, type } })).body;
   const fireAt = opts.fireAt ?? new Date(Date.now() - 60_000).toISOString();
@@ -68,11 +73,16 @@ describe("the firing loop in worker processes", () => {
   it("two workers fire 10,000 due firings, each exactly once", async () => {
     const s = await seed(p, "bulk", 10_000);
     await Promise.all([worker({ SCHEDULE_BATCH: "500" }), worker({ SCHEDULE_BATCH: "500" })]);
-    const done = await until(() => counts(p.projectId, s.id, "scheduled.bulk"), (c) => c.pending === 0);
+    const done = await until(
+      () => counts(p.projectId, s.id, "scheduled.bulk"),
+      (c) => c.pending === 0,
+    );
     expect(done).toEqual({ pending: 0, fired: 10_000, events: 10_000, users: 10_000, linked: 10_000 });
-    const [sample] = await sql`select data from events where project_id = ${p.projectId} and name = 'scheduled.bulk' limit 1`;
+    const [sample] =
+      await sql`select data from events where project_id = ${p.projectId} and name = 'scheduled.bulk' limit 1`;
     expect(sample!.data).toMatchObject({ seeded: true, schedule_id: s.id, offset: "0 minutes" });
-    const [{ n }] = await sql`select count(*)::int as n from schedule_assignments where project_id = ${p.projectId} and schedule_id = ${s.id} and state = 'fired'`;
+    const [{ n }] =
+      await sql`select count(*)::int as n from schedule_assignments where project_id = ${p.projectId} and schedule_id = ${s.id} and state = 'fired'`;
     expect(n).toBe(10_000);
     await Promise.all(workers.splice(0).map((w) => w.stop()));
   }, 180_000);
@@ -87,7 +97,12 @@ describe("the firing loop in worker processes", () => {
       and offset_id in (select id from schedule_offsets where project_id = ${p.projectId} and schedule_id = ${s.id})
       order by assignment_id desc limit 1000 for update`;
     const first = await worker({ SCHEDULE_BATCH: "500", SCHEDULE_CONCURRENCY: "2" });
-    await until(() => counts(p.projectId, s.id, "scheduled.crash"), (c) => c.fired >= 1000, 60_000, 10);
+    await until(
+      () => counts(p.projectId, s.id, "scheduled.crash"),
+      (c) => c.fired >= 1000,
+      60_000,
+      10,
+    );
     await first.stop("SIGKILL");
     // Read while the held firings are still locked: the test files share the database, and another
     // file's worker (every worker serves every project) fires them the moment they are let go (seen on a
@@ -100,7 +115,10 @@ describe("the firing loop in worker processes", () => {
     expect(atKill.events).toBe(atKill.fired);
     expect(atKill.linked).toBe(atKill.fired);
     await worker({ SCHEDULE_BATCH: "500" });
-    const done = await until(() => counts(p.projectId, s.id, "scheduled.crash"), (c) => c.pending === 0);
+    const done = await until(
+      () => counts(p.projectId, s.id, "scheduled.crash"),
+      (c) => c.pending === 0,
+    );
     expect(done).toEqual({ pending: 0, fired: 20_000, events: 20_000, users: 20_000, linked: 20_000 });
   }, 180_000);
 
@@ -109,22 +127,32 @@ describe("the firing loop in worker processes", () => {
     await sql`update schedule_assignments set state = 'paused' where project_id = ${p.projectId} and schedule_id = ${s.id} and (data->>'n') is null and id in (
       select id from schedule_assignments where project_id = ${p.projectId} and schedule_id = ${s.id} order by id limit 10)`;
     if (!workers.length) await worker({ SCHEDULE_BACKFILL_PAGE: "500" });
-    const res = await api("POST", p.admin(`/schedules/${s.id}/offsets`), { key: p.keys.editor, body: { offset: "7 days", direction: "before" } });
+    const res = await api("POST", p.admin(`/schedules/${s.id}/offsets`), {
+      key: p.keys.editor,
+      body: { offset: "7 days", direction: "before" },
+    });
     expect(res.status).toBe(201);
     const made = await until(
-      async () => (await sql`select count(*)::int as n, (select backfill from schedule_offsets where id = ${res.body.id}) as state
-        from schedule_firings where project_id = ${p.projectId} and offset_id = ${res.body.id}`)[0]!,
+      async () =>
+        (
+          await sql`select count(*)::int as n, (select backfill from schedule_offsets where id = ${res.body.id}) as state
+        from schedule_firings where project_id = ${p.projectId} and offset_id = ${res.body.id}`
+        )[0]!,
       (r) => r.state === null,
     );
     expect(made.n).toBe(2990);
-    const [one] = await sql`select fire_at from schedule_firings where project_id = ${p.projectId} and offset_id = ${res.body.id} limit 1`;
+    const [one] =
+      await sql`select fire_at from schedule_firings where project_id = ${p.projectId} and offset_id = ${res.body.id} limit 1`;
     expect(new Date(one!.fire_at).toISOString()).toBe("2099-12-25T00:00:00.000Z");
   }, 180_000);
 
   it("users the pipeline creates from events (many in one transaction) get their anniversary assignment with them", async () => {
     if (!workers.length) await worker();
     const names = Array.from({ length: 50 }, (_, i) => `from-event-${i}`);
-    const res = await api("POST", p.client("/users/events"), { key: p.keys.client, body: names.map((n) => ({ name: "signed_up", identifier: [{ external_id: n }], data: {} })) });
+    const res = await api("POST", p.client("/users/events"), {
+      key: p.keys.client,
+      body: names.map((n) => ({ name: "signed_up", identifier: [{ external_id: n }], data: {} })),
+    });
     expect(res.body).toMatchObject({ accepted: 50 });
     const rows = await until(
       () => sql`select u.id, u.created_at, a.anchor, a.occurrence_at from user_identifiers i join users u on u.project_id = i.project_id and u.id = i.user_id
@@ -141,15 +169,25 @@ describe("the firing loop in worker processes", () => {
 
   it("resume immediately fires the first occurrence at once", async () => {
     if (!workers.length) await worker();
-    await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "resume-now" }] } });
+    await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "resume-now" }] },
+    });
     const id = [{ external_id: "resume-now" }];
     const c = (path: string, body: unknown) => api("POST", p.client(path), { key: p.keys.client, body });
     expect((await c("/users/scheduled", { name: "nudge", identifier: id, interval: "1 day" })).status).toBe(201);
-    expect((await c("/users/scheduled/pause", { name: "nudge", identifier: id, mode: "immediately" })).status).toBe(200);
+    expect((await c("/users/scheduled/pause", { name: "nudge", identifier: id, mode: "immediately" })).status).toBe(
+      200,
+    );
     const resumed = await c("/users/scheduled/resume", { name: "nudge", identifier: id, mode: "immediately" });
     expect(resumed.status).toBe(200);
     const started = Date.now();
-    const events = await until(() => sql`select * from events where project_id = ${p.projectId} and name = 'scheduled.nudge'`, (r) => r.length > 0, 10_000, 50);
+    const events = await until(
+      () => sql`select * from events where project_id = ${p.projectId} and name = 'scheduled.nudge'`,
+      (r) => r.length > 0,
+      10_000,
+      50,
+    );
     expect(events).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(events[0]!.data.fire_at).toBe(resumed.body.start_at);

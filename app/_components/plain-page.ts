@@ -11,5 +11,8 @@ export function plainPage(status: number, title: string, message: string): Respo
 <h1 style="margin:.5rem 0 0;font-size:1.25rem;font-weight:600">${esc(title)}</h1>
 <p style="margin:.75rem 0 0;line-height:1.6;color:#52525b">${esc(message)}</p>
 </main></body></html>`;
-  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-robots-tag": "noindex" } });
+  return new Response(html, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-robots-tag": "noindex" },
+  });
 }

@@ -2,7 +2,11 @@
 
 /** A problem+json answer from our API, with the server's own message. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
     super(message);
   }
 }
@@ -19,7 +23,10 @@ export async function apiFetch<T = any>(path: string, init: { method?: string; b
   const body = text ? JSON.parse(text) : null;
   if (!res.ok) {
     const detail = body?.detail ?? body?.title ?? `Request failed (${res.status})`;
-    const fields = Array.isArray(body?.errors) && body.errors.length ? ` (${body.errors.map((e: any) => `${e.path || "body"}: ${e.message}`).join("; ")})` : "";
+    const fields =
+      Array.isArray(body?.errors) && body.errors.length
+        ? ` (${body.errors.map((e: any) => `${e.path || "body"}: ${e.message}`).join("; ")})`
+        : "";
     throw new ApiError(res.status, String(detail) + (body?.detail ? "" : fields), body);
   }
   return body as T;

@@ -8,8 +8,16 @@ import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-quer
  * The caller shows `error` (the server's reason) beside the rolled-back value.
  */
 export function useOptimisticMutation<TVars, TData = unknown>({
-  queryKey, mutationFn, apply, alsoInvalidate = [],
-}: { queryKey: QueryKey; mutationFn: (vars: TVars) => Promise<TData>; apply: (old: unknown, vars: TVars) => unknown; alsoInvalidate?: QueryKey[] }) {
+  queryKey,
+  mutationFn,
+  apply,
+  alsoInvalidate = [],
+}: {
+  queryKey: QueryKey;
+  mutationFn: (vars: TVars) => Promise<TData>;
+  apply: (old: unknown, vars: TVars) => unknown;
+  alsoInvalidate?: QueryKey[];
+}) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn,

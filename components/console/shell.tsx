@@ -9,36 +9,59 @@ import { ProjectSwitcher } from "./project-switcher";
 
 const linkClass = (active: boolean) =>
   `flex items-center justify-between rounded-md px-2.5 py-1 text-sm transition-colors focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${
-    active ? "bg-white font-medium text-zinc-900 shadow-sm ring-1 ring-zinc-200" : "text-zinc-600 hover:bg-zinc-200/60 hover:text-zinc-900"
+    active
+      ? "bg-white font-medium text-zinc-900 shadow-sm ring-1 ring-zinc-200"
+      : "text-zinc-600 hover:bg-zinc-200/60 hover:text-zinc-900"
   }`;
 
 /** The console frame: sidebar (logo, project switcher, project navigation, account) and the page. */
 export function Shell({
-  email, projects, inviteCount, signOut, children,
-}: { email: string; projects: MyProject[]; inviteCount: number; signOut: () => Promise<void>; children: ReactNode }) {
+  email,
+  projects,
+  inviteCount,
+  signOut,
+  children,
+}: {
+  email: string;
+  projects: MyProject[];
+  inviteCount: number;
+  signOut: () => Promise<void>;
+  children: ReactNode;
+}) {
   const pathname = usePathname();
   const currentId = /^\/projects\/([0-9a-f-]{36})/.exec(pathname)?.[1];
   const project: { id: string; role: Role } | undefined = projects.find((p) => p.id === currentId);
   return (
     <div className="flex min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">Skip to content</a>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
       {/* The aside stretches with the page (its background and border reach the bottom of the longest page);
           its content sticks to the window, so navigation stays in view while the page scrolls. */}
       <aside className="w-60 shrink-0 border-r border-zinc-200 bg-zinc-100/70">
         <div className="sticky top-0 flex h-screen flex-col px-3 py-4">
           <Link href="/projects" className="mb-4 flex items-center gap-2 px-1">
-            <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-xs font-bold text-white">R</span>
+            <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-xs font-bold text-white">
+              R
+            </span>
             <span className="font-semibold tracking-tight">Relay</span>
           </Link>
           {projects.length > 0 && <ProjectSwitcher projects={projects} currentId={project?.id} />}
           <nav aria-label="Project" className="mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
             {project &&
               NAV_SECTIONS.map((section) => {
-                const items = NAV_ITEMS.filter((i) => i.section === section && (!i.minRole || roleAtLeast(project.role, i.minRole)));
+                const items = NAV_ITEMS.filter(
+                  (i) => i.section === section && (!i.minRole || roleAtLeast(project.role, i.minRole)),
+                );
                 if (!items.length) return null;
                 return (
                   <div key={section}>
-                    <p className="px-2.5 pb-1 text-[11px] font-medium uppercase tracking-wide text-zinc-400">{section}</p>
+                    <p className="px-2.5 pb-1 text-[11px] font-medium uppercase tracking-wide text-zinc-400">
+                      {section}
+                    </p>
                     <ul className="space-y-0.5">
                       {items.map((item) => {
                         const href = `/projects/${project.id}${item.path}`;
@@ -46,7 +69,9 @@ export function Shell({
                         const active = pathname === href || (item.path !== "" && pathname.startsWith(href + "/"));
                         return (
                           <li key={item.path}>
-                            <Link href={href} className={linkClass(active)} aria-current={active ? "page" : undefined}>{item.label}</Link>
+                            <Link href={href} className={linkClass(active)} aria-current={active ? "page" : undefined}>
+                              {item.label}
+                            </Link>
                           </li>
                         );
                       })}
@@ -56,15 +81,26 @@ export function Shell({
               })}
           </nav>
           <div className="space-y-0.5 border-t border-zinc-200 pt-3">
-            <Link href="/projects" className={linkClass(pathname === "/projects")}>All projects</Link>
+            <Link href="/projects" className={linkClass(pathname === "/projects")}>
+              All projects
+            </Link>
             <Link href="/invites" className={linkClass(pathname === "/invites")}>
               My invites
-              {inviteCount > 0 && <span className="rounded-full bg-indigo-600 px-1.5 text-xs font-medium text-white">{inviteCount}</span>}
+              {inviteCount > 0 && (
+                <span className="rounded-full bg-indigo-600 px-1.5 text-xs font-medium text-white">{inviteCount}</span>
+              )}
             </Link>
             <div className="px-2.5 pt-2">
-              <p className="truncate text-xs text-zinc-500" title={email}>{email}</p>
+              <p className="truncate text-xs text-zinc-500" title={email}>
+                {email}
+              </p>
               <form action={signOut}>
-                <button type="submit" className="mt-1 text-xs font-medium text-zinc-600 hover:text-zinc-900 focus:outline-none focus-visible:underline">Sign out</button>
+                <button
+                  type="submit"
+                  className="mt-1 text-xs font-medium text-zinc-600 hover:text-zinc-900 focus:outline-none focus-visible:underline"
+                >
+                  Sign out
+                </button>
               </form>
             </div>
           </div>

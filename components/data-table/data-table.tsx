@@ -12,7 +12,17 @@ export type Columns<T extends RowData> = ColumnDef<typeof features, T>[];
  * renders headers and cells; Previous/Next move the server cursor. `expanded` renders a detail row.
  */
 export function DataTable<T extends RowData>({
-  rows, columns, rowKey, caption, page, nextCursor, onNext, onPrev, expanded, onRowClick, fetching,
+  rows,
+  columns,
+  rowKey,
+  caption,
+  page,
+  nextCursor,
+  onNext,
+  onPrev,
+  expanded,
+  onRowClick,
+  fetching,
 }: {
   rows: T[];
   columns: Columns<T>;
@@ -61,7 +71,9 @@ export function DataTable<T extends RowData>({
                   </tr>
                   {detail && (
                     <tr className="bg-zinc-50/60">
-                      <td colSpan={width} className="px-4 py-3">{detail}</td>
+                      <td colSpan={width} className="px-4 py-3">
+                        {detail}
+                      </td>
                     </tr>
                   )}
                 </Fragment>
@@ -73,8 +85,17 @@ export function DataTable<T extends RowData>({
       <div className="flex items-center justify-between border-t border-zinc-100 px-4 py-2.5 text-xs text-zinc-500">
         <span>Page {page}</span>
         <div className="flex gap-2">
-          <Button variant="secondary" size="sm" disabled={page <= 1 || fetching} onClick={onPrev}>Previous</Button>
-          <Button variant="secondary" size="sm" disabled={!nextCursor || fetching} onClick={() => nextCursor && onNext(nextCursor)}>Next</Button>
+          <Button variant="secondary" size="sm" disabled={page <= 1 || fetching} onClick={onPrev}>
+            Previous
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={!nextCursor || fetching}
+            onClick={() => nextCursor && onNext(nextCursor)}
+          >
+            Next
+          </Button>
         </div>
       </div>
     </div>

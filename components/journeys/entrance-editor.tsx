@@ -13,7 +13,11 @@ import type { ScheduleView } from "@/lib/schedules/schemas";
 const SCHEDULED_FIELDS = ["schedule_id", "schedule_offset_id", "offset", "fire_at"];
 
 export function useSchedules(projectId: string) {
-  return useQuery({ queryKey: ["schedules", projectId], queryFn: () => apiFetch<{ data: ScheduleView[] }>(adminPath(projectId, "/schedules?limit=500")), staleTime: 30_000 });
+  return useQuery({
+    queryKey: ["schedules", projectId],
+    queryFn: () => apiFetch<{ data: ScheduleView[] }>(adminPath(projectId, "/schedules?limit=500")),
+    staleTime: 30_000,
+  });
 }
 
 /** The `journey.<data_key>.<property>` paths an entrance exposes, shown as the admin types. */
@@ -23,7 +27,11 @@ function ExposedPaths({ dataKey, props }: { dataKey: string; props: string[] }) 
     <div className="text-xs text-zinc-500" aria-live="polite" data-testid="exposed-paths">
       Downstream steps read:{" "}
       {props.length ? (
-        props.slice(0, 12).map((p) => <code key={p} className="mr-1 inline-block rounded bg-zinc-100 px-1 font-mono text-zinc-700">journey.{key}.{p}</code>)
+        props.slice(0, 12).map((p) => (
+          <code key={p} className="mr-1 inline-block rounded bg-zinc-100 px-1 font-mono text-zinc-700">
+            journey.{key}.{p}
+          </code>
+        ))
       ) : (
         <code className="rounded bg-zinc-100 px-1 font-mono text-zinc-700">journey.{key}.&lt;property&gt;</code>
       )}
@@ -33,7 +41,19 @@ function ExposedPaths({ dataKey, props }: { dataKey: string; props: string[] }) 
 }
 
 /** One entrance: an event (conditions, organization member rule) or a schedule offset, and its data key. */
-export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }: { index: number; schema: Schema; projectId: string; onRemove: () => void; canRemove: boolean }) {
+export function EntranceEditor({
+  index,
+  schema,
+  projectId,
+  onRemove,
+  canRemove,
+}: {
+  index: number;
+  schema: Schema;
+  projectId: string;
+  onRemove: () => void;
+  canRemove: boolean;
+}) {
   const { control, setValue, getValues } = useFormContext();
   const at = `entrances.${index}`;
   const kind = useWatch({ control, name: `${at}.kind` }) as "event" | "scheduled";
@@ -47,7 +67,12 @@ export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }
   const eventProps = schema.propsOf(eventName);
   const exposed =
     kind === "scheduled"
-      ? [...new Set([...SCHEDULED_FIELDS, ...(schedule ? schema.propsOf(`scheduled.${schedule.name}`).map((p) => p.path) : [])])]
+      ? [
+          ...new Set([
+            ...SCHEDULED_FIELDS,
+            ...(schedule ? schema.propsOf(`scheduled.${schedule.name}`).map((p) => p.path) : []),
+          ]),
+        ]
       : eventProps.map((p) => p.path);
   const label = `Entrance ${index + 1}`;
   return (
@@ -65,7 +90,19 @@ export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }
               onChange={(e) => {
                 const id = getValues(`${at}.id`);
                 const key = getValues(`${at}.data_key`) || "event";
-                setValue(at, e.target.value === "event" ? { ...(id ? { id } : {}), kind: "event", event_name: "", data_key: key } : { ...(id ? { id } : {}), kind: "scheduled", schedule_id: "", schedule_offset_id: "", data_key: key }, { shouldDirty: true });
+                setValue(
+                  at,
+                  e.target.value === "event"
+                    ? { ...(id ? { id } : {}), kind: "event", event_name: "", data_key: key }
+                    : {
+                        ...(id ? { id } : {}),
+                        kind: "scheduled",
+                        schedule_id: "",
+                        schedule_offset_id: "",
+                        data_key: key,
+                      },
+                  { shouldDirty: true },
+                );
               }}
             >
               <option value="event">An event happens</option>
@@ -73,13 +110,32 @@ export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }
             </select>
           )}
         />
-        {canRemove && <Button variant="ghost" size="sm" onClick={onRemove}>Remove entrance</Button>}
+        {canRemove && (
+          <Button variant="ghost" size="sm" onClick={onRemove}>
+            Remove entrance
+          </Button>
+        )}
       </legend>
       {kind === "event" ? (
         <>
           <div>
-            <label className="text-sm text-zinc-600" htmlFor={`${at}-event`}>Event name</label>
-            <Controller control={control} name={`${at}.event_name`} render={({ field }) => <input id={`${at}-event`} {...field} value={field.value ?? ""} list="relay-event-names" className={`${controlClass} ml-2 w-64`} placeholder="Signed Up" />} />
+            <label className="text-sm text-zinc-600" htmlFor={`${at}-event`}>
+              Event name
+            </label>
+            <Controller
+              control={control}
+              name={`${at}.event_name`}
+              render={({ field }) => (
+                <input
+                  id={`${at}-event`}
+                  {...field}
+                  value={field.value ?? ""}
+                  list="relay-event-names"
+                  className={`${controlClass} ml-2 w-64`}
+                  placeholder="Signed Up"
+                />
+              )}
+            />
             <FieldError name={`${at}.event_name`} />
           </div>
           <div className="space-y-2">
@@ -95,17 +151,41 @@ export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }
                 }}
               />
             ))}
-            <Button variant="ghost" size="sm" onClick={() => setValue(`${at}.condition`, [...((getValues(`${at}.condition`) as unknown[]) ?? []), { path: eventProps[0]?.path ?? "", op: "eq", value: "" }], { shouldDirty: true })}>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() =>
+                setValue(
+                  `${at}.condition`,
+                  [
+                    ...((getValues(`${at}.condition`) as unknown[]) ?? []),
+                    { path: eventProps[0]?.path ?? "", op: "eq", value: "" },
+                  ],
+                  { shouldDirty: true },
+                )
+              }
+            >
               + Condition on the event's data
             </Button>
           </div>
           {userRule ? (
             <div>
               <p className="mb-1 text-sm text-zinc-600">For organization events, only members matching:</p>
-              <RuleGroup path={`${at}.user_rule`} schema={schema} depth={1} onRemove={() => setValue(`${at}.user_rule`, undefined, { shouldDirty: true })} />
+              <RuleGroup
+                path={`${at}.user_rule`}
+                schema={schema}
+                depth={1}
+                onRemove={() => setValue(`${at}.user_rule`, undefined, { shouldDirty: true })}
+              />
             </div>
           ) : (
-            <Button variant="ghost" size="sm" onClick={() => setValue(`${at}.user_rule`, { all: [newPropertyRule()] }, { shouldDirty: true })}>+ Member rule (organization events)</Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => setValue(`${at}.user_rule`, { all: [newPropertyRule()] }, { shouldDirty: true })}
+            >
+              + Member rule (organization events)
+            </Button>
           )}
         </>
       ) : (
@@ -115,9 +195,21 @@ export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }
               control={control}
               name={`${at}.schedule_id`}
               render={({ field }) => (
-                <select aria-label={`${label}: schedule`} className={controlClass} value={field.value ?? ""} onChange={(e) => { field.onChange(e.target.value); setValue(`${at}.schedule_offset_id`, ""); }}>
+                <select
+                  aria-label={`${label}: schedule`}
+                  className={controlClass}
+                  value={field.value ?? ""}
+                  onChange={(e) => {
+                    field.onChange(e.target.value);
+                    setValue(`${at}.schedule_offset_id`, "");
+                  }}
+                >
                   <option value="">Choose a schedule…</option>
-                  {schedules.data?.data.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+                  {schedules.data?.data.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
                 </select>
               )}
             />
@@ -128,23 +220,51 @@ export function EntranceEditor({ index, schema, projectId, onRemove, canRemove }
               control={control}
               name={`${at}.schedule_offset_id`}
               render={({ field }) => (
-                <select aria-label={`${label}: offset`} className={controlClass} value={field.value ?? ""} onChange={(e) => field.onChange(e.target.value)} disabled={!schedule}>
+                <select
+                  aria-label={`${label}: offset`}
+                  className={controlClass}
+                  value={field.value ?? ""}
+                  onChange={(e) => field.onChange(e.target.value)}
+                  disabled={!schedule}
+                >
                   <option value="">{schedule ? "Choose an offset…" : "Pick a schedule first"}</option>
-                  {schedule?.offsets.map((o) => <option key={o.id} value={o.id}>{o.offset} {o.direction}</option>)}
+                  {schedule?.offsets.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.offset} {o.direction}
+                    </option>
+                  ))}
                 </select>
               )}
             />
             <FieldError name={`${at}.schedule_offset_id`} />
           </div>
           {schedule && <Badge tone="amber">scheduled.{schedule.name}</Badge>}
-          {schedules.data && schedules.data.data.length === 0 && <p className="text-sm text-zinc-500">No schedules yet: create one on the Schedules page.</p>}
+          {schedules.data && schedules.data.data.length === 0 && (
+            <p className="text-sm text-zinc-500">No schedules yet: create one on the Schedules page.</p>
+          )}
         </div>
       )}
       <div>
-        <label className="text-sm text-zinc-600" htmlFor={`${at}-key`}>Data key</label>
-        <Controller control={control} name={`${at}.data_key`} render={({ field }) => <input id={`${at}-key`} {...field} value={field.value ?? ""} className={`${controlClass} ml-2 w-40 font-mono text-xs`} placeholder="event" />} />
+        <label className="text-sm text-zinc-600" htmlFor={`${at}-key`}>
+          Data key
+        </label>
+        <Controller
+          control={control}
+          name={`${at}.data_key`}
+          render={({ field }) => (
+            <input
+              id={`${at}-key`}
+              {...field}
+              value={field.value ?? ""}
+              className={`${controlClass} ml-2 w-40 font-mono text-xs`}
+              placeholder="event"
+            />
+          )}
+        />
         <FieldError name={`${at}.data_key`} />
-        <div className="mt-1"><ExposedPaths dataKey={dataKey} props={exposed} /></div>
+        <div className="mt-1">
+          <ExposedPaths dataKey={dataKey} props={exposed} />
+        </div>
       </div>
     </fieldset>
   );

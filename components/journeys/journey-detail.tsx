@@ -14,14 +14,31 @@ import { JourneyEntries } from "./journey-entries";
 /** One journey: its entrances (editable by editors) and its entries. */
 export function JourneyDetail({ journeyId }: { journeyId: string }) {
   const project = useProject();
-  const q = useQuery({ queryKey: ["journey", project.id, journeyId], queryFn: () => apiFetch<JourneyView>(adminPath(project.id, `/journeys/${journeyId}`)) });
+  const q = useQuery({
+    queryKey: ["journey", project.id, journeyId],
+    queryFn: () => apiFetch<JourneyView>(adminPath(project.id, `/journeys/${journeyId}`)),
+  });
   return (
     <QueryState q={q} what="journey">
       {(j) => (
         <>
-          <PageHeader title={j.name} description={<><Link href={`/projects/${project.id}/journeys`} className="text-indigo-700 hover:underline">Journeys</Link> · {j.entrances.length} entrance{j.entrances.length === 1 ? "" : "s"}</>} />
+          <PageHeader
+            title={j.name}
+            description={
+              <>
+                <Link href={`/projects/${project.id}/journeys`} className="text-indigo-700 hover:underline">
+                  Journeys
+                </Link>{" "}
+                · {j.entrances.length} entrance{j.entrances.length === 1 ? "" : "s"}
+              </>
+            }
+          />
           <div className="space-y-6">
-            {roleAtLeast(project.role, "editor") ? <JourneyEditor key={j.updated_at} journey={j} /> : <JsonView value={j.entrances} />}
+            {roleAtLeast(project.role, "editor") ? (
+              <JourneyEditor key={j.updated_at} journey={j} />
+            ) : (
+              <JsonView value={j.entrances} />
+            )}
             <JourneyEntries journey={j} />
           </div>
         </>

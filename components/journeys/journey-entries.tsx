@@ -12,7 +12,14 @@ import { Badge, Card, controlClass, ErrorBanner, LoadingRows } from "@/component
 import { roleAtLeast } from "@/lib/access/roles";
 import type { JourneyView } from "@/lib/journeys/schemas";
 
-type Entry = { id: string; entrance_id: string; user_id: string; context: Record<string, unknown>; entered_at: string; exited_at: string | null };
+type Entry = {
+  id: string;
+  entrance_id: string;
+  user_id: string;
+  context: Record<string, unknown>;
+  entered_at: string;
+  exited_at: string | null;
+};
 type Page = { data: Entry[]; next_cursor: string | null };
 
 /** A journey's entries, filtered by state, entrance and user, paged on the server; editors can exit active ones. */
@@ -23,19 +30,34 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
   const [entrance, setEntrance] = useState("");
   const [user, setUser] = useState("");
   const userOk = /^[0-9a-f-]{36}$/i.test(user.trim());
-  const filters = new URLSearchParams({ limit: "25", ...(state ? { state } : {}), ...(entrance ? { entrance_id: entrance } : {}), ...(userOk ? { user_id: user.trim() } : {}) });
+  const filters = new URLSearchParams({
+    limit: "25",
+    ...(state ? { state } : {}),
+    ...(entrance ? { entrance_id: entrance } : {}),
+    ...(userOk ? { user_id: user.trim() } : {}),
+  });
   const pager = useCursorPager(filters.toString());
   if (pager.cursor) filters.set("cursor", pager.cursor);
   const key = ["journey-entries", project.id, journey.id, filters.toString()];
-  const q = useQuery({ queryKey: key, queryFn: () => apiFetch<Page>(adminPath(project.id, `/journeys/${journey.id}/entries?${filters}`)), placeholderData: keepPreviousData, refetchInterval: 10_000 });
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => apiFetch<Page>(adminPath(project.id, `/journeys/${journey.id}/entries?${filters}`)),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
   const canExit = roleAtLeast(project.role, "editor");
   // Optimistic: the entry shows as exited at once and reverts if the server refuses.
   const exit = useMutation({
-    mutationFn: (id: string) => apiFetch(adminPath(project.id, `/journeys/${journey.id}/entries/${id}/exit`), { method: "POST" }),
+    mutationFn: (id: string) =>
+      apiFetch(adminPath(project.id, `/journeys/${journey.id}/entries/${id}/exit`), { method: "POST" }),
     onMutate: async (id) => {
       await qc.cancelQueries({ queryKey: key });
       const before = qc.getQueryData<Page>(key);
-      if (before) qc.setQueryData(key, { ...before, data: before.data.map((e) => (e.id === id ? { ...e, exited_at: new Date().toISOString() } : e)) });
+      if (before)
+        qc.setQueryData(key, {
+          ...before,
+          data: before.data.map((e) => (e.id === id ? { ...e, exited_at: new Date().toISOString() } : e)),
+        });
       return { before };
     },
     onError: (_e, _id, ctx) => ctx?.before && qc.setQueryData(key, ctx.before),
@@ -48,13 +70,55 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
   };
   const columns = useMemo<Columns<Entry>>(
     () => [
-      { id: "user", header: "User", cell: ({ row }) => <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/projects/${project.id}/users/${row.original.user_id}`}>{row.original.user_id.slice(0, 13)}…</Link> },
+      {
+        id: "user",
+        header: "User",
+        cell: ({ row }) => (
+          <Link
+            className="font-mono text-xs text-indigo-700 hover:underline"
+            href={`/projects/${project.id}/users/${row.original.user_id}`}
+          >
+            {row.original.user_id.slice(0, 13)}…
+          </Link>
+        ),
+      },
       { id: "entrance", header: "Entrance", cell: ({ row }) => entranceLabel(row.original.entrance_id) },
       { id: "entered", header: "Entered", cell: ({ row }) => formatDateTime(row.original.entered_at) },
-      { id: "state", header: "State", cell: ({ row }) => (row.original.exited_at ? <Badge>exited {formatDateTime(row.original.exited_at)}</Badge> : <Badge tone="green">active</Badge>) },
-      { id: "context", header: "Context", cell: ({ row }) => <code className="block max-w-xs truncate font-mono text-xs text-zinc-500" title={JSON.stringify(row.original.context)}>{JSON.stringify(row.original.context)}</code> },
+      {
+        id: "state",
+        header: "State",
+        cell: ({ row }) =>
+          row.original.exited_at ? (
+            <Badge>exited {formatDateTime(row.original.exited_at)}</Badge>
+          ) : (
+            <Badge tone="green">active</Badge>
+          ),
+      },
+      {
+        id: "context",
+        header: "Context",
+        cell: ({ row }) => (
+          <code
+            className="block max-w-xs truncate font-mono text-xs text-zinc-500"
+            title={JSON.stringify(row.original.context)}
+          >
+            {JSON.stringify(row.original.context)}
+          </code>
+        ),
+      },
       ...(canExit
-        ? [{ id: "exit", header: () => <span className="sr-only">Exit</span>, cell: ({ row }: { row: { original: Entry } }) => (row.original.exited_at ? null : <Button size="sm" variant="secondary" onClick={() => exit.mutate(row.original.id)}>Exit</Button>) }]
+        ? [
+            {
+              id: "exit",
+              header: () => <span className="sr-only">Exit</span>,
+              cell: ({ row }: { row: { original: Entry } }) =>
+                row.original.exited_at ? null : (
+                  <Button size="sm" variant="secondary" onClick={() => exit.mutate(row.original.id)}>
+                    Exit
+                  </Button>
+                ),
+            },
+          ]
         : []),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -64,20 +128,66 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center gap-3 px-5 pt-4">
         <h2 className="flex-1 text-sm font-semibold text-zinc-900">Entries</h2>
-        <select aria-label="Entry state" value={state} onChange={(e) => setState(e.target.value)} className={`${controlClass} py-1`}>
-          <option value="">All entries</option><option value="active">Active</option><option value="exited">Exited</option>
+        <select
+          aria-label="Entry state"
+          value={state}
+          onChange={(e) => setState(e.target.value)}
+          className={`${controlClass} py-1`}
+        >
+          <option value="">All entries</option>
+          <option value="active">Active</option>
+          <option value="exited">Exited</option>
         </select>
-        <select aria-label="Entrance" value={entrance} onChange={(e) => setEntrance(e.target.value)} className={`${controlClass} py-1`}>
+        <select
+          aria-label="Entrance"
+          value={entrance}
+          onChange={(e) => setEntrance(e.target.value)}
+          className={`${controlClass} py-1`}
+        >
           <option value="">All entrances</option>
-          {journey.entrances.map((e) => <option key={e.id} value={e.id}>{entranceLabel(e.id)}</option>)}
+          {journey.entrances.map((e) => (
+            <option key={e.id} value={e.id}>
+              {entranceLabel(e.id)}
+            </option>
+          ))}
         </select>
-        <input aria-label="User id" placeholder="user id" value={user} onChange={(e) => setUser(e.target.value)} className={`${controlClass} w-72 py-1 font-mono text-xs`} />
+        <input
+          aria-label="User id"
+          placeholder="user id"
+          value={user}
+          onChange={(e) => setUser(e.target.value)}
+          className={`${controlClass} w-72 py-1 font-mono text-xs`}
+        />
       </div>
       {exit.isError && <ErrorBanner className="mx-5 mt-2" message={`Not exited: ${exit.error.message}`} />}
-      {q.isPending ? <div className="p-5"><LoadingRows rows={3} label="Loading entries" /></div> : q.isError ? <ErrorBanner className="m-5" message={q.error.message} /> : q.data.data.length === 0 && pager.page === 1 ? (
-        <p className="px-5 pb-5 pt-3 text-sm text-zinc-500">No entries{state || entrance || userOk ? " match these filters" : " yet: users enter when an entrance's event arrives or its schedule offset fires"}.</p>
+      {q.isPending ? (
+        <div className="p-5">
+          <LoadingRows rows={3} label="Loading entries" />
+        </div>
+      ) : q.isError ? (
+        <ErrorBanner className="m-5" message={q.error.message} />
+      ) : q.data.data.length === 0 && pager.page === 1 ? (
+        <p className="px-5 pb-5 pt-3 text-sm text-zinc-500">
+          No entries
+          {state || entrance || userOk
+            ? " match these filters"
+            : " yet: users enter when an entrance's event arrives or its schedule offset fires"}
+          .
+        </p>
       ) : (
-        <div className="mt-3"><DataTable rows={q.data.data} columns={columns} rowKey={(e) => e.id} caption="Journey entries, newest first" page={pager.page} nextCursor={q.data.next_cursor} onNext={pager.next} onPrev={pager.prev} fetching={q.isPlaceholderData} /></div>
+        <div className="mt-3">
+          <DataTable
+            rows={q.data.data}
+            columns={columns}
+            rowKey={(e) => e.id}
+            caption="Journey entries, newest first"
+            page={pager.page}
+            nextCursor={q.data.next_cursor}
+            onNext={pager.next}
+            onPrev={pager.prev}
+            fetching={q.isPlaceholderData}
+          />
+        </div>
       )}
     </Card>
   );

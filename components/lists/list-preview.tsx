@@ -23,7 +23,11 @@ export function ListPreviewCard({ projectId, rules }: { projectId: string; rules
   const parsed = rule.safeParse(JSON.parse(json));
   const q = useQuery({
     queryKey: ["list-preview", projectId, json],
-    queryFn: () => apiFetch<ListPreview>(adminPath(projectId, "/lists/preview"), { method: "POST", body: { rules: JSON.parse(json) } }),
+    queryFn: () =>
+      apiFetch<ListPreview>(adminPath(projectId, "/lists/preview"), {
+        method: "POST",
+        body: { rules: JSON.parse(json) },
+      }),
     enabled: parsed.success,
     placeholderData: (prev) => prev,
     staleTime: 5_000,
@@ -41,16 +45,21 @@ export function ListPreviewCard({ projectId, rules }: { projectId: string; rules
         ) : (
           <>
             <p className="mt-1 text-3xl font-semibold tabular-nums text-zinc-900" data-testid="preview-count">
-              {q.data.estimated ? "≈ " : ""}{q.data.count.toLocaleString()}
+              {q.data.estimated ? "≈ " : ""}
+              {q.data.count.toLocaleString()}
             </p>
             <p className="text-xs text-zinc-500">
-              user{q.data.count === 1 ? "" : "s"} match now{q.data.estimated ? " (estimated from a sample: the exact count took too long)" : ""} · {q.data.took_ms} ms{q.isFetching ? " · updating…" : ""}
+              user{q.data.count === 1 ? "" : "s"} match now
+              {q.data.estimated ? " (estimated from a sample: the exact count took too long)" : ""} · {q.data.took_ms}{" "}
+              ms{q.isFetching ? " · updating…" : ""}
             </p>
             {q.data.sample.length > 0 && (
               <ul className="mt-3 divide-y divide-zinc-100 text-sm" aria-label="Sample of matching users">
                 {q.data.sample.map((u) => (
                   <li key={u.id} className="truncate py-1.5">
-                    <Link className="text-indigo-700 hover:underline" href={`/projects/${projectId}/users/${u.id}`}>{u.external_id ?? u.email ?? u.id}</Link>
+                    <Link className="text-indigo-700 hover:underline" href={`/projects/${projectId}/users/${u.id}`}>
+                      {u.external_id ?? u.email ?? u.id}
+                    </Link>
                     {u.email && u.external_id && <span className="ml-2 text-xs text-zinc-500">{u.email}</span>}
                   </li>
                 ))}

@@ -9,10 +9,18 @@ import { Card, PageHeader } from "@/components/ui/states";
 import { QueryState } from "@/components/pages/feature-state";
 import type { Overview } from "@/lib/overview/schemas";
 
-const COLORS = { client: "#4f46e5", system: "#a1a1aa", scheduled: "#f59e0b", accepted: "#10b981", rejected: "#ef4444", users: "#6366f1" };
+const COLORS = {
+  client: "#4f46e5",
+  system: "#a1a1aa",
+  scheduled: "#f59e0b",
+  accepted: "#10b981",
+  rejected: "#ef4444",
+  users: "#6366f1",
+};
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString("en", { hour: "2-digit", minute: "2-digit" });
 const dayOf = (iso: string) => new Date(iso).toLocaleDateString("en", { month: "short", day: "numeric" });
-const total = (xs: { client: number; system: number; scheduled: number }[]) => xs.reduce((a, x) => a + x.client + x.system + x.scheduled, 0);
+const total = (xs: { client: number; system: number; scheduled: number }[]) =>
+  xs.reduce((a, x) => a + x.client + x.system + x.scheduled, 0);
 
 function formatLag(s: number | null): string {
   if (s === null) return "none";
@@ -23,10 +31,25 @@ function formatLag(s: number | null): string {
 }
 
 /** A headline figure that links to the page explaining it. */
-function Stat({ label, value, href, hint, tone = "zinc" }: { label: string; value: ReactNode; href: string; hint?: string; tone?: "zinc" | "red" | "amber" }) {
+function Stat({
+  label,
+  value,
+  href,
+  hint,
+  tone = "zinc",
+}: {
+  label: string;
+  value: ReactNode;
+  href: string;
+  hint?: string;
+  tone?: "zinc" | "red" | "amber";
+}) {
   const color = tone === "red" ? "text-red-600" : tone === "amber" ? "text-amber-600" : "text-zinc-900";
   return (
-    <Link href={href} className="block rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition-colors hover:border-indigo-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+    <Link
+      href={href}
+      className="block rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition-colors hover:border-indigo-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+    >
       <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">{label}</p>
       <p className={`mt-1 text-2xl font-semibold tabular-nums ${color}`}>{value}</p>
       {hint && <p className="mt-0.5 text-xs text-zinc-500">{hint}</p>}
@@ -35,14 +58,26 @@ function Stat({ label, value, href, hint, tone = "zinc" }: { label: string; valu
 }
 
 /** A chart card with a fixed height, so the page does not shift while data loads. */
-function ChartCard({ title, action, children, label }: { title: string; action?: ReactNode; children: ReactNode; label: string }) {
+function ChartCard({
+  title,
+  action,
+  children,
+  label,
+}: {
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+  label: string;
+}) {
   return (
     <Card className="p-5">
       <div className="mb-3 flex items-baseline justify-between gap-2">
         <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
         {action}
       </div>
-      <figure aria-label={label} className="h-56">{children}</figure>
+      <figure aria-label={label} className="h-56">
+        {children}
+      </figure>
     </Card>
   );
 }
@@ -98,10 +133,17 @@ function OverviewSkeleton() {
 export function OverviewPage() {
   const project = useProject();
   const base = `/projects/${project.id}`;
-  const q = useQuery({ queryKey: ["overview", project.id], queryFn: () => apiFetch<Overview>(adminPath(project.id, "/overview")), refetchInterval: 5_000 });
+  const q = useQuery({
+    queryKey: ["overview", project.id],
+    queryFn: () => apiFetch<Overview>(adminPath(project.id, "/overview")),
+    refetchInterval: 5_000,
+  });
   return (
     <>
-      <PageHeader title="Overview" description={`${project.name}: events flowing in, the pipeline's state and your biggest lists. Refreshes every 5 seconds.`} />
+      <PageHeader
+        title="Overview"
+        description={`${project.name}: events flowing in, the pipeline's state and your biggest lists. Refreshes every 5 seconds.`}
+      />
       <QueryState q={q} what="the overview" skeleton={<OverviewSkeleton />}>
         {(o) => {
           const lastHour = total(o.events_per_minute);
@@ -113,7 +155,12 @@ export function OverviewPage() {
           return (
             <div className="space-y-6">
               <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-                <Stat label="Events, last hour" value={lastHour.toLocaleString()} href={`${base}/events`} hint={`${lastWeek.toLocaleString()} in 7 days`} />
+                <Stat
+                  label="Events, last hour"
+                  value={lastHour.toLocaleString()}
+                  href={`${base}/events`}
+                  hint={`${lastWeek.toLocaleString()} in 7 days`}
+                />
                 <Stat
                   label="Rejected requests, 24 h"
                   value={rejected.toLocaleString()}
@@ -128,37 +175,94 @@ export function OverviewPage() {
                   href={`${base}/events`}
                   hint={`pipeline lag ${formatLag(o.intake.lag_seconds)}${o.intake.failed ? ` · ${o.intake.failed} failed` : ""}`}
                 />
-                <Stat label="Firings, next 24 h" value={o.firings_next_24h.toLocaleString()} href={`${base}/schedules`} hint="pending schedule firings" />
+                <Stat
+                  label="Firings, next 24 h"
+                  value={o.firings_next_24h.toLocaleString()}
+                  href={`${base}/schedules`}
+                  hint="pending schedule firings"
+                />
               </div>
               <div className="grid gap-4 lg:grid-cols-2">
-                <ChartCard title="Events per minute, last hour" label="Events per minute over the last hour, stacked by origin" action={<Link className="text-xs text-indigo-600 hover:underline" href={`${base}/events`}>Live events</Link>}>
+                <ChartCard
+                  title="Events per minute, last hour"
+                  label="Events per minute over the last hour, stacked by origin"
+                  action={
+                    <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/events`}>
+                      Live events
+                    </Link>
+                  }
+                >
                   <EventsChart data={o.events_per_minute} tick={timeOf} />
                 </ChartCard>
-                <ChartCard title="Events per hour, last 7 days" label="Events per hour over the last 7 days, stacked by origin" action={<Link className="text-xs text-indigo-600 hover:underline" href={`${base}/schema`}>Schema</Link>}>
+                <ChartCard
+                  title="Events per hour, last 7 days"
+                  label="Events per hour over the last 7 days, stacked by origin"
+                  action={
+                    <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/schema`}>
+                      Schema
+                    </Link>
+                  }
+                >
                   <EventsChart data={o.events_per_hour} tick={dayOf} />
                 </ChartCard>
                 <ChartCard
                   title="API requests per hour, last 24 h"
                   label="Accepted and rejected API requests per hour"
-                  action={project.role === "admin" ? <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/requests`}>Request log</Link> : undefined}
+                  action={
+                    project.role === "admin" ? (
+                      <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/requests`}>
+                        Request log
+                      </Link>
+                    ) : undefined
+                  }
                 >
                   <ResponsiveContainer width="100%" height="100%">
                     <BarChart data={o.requests_per_hour} margin={{ left: -20, right: 4, top: 4 }}>
                       <CartesianGrid vertical={false} stroke="#f4f4f5" />
-                      <XAxis dataKey="at" tickFormatter={timeOf} tick={{ fontSize: 11, fill: "#71717a" }} minTickGap={24} />
+                      <XAxis
+                        dataKey="at"
+                        tickFormatter={timeOf}
+                        tick={{ fontSize: 11, fill: "#71717a" }}
+                        minTickGap={24}
+                      />
                       <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
                       <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
                       <Legend wrapperStyle={{ fontSize: 12 }} />
-                      <Bar dataKey="accepted" name="Accepted" stackId="r" fill={COLORS.accepted} isAnimationActive={false} />
-                      <Bar dataKey="rejected" name="Rejected" stackId="r" fill={COLORS.rejected} isAnimationActive={false} />
+                      <Bar
+                        dataKey="accepted"
+                        name="Accepted"
+                        stackId="r"
+                        fill={COLORS.accepted}
+                        isAnimationActive={false}
+                      />
+                      <Bar
+                        dataKey="rejected"
+                        name="Rejected"
+                        stackId="r"
+                        fill={COLORS.rejected}
+                        isAnimationActive={false}
+                      />
                     </BarChart>
                   </ResponsiveContainer>
                 </ChartCard>
-                <ChartCard title={`New users per day (${newUsers.toLocaleString()} in 14 days)`} label="New users per day over 14 days" action={<Link className="text-xs text-indigo-600 hover:underline" href={`${base}/users`}>Users</Link>}>
+                <ChartCard
+                  title={`New users per day (${newUsers.toLocaleString()} in 14 days)`}
+                  label="New users per day over 14 days"
+                  action={
+                    <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/users`}>
+                      Users
+                    </Link>
+                  }
+                >
                   <ResponsiveContainer width="100%" height="100%">
                     <BarChart data={o.new_users_per_day} margin={{ left: -20, right: 4, top: 4 }}>
                       <CartesianGrid vertical={false} stroke="#f4f4f5" />
-                      <XAxis dataKey="day" tickFormatter={dayOf} tick={{ fontSize: 11, fill: "#71717a" }} minTickGap={16} />
+                      <XAxis
+                        dataKey="day"
+                        tickFormatter={dayOf}
+                        tick={{ fontSize: 11, fill: "#71717a" }}
+                        minTickGap={16}
+                      />
                       <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
                       <Tooltip />
                       <Bar dataKey="count" name="New users" fill={COLORS.users} isAnimationActive={false} />
@@ -169,18 +273,31 @@ export function OverviewPage() {
               <Card>
                 <div className="flex items-baseline justify-between px-5 pt-4">
                   <h2 className="text-sm font-semibold text-zinc-900">Biggest lists</h2>
-                  <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/lists`}>All lists</Link>
+                  <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/lists`}>
+                    All lists
+                  </Link>
                 </div>
                 {o.biggest_lists.length === 0 ? (
-                  <p className="px-5 pb-5 pt-2 text-sm text-zinc-500">No lists yet. <Link className="text-indigo-600 hover:underline" href={`${base}/lists/new`}>Build one</Link>.</p>
+                  <p className="px-5 pb-5 pt-2 text-sm text-zinc-500">
+                    No lists yet.{" "}
+                    <Link className="text-indigo-600 hover:underline" href={`${base}/lists/new`}>
+                      Build one
+                    </Link>
+                    .
+                  </p>
                 ) : (
                   <ul className="divide-y divide-zinc-100 pt-2">
                     {o.biggest_lists.map((l) => (
                       <li key={l.id}>
-                        <Link href={`${base}/lists/${l.id}`} className="flex items-center gap-3 px-5 py-2.5 text-sm hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500">
+                        <Link
+                          href={`${base}/lists/${l.id}`}
+                          className="flex items-center gap-3 px-5 py-2.5 text-sm hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
+                        >
                           <span className="flex-1 font-medium text-zinc-900">{l.name}</span>
                           <span className="text-xs text-zinc-500">{l.kind}</span>
-                          <span className="w-28 text-right tabular-nums text-zinc-700">{l.member_count.toLocaleString()}</span>
+                          <span className="w-28 text-right tabular-nums text-zinc-700">
+                            {l.member_count.toLocaleString()}
+                          </span>
                         </Link>
                       </li>
                     ))}

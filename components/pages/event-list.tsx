@@ -8,7 +8,15 @@ import type { EventRow } from "@/components/console/api-types";
 export type { EventRow };
 
 /** Events as a timeline; each row expands (Enter/Space, it is a button) to show its data. */
-export function EventList({ events, projectId, fresh }: { events: EventRow[]; projectId: string; fresh?: Set<string> }) {
+export function EventList({
+  events,
+  projectId,
+  fresh,
+}: {
+  events: EventRow[];
+  projectId: string;
+  fresh?: Set<string>;
+}) {
   const [open, setOpen] = useState<string | null>(null);
   return (
     <ol className="divide-y divide-zinc-100">
@@ -20,17 +28,44 @@ export function EventList({ events, projectId, fresh }: { events: EventRow[]; pr
             onClick={() => setOpen(open === e.id ? null : e.id)}
             className="flex w-full items-center gap-3 px-4 py-2.5 text-left hover:bg-zinc-50 focus:outline-none focus-visible:bg-zinc-50 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
           >
-            <span className={`h-2 w-2 shrink-0 rounded-full ${e.origin === "system" ? "bg-zinc-300" : "bg-indigo-500"}`} aria-hidden />
+            <span
+              className={`h-2 w-2 shrink-0 rounded-full ${e.origin === "system" ? "bg-zinc-300" : "bg-indigo-500"}`}
+              aria-hidden
+            />
             <span className="min-w-0 flex-1 truncate font-mono text-sm text-zinc-900">{e.name}</span>
             {e.origin === "system" && <Badge>system</Badge>}
-            <time dateTime={e.timestamp} title={formatDateTime(e.timestamp)} className="shrink-0 text-xs text-zinc-500">{formatRelative(e.timestamp)}</time>
+            <time dateTime={e.timestamp} title={formatDateTime(e.timestamp)} className="shrink-0 text-xs text-zinc-500">
+              {formatRelative(e.timestamp)}
+            </time>
           </button>
           {open === e.id && (
             <div className="space-y-2 px-4 pb-4 pl-9">
               <p className="text-xs text-zinc-500">
                 {formatDateTime(e.timestamp)}
-                {e.user_id && <> · <Link className="text-indigo-600 hover:underline" href={`/projects/${projectId}/users/${e.user_id}`}>user</Link></>}
-                {e.organization_id && <> · <Link className="text-indigo-600 hover:underline" href={`/projects/${projectId}/organizations/${e.organization_id}`}>organization</Link></>}
+                {e.user_id && (
+                  <>
+                    {" "}
+                    ·{" "}
+                    <Link
+                      className="text-indigo-600 hover:underline"
+                      href={`/projects/${projectId}/users/${e.user_id}`}
+                    >
+                      user
+                    </Link>
+                  </>
+                )}
+                {e.organization_id && (
+                  <>
+                    {" "}
+                    ·{" "}
+                    <Link
+                      className="text-indigo-600 hover:underline"
+                      href={`/projects/${projectId}/organizations/${e.organization_id}`}
+                    >
+                      organization
+                    </Link>
+                  </>
+                )}
               </p>
               <JsonView value={e.data} />
             </div>

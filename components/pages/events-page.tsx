@@ -16,7 +16,11 @@ export function EventsPage() {
   const project = useProject();
   const router = useRouter();
   const search = useSearchParams();
-  const filters = { name: search.get("name") ?? "", user_id: search.get("user_id") ?? "", organization_id: search.get("organization_id") ?? "" };
+  const filters = {
+    name: search.get("name") ?? "",
+    user_id: search.get("user_id") ?? "",
+    organization_id: search.get("organization_id") ?? "",
+  };
   const [name, setName] = useState(filters.name);
   const [live, setLive] = useState(true);
   const seen = useRef<Set<string> | null>(null);
@@ -47,28 +51,59 @@ export function EventsPage() {
         description="Everything recorded in this project, newest first. System events (user.created, scheduled.*, …) appear beside yours."
         actions={
           <Button variant={live ? "secondary" : "primary"} onClick={() => setLive((l) => !l)} aria-pressed={!live}>
-            <span className={`h-2 w-2 rounded-full ${live ? "animate-pulse bg-emerald-500" : "bg-zinc-400"}`} aria-hidden />
+            <span
+              className={`h-2 w-2 rounded-full ${live ? "animate-pulse bg-emerald-500" : "bg-zinc-400"}`}
+              aria-hidden
+            />
             {live ? "Live" : "Paused"}
           </Button>
         }
       />
-      <form role="search" className="mb-4 flex flex-wrap gap-2" onSubmit={(e) => { e.preventDefault(); apply({ name: name.trim() }); }}>
-        <input aria-label="Event name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Exact event name, e.g. order.completed" className={`${controlClass} min-w-64 flex-1 font-mono`} />
+      <form
+        role="search"
+        className="mb-4 flex flex-wrap gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply({ name: name.trim() });
+        }}
+      >
+        <input
+          aria-label="Event name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Exact event name, e.g. order.completed"
+          className={`${controlClass} min-w-64 flex-1 font-mono`}
+        />
         <Button type="submit">Filter</Button>
         {(filters.name || filters.user_id || filters.organization_id) && (
-          <Button variant="ghost" onClick={() => { setName(""); apply({ name: "", user_id: "", organization_id: "" }); }}>Clear filters</Button>
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setName("");
+              apply({ name: "", user_id: "", organization_id: "" });
+            }}
+          >
+            Clear filters
+          </Button>
         )}
       </form>
       {(filters.user_id || filters.organization_id) && (
-        <p className="mb-3 text-sm text-zinc-500">Showing events of one {filters.user_id ? "user" : "organization"} only.</p>
+        <p className="mb-3 text-sm text-zinc-500">
+          Showing events of one {filters.user_id ? "user" : "organization"} only.
+        </p>
       )}
       {q.isPending && <LoadingRows rows={6} label="Loading events" />}
       {q.isError && <ErrorBanner message={q.error.message} />}
       {q.data && q.data.data.length === 0 && (
-        <EmptyState title="No events yet">Events appear here a moment after your backend sends them{live ? "; this page refreshes every 2 seconds" : ""}.</EmptyState>
+        <EmptyState title="No events yet">
+          Events appear here a moment after your backend sends them{live ? "; this page refreshes every 2 seconds" : ""}
+          .
+        </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-hidden"><EventList events={q.data.data} projectId={project.id} fresh={fresh} /></Card>
+        <Card className="overflow-hidden">
+          <EventList events={q.data.data} projectId={project.id} fresh={fresh} />
+        </Card>
       )}
       <FanoutsCard projectId={project.id} live={live} />
     </>

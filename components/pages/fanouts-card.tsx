@@ -33,7 +33,9 @@ export function FanoutsCard({ projectId, live }: { projectId: string; live: bool
         {q.data.data.map((f) => (
           <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5 text-sm">
             <span className="font-mono font-medium text-zinc-900">{f.name}</span>
-            <code className="truncate rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600">{JSON.stringify(f.match)}</code>
+            <code className="truncate rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600">
+              {JSON.stringify(f.match)}
+            </code>
             <span className="ml-auto flex items-center gap-2">
               {f.state === "refused" ? (
                 <Badge tone="red">refused · over hourly quota</Badge>
@@ -42,9 +44,14 @@ export function FanoutsCard({ projectId, live }: { projectId: string; live: bool
               ) : f.delivered === 0 ? (
                 <Badge tone="amber">matched no {f.kind}</Badge>
               ) : (
-                <Badge tone="green">{f.delivered.toLocaleString()} {f.kind}{f.delivered === 1 ? "" : "s"}</Badge>
+                <Badge tone="green">
+                  {f.delivered.toLocaleString()} {f.kind}
+                  {f.delivered === 1 ? "" : "s"}
+                </Badge>
               )}
-              <time dateTime={f.received_at} className="text-xs text-zinc-500">{new Date(f.received_at).toLocaleString()}</time>
+              <time dateTime={f.received_at} className="text-xs text-zinc-500">
+                {new Date(f.received_at).toLocaleString()}
+              </time>
             </span>
             {f.refusal && <p className="w-full text-xs text-red-700">{f.refusal}</p>}
           </li>

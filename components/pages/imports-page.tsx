@@ -5,17 +5,33 @@ import { adminPath, apiFetch, ApiError } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
-import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
+import {
+  Badge,
+  Card,
+  EmptyState,
+  ErrorBanner,
+  inputClass,
+  LoadingRows,
+  PageHeader,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/states";
 import type { ImportView } from "@/lib/imports/view";
 
 const KINDS = [
   { value: "users", label: "Users", columns: "external_id, source, email, phone, timezone, locale, data.<key>" },
   { value: "organizations", label: "Organizations", columns: "external_id, source, name, data.<key>" },
-  { value: "memberships", label: "Memberships", columns: "organization_external_id, user_external_id, organization_source, user_source, data.<key>" },
+  {
+    value: "memberships",
+    label: "Memberships",
+    columns: "organization_external_id, user_external_id, organization_source, user_source, data.<key>",
+  },
 ] as const;
 
 const running = (v: ImportView) => v.state === "queued" || v.state === "running";
-const tone = (s: ImportView["state"]) => (s === "done" ? "green" : s === "failed" ? "red" : s === "cancelled" ? "zinc" : "indigo");
+const tone = (s: ImportView["state"]) =>
+  s === "done" ? "green" : s === "failed" ? "red" : s === "cancelled" ? "zinc" : "indigo";
 
 /** Upload a CSV or NDJSON file and watch the worker apply it (the list polls while an import is unfinished). */
 export function ImportsPage() {
@@ -33,7 +49,11 @@ export function ImportsPage() {
   const input = useRef<HTMLInputElement>(null);
   const upload = useMutation({
     mutationFn: async () => {
-      const type = /\.csv$/i.test(file!.name) ? "text/csv" : /\.(ndjson|jsonl)$/i.test(file!.name) ? "application/x-ndjson" : file!.type || "application/octet-stream";
+      const type = /\.csv$/i.test(file!.name)
+        ? "text/csv"
+        : /\.(ndjson|jsonl)$/i.test(file!.name)
+          ? "application/x-ndjson"
+          : file!.type || "application/octet-stream";
       // The file goes as the raw body, streamed by the browser; the server streams it into storage.
       const res = await fetch(adminPath(project.id, `/imports?kind=${kind}`), {
         method: "POST",
@@ -60,7 +80,10 @@ export function ImportsPage() {
   const columns = KINDS.find((k) => k.value === kind)!.columns;
   return (
     <>
-      <PageHeader title="Imports" description="Bring a whole user base in at once: upload a CSV (header row) or NDJSON file (one upsert body per line), up to 1 GiB." />
+      <PageHeader
+        title="Imports"
+        description="Bring a whole user base in at once: upload a CSV (header row) or NDJSON file (one upsert body per line), up to 1 GiB."
+      />
       <Card className="mb-6 p-5">
         <form
           className="flex flex-wrap items-end gap-4"
@@ -70,36 +93,80 @@ export function ImportsPage() {
           }}
         >
           <div>
-            <label htmlFor="import-kind" className="block text-sm font-medium text-zinc-700">Each row is</label>
-            <select id="import-kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} className={`${inputClass} mt-1 w-44`}>
-              {KINDS.map((k) => <option key={k.value} value={k.value}>{k.label}</option>)}
+            <label htmlFor="import-kind" className="block text-sm font-medium text-zinc-700">
+              Each row is
+            </label>
+            <select
+              id="import-kind"
+              value={kind}
+              onChange={(e) => setKind(e.target.value as typeof kind)}
+              className={`${inputClass} mt-1 w-44`}
+            >
+              {KINDS.map((k) => (
+                <option key={k.value} value={k.value}>
+                  {k.label}
+                </option>
+              ))}
             </select>
           </div>
           <div className="min-w-64 flex-1">
-            <label htmlFor="import-file" className="block text-sm font-medium text-zinc-700">File</label>
-            <input id="import-file" ref={input} type="file" accept=".csv,.ndjson,.jsonl,text/csv,application/x-ndjson" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className={`${inputClass} mt-1`} />
+            <label htmlFor="import-file" className="block text-sm font-medium text-zinc-700">
+              File
+            </label>
+            <input
+              id="import-file"
+              ref={input}
+              type="file"
+              accept=".csv,.ndjson,.jsonl,text/csv,application/x-ndjson"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              className={`${inputClass} mt-1`}
+            />
           </div>
-          <Button type="submit" disabled={!file || upload.isPending}>{upload.isPending ? "Uploading…" : "Upload and import"}</Button>
+          <Button type="submit" disabled={!file || upload.isPending}>
+            {upload.isPending ? "Uploading…" : "Upload and import"}
+          </Button>
         </form>
-        <p className="mt-3 text-xs text-zinc-500">CSV columns: <code className="font-mono">{columns}</code>. Data cells are typed: numbers, true/false and JSON stay values, anything else is text.</p>
+        <p className="mt-3 text-xs text-zinc-500">
+          CSV columns: <code className="font-mono">{columns}</code>. Data cells are typed: numbers, true/false and JSON
+          stay values, anything else is text.
+        </p>
         {upload.isError && <ErrorBanner className="mt-3" message={upload.error.message} />}
       </Card>
       {shown && <Progress v={shown} onCancel={() => cancel.mutate(shown.id)} cancelling={cancel.isPending} />}
       {q.isPending && <LoadingRows label="Loading imports" />}
       {q.isError && <ErrorBanner message={q.error.message} />}
-      {q.data && q.data.data.length === 0 && <EmptyState title="No imports yet">Upload a file above; its progress shows here while the worker applies it.</EmptyState>}
+      {q.data && q.data.data.length === 0 && (
+        <EmptyState title="No imports yet">
+          Upload a file above; its progress shows here while the worker applies it.
+        </EmptyState>
+      )}
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass}>
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>File</th><th className={thClass}>Kind</th><th className={thClass}>State</th><th className={thClass}>Applied</th><th className={thClass}>Failed</th><th className={thClass}>Started</th></tr>
+              <tr>
+                <th className={thClass}>File</th>
+                <th className={thClass}>Kind</th>
+                <th className={thClass}>State</th>
+                <th className={thClass}>Applied</th>
+                <th className={thClass}>Failed</th>
+                <th className={thClass}>Started</th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((v) => (
-                <tr key={v.id} className={`cursor-pointer hover:bg-zinc-50 ${shown?.id === v.id ? "bg-indigo-50/40" : ""}`} onClick={() => setSelected(v.id)}>
-                  <td className={`${tdClass} font-medium text-zinc-900`}>{v.file_name ?? <span className="text-zinc-400">upload</span>}</td>
+                <tr
+                  key={v.id}
+                  className={`cursor-pointer hover:bg-zinc-50 ${shown?.id === v.id ? "bg-indigo-50/40" : ""}`}
+                  onClick={() => setSelected(v.id)}
+                >
+                  <td className={`${tdClass} font-medium text-zinc-900`}>
+                    {v.file_name ?? <span className="text-zinc-400">upload</span>}
+                  </td>
                   <td className={tdClass}>{v.kind}</td>
-                  <td className={tdClass}><Badge tone={tone(v.state)}>{v.state}</Badge></td>
+                  <td className={tdClass}>
+                    <Badge tone={tone(v.state)}>{v.state}</Badge>
+                  </td>
                   <td className={`${tdClass} tabular-nums`}>{v.processed.toLocaleString("en")}</td>
                   <td className={`${tdClass} tabular-nums`}>{v.failed.toLocaleString("en")}</td>
                   <td className={`${tdClass} text-zinc-500`}>{formatDateTime(v.created_at)}</td>
@@ -119,24 +186,46 @@ function Progress({ v, onCancel, cancelling }: { v: ImportView; onCancel: () => 
     <Card className="mb-6 p-5">
       <div className="flex items-center justify-between gap-4">
         <div>
-          <p className="text-sm font-semibold text-zinc-900">{v.file_name ?? "Upload"} <Badge tone={tone(v.state)}>{v.state}</Badge></p>
+          <p className="text-sm font-semibold text-zinc-900">
+            {v.file_name ?? "Upload"} <Badge tone={tone(v.state)}>{v.state}</Badge>
+          </p>
           <p className="mt-1 text-sm text-zinc-600">
-            <span data-testid="import-rows">{v.rows.toLocaleString("en")}</span> rows read · <span data-testid="import-processed">{v.processed.toLocaleString("en")}</span> applied ·{" "}
+            <span data-testid="import-rows">{v.rows.toLocaleString("en")}</span> rows read ·{" "}
+            <span data-testid="import-processed">{v.processed.toLocaleString("en")}</span> applied ·{" "}
             <span data-testid="import-failed">{v.failed.toLocaleString("en")}</span> failed
           </p>
         </div>
-        {running(v) && <Button variant="secondary" size="sm" onClick={onCancel} disabled={cancelling}>Cancel import</Button>}
+        {running(v) && (
+          <Button variant="secondary" size="sm" onClick={onCancel} disabled={cancelling}>
+            Cancel import
+          </Button>
+        )}
       </div>
-      <div className="mt-4 h-2 overflow-hidden rounded-full bg-zinc-100" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)}>
-        <div className={`h-full rounded-full ${v.state === "failed" ? "bg-red-500" : "bg-indigo-600"} transition-all`} style={{ width: `${share * 100}%` }} />
+      <div
+        className="mt-4 h-2 overflow-hidden rounded-full bg-zinc-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(share * 100)}
+      >
+        <div
+          className={`h-full rounded-full ${v.state === "failed" ? "bg-red-500" : "bg-indigo-600"} transition-all`}
+          style={{ width: `${share * 100}%` }}
+        />
       </div>
       {v.error && <ErrorBanner className="mt-3" message={v.error} />}
       {v.errors.length > 0 && (
         <div className="mt-4">
-          <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">Row errors{v.failed > v.errors.length ? ` (first ${v.errors.length} of ${v.failed.toLocaleString("en")})` : ""}</p>
+          <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">
+            Row errors
+            {v.failed > v.errors.length ? ` (first ${v.errors.length} of ${v.failed.toLocaleString("en")})` : ""}
+          </p>
           <ul className="mt-2 max-h-56 divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 text-sm">
             {v.errors.slice(0, 200).map((e, i) => (
-              <li key={i} className="flex gap-3 px-3 py-1.5"><span className="w-20 shrink-0 font-mono text-xs text-zinc-500">line {e.line}</span><span className="text-zinc-800">{e.message}</span></li>
+              <li key={i} className="flex gap-3 px-3 py-1.5">
+                <span className="w-20 shrink-0 font-mono text-xs text-zinc-500">line {e.line}</span>
+                <span className="text-zinc-800">{e.message}</span>
+              </li>
             ))}
           </ul>
         </div>

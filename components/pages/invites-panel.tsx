@@ -7,7 +7,17 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
-import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, tableClass, tdClass, thClass } from "@/components/ui/states";
+import {
+  Badge,
+  Card,
+  EmptyState,
+  ErrorBanner,
+  inputClass,
+  LoadingRows,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { Invite } from "@/components/console/api-types";
 
@@ -19,7 +29,9 @@ function DeliveryCell({ invite }: { invite: Invite }) {
   return (
     <div>
       <Badge tone={DELIVERY_TONE[invite.delivery]}>{retrying ? "queued · retrying" : invite.delivery}</Badge>
-      {invite.delivery === "sent" && invite.delivered_at && <p className="mt-1 text-xs text-zinc-500">{formatRelative(invite.delivered_at)}</p>}
+      {invite.delivery === "sent" && invite.delivered_at && (
+        <p className="mt-1 text-xs text-zinc-500">{formatRelative(invite.delivered_at)}</p>
+      )}
       {invite.delivery_error && invite.delivery !== "sent" && (
         <p className="mt-1 max-w-xs truncate text-xs text-red-700" title={invite.delivery_error}>
           {invite.delivery_attempts} {invite.delivery_attempts === 1 ? "attempt" : "attempts"}: {invite.delivery_error}
@@ -62,7 +74,10 @@ export function InvitesPanel() {
     <div className="space-y-6">
       <Card className="p-5">
         <h2 className="text-sm font-semibold text-zinc-900">Invite someone</h2>
-        <p className="mt-0.5 text-sm text-zinc-500">They get an e-mail and accept under My invites after signing in with that address. Invitations expire after 48 hours.</p>
+        <p className="mt-0.5 text-sm text-zinc-500">
+          They get an e-mail and accept under My invites after signing in with that address. Invitations expire after 48
+          hours.
+        </p>
         <form
           className="mt-4 grid items-start gap-3 sm:grid-cols-[1fr_14rem_auto]"
           onSubmit={(e) => {
@@ -72,40 +87,91 @@ export function InvitesPanel() {
           }}
         >
           <div>
-            <label htmlFor="invite-email" className="sr-only">E-mail address</label>
-            <input id="invite-email" type="email" required placeholder="teammate@company.com" value={email} onChange={(e) => setEmail(e.target.value)} className={inputClass} />
+            <label htmlFor="invite-email" className="sr-only">
+              E-mail address
+            </label>
+            <input
+              id="invite-email"
+              type="email"
+              required
+              placeholder="teammate@company.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className={inputClass}
+            />
           </div>
           <div>
             <RoleSelect id="invite-role" label="Role" value={role} onChange={setRole} max={project.role} />
             <RoleHelp role={role} />
           </div>
-          <Button type="submit" disabled={invite.isPending}>{invite.isPending ? "Sending…" : "Send invite"}</Button>
+          <Button type="submit" disabled={invite.isPending}>
+            {invite.isPending ? "Sending…" : "Send invite"}
+          </Button>
         </form>
         {invite.isError && <ErrorBanner className="mt-3" message={invite.error.message} />}
         {resend.isError && <ErrorBanner className="mt-3" message={resend.error.message} />}
-        {sent && <p role="status" className="mt-3 text-sm text-emerald-700">{sent}</p>}
+        {sent && (
+          <p role="status" className="mt-3 text-sm text-emerald-700">
+            {sent}
+          </p>
+        )}
       </Card>
 
       {q.isPending && <LoadingRows rows={2} label="Loading invitations" />}
       {q.isError && <ErrorBanner message={q.error.message} />}
-      {q.data && q.data.data.length === 0 && <EmptyState title="No pending invitations">Invitations you send appear here until they are accepted, revoked or expire.</EmptyState>}
+      {q.data && q.data.data.length === 0 && (
+        <EmptyState title="No pending invitations">
+          Invitations you send appear here until they are accepted, revoked or expire.
+        </EmptyState>
+      )}
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass} aria-label="Pending invitations">
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>E-mail</th><th className={thClass}>Role</th><th className={thClass}>Invited by</th><th className={thClass}>Expires</th><th className={thClass}>Mail</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
+              <tr>
+                <th className={thClass}>E-mail</th>
+                <th className={thClass}>Role</th>
+                <th className={thClass}>Invited by</th>
+                <th className={thClass}>Expires</th>
+                <th className={thClass}>Mail</th>
+                <th className={thClass}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((i) => (
                 <tr key={i.id}>
                   <td className={`${tdClass} font-medium text-zinc-900`}>{i.email}</td>
-                  <td className={tdClass}><Badge tone="indigo">{i.role}</Badge></td>
+                  <td className={tdClass}>
+                    <Badge tone="indigo">{i.role}</Badge>
+                  </td>
                   <td className={`${tdClass} text-zinc-500`}>{i.invited_by ?? "API key"}</td>
                   <td className={`${tdClass} text-zinc-500`}>{formatRelative(i.expires_at)}</td>
-                  <td className={tdClass}><DeliveryCell invite={i} /></td>
+                  <td className={tdClass}>
+                    <DeliveryCell invite={i} />
+                  </td>
                   <td className={`${tdClass} whitespace-nowrap text-right`}>
-                    <Button variant="ghost" size="sm" disabled={resend.isPending && resend.variables?.id === i.id} onClick={() => { setSent(null); resend.mutate(i); }} aria-label={`Resend invitation mail to ${i.email}`}>Resend</Button>
-                    <Button variant="ghost" size="sm" onClick={() => setRevoking(i)} aria-label={`Revoke invitation for ${i.email}`}>Revoke</Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      disabled={resend.isPending && resend.variables?.id === i.id}
+                      onClick={() => {
+                        setSent(null);
+                        resend.mutate(i);
+                      }}
+                      aria-label={`Resend invitation mail to ${i.email}`}
+                    >
+                      Resend
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => setRevoking(i)}
+                      aria-label={`Revoke invitation for ${i.email}`}
+                    >
+                      Revoke
+                    </Button>
                   </td>
                 </tr>
               ))}
@@ -117,7 +183,11 @@ export function InvitesPanel() {
         open={revoking !== null}
         onClose={() => setRevoking(null)}
         title="Revoke invitation?"
-        body={<>The invitation for <strong>{revoking?.email}</strong> stops working. You can invite them again later.</>}
+        body={
+          <>
+            The invitation for <strong>{revoking?.email}</strong> stops working. You can invite them again later.
+          </>
+        }
         confirmLabel="Revoke"
         onConfirm={async () => {
           await apiFetch(adminPath(project.id, `/invites/${revoking!.id}`), { method: "DELETE" });

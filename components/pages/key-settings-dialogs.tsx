@@ -10,21 +10,49 @@ import type { ApiKey as Key } from "@/components/console/api-types";
 
 type Target = { target: Key | null; onClose: () => void; onSaved: () => void };
 
-export function LimitFields({ rate, burst, setRate, setBurst }: { rate: number; burst: number; setRate: (n: number) => void; setBurst: (n: number) => void }) {
+export function LimitFields({
+  rate,
+  burst,
+  setRate,
+  setBurst,
+}: {
+  rate: number;
+  burst: number;
+  setRate: (n: number) => void;
+  setBurst: (n: number) => void;
+}) {
   return (
     <fieldset>
       <legend className="block text-sm font-medium text-zinc-700">Rate limit</legend>
       <div className="mt-1 grid grid-cols-2 gap-3">
         <label className="text-xs text-zinc-500">
           Requests per second
-          <input type="number" min={1} max={10000} required value={rate} onChange={(e) => setRate(e.target.valueAsNumber)} className={`${inputClass} mt-1`} />
+          <input
+            type="number"
+            min={1}
+            max={10000}
+            required
+            value={rate}
+            onChange={(e) => setRate(e.target.valueAsNumber)}
+            className={`${inputClass} mt-1`}
+          />
         </label>
         <label className="text-xs text-zinc-500">
           Burst
-          <input type="number" min={1} max={100000} required value={burst} onChange={(e) => setBurst(e.target.valueAsNumber)} className={`${inputClass} mt-1`} />
+          <input
+            type="number"
+            min={1}
+            max={100000}
+            required
+            value={burst}
+            onChange={(e) => setBurst(e.target.valueAsNumber)}
+            className={`${inputClass} mt-1`}
+          />
         </label>
       </div>
-      <p className="mt-1 text-xs text-zinc-500">Up to the burst at once, then the sustained rate. Past it, requests get 429 with Retry-After.</p>
+      <p className="mt-1 text-xs text-zinc-500">
+        Up to the burst at once, then the sustained rate. Past it, requests get 429 with Retry-After.
+      </p>
     </fieldset>
   );
 }
@@ -38,17 +66,43 @@ export function originList(text: string): string[] | null {
 export function OriginsField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   return (
     <div>
-      <label htmlFor="key-origins" className="block text-sm font-medium text-zinc-700">Allowed browser origins</label>
-      <textarea id="key-origins" rows={3} value={value} onChange={(e) => onChange(e.target.value)} placeholder="https://shop.example.com" className={`${inputClass} mt-1 font-mono text-xs`} />
+      <label htmlFor="key-origins" className="block text-sm font-medium text-zinc-700">
+        Allowed browser origins
+      </label>
+      <textarea
+        id="key-origins"
+        rows={3}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder="https://shop.example.com"
+        className={`${inputClass} mt-1 font-mono text-xs`}
+      />
       <p className="mt-1 text-xs text-zinc-500">
-        One per line, at most 20. Empty: a server key, refused from any web page. With origins it is a browser key for the browser SDK: anyone who loads your page can read it, so it may only upsert users and send their events, and it reads nothing back.
+        One per line, at most 20. Empty: a server key, refused from any web page. With origins it is a browser key for
+        the browser SDK: anyone who loads your page can read it, so it may only upsert users and send their events, and
+        it reads nothing back.
       </p>
     </div>
   );
 }
 
 /** A dialog that PATCHes one key with what `body()` builds from its fields; closes on success. */
-function KeyPatchDialog({ target, onClose, onSaved, title, saveLabel, body, onReset, children }: Target & { title: string; saveLabel: string; body: () => Record<string, unknown>; onReset: () => void; children: ReactNode }) {
+function KeyPatchDialog({
+  target,
+  onClose,
+  onSaved,
+  title,
+  saveLabel,
+  body,
+  onReset,
+  children,
+}: Target & {
+  title: string;
+  saveLabel: string;
+  body: () => Record<string, unknown>;
+  onReset: () => void;
+  children: ReactNode;
+}) {
   const project = useProject();
   const save = useMutation({
     mutationFn: () => apiFetch<Key>(adminPath(project.id, `/keys/${target!.id}`), { method: "PATCH", body: body() }),
@@ -64,12 +118,22 @@ function KeyPatchDialog({ target, onClose, onSaved, title, saveLabel, body, onRe
   };
   return (
     <Dialog open={target !== null} onClose={close} title={title}>
-      <form className="space-y-4" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
         {children}
         {save.isError && <ErrorBanner message={save.error.message} />}
         <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{save.isPending ? "Saving…" : saveLabel}</Button>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : saveLabel}
+          </Button>
         </div>
       </form>
     </Dialog>
@@ -87,7 +151,13 @@ export function LimitsDialog(props: Target) {
     setBurst(target.rate_limit_burst);
   }
   return (
-    <KeyPatchDialog {...props} title={`Rate limit of ${target?.name ?? ""}`} saveLabel="Save limit" onReset={() => setShown(null)} body={() => ({ rate_limit_per_second: rate, rate_limit_burst: burst })}>
+    <KeyPatchDialog
+      {...props}
+      title={`Rate limit of ${target?.name ?? ""}`}
+      saveLabel="Save limit"
+      onReset={() => setShown(null)}
+      body={() => ({ rate_limit_per_second: rate, rate_limit_burst: burst })}
+    >
       <LimitFields rate={rate} burst={burst} setRate={setRate} setBurst={setBurst} />
     </KeyPatchDialog>
   );
@@ -102,7 +172,13 @@ export function OriginsDialog(props: Target) {
     setOrigins((target.allowed_origins ?? []).join("\n"));
   }
   return (
-    <KeyPatchDialog {...props} title={`Browser origins of ${target?.name ?? ""}`} saveLabel="Save origins" onReset={() => setShown(null)} body={() => ({ allowed_origins: originList(origins) })}>
+    <KeyPatchDialog
+      {...props}
+      title={`Browser origins of ${target?.name ?? ""}`}
+      saveLabel="Save origins"
+      onReset={() => setShown(null)}
+      body={() => ({ allowed_origins: originList(origins) })}
+    >
       <OriginsField value={origins} onChange={setOrigins} />
     </KeyPatchDialog>
   );

@@ -8,7 +8,18 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
-import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
+import {
+  Badge,
+  Card,
+  EmptyState,
+  ErrorBanner,
+  inputClass,
+  LoadingRows,
+  PageHeader,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { ApiKey as Key } from "@/components/console/api-types";
 import { LimitFields, LimitsDialog, OriginsDialog, OriginsField, originList } from "./key-settings-dialogs";
@@ -17,7 +28,10 @@ export function KeysPage() {
   const project = useProject();
   const qc = useQueryClient();
   const key = ["keys", project.id];
-  const q = useQuery({ queryKey: key, queryFn: () => apiFetch<{ data: Key[] }>(adminPath(project.id, "/keys?limit=500")) });
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => apiFetch<{ data: Key[] }>(adminPath(project.id, "/keys?limit=500")),
+  });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const [limiting, setLimiting] = useState<Key | null>(null);
@@ -27,55 +41,116 @@ export function KeysPage() {
     <>
       <PageHeader
         title="API keys"
-        description={<>Keys authenticate your backend and scripts: send <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>. A key can do what its role can.</>}
+        description={
+          <>
+            Keys authenticate your backend and scripts: send{" "}
+            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>. A key
+            can do what its role can.
+          </>
+        }
         actions={newButton}
       />
       {q.isPending && <LoadingRows label="Loading API keys" />}
       {q.isError && <ErrorBanner message={q.error.message} />}
-      {q.data && q.data.data.length === 0 && <EmptyState title="No API keys" action={newButton}>Create a key with the client role to send users and events from your backend.</EmptyState>}
+      {q.data && q.data.data.length === 0 && (
+        <EmptyState title="No API keys" action={newButton}>
+          Create a key with the client role to send users and events from your backend.
+        </EmptyState>
+      )}
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass}>
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>Name</th><th className={thClass}>Key</th><th className={thClass}>Role</th><th className={thClass}>Rate limit</th><th className={thClass}>Browser origins</th><th className={thClass}>Last used</th><th className={thClass}>Created</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
+              <tr>
+                <th className={thClass}>Name</th>
+                <th className={thClass}>Key</th>
+                <th className={thClass}>Role</th>
+                <th className={thClass}>Rate limit</th>
+                <th className={thClass}>Browser origins</th>
+                <th className={thClass}>Last used</th>
+                <th className={thClass}>Created</th>
+                <th className={thClass}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((k) => (
                 <tr key={k.id}>
                   <td className={`${tdClass} font-medium text-zinc-900`}>{k.name}</td>
-                  <td className={tdClass}><code className="font-mono text-xs text-zinc-600">{k.prefix}…</code></td>
-                  <td className={tdClass}><Badge tone={k.role === "admin" ? "indigo" : "zinc"}>{k.role}</Badge></td>
+                  <td className={tdClass}>
+                    <code className="font-mono text-xs text-zinc-600">{k.prefix}…</code>
+                  </td>
+                  <td className={tdClass}>
+                    <Badge tone={k.role === "admin" ? "indigo" : "zinc"}>{k.role}</Badge>
+                  </td>
                   <td className={`${tdClass} text-zinc-600`}>
-                    <button type="button" className="rounded underline decoration-dotted underline-offset-2 hover:text-indigo-700" onClick={() => setLimiting(k)} aria-label={`Change rate limit of ${k.name}`}>
+                    <button
+                      type="button"
+                      className="rounded underline decoration-dotted underline-offset-2 hover:text-indigo-700"
+                      onClick={() => setLimiting(k)}
+                      aria-label={`Change rate limit of ${k.name}`}
+                    >
                       {k.rate_limit_per_second}/s, burst {k.rate_limit_burst}
                     </button>
                   </td>
                   <td className={`${tdClass} text-zinc-600`}>
                     {k.role === "client" ? (
-                      <button type="button" className="rounded text-left underline decoration-dotted underline-offset-2 hover:text-indigo-700" onClick={() => setOriginsOf(k)} aria-label={`Change browser origins of ${k.name}`}>
+                      <button
+                        type="button"
+                        className="rounded text-left underline decoration-dotted underline-offset-2 hover:text-indigo-700"
+                        onClick={() => setOriginsOf(k)}
+                        aria-label={`Change browser origins of ${k.name}`}
+                      >
                         {k.allowed_origins ? k.allowed_origins.join(", ") : "Server only"}
                       </button>
                     ) : (
                       <span className="text-zinc-400">Server only</span>
                     )}
                   </td>
-                  <td className={`${tdClass} text-zinc-500`}>{k.last_used_at ? formatRelative(k.last_used_at) : "Never"}</td>
-                  <td className={`${tdClass} text-zinc-500`}>{formatDateTime(k.created_at)}{k.created_by && <span className="block text-xs text-zinc-400">by {k.created_by}</span>}</td>
-                  <td className={`${tdClass} text-right`}><Button variant="ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>Revoke</Button></td>
+                  <td className={`${tdClass} text-zinc-500`}>
+                    {k.last_used_at ? formatRelative(k.last_used_at) : "Never"}
+                  </td>
+                  <td className={`${tdClass} text-zinc-500`}>
+                    {formatDateTime(k.created_at)}
+                    {k.created_by && <span className="block text-xs text-zinc-400">by {k.created_by}</span>}
+                  </td>
+                  <td className={`${tdClass} text-right`}>
+                    <Button variant="ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </Button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </Card>
       )}
-      <OriginsDialog target={originsOf} onClose={() => setOriginsOf(null)} onSaved={() => qc.invalidateQueries({ queryKey: key })} />
-      <LimitsDialog target={limiting} onClose={() => setLimiting(null)} onSaved={() => qc.invalidateQueries({ queryKey: key })} />
-      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={() => qc.invalidateQueries({ queryKey: key })} />
+      <OriginsDialog
+        target={originsOf}
+        onClose={() => setOriginsOf(null)}
+        onSaved={() => qc.invalidateQueries({ queryKey: key })}
+      />
+      <LimitsDialog
+        target={limiting}
+        onClose={() => setLimiting(null)}
+        onSaved={() => qc.invalidateQueries({ queryKey: key })}
+      />
+      <CreateKeyDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={() => qc.invalidateQueries({ queryKey: key })}
+      />
       <ConfirmDialog
         open={revoking !== null}
         onClose={() => setRevoking(null)}
         title="Revoke API key?"
-        body={<>Requests using <strong>{revoking?.name}</strong> ({revoking?.prefix}…) will be refused immediately. This cannot be undone.</>}
+        body={
+          <>
+            Requests using <strong>{revoking?.name}</strong> ({revoking?.prefix}…) will be refused immediately. This
+            cannot be undone.
+          </>
+        }
         confirmLabel="Revoke key"
         onConfirm={async () => {
           await apiFetch(adminPath(project.id, `/keys/${revoking!.id}`), { method: "DELETE" });
@@ -98,7 +173,13 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
     mutationFn: () =>
       apiFetch<Key & { secret: string }>(adminPath(project.id, "/keys"), {
         method: "POST",
-        body: { name, role, rate_limit_per_second: rate, rate_limit_burst: burst, ...(role === "client" && originList(origins) ? { allowed_origins: originList(origins) } : {}) },
+        body: {
+          name,
+          role,
+          rate_limit_per_second: rate,
+          rate_limit_burst: burst,
+          ...(role === "client" && originList(origins) ? { allowed_origins: originList(origins) } : {}),
+        },
       }),
     onSuccess: onCreated,
   });
@@ -114,9 +195,17 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
     <Dialog open={open} onClose={close} title={secret ? "Copy your new key" : "Create API key"}>
       {secret ? (
         <div className="space-y-4">
-          <p className="text-sm text-zinc-600">This is the only time the secret is shown. Store it somewhere safe; we keep only a hash.</p>
+          <p className="text-sm text-zinc-600">
+            This is the only time the secret is shown. Store it somewhere safe; we keep only a hash.
+          </p>
           <div className="flex items-center gap-2">
-            <input readOnly aria-label="New API key secret" value={secret} onFocus={(e) => e.target.select()} className={`${inputClass} font-mono text-xs`} />
+            <input
+              readOnly
+              aria-label="New API key secret"
+              value={secret}
+              onFocus={(e) => e.target.select()}
+              className={`${inputClass} font-mono text-xs`}
+            />
             <Button
               variant="secondary"
               onClick={async () => {
@@ -127,25 +216,52 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
               {copied ? "Copied" : "Copy"}
             </Button>
           </div>
-          <div className="flex justify-end"><Button onClick={close}>Done</Button></div>
+          <div className="flex justify-end">
+            <Button onClick={close}>Done</Button>
+          </div>
         </div>
       ) : (
-        <form className="space-y-4" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+        <form
+          className="space-y-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
           <div>
-            <label htmlFor="key-name" className="block text-sm font-medium text-zinc-700">Name</label>
-            <input id="key-name" required maxLength={100} autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="Production backend" className={`${inputClass} mt-1`} />
+            <label htmlFor="key-name" className="block text-sm font-medium text-zinc-700">
+              Name
+            </label>
+            <input
+              id="key-name"
+              required
+              maxLength={100}
+              autoFocus
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="Production backend"
+              className={`${inputClass} mt-1`}
+            />
           </div>
           <div>
-            <label htmlFor="key-role" className="block text-sm font-medium text-zinc-700">Role</label>
-            <div className="mt-1"><RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} /></div>
+            <label htmlFor="key-role" className="block text-sm font-medium text-zinc-700">
+              Role
+            </label>
+            <div className="mt-1">
+              <RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} />
+            </div>
             <RoleHelp role={role} />
           </div>
           {role === "client" && <OriginsField value={origins} onChange={setOrigins} />}
           <LimitFields rate={rate} burst={burst} setRate={setRate} setBurst={setBurst} />
           {create.isError && <ErrorBanner message={create.error.message} />}
           <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>Cancel</Button>
-            <Button type="submit" disabled={create.isPending || !name.trim()}>{create.isPending ? "Creating…" : "Create key"}</Button>
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending || !name.trim()}>
+              {create.isPending ? "Creating…" : "Create key"}
+            </Button>
           </div>
         </form>
       )}

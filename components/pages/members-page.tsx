@@ -7,7 +7,17 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatDateTime } from "@/components/ui/format";
-import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
+import {
+  Badge,
+  Card,
+  EmptyState,
+  ErrorBanner,
+  LoadingRows,
+  PageHeader,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/states";
 import { ROLES, type Role } from "@/lib/access/roles";
 import { InvitesPanel } from "./invites-panel";
 import type { Member, Roster } from "@/components/console/api-types";
@@ -18,7 +28,10 @@ export function MembersPage() {
   const [tab, setTab] = useState<"members" | "invites">("members");
   return (
     <>
-      <PageHeader title="Members" description="Who can open this project, and with which role. Organization owners and admins administer every project of the organization." />
+      <PageHeader
+        title="Members"
+        description="Who can open this project, and with which role. Organization owners and admins administer every project of the organization."
+      />
       {isAdmin && (
         <div role="tablist" aria-label="Members and invitations" className="mb-5 flex gap-1 border-b border-zinc-200">
           {(["members", "invites"] as const).map((t) => (
@@ -29,7 +42,9 @@ export function MembersPage() {
               aria-selected={tab === t}
               aria-controls={`panel-${t}`}
               onClick={() => setTab(t)}
-              onKeyDown={(e) => (e.key === "ArrowRight" || e.key === "ArrowLeft") && setTab(t === "members" ? "invites" : "members")}
+              onKeyDown={(e) =>
+                (e.key === "ArrowRight" || e.key === "ArrowLeft") && setTab(t === "members" ? "invites" : "members")
+              }
               className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-500 hover:text-zinc-800"}`}
             >
               {t === "members" ? "Roster" : "Invitations"}
@@ -57,19 +72,34 @@ function RosterPanel() {
   // Optimistic: the select shows the new role at once; a refusal (the last-admin rule) puts the old one back.
   const changeRole = useOptimisticMutation({
     queryKey: key,
-    mutationFn: ({ m, role }: { m: Member; role: Role }) => apiFetch<{ revoked_key_ids: string[] }>(adminPath(project.id, `/members/${m.admin_id}`), { method: "PATCH", body: { role } }),
-    apply: (old, { m, role }) => patchRows<Member>(old, (r) => r.admin_id === m.admin_id, (r) => ({ ...r, role })),
+    mutationFn: ({ m, role }: { m: Member; role: Role }) =>
+      apiFetch<{ revoked_key_ids: string[] }>(adminPath(project.id, `/members/${m.admin_id}`), {
+        method: "PATCH",
+        body: { role },
+      }),
+    apply: (old, { m, role }) =>
+      patchRows<Member>(
+        old,
+        (r) => r.admin_id === m.admin_id,
+        (r) => ({ ...r, role }),
+      ),
   });
   const onRole = (m: Member, role: Role) => {
     setError(null);
     setNotice(null);
-    changeRole.mutate({ m, role }, {
-      onSuccess: (res) => {
-        const n = res.revoked_key_ids.length;
-        if (n > 0) setNotice(`${m.email} is now ${role}: ${n} API key${n === 1 ? "" : "s"} they created with a higher role ${n === 1 ? "was" : "were"} revoked.`);
+    changeRole.mutate(
+      { m, role },
+      {
+        onSuccess: (res) => {
+          const n = res.revoked_key_ids.length;
+          if (n > 0)
+            setNotice(
+              `${m.email} is now ${role}: ${n} API key${n === 1 ? "" : "s"} they created with a higher role ${n === 1 ? "was" : "were"} revoked.`,
+            );
+        },
+        onError: (e) => setError(`${m.email} is still ${m.role}: ${e.message}`),
       },
-      onError: (e) => setError(`${m.email} is still ${m.role}: ${e.message}`),
-    });
+    );
   };
 
   if (q.isPending) return <LoadingRows label="Loading members" />;
@@ -77,19 +107,34 @@ function RosterPanel() {
   return (
     <div className="space-y-6">
       {error && <ErrorBanner message={error} />}
-      {notice && <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">{notice}</p>}
+      {notice && (
+        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {notice}
+        </p>
+      )}
       {q.data.data.length === 0 ? (
-        <EmptyState title="Nobody on the roster yet">Invite teammates from the Invitations tab. Organization owners and admins already have access.</EmptyState>
+        <EmptyState title="Nobody on the roster yet">
+          Invite teammates from the Invitations tab. Organization owners and admins already have access.
+        </EmptyState>
       ) : (
         <Card className="overflow-hidden">
           <table className={tableClass}>
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>Member</th><th className={thClass}>Role</th><th className={thClass}>Joined</th><th className={thClass}><span className="sr-only">Actions</span></th></tr>
+              <tr>
+                <th className={thClass}>Member</th>
+                <th className={thClass}>Role</th>
+                <th className={thClass}>Joined</th>
+                <th className={thClass}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((m) => (
                 <tr key={m.admin_id}>
-                  <td className={tdClass}><span className="font-medium text-zinc-900">{m.email}</span></td>
+                  <td className={tdClass}>
+                    <span className="font-medium text-zinc-900">{m.email}</span>
+                  </td>
                   <td className={tdClass}>
                     {isAdmin ? (
                       <select
@@ -98,7 +143,11 @@ function RosterPanel() {
                         onChange={(e) => onRole(m, e.target.value as Role)}
                         className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:outline-none focus:ring-2 focus:ring-indigo-500/40"
                       >
-                        {[...ROLES].reverse().map((r) => <option key={r} value={r}>{r}</option>)}
+                        {[...ROLES].reverse().map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
                       </select>
                     ) : (
                       <Badge tone={m.role === "admin" ? "indigo" : "zinc"}>{m.role}</Badge>
@@ -106,7 +155,11 @@ function RosterPanel() {
                   </td>
                   <td className={`${tdClass} text-zinc-500`}>{formatDateTime(m.joined_at)}</td>
                   <td className={`${tdClass} text-right`}>
-                    {isAdmin && <Button variant="ghost" size="sm" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>Remove</Button>}
+                    {isAdmin && (
+                      <Button variant="ghost" size="sm" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+                        Remove
+                      </Button>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -117,10 +170,15 @@ function RosterPanel() {
       {q.data.inherited.length > 0 && (
         <div>
           <h2 className="text-sm font-medium text-zinc-900">Administrators through the organization</h2>
-          <p className="mt-0.5 text-sm text-zinc-500">Owners and admins of {project.orgName} administer this project and are not on the roster.</p>
+          <p className="mt-0.5 text-sm text-zinc-500">
+            Owners and admins of {project.orgName} administer this project and are not on the roster.
+          </p>
           <ul className="mt-2 flex flex-wrap gap-2">
             {q.data.inherited.map((i) => (
-              <li key={i.admin_id} className="rounded-full border border-zinc-200 bg-white px-3 py-1 text-sm text-zinc-700">
+              <li
+                key={i.admin_id}
+                className="rounded-full border border-zinc-200 bg-white px-3 py-1 text-sm text-zinc-700"
+              >
                 {i.email} <span className="text-zinc-400">· org {i.org_role}</span>
               </li>
             ))}
@@ -131,7 +189,12 @@ function RosterPanel() {
         open={removing !== null}
         onClose={() => setRemoving(null)}
         title="Remove member?"
-        body={<>Remove <strong>{removing?.email}</strong> from {project.name}? They lose access at once, and every API key they created in this project is revoked.</>}
+        body={
+          <>
+            Remove <strong>{removing?.email}</strong> from {project.name}? They lose access at once, and every API key
+            they created in this project is revoked.
+          </>
+        }
         confirmLabel="Remove member"
         onConfirm={async () => {
           await apiFetch(adminPath(project.id, `/members/${removing!.admin_id}`), { method: "DELETE" });

@@ -25,18 +25,30 @@ export function MyInvitesPage() {
   });
   return (
     <>
-      <PageHeader title="My invites" description="Invitations sent to the address you're signed in with. Accepting adds you to the project with the invited role." />
+      <PageHeader
+        title="My invites"
+        description="Invitations sent to the address you're signed in with. Accepting adds you to the project with the invited role."
+      />
       {accepted && (
-        <div role="status" className="mb-4 flex items-center justify-between rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
-          <span>You joined <strong>{accepted.project_name}</strong> as {accepted.role}.</span>
-          <Link href={`/projects/${accepted.project_id}/users`} className={buttonClass("secondary", "sm")}>Open project</Link>
+        <div
+          role="status"
+          className="mb-4 flex items-center justify-between rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900"
+        >
+          <span>
+            You joined <strong>{accepted.project_name}</strong> as {accepted.role}.
+          </span>
+          <Link href={`/projects/${accepted.project_id}/users`} className={buttonClass("secondary", "sm")}>
+            Open project
+          </Link>
         </div>
       )}
       {accept.isError && <ErrorBanner className="mb-4" message={accept.error.message} />}
       {q.isPending && <LoadingRows rows={2} label="Loading invitations" />}
       {q.isError && <ErrorBanner message={q.error.message} />}
       {q.data && q.data.data.length === 0 && (
-        <EmptyState title="No pending invitations">When a project admin invites your address, it shows up here.</EmptyState>
+        <EmptyState title="No pending invitations">
+          When a project admin invites your address, it shows up here.
+        </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
         <Card>
@@ -48,10 +60,17 @@ export function MyInvitesPage() {
                     {i.project_name} <span className="font-normal text-zinc-400">· {i.org_name}</span>
                   </p>
                   <p className="mt-0.5 text-sm text-zinc-500">
-                    <Badge tone="indigo">{i.role}</Badge> <span className="ml-1">invited by {i.invited_by ?? "an API key"} · expires {formatRelative(i.expires_at)}</span>
+                    <Badge tone="indigo">{i.role}</Badge>{" "}
+                    <span className="ml-1">
+                      invited by {i.invited_by ?? "an API key"} · expires {formatRelative(i.expires_at)}
+                    </span>
                   </p>
                 </div>
-                <Button onClick={() => accept.mutate(i.id)} disabled={accept.isPending} aria-label={`Accept invitation to ${i.project_name}`}>
+                <Button
+                  onClick={() => accept.mutate(i.id)}
+                  disabled={accept.isPending}
+                  aria-label={`Accept invitation to ${i.project_name}`}
+                >
                   Accept
                 </Button>
               </li>

@@ -13,13 +13,23 @@ export { Section };
 export function IdentifierTable({ identifier }: { identifier: Identifier[] }) {
   return (
     <table className={tableClass}>
-      <thead><tr><th className={`${thClass} pl-0`}>Source</th><th className={thClass}>External id</th><th className={thClass}>Metadata</th></tr></thead>
+      <thead>
+        <tr>
+          <th className={`${thClass} pl-0`}>Source</th>
+          <th className={thClass}>External id</th>
+          <th className={thClass}>Metadata</th>
+        </tr>
+      </thead>
       <tbody className="divide-y divide-zinc-100">
         {identifier.map((i) => (
           <tr key={`${i.source}:${i.external_id}`}>
-            <td className={`${tdClass} pl-0`}><Badge>{i.source}</Badge></td>
+            <td className={`${tdClass} pl-0`}>
+              <Badge>{i.source}</Badge>
+            </td>
             <td className={`${tdClass} font-mono text-xs`}>{i.external_id}</td>
-            <td className={`${tdClass} font-mono text-xs text-zinc-500`}>{i.metadata ? JSON.stringify(i.metadata) : "—"}</td>
+            <td className={`${tdClass} font-mono text-xs text-zinc-500`}>
+              {i.metadata ? JSON.stringify(i.metadata) : "—"}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -45,10 +55,23 @@ export function ScheduleAssignments({ items, queryKey }: { items: unknown[]; que
               <span className="font-mono text-sm text-zinc-900">{a.name ?? "schedule"}</span>
               <span className="flex items-center gap-2 text-xs text-zinc-500">
                 {a.interval && <span>every {a.interval}</span>}
-                {a.state && <Badge tone={a.state === "active" ? "green" : a.state === "paused" ? "amber" : "zinc"}>{a.state}</Badge>}
-                <span title={formatDateTime(a.next_fire_at)}>next: {a.next_fire_at ? formatRelative(a.next_fire_at) : "—"}</span>
+                {a.state && (
+                  <Badge tone={a.state === "active" ? "green" : a.state === "paused" ? "amber" : "zinc"}>
+                    {a.state}
+                  </Badge>
+                )}
+                <span title={formatDateTime(a.next_fire_at)}>
+                  next: {a.next_fire_at ? formatRelative(a.next_fire_at) : "—"}
+                </span>
                 {canEdit && a.interval && a.state !== "fired" && (
-                  <Button size="sm" variant="secondary" onClick={() => setActing(a)} aria-label={`${a.state === "paused" ? "Resume" : "Pause"} ${a.name}`}>{a.state === "paused" ? "Resume…" : "Pause…"}</Button>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    onClick={() => setActing(a)}
+                    aria-label={`${a.state === "paused" ? "Resume" : "Pause"} ${a.name}`}
+                  >
+                    {a.state === "paused" ? "Resume…" : "Pause…"}
+                  </Button>
                 )}
               </span>
             </li>

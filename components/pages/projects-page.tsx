@@ -17,19 +17,31 @@ export function ProjectsPage() {
   const newButton = <Button onClick={() => setCreating(true)}>New project</Button>;
   return (
     <>
-      <PageHeader title="Projects" description="Each project keeps its own users, events, schedules and keys." actions={q.data ? newButton : undefined} />
+      <PageHeader
+        title="Projects"
+        description="Each project keeps its own users, events, schedules and keys."
+        actions={q.data ? newButton : undefined}
+      />
       {q.isPending && <LoadingRows rows={3} label="Loading projects" />}
       {q.isError && <ErrorBanner message={q.error.message} />}
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No projects yet" action={newButton}>
-          Create your first project to get an API key and start sending users and events. Invited to someone else's? Check <Link href="/invites" className="text-indigo-600 underline">My invites</Link>.
+          Create your first project to get an API key and start sending users and events. Invited to someone else's?
+          Check{" "}
+          <Link href="/invites" className="text-indigo-600 underline">
+            My invites
+          </Link>
+          .
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {q.data.data.map((p) => (
             <li key={p.id}>
-              <Link href={`/projects/${p.id}`} className="block rounded-xl focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+              <Link
+                href={`/projects/${p.id}`}
+                className="block rounded-xl focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+              >
                 <Card className="p-5 transition-shadow hover:shadow-md">
                   <p className="text-xs uppercase tracking-wide text-zinc-400">{p.org_name}</p>
                   <p className="mt-1 font-medium text-zinc-900">{p.name}</p>
@@ -43,7 +55,13 @@ export function ProjectsPage() {
           ))}
         </ul>
       )}
-      {q.data && <CreateProjectDialog open={creating} onClose={() => setCreating(false)} orgs={q.data.orgs.filter((o) => o.role !== "member")} />}
+      {q.data && (
+        <CreateProjectDialog
+          open={creating}
+          onClose={() => setCreating(false)}
+          orgs={q.data.orgs.filter((o) => o.role !== "member")}
+        />
+      )}
     </>
   );
 }
@@ -54,7 +72,11 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
   const [orgId, setOrgId] = useState(orgs[0]?.id ?? "");
   const [orgName, setOrgName] = useState("");
   const create = useMutation({
-    mutationFn: () => apiFetch<MyProject>("/api/console/projects", { method: "POST", body: orgs.length ? { name, org_id: orgId } : { name, ...(orgName ? { org_name: orgName } : {}) } }),
+    mutationFn: () =>
+      apiFetch<MyProject>("/api/console/projects", {
+        method: "POST",
+        body: orgs.length ? { name, org_id: orgId } : { name, ...(orgName ? { org_name: orgName } : {}) },
+      }),
     onSuccess: (p) => {
       onClose();
       router.push(`/projects/${p.id}`);
@@ -71,27 +93,62 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
         }}
       >
         <div>
-          <label htmlFor="project-name" className="block text-sm font-medium text-zinc-700">Project name</label>
-          <input id="project-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} className={`${inputClass} mt-1`} placeholder="Production" autoFocus />
+          <label htmlFor="project-name" className="block text-sm font-medium text-zinc-700">
+            Project name
+          </label>
+          <input
+            id="project-name"
+            required
+            maxLength={100}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            className={`${inputClass} mt-1`}
+            placeholder="Production"
+            autoFocus
+          />
         </div>
         {orgs.length > 0 ? (
           <div>
-            <label htmlFor="project-org" className="block text-sm font-medium text-zinc-700">Organization</label>
-            <select id="project-org" value={orgId} onChange={(e) => setOrgId(e.target.value)} className={`${inputClass} mt-1`}>
-              {orgs.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+            <label htmlFor="project-org" className="block text-sm font-medium text-zinc-700">
+              Organization
+            </label>
+            <select
+              id="project-org"
+              value={orgId}
+              onChange={(e) => setOrgId(e.target.value)}
+              className={`${inputClass} mt-1`}
+            >
+              {orgs.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
             </select>
           </div>
         ) : (
           <div>
-            <label htmlFor="org-name" className="block text-sm font-medium text-zinc-700">Organization name</label>
-            <input id="org-name" maxLength={100} value={orgName} onChange={(e) => setOrgName(e.target.value)} className={`${inputClass} mt-1`} placeholder="Your company" />
+            <label htmlFor="org-name" className="block text-sm font-medium text-zinc-700">
+              Organization name
+            </label>
+            <input
+              id="org-name"
+              maxLength={100}
+              value={orgName}
+              onChange={(e) => setOrgName(e.target.value)}
+              className={`${inputClass} mt-1`}
+              placeholder="Your company"
+            />
             <p className="mt-1 text-xs text-zinc-500">You'll own this organization and administer all its projects.</p>
           </div>
         )}
         {create.isError && <ErrorBanner message={create.error.message} />}
         <div className="flex justify-end gap-2 pt-2">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>{create.isPending ? "Creating…" : "Create project"}</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending || !name.trim()}>
+            {create.isPending ? "Creating…" : "Create project"}
+          </Button>
         </div>
       </form>
     </Dialog>

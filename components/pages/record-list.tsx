@@ -7,15 +7,42 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatRelative } from "@/components/ui/format";
 import { IdentifierChips, type Identifier } from "@/components/ui/json-view";
-import { Card, EmptyState, ErrorBanner, controlClass, LoadingRows, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
+import {
+  Card,
+  EmptyState,
+  ErrorBanner,
+  controlClass,
+  LoadingRows,
+  PageHeader,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/states";
 
-type Row = { id: string; identifier: Identifier[]; data: Record<string, unknown>; created_at: string; updated_at: string; [k: string]: unknown };
+type Row = {
+  id: string;
+  identifier: Identifier[];
+  data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  [k: string]: unknown;
+};
 export type SearchMode = { value: string; label: string; placeholder: string };
 
 /** A searchable, paginated list of users or organizations (newest first), linking to each profile. */
 export function RecordList({
-  kind, title, description, modes, column,
-}: { kind: "users" | "organizations"; title: string; description: string; modes: SearchMode[]; column: { header: string; cell: (r: Row) => ReactNode } }) {
+  kind,
+  title,
+  description,
+  modes,
+  column,
+}: {
+  kind: "users" | "organizations";
+  title: string;
+  description: string;
+  modes: SearchMode[];
+  column: { header: string; cell: (r: Row) => ReactNode };
+}) {
   const project = useProject();
   const [mode, setMode] = useState(modes[0]!.value);
   const [text, setText] = useState("");
@@ -44,43 +71,95 @@ export function RecordList({
           e.preventDefault();
           const t = text.trim();
           if (!t) return setApplied({});
-          setApplied(mode === "external_id" && source.trim() ? { external_id: t, source: source.trim() } : { [mode]: t });
+          setApplied(
+            mode === "external_id" && source.trim() ? { external_id: t, source: source.trim() } : { [mode]: t },
+          );
         }}
       >
         <select aria-label="Search by" value={mode} onChange={(e) => setMode(e.target.value)} className={controlClass}>
-          {modes.map((m) => <option key={m.value} value={m.value}>{m.label}</option>)}
+          {modes.map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
         </select>
         {mode === "external_id" && (
-          <input aria-label="Identifier source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="source (any)" className={`${controlClass} w-36`} />
+          <input
+            aria-label="Identifier source"
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            placeholder="source (any)"
+            className={`${controlClass} w-36`}
+          />
         )}
-        <input aria-label={`Search ${kind}`} value={text} onChange={(e) => setText(e.target.value)} placeholder={current.placeholder} className={`${controlClass} min-w-64 flex-1 ${mode === "data" ? "font-mono" : ""}`} />
+        <input
+          aria-label={`Search ${kind}`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={current.placeholder}
+          className={`${controlClass} min-w-64 flex-1 ${mode === "data" ? "font-mono" : ""}`}
+        />
         <Button type="submit">Search</Button>
-        {searching && <Button variant="ghost" onClick={() => { setText(""); setSource(""); setApplied({}); }}>Clear</Button>}
+        {searching && (
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setText("");
+              setSource("");
+              setApplied({});
+            }}
+          >
+            Clear
+          </Button>
+        )}
       </form>
       {q.isPending && <LoadingRows label={`Loading ${kind}`} />}
       {q.isError && <ErrorBanner message={q.error.message} />}
       {q.isSuccess && rows.length === 0 && (
         <EmptyState title={searching ? `No ${kind} match` : `No ${kind} yet`}>
-          {searching ? "Try another identifier, address or filter." : kind === "users" ? <>Send one with <code className="font-mono text-xs">POST /api/client/projects/{project.id}/users</code> using an API key.</> : <>Send one with <code className="font-mono text-xs">POST /api/client/projects/{project.id}/organizations</code>.</>}
+          {searching ? (
+            "Try another identifier, address or filter."
+          ) : kind === "users" ? (
+            <>
+              Send one with <code className="font-mono text-xs">POST /api/client/projects/{project.id}/users</code>{" "}
+              using an API key.
+            </>
+          ) : (
+            <>
+              Send one with{" "}
+              <code className="font-mono text-xs">POST /api/client/projects/{project.id}/organizations</code>.
+            </>
+          )}
         </EmptyState>
       )}
       {rows.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass}>
             <thead className="bg-zinc-50">
-              <tr><th className={thClass}>Identifiers</th><th className={thClass}>{column.header}</th><th className={thClass}>Data</th><th className={thClass}>Updated</th></tr>
+              <tr>
+                <th className={thClass}>Identifiers</th>
+                <th className={thClass}>{column.header}</th>
+                <th className={thClass}>Data</th>
+                <th className={thClass}>Updated</th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {rows.map((r) => (
                 <tr key={r.id} className="hover:bg-zinc-50">
                   <td className={tdClass}>
-                    <Link href={`/projects/${project.id}/${kind}/${r.id}`} className="rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500" aria-label={`Open ${r.identifier.map((i) => i.external_id).join(", ")}`}>
+                    <Link
+                      href={`/projects/${project.id}/${kind}/${r.id}`}
+                      className="rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+                      aria-label={`Open ${r.identifier.map((i) => i.external_id).join(", ")}`}
+                    >
                       <IdentifierChips identifier={r.identifier} />
                     </Link>
                   </td>
                   {/* Bounded like the data column, so a long address cannot push Updated out of the card. */}
                   <td className={`${tdClass} max-w-[18rem] truncate`}>{column.cell(r)}</td>
-                  <td className={`${tdClass} max-w-[16rem] truncate font-mono text-xs text-zinc-500`}>{Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}</td>
+                  <td className={`${tdClass} max-w-[16rem] truncate font-mono text-xs text-zinc-500`}>
+                    {Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}
+                  </td>
                   <td className={`${tdClass} whitespace-nowrap text-zinc-500`}>{formatRelative(r.updated_at)}</td>
                 </tr>
               ))}
@@ -90,7 +169,9 @@ export function RecordList({
       )}
       {q.hasNextPage && (
         <div className="mt-4 flex justify-center">
-          <Button variant="secondary" onClick={() => q.fetchNextPage()} disabled={q.isFetchingNextPage}>{q.isFetchingNextPage ? "Loading…" : "Load more"}</Button>
+          <Button variant="secondary" onClick={() => q.fetchNextPage()} disabled={q.isFetchingNextPage}>
+            {q.isFetchingNextPage ? "Loading…" : "Load more"}
+          </Button>
         </div>
       )}
     </>

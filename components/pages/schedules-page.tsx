@@ -17,7 +17,10 @@ export function SchedulesPage() {
   const project = useProject();
   const qc = useQueryClient();
   const key = ["schedules", project.id];
-  const q = useQuery({ queryKey: key, queryFn: () => apiFetch<{ data: Schedule[] }>(adminPath(project.id, "/schedules?limit=500")) });
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => apiFetch<{ data: Schedule[] }>(adminPath(project.id, "/schedules?limit=500")),
+  });
   const canEdit = roleAtLeast(project.role, "editor");
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
@@ -27,14 +30,26 @@ export function SchedulesPage() {
     <>
       <PageHeader
         title="Schedules"
-        description={<>Time-based triggers. Each offset fires <code className="font-mono text-xs">scheduled.&lt;name&gt;</code> before or after the assigned time; assignments are made per user or organization through the client API.</>}
+        description={
+          <>
+            Time-based triggers. Each offset fires <code className="font-mono text-xs">scheduled.&lt;name&gt;</code>{" "}
+            before or after the assigned time; assignments are made per user or organization through the client API.
+          </>
+        }
         actions={canEdit && q.isSuccess ? <Button onClick={() => setCreating(true)}>New schedule</Button> : undefined}
       />
       <QueryState q={q} what="schedules">
         {(data) => {
-          if (!data.data.length) return <EmptyState title="No schedules">Every project gets the built-in anniversary schedule; create your own for trials, renewals or reminders.</EmptyState>;
+          if (!data.data.length)
+            return (
+              <EmptyState title="No schedules">
+                Every project gets the built-in anniversary schedule; create your own for trials, renewals or reminders.
+              </EmptyState>
+            );
           // Stable order (built-in first, then by name) so the selected definition does not jump as others are added.
-          const defs = [...data.data].sort((a, b) => Number(b.builtin) - Number(a.builtin) || a.name.localeCompare(b.name));
+          const defs = [...data.data].sort(
+            (a, b) => Number(b.builtin) - Number(a.builtin) || a.name.localeCompare(b.name),
+          );
           const current = defs.find((s) => s.id === selected) ?? defs[0]!;
           return (
             <div className="grid items-start gap-6 lg:grid-cols-[19rem_1fr]">
@@ -43,11 +58,28 @@ export function SchedulesPage() {
                   <li key={s.id}>
                     <Card className={`p-4 ${s.id === current.id ? "ring-2 ring-indigo-500" : ""}`}>
                       <div className="flex items-start justify-between gap-2">
-                        <button type="button" onClick={() => setSelected(s.id)} aria-pressed={s.id === current.id} className="text-left focus:outline-none focus-visible:underline">
+                        <button
+                          type="button"
+                          onClick={() => setSelected(s.id)}
+                          aria-pressed={s.id === current.id}
+                          className="text-left focus:outline-none focus-visible:underline"
+                        >
                           <span className="block font-mono text-sm font-medium text-zinc-900">{s.name}</span>
-                          <span className="mt-1 flex gap-1"><Badge>{s.type}</Badge>{s.builtin && <Badge tone="indigo">built-in</Badge>}</span>
+                          <span className="mt-1 flex gap-1">
+                            <Badge>{s.type}</Badge>
+                            {s.builtin && <Badge tone="indigo">built-in</Badge>}
+                          </span>
                         </button>
-                        {canEdit && !s.builtin && <Button variant="ghost" size="sm" onClick={() => setDeleting(s)} aria-label={`Delete schedule ${s.name}`}>Delete</Button>}
+                        {canEdit && !s.builtin && (
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            onClick={() => setDeleting(s)}
+                            aria-label={`Delete schedule ${s.name}`}
+                          >
+                            Delete
+                          </Button>
+                        )}
                       </div>
                       <OffsetList schedule={s} canEdit={canEdit} canRemove={canEdit} onChange={refresh} />
                     </Card>
@@ -64,7 +96,11 @@ export function SchedulesPage() {
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         title="Delete schedule?"
-        body={<>Deleting <strong>{deleting?.name}</strong> removes its offsets, every assignment and all pending firings.</>}
+        body={
+          <>
+            Deleting <strong>{deleting?.name}</strong> removes its offsets, every assignment and all pending firings.
+          </>
+        }
         confirmLabel="Delete schedule"
         onConfirm={async () => {
           await apiFetch(adminPath(project.id, `/schedules/${deleting!.id}`), { method: "DELETE" });
@@ -75,15 +111,30 @@ export function SchedulesPage() {
   );
 }
 
-const describe = (o: Offset) => (/^0 \w+$|^00:00:00$|^0$/.test(o.offset.trim()) ? "at the time" : `${o.offset} ${o.direction}`);
+const describe = (o: Offset) =>
+  /^0 \w+$|^00:00:00$|^0$/.test(o.offset.trim()) ? "at the time" : `${o.offset} ${o.direction}`;
 
-function OffsetList({ schedule, canEdit, canRemove, onChange }: { schedule: Schedule; canEdit: boolean; canRemove: boolean; onChange: () => void }) {
+function OffsetList({
+  schedule,
+  canEdit,
+  canRemove,
+  onChange,
+}: {
+  schedule: Schedule;
+  canEdit: boolean;
+  canRemove: boolean;
+  onChange: () => void;
+}) {
   const project = useProject();
   const [offset, setOffset] = useState("");
   const [direction, setDirection] = useState<"before" | "after">("before");
   const [removing, setRemoving] = useState<Offset | null>(null);
   const add = useMutation({
-    mutationFn: () => apiFetch(adminPath(project.id, `/schedules/${schedule.id}/offsets`), { method: "POST", body: { offset, direction } }),
+    mutationFn: () =>
+      apiFetch(adminPath(project.id, `/schedules/${schedule.id}/offsets`), {
+        method: "POST",
+        body: { offset, direction },
+      }),
     onSuccess: () => {
       setOffset("");
       onChange();
@@ -94,22 +145,54 @@ function OffsetList({ schedule, canEdit, canRemove, onChange }: { schedule: Sche
       <p className="text-[11px] font-medium uppercase tracking-wide text-zinc-400">Offsets</p>
       <ul className="mt-1 flex flex-wrap gap-1.5">
         {schedule.offsets.map((o) => (
-          <li key={o.id} className="inline-flex items-center gap-1 rounded-full bg-zinc-100 py-0.5 pl-2.5 pr-1 text-xs text-zinc-700">
+          <li
+            key={o.id}
+            className="inline-flex items-center gap-1 rounded-full bg-zinc-100 py-0.5 pl-2.5 pr-1 text-xs text-zinc-700"
+          >
             {describe(o)}
             {canEdit && canRemove && schedule.offsets.length > 1 ? (
-              <button type="button" onClick={() => setRemoving(o)} aria-label={`Remove offset ${o.offset} ${o.direction}`} className="rounded-full px-1 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700">×</button>
-            ) : <span className="w-1" />}
+              <button
+                type="button"
+                onClick={() => setRemoving(o)}
+                aria-label={`Remove offset ${o.offset} ${o.direction}`}
+                className="rounded-full px-1 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700"
+              >
+                ×
+              </button>
+            ) : (
+              <span className="w-1" />
+            )}
           </li>
         ))}
       </ul>
       {canEdit && (
-        <form className="mt-2 flex gap-1.5" onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
-          <input aria-label={`New offset for ${schedule.name}`} required placeholder="7 days" value={offset} onChange={(e) => setOffset(e.target.value)} className={`${controlClass} w-24 py-1 text-xs`} />
-          <select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.target.value as "before" | "after")} className={`${controlClass} py-1 text-xs`}>
+        <form
+          className="mt-2 flex gap-1.5"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <input
+            aria-label={`New offset for ${schedule.name}`}
+            required
+            placeholder="7 days"
+            value={offset}
+            onChange={(e) => setOffset(e.target.value)}
+            className={`${controlClass} w-24 py-1 text-xs`}
+          />
+          <select
+            aria-label="Direction"
+            value={direction}
+            onChange={(e) => setDirection(e.target.value as "before" | "after")}
+            className={`${controlClass} py-1 text-xs`}
+          >
             <option value="before">before</option>
             <option value="after">after</option>
           </select>
-          <Button type="submit" size="sm" variant="secondary" disabled={add.isPending}>Add</Button>
+          <Button type="submit" size="sm" variant="secondary" disabled={add.isPending}>
+            Add
+          </Button>
         </form>
       )}
       {add.isError && <ErrorBanner className="mt-2" message={add.error.message} />}
@@ -117,10 +200,17 @@ function OffsetList({ schedule, canEdit, canRemove, onChange }: { schedule: Sche
         open={removing !== null}
         onClose={() => setRemoving(null)}
         title="Remove offset?"
-        body={<>Pending firings for <strong>{removing && describe(removing)}</strong> are dropped from every assignment of {schedule.name}.</>}
+        body={
+          <>
+            Pending firings for <strong>{removing && describe(removing)}</strong> are dropped from every assignment of{" "}
+            {schedule.name}.
+          </>
+        }
         confirmLabel="Remove offset"
         onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/schedules/${schedule.id}/offsets/${removing!.id}`), { method: "DELETE" });
+          await apiFetch(adminPath(project.id, `/schedules/${schedule.id}/offsets/${removing!.id}`), {
+            method: "DELETE",
+          });
           onChange();
         }}
       />
@@ -128,7 +218,15 @@ function OffsetList({ schedule, canEdit, canRemove, onChange }: { schedule: Sche
   );
 }
 
-function CreateScheduleDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
+function CreateScheduleDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: () => void;
+}) {
   const project = useProject();
   const [name, setName] = useState("");
   const [type, setType] = useState<"single" | "recurring">("single");
@@ -141,24 +239,61 @@ function CreateScheduleDialog({ open, onClose, onCreated }: { open: boolean; onC
     },
   });
   return (
-    <Dialog open={open} onClose={() => { create.reset(); onClose(); }} title="New schedule">
-      <form className="space-y-4" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+    <Dialog
+      open={open}
+      onClose={() => {
+        create.reset();
+        onClose();
+      }}
+      title="New schedule"
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
         <div>
-          <label htmlFor="schedule-name" className="block text-sm font-medium text-zinc-700">Name</label>
-          <input id="schedule-name" required autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="trial_end" className={`${inputClass} mt-1 font-mono`} />
-          <p className="mt-1 text-xs text-zinc-500">Fires events named <code className="font-mono">scheduled.{name || "<name>"}</code>. Starts with one offset: at the time.</p>
+          <label htmlFor="schedule-name" className="block text-sm font-medium text-zinc-700">
+            Name
+          </label>
+          <input
+            id="schedule-name"
+            required
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="trial_end"
+            className={`${inputClass} mt-1 font-mono`}
+          />
+          <p className="mt-1 text-xs text-zinc-500">
+            Fires events named <code className="font-mono">scheduled.{name || "<name>"}</code>. Starts with one offset:
+            at the time.
+          </p>
         </div>
         <div>
-          <label htmlFor="schedule-type" className="block text-sm font-medium text-zinc-700">Type</label>
-          <select id="schedule-type" value={type} onChange={(e) => setType(e.target.value as "single" | "recurring")} className={`${inputClass} mt-1`}>
+          <label htmlFor="schedule-type" className="block text-sm font-medium text-zinc-700">
+            Type
+          </label>
+          <select
+            id="schedule-type"
+            value={type}
+            onChange={(e) => setType(e.target.value as "single" | "recurring")}
+            className={`${inputClass} mt-1`}
+          >
             <option value="single">Single: fires once at the assigned time</option>
             <option value="recurring">Recurring: fires every interval</option>
           </select>
         </div>
         {create.isError && <ErrorBanner message={create.error.message} />}
         <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>Create schedule</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending || !name.trim()}>
+            Create schedule
+          </Button>
         </div>
       </form>
     </Dialog>

@@ -4,32 +4,68 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import { Badge, Card, controlClass, EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/states";
+import {
+  Badge,
+  Card,
+  controlClass,
+  EmptyState,
+  PageHeader,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/states";
 import { QueryState } from "./feature-state";
 import type { EventSchema } from "@/components/console/api-types";
 
 /** The discovered schema: every event name seen, with property paths and the types observed. Read-only. */
 export function SchemaPage() {
   const project = useProject();
-  const q = useQuery({ queryKey: ["schema", project.id], queryFn: () => apiFetch<{ data: EventSchema[] }>(adminPath(project.id, "/schema")) });
+  const q = useQuery({
+    queryKey: ["schema", project.id],
+    queryFn: () => apiFetch<{ data: EventSchema[] }>(adminPath(project.id, "/schema")),
+  });
   const [filter, setFilter] = useState("");
   const [open, setOpen] = useState<string | null>(null);
   return (
     <>
-      <PageHeader title="Schema" description="Event names and property types discovered from the events you send. Nothing to register: it updates as events arrive." />
+      <PageHeader
+        title="Schema"
+        description="Event names and property types discovered from the events you send. Nothing to register: it updates as events arrive."
+      />
       <QueryState q={q} what="schema">
         {(data) => {
           const rows = data.data.filter((e) => e.event_name.toLowerCase().includes(filter.toLowerCase()));
-          if (!data.data.length) return <EmptyState title="No events discovered yet">Send an event and its properties show up here.</EmptyState>;
+          if (!data.data.length)
+            return (
+              <EmptyState title="No events discovered yet">Send an event and its properties show up here.</EmptyState>
+            );
           return (
             <>
-              <input aria-label="Filter event names" placeholder="Filter event names" value={filter} onChange={(e) => setFilter(e.target.value)} className={`${controlClass} mb-4 w-80`} />
+              <input
+                aria-label="Filter event names"
+                placeholder="Filter event names"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                className={`${controlClass} mb-4 w-80`}
+              />
               <Card className="overflow-hidden">
                 <table className={tableClass}>
-                  <thead className="bg-zinc-50"><tr><th className={thClass}>Event</th><th className={thClass}>Properties</th><th className={thClass}>Seen</th><th className={thClass}>Last seen</th></tr></thead>
+                  <thead className="bg-zinc-50">
+                    <tr>
+                      <th className={thClass}>Event</th>
+                      <th className={thClass}>Properties</th>
+                      <th className={thClass}>Seen</th>
+                      <th className={thClass}>Last seen</th>
+                    </tr>
+                  </thead>
                   <tbody className="divide-y divide-zinc-100">
                     {rows.map((e) => (
-                      <SchemaRow key={e.event_name} e={e} open={open === e.event_name} toggle={() => setOpen(open === e.event_name ? null : e.event_name)} />
+                      <SchemaRow
+                        key={e.event_name}
+                        e={e}
+                        open={open === e.event_name}
+                        toggle={() => setOpen(open === e.event_name ? null : e.event_name)}
+                      />
                     ))}
                   </tbody>
                 </table>
@@ -47,25 +83,47 @@ function SchemaRow({ e, open, toggle }: { e: EventSchema; open: boolean; toggle:
     <>
       <tr className="hover:bg-zinc-50">
         <td className={tdClass}>
-          <button type="button" onClick={toggle} aria-expanded={open} className="font-mono text-sm text-zinc-900 hover:text-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+          <button
+            type="button"
+            onClick={toggle}
+            aria-expanded={open}
+            className="font-mono text-sm text-zinc-900 hover:text-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          >
             {open ? "▾" : "▸"} {e.event_name}
           </button>
         </td>
         <td className={`${tdClass} text-zinc-500`}>{e.properties.length}</td>
         <td className={`${tdClass} text-zinc-500`}>{e.count.toLocaleString()}×</td>
-        <td className={`${tdClass} text-zinc-500`} title={formatDateTime(e.last_seen)}>{formatRelative(e.last_seen)}</td>
+        <td className={`${tdClass} text-zinc-500`} title={formatDateTime(e.last_seen)}>
+          {formatRelative(e.last_seen)}
+        </td>
       </tr>
       {open && (
         <tr>
           <td colSpan={4} className="bg-zinc-50/60 px-8 py-3">
-            {e.properties.length === 0 ? <p className="text-sm text-zinc-400">No properties.</p> : (
+            {e.properties.length === 0 ? (
+              <p className="text-sm text-zinc-400">No properties.</p>
+            ) : (
               <table className="min-w-full text-sm">
-                <thead><tr><th className={`${thClass} pl-0`}>Path</th><th className={thClass}>Types</th><th className={thClass}>Seen</th><th className={thClass}>First seen</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th className={`${thClass} pl-0`}>Path</th>
+                    <th className={thClass}>Types</th>
+                    <th className={thClass}>Seen</th>
+                    <th className={thClass}>First seen</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {e.properties.map((p) => (
                     <tr key={p.path}>
                       <td className="py-1.5 font-mono text-xs text-zinc-800">{p.path}</td>
-                      <td className="px-4 py-1.5"><span className="flex gap-1">{p.types.map((t) => <Badge key={t}>{t}</Badge>)}</span></td>
+                      <td className="px-4 py-1.5">
+                        <span className="flex gap-1">
+                          {p.types.map((t) => (
+                            <Badge key={t}>{t}</Badge>
+                          ))}
+                        </span>
+                      </td>
                       <td className="px-4 py-1.5 text-zinc-500">{p.count.toLocaleString()}×</td>
                       <td className="px-4 py-1.5 text-zinc-500">{formatDateTime(p.first_seen)}</td>
                     </tr>

@@ -12,14 +12,34 @@ import { Badge, Card, controlClass, EmptyState, ErrorBanner, LoadingRows, PageHe
 import { curlOf } from "./curl";
 
 type Logged = {
-  id: string; key_id: string; key_name: string | null; key_prefix: string | null; at: string; method: string; path: string;
-  status: number; duration_ms: number; request_id: string; errors: { path: string; message: string }[] | null; body: string | null;
+  id: string;
+  key_id: string;
+  key_name: string | null;
+  key_prefix: string | null;
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+  errors: { path: string; message: string }[] | null;
+  body: string | null;
 };
 type Key = { id: string; name: string; prefix: string };
 
 const STATUSES = [
-  ["", "All statuses"], ["failed", "Failed (400+)"], ["2xx", "2xx"], ["4xx", "4xx"], ["5xx", "5xx"],
-  ["400", "400"], ["401", "401"], ["403", "403"], ["404", "404"], ["409", "409"], ["413", "413"], ["429", "429"],
+  ["", "All statuses"],
+  ["failed", "Failed (400+)"],
+  ["2xx", "2xx"],
+  ["4xx", "4xx"],
+  ["5xx", "5xx"],
+  ["400", "400"],
+  ["401", "401"],
+  ["403", "403"],
+  ["404", "404"],
+  ["409", "409"],
+  ["413", "413"],
+  ["429", "429"],
 ] as const;
 
 const statusTone = (s: number) => (s >= 500 ? "red" : s >= 400 ? "amber" : "green");
@@ -38,31 +58,48 @@ function RequestDetail({ r }: { r: Logged }) {
   return (
     <div className="space-y-3 text-sm" aria-label={`Request ${r.request_id}`}>
       <p className="text-xs text-zinc-500">
-        Request id <code className="select-all rounded bg-white px-1 font-mono text-zinc-800">{r.request_id}</code>: quote it to find the server's log lines.
+        Request id <code className="select-all rounded bg-white px-1 font-mono text-zinc-800">{r.request_id}</code>:
+        quote it to find the server's log lines.
       </p>
       {r.errors && r.errors.length > 0 && (
         <div>
           <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">Errors</p>
           <ul className="mt-1 space-y-0.5">
             {r.errors.map((e, i) => (
-              <li key={i}><code className="font-mono text-xs text-red-700">{e.path || "(body)"}</code> <span className="text-zinc-700">{e.message}</span></li>
+              <li key={i}>
+                <code className="font-mono text-xs text-red-700">{e.path || "(body)"}</code>{" "}
+                <span className="text-zinc-700">{e.message}</span>
+              </li>
             ))}
           </ul>
         </div>
       )}
       {r.body !== null && (
         <div>
-          <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">Body (secrets redacted, 8 KiB at most)</p>
-          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded-md bg-white p-2 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200">{r.body}</pre>
+          <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">
+            Body (secrets redacted, 8 KiB at most)
+          </p>
+          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded-md bg-white p-2 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200">
+            {r.body}
+          </pre>
         </div>
       )}
       <div>
         <div className="flex items-center gap-2">
           <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">curl</p>
-          <Button size="sm" variant="secondary" onClick={copy}>Copy as curl</Button>
-          <span role="status" className="text-xs text-zinc-500">{copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed: select the text below" : ""}</span>
+          <Button size="sm" variant="secondary" onClick={copy}>
+            Copy as curl
+          </Button>
+          <span role="status" className="text-xs text-zinc-500">
+            {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed: select the text below" : ""}
+          </span>
         </div>
-        <pre data-testid="curl" className="mt-1 overflow-auto whitespace-pre-wrap break-all rounded-md bg-zinc-900 p-2 font-mono text-xs text-zinc-100">{curl}</pre>
+        <pre
+          data-testid="curl"
+          className="mt-1 overflow-auto whitespace-pre-wrap break-all rounded-md bg-zinc-900 p-2 font-mono text-xs text-zinc-100"
+        >
+          {curl}
+        </pre>
       </div>
     </div>
   );
@@ -77,8 +114,16 @@ export function RequestLogPage() {
   const keyId = params.get("key_id") ?? "";
   const pager = useCursorPager(`${status}|${keyId}`);
   const [open, setOpen] = useState<string | null>(null);
-  const keys = useQuery({ queryKey: ["keys", project.id], queryFn: () => apiFetch<{ data: Key[] }>(adminPath(project.id, "/keys?limit=500")) });
-  const qs = new URLSearchParams({ limit: "50", ...(status ? { status } : {}), ...(keyId ? { key_id: keyId } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) });
+  const keys = useQuery({
+    queryKey: ["keys", project.id],
+    queryFn: () => apiFetch<{ data: Key[] }>(adminPath(project.id, "/keys?limit=500")),
+  });
+  const qs = new URLSearchParams({
+    limit: "50",
+    ...(status ? { status } : {}),
+    ...(keyId ? { key_id: keyId } : {}),
+    ...(pager.cursor ? { cursor: pager.cursor } : {}),
+  });
   const q = useQuery({
     queryKey: ["requests", project.id, qs.toString()],
     queryFn: () => apiFetch<{ data: Logged[]; next_cursor: string | null }>(adminPath(project.id, `/requests?${qs}`)),
@@ -93,16 +138,55 @@ export function RequestLogPage() {
   };
   const columns = useMemo<Columns<Logged>>(
     () => [
-      { id: "at", header: "Time", cell: ({ row }) => <span className="whitespace-nowrap text-zinc-600">{formatDateTime(row.original.at)}</span> },
-      { id: "key", header: "Key", cell: ({ row }) => <span title={row.original.key_prefix ?? undefined}>{row.original.key_name ?? "deleted key"}</span> },
-      { id: "method", header: "Method", cell: ({ row }) => <code className="font-mono text-xs">{row.original.method}</code> },
-      { id: "path", header: "Path", cell: ({ row }) => <code className="block max-w-[16rem] truncate font-mono text-xs" title={row.original.path}>{row.original.path.replace(`/projects/${project.id}`, "/projects/…")}</code> },
-      { id: "status", header: "Status", cell: ({ row }) => <Badge tone={statusTone(row.original.status)}>{row.original.status}</Badge> },
-      { id: "duration", header: "Duration", cell: ({ row }) => <span className="tabular-nums">{row.original.duration_ms} ms</span> },
       {
-        id: "open", header: () => <span className="sr-only">Details</span>,
+        id: "at",
+        header: "Time",
+        cell: ({ row }) => <span className="whitespace-nowrap text-zinc-600">{formatDateTime(row.original.at)}</span>,
+      },
+      {
+        id: "key",
+        header: "Key",
         cell: ({ row }) => (
-          <Button size="sm" variant="ghost" aria-expanded={open === row.original.id} onClick={(e) => { e.stopPropagation(); setOpen(open === row.original.id ? null : row.original.id); }}>
+          <span title={row.original.key_prefix ?? undefined}>{row.original.key_name ?? "deleted key"}</span>
+        ),
+      },
+      {
+        id: "method",
+        header: "Method",
+        cell: ({ row }) => <code className="font-mono text-xs">{row.original.method}</code>,
+      },
+      {
+        id: "path",
+        header: "Path",
+        cell: ({ row }) => (
+          <code className="block max-w-[16rem] truncate font-mono text-xs" title={row.original.path}>
+            {row.original.path.replace(`/projects/${project.id}`, "/projects/…")}
+          </code>
+        ),
+      },
+      {
+        id: "status",
+        header: "Status",
+        cell: ({ row }) => <Badge tone={statusTone(row.original.status)}>{row.original.status}</Badge>,
+      },
+      {
+        id: "duration",
+        header: "Duration",
+        cell: ({ row }) => <span className="tabular-nums">{row.original.duration_ms} ms</span>,
+      },
+      {
+        id: "open",
+        header: () => <span className="sr-only">Details</span>,
+        cell: ({ row }) => (
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-expanded={open === row.original.id}
+            onClick={(e) => {
+              e.stopPropagation();
+              setOpen(open === row.original.id ? null : row.original.id);
+            }}
+          >
             {open === row.original.id ? "Hide" : "Details"}
           </Button>
         ),
@@ -112,17 +196,38 @@ export function RequestLogPage() {
   );
   return (
     <>
-      <PageHeader title="Request log" description="The last 1,000 requests of each API key over 7 days. Failed requests keep their errors and their body, secrets redacted. Newest first; new requests appear within a few seconds." />
+      <PageHeader
+        title="Request log"
+        description="The last 1,000 requests of each API key over 7 days. Failed requests keep their errors and their body, secrets redacted. Newest first; new requests appear within a few seconds."
+      />
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="text-sm text-zinc-600">
           <span className="sr-only">Status</span>
-          <select aria-label="Status" value={status} onChange={(e) => setFilter("status", e.target.value)} className={controlClass}>
-            {STATUSES.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+          <select
+            aria-label="Status"
+            value={status}
+            onChange={(e) => setFilter("status", e.target.value)}
+            className={controlClass}
+          >
+            {STATUSES.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
-        <select aria-label="API key" value={keyId} onChange={(e) => setFilter("key_id", e.target.value)} className={controlClass}>
+        <select
+          aria-label="API key"
+          value={keyId}
+          onChange={(e) => setFilter("key_id", e.target.value)}
+          className={controlClass}
+        >
           <option value="">All keys</option>
-          {keys.data?.data.map((k) => <option key={k.id} value={k.id}>{k.name} ({k.prefix})</option>)}
+          {keys.data?.data.map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.name} ({k.prefix})
+            </option>
+          ))}
         </select>
       </div>
       {q.isPending ? (
@@ -130,7 +235,9 @@ export function RequestLogPage() {
       ) : q.isError ? (
         <ErrorBanner message={q.error.message} />
       ) : q.data.data.length === 0 && pager.page === 1 ? (
-        <EmptyState title={status || keyId ? "No requests match these filters" : "No requests logged yet"}>Requests made with this project's API keys appear here a second or so after they are answered.</EmptyState>
+        <EmptyState title={status || keyId ? "No requests match these filters" : "No requests logged yet"}>
+          Requests made with this project's API keys appear here a second or so after they are answered.
+        </EmptyState>
       ) : (
         <Card className="overflow-hidden">
           <DataTable

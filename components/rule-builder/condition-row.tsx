@@ -10,13 +10,27 @@ import type { SchemaProp } from "./use-event-schema";
  * One `{path, op, value}` row. The path picks from `props` (discovered types) or is typed freely; the
  * operators and the value input follow the path's type. `prefix` is the form path of the condition.
  */
-export function ConditionRow({ prefix, props, onRemove, label, freePath, fixedPaths }: {
-  prefix: string; props: SchemaProp[]; onRemove: () => void; label: string; freePath?: boolean; fixedPaths?: { path: string; kind: ValueKind }[];
+export function ConditionRow({
+  prefix,
+  props,
+  onRemove,
+  label,
+  freePath,
+  fixedPaths,
+}: {
+  prefix: string;
+  props: SchemaProp[];
+  onRemove: () => void;
+  label: string;
+  freePath?: boolean;
+  fixedPaths?: { path: string; kind: ValueKind }[];
 }) {
   const { control, setValue } = useFormContext();
   const path = useWatch({ control, name: `${prefix}.path` }) as string | undefined;
   const op = (useWatch({ control, name: `${prefix}.op` }) as Op | undefined) ?? "eq";
-  const known = fixedPaths?.find((p) => p.path === path)?.kind ?? mainKind(props.find((p) => p.path === (path ?? "").replace(/^data\./, ""))?.types);
+  const known =
+    fixedPaths?.find((p) => p.path === path)?.kind ??
+    mainKind(props.find((p) => p.path === (path ?? "").replace(/^data\./, ""))?.types);
   const ops = opsFor(known);
   const listId = `${prefix.replace(/[^a-z0-9]/gi, "-")}-paths`;
   return (
@@ -37,8 +51,16 @@ export function ConditionRow({ prefix, props, onRemove, label, freePath, fixedPa
           )}
         />
         <datalist id={listId}>
-          {fixedPaths?.map((p) => <option key={p.path} value={p.path}>{p.kind}</option>)}
-          {props.map((p) => <option key={p.path} value={freePath ? `data.${p.path}` : p.path}>{p.types.join(" | ")}</option>)}
+          {fixedPaths?.map((p) => (
+            <option key={p.path} value={p.path}>
+              {p.kind}
+            </option>
+          ))}
+          {props.map((p) => (
+            <option key={p.path} value={freePath ? `data.${p.path}` : p.path}>
+              {p.types.join(" | ")}
+            </option>
+          ))}
         </datalist>
         <FieldError name={`${prefix}.path`} />
       </div>
@@ -56,7 +78,11 @@ export function ConditionRow({ prefix, props, onRemove, label, freePath, fixedPa
               if (!needsValue(e.target.value as Op)) setValue(`${prefix}.value`, undefined);
             }}
           >
-            {(ops.includes(op) ? ops : [op, ...ops]).map((o) => <option key={o} value={o}>{OP_LABELS[o]}</option>)}
+            {(ops.includes(op) ? ops : [op, ...ops]).map((o) => (
+              <option key={o} value={o}>
+                {OP_LABELS[o]}
+              </option>
+            ))}
           </select>
         )}
       />
@@ -67,7 +93,12 @@ export function ConditionRow({ prefix, props, onRemove, label, freePath, fixedPa
             name={`${prefix}.value`}
             render={({ field }) =>
               known === "boolean" ? (
-                <select aria-label={`${label}: value`} className={controlClass} value={showValue(field.value)} onChange={(e) => field.onChange(parseValue(e.target.value, "boolean"))}>
+                <select
+                  aria-label={`${label}: value`}
+                  className={controlClass}
+                  value={showValue(field.value)}
+                  onChange={(e) => field.onChange(parseValue(e.target.value, "boolean"))}
+                >
                   <option value="">choose…</option>
                   <option value="true">true</option>
                   <option value="false">false</option>
@@ -89,7 +120,9 @@ export function ConditionRow({ prefix, props, onRemove, label, freePath, fixedPa
         </div>
       )}
       {known && <span className="self-center text-xs text-zinc-400">{known}</span>}
-      <Button variant="ghost" size="sm" className="self-center" aria-label={`Remove ${label}`} onClick={onRemove}>Remove</Button>
+      <Button variant="ghost" size="sm" className="self-center" aria-label={`Remove ${label}`} onClick={onRemove}>
+        Remove
+      </Button>
     </div>
   );
 }

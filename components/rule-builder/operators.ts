@@ -4,7 +4,15 @@ export type Op = Condition["op"];
 export type ValueKind = "string" | "number" | "boolean" | "date" | "array" | "object" | "null";
 
 export const OP_LABELS: Record<Op, string> = {
-  eq: "is", neq: "is not", gt: "greater than", gte: "at least", lt: "less than", lte: "at most", contains: "contains", exists: "is set", not_exists: "is not set",
+  eq: "is",
+  neq: "is not",
+  gt: "greater than",
+  gte: "at least",
+  lt: "less than",
+  lte: "at most",
+  contains: "contains",
+  exists: "is set",
+  not_exists: "is not set",
 };
 
 /** Operators that make sense for a property's discovered type (comparisons hold only within one JSON type). */

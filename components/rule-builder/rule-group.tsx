@@ -11,8 +11,11 @@ import type { SchemaProp } from "./use-event-schema";
 export type Schema = { names: string[]; propsOf: (name: string | undefined) => SchemaProp[] };
 
 const USER_FIELDS: { path: string; kind: ValueKind }[] = [
-  { path: "email", kind: "string" }, { path: "phone", kind: "string" }, { path: "timezone", kind: "string" },
-  { path: "locale", kind: "string" }, { path: "created_at", kind: "date" },
+  { path: "email", kind: "string" },
+  { path: "phone", kind: "string" },
+  { path: "timezone", kind: "string" },
+  { path: "locale", kind: "string" },
+  { path: "created_at", kind: "date" },
 ];
 
 export const newEventRule = (): Rule => ({ event: { name: "", scope: "user", at_least: 1 } });
@@ -32,7 +35,16 @@ function EventRuleEditor({ path, schema, label }: { path: string; schema: Schema
           <Controller
             control={control}
             name={`${path}.event.name`}
-            render={({ field }) => <input {...field} value={field.value ?? ""} list="relay-event-names" aria-label={`${label}: event name`} placeholder="event name" className={`${controlClass} w-52`} />}
+            render={({ field }) => (
+              <input
+                {...field}
+                value={field.value ?? ""}
+                list="relay-event-names"
+                aria-label={`${label}: event name`}
+                placeholder="event name"
+                className={`${controlClass} w-52`}
+              />
+            )}
           />
           <FieldError name={`${path}.event.name`} />
         </div>
@@ -42,7 +54,14 @@ function EventRuleEditor({ path, schema, label }: { path: string; schema: Schema
             control={control}
             name={`${path}.event.at_least`}
             render={({ field }) => (
-              <input type="number" min={1} aria-label={`${label}: at least`} className={`${controlClass} w-20`} value={field.value ?? ""} onChange={(e) => field.onChange(e.target.value === "" ? undefined : Number(e.target.value))} />
+              <input
+                type="number"
+                min={1}
+                aria-label={`${label}: at least`}
+                className={`${controlClass} w-20`}
+                value={field.value ?? ""}
+                onChange={(e) => field.onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+              />
             )}
           />
           <FieldError name={`${path}.event.at_least`} />
@@ -53,7 +72,15 @@ function EventRuleEditor({ path, schema, label }: { path: string; schema: Schema
             control={control}
             name={`${path}.event.within_days`}
             render={({ field }) => (
-              <input type="number" min={1} placeholder="any" aria-label={`${label}: within days`} className={`${controlClass} w-20`} value={field.value ?? ""} onChange={(e) => field.onChange(e.target.value === "" ? undefined : Number(e.target.value))} />
+              <input
+                type="number"
+                min={1}
+                placeholder="any"
+                aria-label={`${label}: within days`}
+                className={`${controlClass} w-20`}
+                value={field.value ?? ""}
+                onChange={(e) => field.onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+              />
             )}
           />
           <FieldError name={`${path}.event.within_days`} />
@@ -87,7 +114,12 @@ function EventRuleEditor({ path, schema, label }: { path: string; schema: Schema
         variant="ghost"
         size="sm"
         className="ml-6"
-        onClick={() => setValue(`${path}.event.where`, [...((getValues(`${path}.event.where`) as unknown[]) ?? []), { path: props[0]?.path ?? "", op: "eq", value: "" }])}
+        onClick={() =>
+          setValue(`${path}.event.where`, [
+            ...((getValues(`${path}.event.where`) as unknown[]) ?? []),
+            { path: props[0]?.path ?? "", op: "eq", value: "" },
+          ])
+        }
       >
         + where {props.length ? `(${props.length} known properties)` : ""}
       </Button>
@@ -99,17 +131,32 @@ function EventRuleEditor({ path, schema, label }: { path: string; schema: Schema
  * A group of rules joined by all (and) or any (or), recursively: event rules, user property rules and
  * nested groups (one level deeper at most, which is what people read). Edits go through the form state.
  */
-export function RuleGroup({ path, schema, depth = 0, onRemove }: { path: string; schema: Schema; depth?: number; onRemove?: () => void }) {
+export function RuleGroup({
+  path,
+  schema,
+  depth = 0,
+  onRemove,
+}: {
+  path: string;
+  schema: Schema;
+  depth?: number;
+  onRemove?: () => void;
+}) {
   const { control, setValue, getValues } = useFormContext();
   const value = (useWatch({ control, name: path }) ?? { all: [] }) as { all?: Rule[]; any?: Rule[] };
   const op: "all" | "any" = "any" in value ? "any" : "all";
   const items = (value[op] ?? []) as Rule[];
   const setItems = (next: Rule[]) => setValue(path, { [op]: next }, { shouldValidate: true, shouldDirty: true });
   const current = () => ((getValues(path) ?? { all: [] }) as Record<string, Rule[]>)[op] ?? [];
-  const userProps = schema.propsOf("user.created").filter((p) => p.path.startsWith("data.")).map((p) => ({ ...p, path: p.path.slice(5) }));
+  const userProps = schema
+    .propsOf("user.created")
+    .filter((p) => p.path.startsWith("data."))
+    .map((p) => ({ ...p, path: p.path.slice(5) }));
   const groupLabel = depth === 0 ? "Rules" : `Group ${path.split(".").pop()}`;
   return (
-    <fieldset className={`space-y-3 rounded-lg border p-3 ${depth ? "border-dashed border-zinc-300 bg-zinc-50/60" : "border-zinc-200 bg-white"}`}>
+    <fieldset
+      className={`space-y-3 rounded-lg border p-3 ${depth ? "border-dashed border-zinc-300 bg-zinc-50/60" : "border-zinc-200 bg-white"}`}
+    >
       <legend className="flex items-center gap-2 px-1 text-sm">
         <span className="text-zinc-600">Match</span>
         <select
@@ -121,7 +168,11 @@ export function RuleGroup({ path, schema, depth = 0, onRemove }: { path: string;
           <option value="all">all of</option>
           <option value="any">any of</option>
         </select>
-        {onRemove && <Button variant="ghost" size="sm" onClick={onRemove}>Remove group</Button>}
+        {onRemove && (
+          <Button variant="ghost" size="sm" onClick={onRemove}>
+            Remove group
+          </Button>
+        )}
       </legend>
       {items.length === 0 && <p className="text-sm text-zinc-500">No rules yet: add one below.</p>}
       <FieldError name={`${path}.${op}`} />
@@ -134,14 +185,27 @@ export function RuleGroup({ path, schema, depth = 0, onRemove }: { path: string;
             <li key={i} className="rounded-md border border-zinc-100 bg-white p-2">
               {"event" in item ? (
                 <div className="flex items-start gap-2">
-                  <div className="flex-1"><EventRuleEditor path={at} schema={schema} label={label} /></div>
-                  <Button variant="ghost" size="sm" aria-label={`Remove ${label}`} onClick={remove}>Remove</Button>
+                  <div className="flex-1">
+                    <EventRuleEditor path={at} schema={schema} label={label} />
+                  </div>
+                  <Button variant="ghost" size="sm" aria-label={`Remove ${label}`} onClick={remove}>
+                    Remove
+                  </Button>
                 </div>
               ) : "property" in item ? (
                 <div className="flex items-start gap-2">
                   <span className="mt-2 text-sm text-zinc-600">user</span>
                   {/* Full width, so its Remove stays on the rule's line as the event rule's does. */}
-                  <div className="min-w-0 flex-1"><ConditionRow prefix={`${at}.property`} props={userProps} fixedPaths={USER_FIELDS} freePath label={label} onRemove={remove} /></div>
+                  <div className="min-w-0 flex-1">
+                    <ConditionRow
+                      prefix={`${at}.property`}
+                      props={userProps}
+                      fixedPaths={USER_FIELDS}
+                      freePath
+                      label={label}
+                      onRemove={remove}
+                    />
+                  </div>
                 </div>
               ) : (
                 <RuleGroup path={at} schema={schema} depth={depth + 1} onRemove={remove} />
@@ -151,13 +215,23 @@ export function RuleGroup({ path, schema, depth = 0, onRemove }: { path: string;
         })}
       </ul>
       <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" size="sm" onClick={() => setItems([...current(), newEventRule()])}>+ Event rule</Button>
-        <Button variant="secondary" size="sm" onClick={() => setItems([...current(), newPropertyRule()])}>+ User property rule</Button>
-        {depth === 0 && <Button variant="secondary" size="sm" onClick={() => setItems([...current(), { any: [newEventRule()] }])}>+ Group</Button>}
+        <Button variant="secondary" size="sm" onClick={() => setItems([...current(), newEventRule()])}>
+          + Event rule
+        </Button>
+        <Button variant="secondary" size="sm" onClick={() => setItems([...current(), newPropertyRule()])}>
+          + User property rule
+        </Button>
+        {depth === 0 && (
+          <Button variant="secondary" size="sm" onClick={() => setItems([...current(), { any: [newEventRule()] }])}>
+            + Group
+          </Button>
+        )}
       </div>
       {depth === 0 && (
         <datalist id="relay-event-names">
-          {schema.names.map((n) => <option key={n} value={n} />)}
+          {schema.names.map((n) => (
+            <option key={n} value={n} />
+          ))}
         </datalist>
       )}
     </fieldset>

@@ -10,11 +10,16 @@ type EventSchema = { event_name: string; count: number; properties: SchemaProp[]
  * properties a condition can name (array-element paths like `items[]` cannot be addressed, so left out).
  */
 export function useEventSchema(projectId: string) {
-  const q = useQuery({ queryKey: ["schema", projectId], queryFn: () => apiFetch<{ data: EventSchema[] }>(adminPath(projectId, "/schema")), staleTime: 30_000 });
+  const q = useQuery({
+    queryKey: ["schema", projectId],
+    queryFn: () => apiFetch<{ data: EventSchema[] }>(adminPath(projectId, "/schema")),
+    staleTime: 30_000,
+  });
   const events = q.data?.data ?? [];
   return {
     names: events.map((e) => e.event_name),
-    propsOf: (name: string | undefined): SchemaProp[] => events.find((e) => e.event_name === name)?.properties.filter((p) => p.path && !p.path.includes("[]")) ?? [],
+    propsOf: (name: string | undefined): SchemaProp[] =>
+      events.find((e) => e.event_name === name)?.properties.filter((p) => p.path && !p.path.includes("[]")) ?? [],
     loading: q.isPending,
   };
 }

@@ -2,7 +2,11 @@
 import { Badge } from "@/components/ui/states";
 
 export function StateBadge({ state }: { state: string | null }) {
-  return <Badge tone={state === "subscribed" ? "green" : state === "unsubscribed" ? "red" : "zinc"}>{state ?? "unset"}</Badge>;
+  return (
+    <Badge tone={state === "subscribed" ? "green" : state === "unsubscribed" ? "red" : "zinc"}>
+      {state ?? "unset"}
+    </Badge>
+  );
 }
 
 export const SOURCE_LABELS: Record<string, string> = {

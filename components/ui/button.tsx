@@ -13,8 +13,9 @@ export const buttonClass = (variant: Variant = "primary", size: "sm" | "md" = "m
     size === "sm" ? "px-2.5 py-1 text-xs" : "px-3.5 py-2 text-sm"
   } ${styles[variant]}`;
 
-export const Button = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }>(
-  function Button({ variant = "primary", size = "md", className = "", type = "button", ...props }, ref) {
-    return <button ref={ref} type={type} className={`${buttonClass(variant, size)} ${className}`} {...props} />;
-  },
-);
+export const Button = forwardRef<
+  HTMLButtonElement,
+  ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }
+>(function Button({ variant = "primary", size = "md", className = "", type = "button", ...props }, ref) {
+  return <button ref={ref} type={type} className={`${buttonClass(variant, size)} ${className}`} {...props} />;
+});

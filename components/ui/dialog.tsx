@@ -1,7 +1,8 @@
 "use client";
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal on the native <dialog>: the page behind is inert, focus moves into it and Tab cycles inside it
@@ -9,7 +10,17 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([t
  * returns to the control that opened it. Labelled by its title with an id of its own, so two dialogs on
  * one page never share a label.
  */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -29,7 +40,9 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
   }, [open]);
   const trapTab = (e: KeyboardEvent<HTMLDialogElement>) => {
     if (e.key !== "Tab" || !ref.current) return;
-    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (el) => el.offsetParent !== null || el === document.activeElement,
+    );
     if (!items.length) return;
     const first = items[0]!;
     const last = items[items.length - 1]!;
@@ -53,7 +66,9 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
     >
       {open && (
         <div className="p-6">
-          <h2 id={titleId} className="text-base font-semibold">{title}</h2>
+          <h2 id={titleId} className="text-base font-semibold">
+            {title}
+          </h2>
           <div className="mt-3">{children}</div>
         </div>
       )}

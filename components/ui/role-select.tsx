@@ -13,12 +13,35 @@ export function RoleHelp({ role }: { role: Role }) {
 }
 
 /** Roles at or below `max`, highest first: nobody can hand out more than they hold. */
-export function RoleSelect({ id, value, onChange, max, label }: { id: string; value: Role; onChange: (r: Role) => void; max: Role; label?: string }) {
+export function RoleSelect({
+  id,
+  value,
+  onChange,
+  max,
+  label,
+}: {
+  id: string;
+  value: Role;
+  onChange: (r: Role) => void;
+  max: Role;
+  label?: string;
+}) {
   return (
-    <select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value as Role)} className={inputClass}>
-      {[...ROLES].reverse().filter((r) => roleAtLeast(max, r)).map((r) => (
-        <option key={r} value={r}>{r[0]!.toUpperCase() + r.slice(1)}</option>
-      ))}
+    <select
+      id={id}
+      aria-label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value as Role)}
+      className={inputClass}
+    >
+      {[...ROLES]
+        .reverse()
+        .filter((r) => roleAtLeast(max, r))
+        .map((r) => (
+          <option key={r} value={r}>
+            {r[0]!.toUpperCase() + r.slice(1)}
+          </option>
+        ))}
     </select>
   );
 }

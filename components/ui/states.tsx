@@ -1,17 +1,33 @@
 import type { ReactNode } from "react";
 
 /** A message after an action: errors are alerts, successes a polite status. */
-export function Banner({ tone, children, className = "" }: { tone: "error" | "success"; children: ReactNode; className?: string }) {
-  const style = tone === "error" ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-800";
+export function Banner({
+  tone,
+  children,
+  className = "",
+}: {
+  tone: "error" | "success";
+  children: ReactNode;
+  className?: string;
+}) {
+  const style =
+    tone === "error" ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-800";
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-3 py-2 text-sm ${style} ${className}`}>
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={`rounded-md border px-3 py-2 text-sm ${style} ${className}`}
+    >
       {children}
     </div>
   );
 }
 
 export function ErrorBanner({ message, className = "" }: { message: string; className?: string }) {
-  return <Banner tone="error" className={className}>{message}</Banner>;
+  return (
+    <Banner tone="error" className={className}>
+      {message}
+    </Banner>
+  );
 }
 
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
@@ -34,7 +50,13 @@ export function LoadingRows({ rows = 4, label = "Loading" }: { rows?: number; la
   );
 }
 
-export function Badge({ children, tone = "zinc" }: { children: ReactNode; tone?: "zinc" | "indigo" | "green" | "amber" | "red" }) {
+export function Badge({
+  children,
+  tone = "zinc",
+}: {
+  children: ReactNode;
+  tone?: "zinc" | "indigo" | "green" | "amber" | "red";
+}) {
   const tones = {
     zinc: "bg-zinc-100 text-zinc-700 ring-zinc-200",
     indigo: "bg-indigo-50 text-indigo-700 ring-indigo-200",
@@ -42,10 +64,24 @@ export function Badge({ children, tone = "zinc" }: { children: ReactNode; tone?:
     amber: "bg-amber-50 text-amber-800 ring-amber-200",
     red: "bg-red-50 text-red-700 ring-red-200",
   };
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
+    >
+      {children}
+    </span>
+  );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
@@ -62,7 +98,17 @@ export function Card({ children, className = "" }: { children: ReactNode; classN
 }
 
 /** A titled card: a landmark named by its title, an optional description and header action. */
-export function Section({ title, description, aside, children }: { title: string; description?: string; aside?: ReactNode; children: ReactNode }) {
+export function Section({
+  title,
+  description,
+  aside,
+  children,
+}: {
+  title: string;
+  description?: string;
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section aria-label={title}>
       <Card>

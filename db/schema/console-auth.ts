@@ -8,7 +8,9 @@ import { admins } from "./console";
 export const adminAccounts = pgTable(
   "admin_accounts",
   {
-    userId: uuid().notNull().references(() => admins.id, { onDelete: "cascade" }),
+    userId: uuid()
+      .notNull()
+      .references(() => admins.id, { onDelete: "cascade" }),
     type: text().$type<"email" | "oauth" | "oidc" | "webauthn">().notNull(),
     provider: text().notNull(),
     providerAccountId: text().notNull(),
@@ -27,7 +29,9 @@ export const adminSessions = pgTable(
   "admin_sessions",
   {
     sessionToken: text().primaryKey(),
-    userId: uuid().notNull().references(() => admins.id, { onDelete: "cascade" }),
+    userId: uuid()
+      .notNull()
+      .references(() => admins.id, { onDelete: "cascade" }),
     expires: timestamp({ withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [index("admin_sessions_admin_idx").on(t.userId)],

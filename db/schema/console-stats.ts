@@ -1,9 +1,26 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { uuidV7 } from "./columns";
 import { projects } from "./console";
 
 /** The counters of the project overview. */
-export type RollupMetric = "events.client" | "events.system" | "events.scheduled" | "users.created" | "requests.accepted" | "requests.rejected";
+export type RollupMetric =
+  | "events.client"
+  | "events.system"
+  | "events.scheduled"
+  | "users.created"
+  | "requests.accepted"
+  | "requests.rejected";
 
 /**
  * Per-minute counters behind the project overview, so the page never scans `events`: the pipeline's
@@ -13,7 +30,9 @@ export type RollupMetric = "events.client" | "events.system" | "events.scheduled
 export const projectRollups = pgTable(
   "project_rollups",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     metric: text().$type<RollupMetric>().notNull(),
     minute: timestamp({ withTimezone: true }).notNull(),
     count: bigint({ mode: "number" }).notNull(),
@@ -29,7 +48,9 @@ export const projectRollups = pgTable(
 export const apiRequests = pgTable(
   "api_requests",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuidV7().notNull(),
     keyId: uuid().notNull(),
     at: timestamp({ withTimezone: true, precision: 3 }).notNull(),

@@ -31,8 +31,12 @@ export const adminOrgs = pgTable("admin_orgs", {
 export const adminOrgMembers = pgTable(
   "admin_org_members",
   {
-    orgId: uuid().notNull().references(() => adminOrgs.id, { onDelete: "cascade" }),
-    adminId: uuid().notNull().references(() => admins.id, { onDelete: "cascade" }),
+    orgId: uuid()
+      .notNull()
+      .references(() => adminOrgs.id, { onDelete: "cascade" }),
+    adminId: uuid()
+      .notNull()
+      .references(() => admins.id, { onDelete: "cascade" }),
     role: adminOrgRole().notNull().default("member"),
     createdAt: createdAt(),
   },
@@ -43,7 +47,9 @@ export const projects = pgTable(
   "projects",
   {
     id: uuidV7().primaryKey(),
-    orgId: uuid().notNull().references(() => adminOrgs.id, { onDelete: "cascade" }),
+    orgId: uuid()
+      .notNull()
+      .references(() => adminOrgs.id, { onDelete: "cascade" }),
     name: text().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -55,8 +61,12 @@ export const projects = pgTable(
 export const projectMembers = pgTable(
   "project_members",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
-    adminId: uuid().notNull().references(() => admins.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    adminId: uuid()
+      .notNull()
+      .references(() => admins.id, { onDelete: "cascade" }),
     role: projectRole().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -69,7 +79,9 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: uuidV7().primaryKey(),
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     name: text().notNull(),
     role: projectRole().notNull(),
     prefix: text().notNull(),

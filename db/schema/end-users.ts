@@ -64,7 +64,10 @@ export const organizations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("organizations_data_gin").using("gin", sql`${t.data} jsonb_path_ops`)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("organizations_data_gin").using("gin", sql`${t.data} jsonb_path_ops`),
+  ],
 );
 
 export const organizationIdentifiers = pgTable(
@@ -98,7 +101,10 @@ export const organizationMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.organizationId, t.userId] }),
     index("organization_members_user_idx").on(t.projectId, t.userId),
-    foreignKey({ columns: [t.projectId, t.organizationId], foreignColumns: [organizations.projectId, organizations.id] }).onDelete("cascade"),
+    foreignKey({
+      columns: [t.projectId, t.organizationId],
+      foreignColumns: [organizations.projectId, organizations.id],
+    }).onDelete("cascade"),
     foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
   ],
 );

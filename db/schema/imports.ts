@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
 
@@ -20,12 +32,17 @@ export interface ImportRowError {
 export const imports = pgTable(
   "imports",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuidV7().notNull(),
     kind: text().$type<"users" | "organizations" | "memberships">().notNull(),
     format: text().$type<"csv" | "ndjson">().notNull(),
     /** uploading → queued → running → done | failed | cancelled */
-    state: text().$type<"uploading" | "queued" | "running" | "done" | "failed" | "cancelled">().notNull().default("uploading"),
+    state: text()
+      .$type<"uploading" | "queued" | "running" | "done" | "failed" | "cancelled">()
+      .notNull()
+      .default("uploading"),
     fileName: text(),
     bytes: bigint({ mode: "number" }).notNull().default(0),
     chunks: integer().notNull().default(0),
@@ -68,7 +85,9 @@ export const importChunks = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.importId, t.seq] }),
-    foreignKey({ columns: [t.projectId, t.importId], foreignColumns: [imports.projectId, imports.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.importId], foreignColumns: [imports.projectId, imports.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );
 

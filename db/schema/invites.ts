@@ -15,7 +15,9 @@ export const projectInvites = pgTable(
   "project_invites",
   {
     id: uuidV7().primaryKey(),
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     email: text().notNull(),
     role: projectRole().notNull(),
     invitedBy: uuid().references(() => admins.id, { onDelete: "set null" }),

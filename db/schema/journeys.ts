@@ -1,4 +1,15 @@
-import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
 import { users } from "./end-users";
@@ -7,7 +18,9 @@ import { users } from "./end-users";
 export const journeys = pgTable(
   "journeys",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuidV7().notNull(),
     name: text().notNull(),
     /** A user may enter more than once over time. */
@@ -44,7 +57,9 @@ export const journeyEntrances = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     index("journey_entrances_event_idx").on(t.projectId, t.eventName),
     index("journey_entrances_schedule_idx").on(t.projectId, t.scheduleId, t.scheduleOffsetId),
-    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );
 
@@ -64,7 +79,10 @@ export const journeyEntries = pgTable(
      * contact for it and no whole-channel opt-out. A sender consuming entries filters on it without a
      * second call; a group's own state is still `canSend`'s to decide per message.
      */
-    sendable: jsonb().$type<Record<"email" | "sms" | "push", boolean>>().notNull().default({ email: false, sms: false, push: false }),
+    sendable: jsonb()
+      .$type<Record<"email" | "sms" | "push", boolean>>()
+      .notNull()
+      .default({ email: false, sms: false, push: false }),
     enteredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     exitedAt: timestamp({ withTimezone: true }),
   },
@@ -72,7 +90,9 @@ export const journeyEntries = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     uniqueIndex("journey_entries_event_uq").on(t.projectId, t.journeyId, t.userId, t.eventId),
     index("journey_entries_user_idx").on(t.projectId, t.userId),
-    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete(
+      "cascade",
+    ),
     foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
   ],
 );

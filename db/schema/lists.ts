@@ -12,7 +12,9 @@ import { users } from "./end-users";
 export const lists = pgTable(
   "lists",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuidV7().notNull(),
     name: text().notNull(),
     kind: text().$type<"dynamic" | "static">().notNull(),

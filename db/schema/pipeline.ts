@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { uuidV7 } from "./columns";
 import { projects } from "./console";
 
@@ -27,7 +38,10 @@ export const eventIntake = pgTable(
     failedAt: timestamp({ withTimezone: true }),
     error: text(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("event_intake_failed_idx").on(t.projectId, t.failedAt).where(sql`${t.failedAt} is not null`)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("event_intake_failed_idx").on(t.projectId, t.failedAt).where(sql`${t.failedAt} is not null`),
+  ],
 );
 
 /** Client event ids seen in the last 7 days, for de-duplication at intake. Purged by the worker's tick. */
@@ -60,7 +74,9 @@ export const pipelineStepsDone = pgTable(
 export const eventFanouts = pgTable(
   "event_fanouts",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuid().notNull(),
     kind: text().$type<"user" | "organization">().notNull(),
     name: text().notNull(),
@@ -77,14 +93,19 @@ export const eventFanouts = pgTable(
     refusal: text(),
     finishedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("event_fanouts_open_idx").on(t.projectId).where(sql`${t.finishedAt} is null`)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("event_fanouts_open_idx").on(t.projectId).where(sql`${t.finishedAt} is null`),
+  ],
 );
 
 /** The discovered schema (pipeline step 2): one row per event name and property path. */
 export const eventSchema = pgTable(
   "event_schema",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     eventName: text().notNull(),
     path: text().notNull(),
     types: text().array().notNull(),

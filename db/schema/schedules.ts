@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
 
@@ -12,7 +25,9 @@ import { projects } from "./console";
 export const schedules = pgTable(
   "schedules",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuidV7().notNull(),
     name: text().notNull(),
     type: text().$type<"single" | "recurring">().notNull(),
@@ -51,7 +66,9 @@ export const scheduleOffsets = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
     uniqueIndex("schedule_offsets_key").on(t.projectId, t.scheduleId, t.offsetKey, t.direction),
-    foreignKey({ columns: [t.projectId, t.scheduleId], foreignColumns: [schedules.projectId, schedules.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.projectId, t.scheduleId], foreignColumns: [schedules.projectId, schedules.id] }).onDelete(
+      "cascade",
+    ),
     check("schedule_offsets_direction_check", sql`${t.direction} in ('before', 'after')`),
   ],
 );
@@ -86,8 +103,12 @@ export const scheduleAssignments = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    uniqueIndex("schedule_assignments_user_key").on(t.projectId, t.userId, t.scheduleId).where(sql`${t.userId} is not null`),
-    uniqueIndex("schedule_assignments_org_key").on(t.projectId, t.organizationId, t.scheduleId).where(sql`${t.organizationId} is not null`),
+    uniqueIndex("schedule_assignments_user_key")
+      .on(t.projectId, t.userId, t.scheduleId)
+      .where(sql`${t.userId} is not null`),
+    uniqueIndex("schedule_assignments_org_key")
+      .on(t.projectId, t.organizationId, t.scheduleId)
+      .where(sql`${t.organizationId} is not null`),
     index("schedule_assignments_schedule_idx").on(t.projectId, t.scheduleId, t.id),
     /*
      * No foreign keys to schedules, users or organizations: every new record inserts an assignment, and

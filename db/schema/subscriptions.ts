@@ -21,7 +21,9 @@ export const subscriptionSource = pgEnum("subscription_source", [
 
 /** Per-project settings for subscriptions. A project without a row uses the defaults below. */
 export const subscriptionSettings = pgTable("subscription_settings", {
-  projectId: uuid().primaryKey().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: uuid()
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
   defaultPolicy: subscriptionPolicy().notNull().default("opt_out"),
   /** Twilio auth token that verifies inbound SMS webhooks, sealed by lib/signing/seal.ts; never returned by the API. */
   twilioAuthToken: text(),
@@ -31,7 +33,9 @@ export const subscriptionSettings = pgTable("subscription_settings", {
 export const subscriptionGroups = pgTable(
   "subscription_groups",
   {
-    projectId: uuid().notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid()
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: uuidV7().notNull(),
     name: text().notNull(),
     description: text(),
@@ -41,7 +45,10 @@ export const subscriptionGroups = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] }), uniqueIndex("subscription_groups_name_uq").on(t.projectId, sql`lower(${t.name})`)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    uniqueIndex("subscription_groups_name_uq").on(t.projectId, sql`lower(${t.name})`),
+  ],
 );
 
 /** The explicit state of a user in a group. No row means unset. */
@@ -59,7 +66,10 @@ export const userSubscriptions = pgTable(
     primaryKey({ columns: [t.projectId, t.userId, t.groupId] }),
     index("user_subscriptions_group_idx").on(t.projectId, t.groupId, t.state),
     foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.groupId], foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id] }).onDelete("cascade"),
+    foreignKey({
+      columns: [t.projectId, t.groupId],
+      foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -103,7 +113,10 @@ export const subscriptionChanges = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     index("subscription_changes_user_idx").on(t.projectId, t.userId, t.createdAt),
     foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.groupId], foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id] }).onDelete("cascade"),
+    foreignKey({
+      columns: [t.projectId, t.groupId],
+      foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id],
+    }).onDelete("cascade"),
   ],
 );
 

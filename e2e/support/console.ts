@@ -13,7 +13,8 @@ export const runId = () => `${Date.now().toString(36)}${Math.random().toString(3
 export const alertOf = (page: Page) => page.locator('[role="alert"]:not(#__next-route-announcer__)');
 
 /** A full-page screenshot into test-results/ (looked at by eye; see e2e/README.md). */
-export const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/console-${name}.png`, fullPage: true });
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `test-results/console-${name}.png`, fullPage: true });
 
 /**
  * Signed-in pages per address: the first page signs in through the real mail link, later ones reuse its

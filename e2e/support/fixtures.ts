@@ -12,11 +12,19 @@ export function databaseUrl(): string {
 }
 
 /** Seeds through the operator CLI, as a real deployment creates its first admin. */
-export function cliCreateProject(org: string, name: string, owner: string): { orgId: string; projectId: string; apiKey: string } {
-  const out = execFileSync("node", ["--import", "tsx", "scripts/cli.ts", "create-project", "--org", org, "--name", name, "--owner", owner, "--json"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl() },
-    encoding: "utf8",
-  });
+export function cliCreateProject(
+  org: string,
+  name: string,
+  owner: string,
+): { orgId: string; projectId: string; apiKey: string } {
+  const out = execFileSync(
+    "node",
+    ["--import", "tsx", "scripts/cli.ts", "create-project", "--org", org, "--name", name, "--owner", owner, "--json"],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+      encoding: "utf8",
+    },
+  );
   return JSON.parse(out.trim().split("\n").pop()!);
 }
 

@@ -11,7 +11,10 @@ export interface ParsedMail {
 /** The parts of a raw message the tests read, decoded by mailparser (MIME, encodings, encoded words). */
 async function parseMail(raw: Buffer): Promise<ParsedMail> {
   const m = await simpleParser(raw);
-  const to = ([] as AddressObject[]).concat(m.to ?? []).map((a) => a.text).join(", ");
+  const to = ([] as AddressObject[])
+    .concat(m.to ?? [])
+    .map((a) => a.text)
+    .join(", ");
   return { to, subject: m.subject ?? "", text: m.text ?? "", html: typeof m.html === "string" ? m.html : "" };
 }
 
@@ -48,7 +51,11 @@ export class Mailbox {
         stream.on("end", () => {
           parseMail(Buffer.concat(chunks)).then(
             (mail) => {
-              this.mails.push({ ...mail, envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), receivedAt: Date.now() });
+              this.mails.push({
+                ...mail,
+                envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+                receivedAt: Date.now(),
+              });
               callback();
             },
             (err: Error) => callback(err),
@@ -70,13 +77,24 @@ export class Mailbox {
   }
 
   /** Waits for the next mail to `to` received after `since` whose subject matches. */
-  async waitFor(to: string, opts: { subject?: RegExp; since?: number; timeoutMs?: number } = {}): Promise<CapturedMail> {
+  async waitFor(
+    to: string,
+    opts: { subject?: RegExp; since?: number; timeoutMs?: number } = {},
+  ): Promise<CapturedMail> {
     const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
     const since = opts.since ?? 0;
     for (;;) {
-      const hit = this.mails.find((m) => m.receivedAt >= since && m.envelopeTo.includes(to.toLowerCase()) && (!opts.subject || opts.subject.test(m.subject)));
+      const hit = this.mails.find(
+        (m) =>
+          m.receivedAt >= since &&
+          m.envelopeTo.includes(to.toLowerCase()) &&
+          (!opts.subject || opts.subject.test(m.subject)),
+      );
       if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${opts.subject ?? "anything"} within the timeout. Got: ${this.mails.map((m) => `${m.envelopeTo} "${m.subject}"`).join(", ")}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `No mail to ${to} matching ${opts.subject ?? "anything"} within the timeout. Got: ${this.mails.map((m) => `${m.envelopeTo} "${m.subject}"`).join(", ")}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -15,7 +15,10 @@ export type DocumentedOperation = { method: string; path: string; op: Operation;
 export async function documentedOperations(request: APIRequestContext): Promise<DocumentedOperation[]> {
   const res = await request.get("/api/openapi.json");
   expect(res.ok()).toBe(true);
-  const doc = (await res.json()) as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
+  const doc = (await res.json()) as {
+    paths: Record<string, Record<string, Operation>>;
+    components?: { schemas?: Record<string, Schema> };
+  };
   const schemas = doc.components?.schemas ?? {};
   return Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => {
@@ -48,9 +51,20 @@ export async function expectReferenceShows(page: Page, ops: DocumentedOperation[
   for (const { method, path, op, bodyFields } of ops) {
     const got = shown[operationAnchor(method, path)];
     expect(got, `${method} ${path} is on the page`).toBeDefined();
-    expect({ method: got!.method, path: got!.path, summary: got!.summary }).toEqual({ method, path, summary: op.summary ?? "" });
+    expect({ method: got!.method, path: got!.path, summary: got!.summary }).toEqual({
+      method,
+      path,
+      summary: op.summary ?? "",
+    });
     const words = new Set(got!.words);
-    const expected = [...Object.keys(op.responses), ...bodyFields, ...(op["x-required-role"] ? [`Needs role ${op["x-required-role"]} or above.`] : [])];
-    expect(expected.filter((w) => !words.has(w)), `${method} ${path}: responses, body fields and role shown`).toEqual([]);
+    const expected = [
+      ...Object.keys(op.responses),
+      ...bodyFields,
+      ...(op["x-required-role"] ? [`Needs role ${op["x-required-role"]} or above.`] : []),
+    ];
+    expect(
+      expected.filter((w) => !words.has(w)),
+      `${method} ${path}: responses, body fields and role shown`,
+    ).toEqual([]);
   }
 }

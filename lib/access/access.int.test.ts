@@ -8,7 +8,10 @@ let b: TestProject;
 beforeAll(async () => {
   a = await createTestProject("access-a");
   b = await createTestProject("access-b");
-  await api("POST", b.client("/users"), { key: b.keys.client, body: { identifier: [{ external_id: "b-secret-user" }], email: "secret@b.example" } });
+  await api("POST", b.client("/users"), {
+    key: b.keys.client,
+    body: { identifier: [{ external_id: "b-secret-user" }], email: "secret@b.example" },
+  });
 });
 
 const userBody = (id: string) => ({ identifier: [{ external_id: id }] });
@@ -18,8 +21,12 @@ describe("authentication", () => {
     const missing = await api("POST", a.client("/users"), { body: userBody("x") });
     expect(missing.status).toBe(401);
     expect(missing.headers.get("content-type")).toBe("application/problem+json");
-    expect((await api("POST", a.client("/users"), { body: userBody("x"), headers: { authorization: "Basic abc" } })).status).toBe(401);
-    expect((await api("POST", a.client("/users"), { key: "rk_000000000000_nope", body: userBody("x") })).status).toBe(401);
+    expect(
+      (await api("POST", a.client("/users"), { body: userBody("x"), headers: { authorization: "Basic abc" } })).status,
+    ).toBe(401);
+    expect((await api("POST", a.client("/users"), { key: "rk_000000000000_nope", body: userBody("x") })).status).toBe(
+      401,
+    );
 
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("./api-keys");
@@ -38,7 +45,8 @@ describe("authentication", () => {
   });
 
   it("stores only a SHA-256 hash of the secret, with its visible prefix", async () => {
-    const [row] = await sql`select prefix, secret_hash from api_keys where project_id = ${a.projectId} and name = 'client'`;
+    const [row] =
+      await sql`select prefix, secret_hash from api_keys where project_id = ${a.projectId} and name = 'client'`;
     expect(a.keys.client.startsWith(row!.prefix)).toBe(true);
     expect(row!.secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.secret_hash).not.toContain(a.keys.client);
@@ -61,15 +69,55 @@ describe("authentication", () => {
 });
 
 describe("roles: support < client < editor < admin", () => {
-  const cases: { name: string; call: (p: TestProject, key: string) => Promise<{ status: number; body: any }>; minimum: Role; ok: number }[] = [
-    { name: "POST /users", call: (p, key) => api("POST", p.client("/users"), { key, body: userBody(`r-${randomUUID()}`) }), minimum: "client", ok: 201 },
-    { name: "POST /users/batch", call: (p, key) => api("POST", p.client("/users/batch"), { key, body: [userBody(`r-${randomUUID()}`)] }), minimum: "client", ok: 200 },
-    { name: "POST /organizations", call: (p, key) => api("POST", p.client("/organizations"), { key, body: userBody(`o-${randomUUID()}`) }), minimum: "client", ok: 201 },
-    { name: "DELETE /users (unknown)", call: (p, key) => api("DELETE", p.client("/users"), { key, body: userBody(`gone-${randomUUID()}`) }), minimum: "client", ok: 404 },
+  const cases: {
+    name: string;
+    call: (p: TestProject, key: string) => Promise<{ status: number; body: any }>;
+    minimum: Role;
+    ok: number;
+  }[] = [
+    {
+      name: "POST /users",
+      call: (p, key) => api("POST", p.client("/users"), { key, body: userBody(`r-${randomUUID()}`) }),
+      minimum: "client",
+      ok: 201,
+    },
+    {
+      name: "POST /users/batch",
+      call: (p, key) => api("POST", p.client("/users/batch"), { key, body: [userBody(`r-${randomUUID()}`)] }),
+      minimum: "client",
+      ok: 200,
+    },
+    {
+      name: "POST /organizations",
+      call: (p, key) => api("POST", p.client("/organizations"), { key, body: userBody(`o-${randomUUID()}`) }),
+      minimum: "client",
+      ok: 201,
+    },
+    {
+      name: "DELETE /users (unknown)",
+      call: (p, key) => api("DELETE", p.client("/users"), { key, body: userBody(`gone-${randomUUID()}`) }),
+      minimum: "client",
+      ok: 404,
+    },
     { name: "GET admin /users", call: (p, key) => api("GET", p.admin("/users"), { key }), minimum: "support", ok: 200 },
-    { name: "GET admin /organizations", call: (p, key) => api("GET", p.admin("/organizations"), { key }), minimum: "support", ok: 200 },
-    { name: "GET admin /events", call: (p, key) => api("GET", p.admin("/events"), { key }), minimum: "support", ok: 200 },
-    { name: "DELETE admin /users/{id} (unknown)", call: (p, key) => api("DELETE", p.admin(`/users/${randomUUID()}`), { key }), minimum: "admin", ok: 404 },
+    {
+      name: "GET admin /organizations",
+      call: (p, key) => api("GET", p.admin("/organizations"), { key }),
+      minimum: "support",
+      ok: 200,
+    },
+    {
+      name: "GET admin /events",
+      call: (p, key) => api("GET", p.admin("/events"), { key }),
+      minimum: "support",
+      ok: 200,
+    },
+    {
+      name: "DELETE admin /users/{id} (unknown)",
+      call: (p, key) => api("DELETE", p.admin(`/users/${randomUUID()}`), { key }),
+      minimum: "admin",
+      ok: 404,
+    },
   ];
   const order: Role[] = ["support", "client", "editor", "admin"];
 
@@ -96,7 +144,13 @@ describe("rate limits", () => {
   it("answers 429 with Retry-After once a key's bucket is empty, with RateLimit headers on every response", async () => {
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("./api-keys");
-    const { secret } = await createApiKey(getDb(), { projectId: a.projectId, name: "slow", role: "support", rateLimitPerSecond: 1, rateLimitBurst: 3 });
+    const { secret } = await createApiKey(getDb(), {
+      projectId: a.projectId,
+      name: "slow",
+      role: "support",
+      rateLimitPerSecond: 1,
+      rateLimitBurst: 3,
+    });
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 5; i++) {

@@ -25,7 +25,15 @@ export interface CreatedKey {
 
 export async function createApiKey(
   db: Db,
-  input: { projectId: string; name: string; role: Role; createdBy?: string | null; rateLimitPerSecond?: number; rateLimitBurst?: number; allowedOrigins?: string[] | null },
+  input: {
+    projectId: string;
+    name: string;
+    role: Role;
+    createdBy?: string | null;
+    rateLimitPerSecond?: number;
+    rateLimitBurst?: number;
+    allowedOrigins?: string[] | null;
+  },
 ): Promise<CreatedKey> {
   const secret = generateSecret();
   const [row] = await db
@@ -63,5 +71,8 @@ export function touchKey(db: Db, keyId: string): void {
   const now = Date.now();
   if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
   lastTouched.set(keyId, now);
-  db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, keyId)).catch(() => lastTouched.delete(keyId));
+  db.update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(eq(apiKeys.id, keyId))
+    .catch(() => lastTouched.delete(keyId));
 }

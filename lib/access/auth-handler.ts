@@ -13,7 +13,10 @@ const BASE_PATH = "/api/auth";
  *   loopback host (127.0.0.1) back into `localhost`, a host whose cookies the browser does not hold;
  * - its body has been read through the bounded reader (64 KiB, 413 past it), never buffered whole.
  */
-export async function handleAuthRequest(req: Request, beforeAuth?: (request: Request) => Promise<void>): Promise<Response> {
+export async function handleAuthRequest(
+  req: Request,
+  beforeAuth?: (request: Request) => Promise<void>,
+): Promise<Response> {
   const { pathname, search } = new URL(req.url);
   const url = new URL(pathname + search, publicOrigin(req));
   const body = req.method === "POST" ? await readLimited(req, MAX_FORM_BYTES) : undefined;

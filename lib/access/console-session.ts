@@ -14,6 +14,9 @@ export async function currentAdmin(): Promise<Admin | null> {
 
 /** What the console shell shows: the admin's projects (for the switcher) and pending invitation count. */
 export async function shellData(admin: Admin) {
-  const [{ data: projects }, invites] = await Promise.all([listMyProjects(getDb(), admin.id), listMyInvites(getDb(), admin, { limit: MAX_LIMIT })]);
+  const [{ data: projects }, invites] = await Promise.all([
+    listMyProjects(getDb(), admin.id),
+    listMyInvites(getDb(), admin, { limit: MAX_LIMIT }),
+  ]);
   return { projects, inviteCount: invites.data.length };
 }

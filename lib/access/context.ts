@@ -3,7 +3,12 @@ import type { OrgRole, Role } from "./roles";
 
 /** Who is acting: an API key, a signed-in admin, or the service itself (worker, CLI). */
 export type Actor =
-  | { kind: "api_key"; keyId: string; role: Role; /** A key with allowed_origins: write-only ingestion from web pages. */ browser?: boolean }
+  | {
+      kind: "api_key";
+      keyId: string;
+      role: Role /** A key with allowed_origins: write-only ingestion from web pages. */;
+      browser?: boolean;
+    }
   | { kind: "admin"; adminId: string; email: string; role: Role; orgRole?: OrgRole | null }
   | { kind: "system" };
 

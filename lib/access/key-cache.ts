@@ -21,7 +21,11 @@ interface Listener {
   live: boolean;
 }
 
-type Shared = { generation: number; entries: Map<string, { key: ApiKey; until: number }>; listeners: Map<postgres.Sql, Listener> };
+type Shared = {
+  generation: number;
+  entries: Map<string, { key: ApiKey; until: number }>;
+  listeners: Map<postgres.Sql, Listener>;
+};
 // On globalThis: Next bundles route handlers into separate chunks, each with its own copy of this module;
 // the admin route that revokes a key must clear what the client routes hold. One listener per pool.
 const KEY = Symbol.for("relay.keyCache");

@@ -25,7 +25,11 @@ export async function oauthEmailVerified(input: OAuthSignIn, fetchImpl: typeof f
   if (input.provider === "github") {
     if (!input.accessToken) return false;
     const res = await fetchImpl("https://api.github.com/user/emails", {
-      headers: { authorization: `Bearer ${input.accessToken}`, accept: "application/vnd.github+json", "user-agent": "relay" },
+      headers: {
+        authorization: `Bearer ${input.accessToken}`,
+        accept: "application/vnd.github+json",
+        "user-agent": "relay",
+      },
     }).catch(() => null);
     if (!res?.ok) return false;
     const list = (await res.json().catch(() => null)) as GitHubEmail[] | null;

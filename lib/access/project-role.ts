@@ -41,4 +41,3 @@ export async function countAdministrators(ctx: ProjectContext, excludingAdminId?
     ) a where true ${exclude}`);
   return row?.n ?? 0;
 }
-

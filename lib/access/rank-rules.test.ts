@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { RuleBroken } from "@/lib/http/errors";
 import { assertMayGrant, assertNotOutranked } from "./rank-rules";
 
-const as = (role: "support" | "client" | "editor" | "admin") => ({ kind: "admin" as const, adminId: "a", email: "a@x", role });
+const as = (role: "support" | "client" | "editor" | "admin") => ({
+  kind: "admin" as const,
+  adminId: "a",
+  email: "a@x",
+  role,
+});
 
 describe("rank rules", () => {
   it("lets a caller grant roles at or below their own and refuses above", () => {

@@ -34,6 +34,8 @@ export function assertNotOutranked(actor: Actor, targetRole: Role, targetOrgRole
   if (actor.kind === "system") return;
   const callerOrgRole = actor.kind === "admin" ? actor.orgRole : null;
   if (authority(targetRole, targetOrgRole) > authority(actor.role, callerOrgRole)) {
-    throw new RuleBroken(`This member is ${rankName(targetRole, targetOrgRole)}, which outranks your ${rankName(actor.role, callerOrgRole)} role.`);
+    throw new RuleBroken(
+      `This member is ${rankName(targetRole, targetOrgRole)}, which outranks your ${rankName(actor.role, callerOrgRole)} role.`,
+    );
   }
 }

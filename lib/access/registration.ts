@@ -16,7 +16,11 @@ export function registrationMode(): RegistrationMode {
  * open, or under invite_only when a pending (unrevoked, unaccepted, unexpired) invitation names it.
  */
 export async function maySignIn(db: DbOrTx, email: string): Promise<boolean> {
-  const [existing] = await db.select({ id: admins.id }).from(admins).where(sql`lower(${admins.email}) = lower(${email})`).limit(1);
+  const [existing] = await db
+    .select({ id: admins.id })
+    .from(admins)
+    .where(sql`lower(${admins.email}) = lower(${email})`)
+    .limit(1);
   if (existing) return true;
   if (registrationMode() === "open") return true;
   const [invite] = await db

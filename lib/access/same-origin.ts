@@ -8,5 +8,6 @@ import { publicOrigin } from "@/lib/http/public-origin";
 export function assertSameOriginWrite(req: Request): void {
   if (req.method === "GET" || req.method === "HEAD") return;
   const origin = req.headers.get("origin");
-  if (origin && origin !== publicOrigin(req)) throw new Forbidden("Cross-site requests cannot use the console session.");
+  if (origin && origin !== publicOrigin(req))
+    throw new Forbidden("Cross-site requests cannot use the console session.");
 }

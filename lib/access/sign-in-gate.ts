@@ -18,7 +18,10 @@ export async function signInGate(
   if (!email) return false;
   const account = input.account;
   if (account && (account.type === "oauth" || account.type === "oidc")) {
-    const verified = await oauthEmailVerified({ provider: account.provider, email, profile: input.profile, accessToken: account.access_token }, fetchImpl);
+    const verified = await oauthEmailVerified(
+      { provider: account.provider, email, profile: input.profile, accessToken: account.access_token },
+      fetchImpl,
+    );
     if (!verified) return "/signin?error=UnverifiedEmail";
   }
   return (await maySignIn(db(), email)) ? true : "/signin?error=InviteOnly";

@@ -21,5 +21,10 @@ export async function limitSignInMail(from: Request | Headers, email: string): P
 export async function assertSignInMailAllowed(from: Request | Headers, email: string): Promise<void> {
   const req = from instanceof Request ? from : new Request("http://relay.invalid/", { headers: from });
   await limitOrThrow("signin:ip", clientAddress(req), BUDGETS.signInPerAddress(), "for sign-in mail from this address");
-  await limitOrThrow("signin:email", email.trim().toLowerCase().slice(0, 320), BUDGETS.signInPerRecipient(), "for sign-in mail to this address");
+  await limitOrThrow(
+    "signin:email",
+    email.trim().toLowerCase().slice(0, 320),
+    BUDGETS.signInPerRecipient(),
+    "for sign-in mail to this address",
+  );
 }

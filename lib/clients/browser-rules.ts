@@ -10,6 +10,8 @@ export function refuseMatchFromBrowser(ctx: ProjectContext, events: ReadonlyArra
   if (ctx.actor.kind !== "api_key" || !ctx.actor.browser) return;
   const at = events.findIndex((e) => e.match !== undefined);
   if (at >= 0) {
-    throw new Forbidden("A browser key may not send events by match; name the user with identifier.", { errors: [{ path: `[${at}].match`, message: "not allowed with a browser key" }] });
+    throw new Forbidden("A browser key may not send events by match; name the user with identifier.", {
+      errors: [{ path: `[${at}].match`, message: "not allowed with a browser key" }],
+    });
   }
 }

@@ -28,7 +28,14 @@ export const ORGANIZATION_ECHO_NOTE =
   "An organization read back (`id`, `project_id`, `version`, `created_at`, `updated_at`) and identifiers with the response-only `id`, `created_at`, `updated_at` are accepted; those fields are ignored (the Lunogram Python SDK sends them).";
 
 export const READ_ONLY_IDENTIFIER_FIELDS = ["id", "created_at", "updated_at"] as const;
-export const READ_ONLY_USER_FIELDS = ["id", "project_id", "version", "has_push_device", "created_at", "updated_at"] as const;
+export const READ_ONLY_USER_FIELDS = [
+  "id",
+  "project_id",
+  "version",
+  "has_push_device",
+  "created_at",
+  "updated_at",
+] as const;
 export const READ_ONLY_ORGANIZATION_FIELDS = ["id", "project_id", "version", "created_at", "updated_at"] as const;
 export const LEGACY_USER_IDENTIFIERS = { external_id: "default", anonymous_id: "anonymous" } as const;
 
@@ -46,10 +53,14 @@ function cleanIdentifiers(list: unknown): unknown {
 function cleanUser(body: unknown): unknown {
   if (!isObject(body)) return body;
   const out = without(body, [...READ_ONLY_USER_FIELDS, ...Object.keys(LEGACY_USER_IDENTIFIERS)]);
-  const legacy = Object.entries(LEGACY_USER_IDENTIFIERS).flatMap(([field, source]) => (field in body ? [{ source, external_id: body[field] }] : []));
+  const legacy = Object.entries(LEGACY_USER_IDENTIFIERS).flatMap(([field, source]) =>
+    field in body ? [{ source, external_id: body[field] }] : [],
+  );
   const identifier = cleanIdentifiers(body.identifier);
   // A legacy value that is not a usable string is refused by the identifier schema, at `identifier[n]`.
-  out.identifier = legacy.length ? [...(Array.isArray(identifier) ? identifier : identifier === undefined ? [] : [identifier]), ...legacy] : identifier;
+  out.identifier = legacy.length
+    ? [...(Array.isArray(identifier) ? identifier : identifier === undefined ? [] : [identifier]), ...legacy]
+    : identifier;
   if (out.identifier === undefined) delete out.identifier;
   return out;
 }

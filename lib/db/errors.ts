@@ -22,9 +22,21 @@ export function errorCode(err: unknown): string | undefined {
 
 /** SQLSTATE classes and driver codes that mean "the database is not there", not "your input is wrong". */
 const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE",
-  "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "57P01", "57P02", "57P03", "53300", "53000",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "53000",
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {

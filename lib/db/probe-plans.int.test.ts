@@ -35,12 +35,22 @@ beforeAll(async () => {
   ({ db, projectId } = plans);
   eventIds = uuidv7s(EVENTS);
   for (let b = 0; b < EVENTS; b += 1_000) {
-    await getDb().insert(events).values(eventIds.slice(b, b + 1_000).map((id, i) => ({ projectId, id, name: `e${i % 5}`, data: { i } })));
+    await getDb()
+      .insert(events)
+      .values(eventIds.slice(b, b + 1_000).map((id, i) => ({ projectId, id, name: `e${i % 5}`, data: { i } })));
   }
   const ctx = systemContext(getDb(), projectId);
   userIds = [];
   for (let b = 0; b < USERS / 500; b++) {
-    const made = await upsertUsers(ctx, Array.from({ length: 500 }, (_, i) => ({ identifier: [{ source: "default", external_id: `u-${b}-${i}` }, { source: "crm", external_id: `c-${b}-${i}` }] })));
+    const made = await upsertUsers(
+      ctx,
+      Array.from({ length: 500 }, (_, i) => ({
+        identifier: [
+          { source: "default", external_id: `u-${b}-${i}` },
+          { source: "crm", external_id: `c-${b}-${i}` },
+        ],
+      })),
+    );
     userIds.push(...made.users.map((u) => u.id));
   }
   await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "acme" }] }]);
@@ -49,7 +59,8 @@ beforeAll(async () => {
 afterAll(() => plans.close());
 
 /** Rows of `table` the body read on the measuring connection. */
-const rowsRead = async (table: string, body: Parameters<typeof rowsReadOf>[2]) => (await rowsReadOf(db, [table], body))[table]!;
+const rowsRead = async (table: string, body: Parameters<typeof rowsReadOf>[2]) =>
+  (await rowsReadOf(db, [table], body))[table]!;
 
 it("a pipeline step loads its batch's events, not the project's", async () => {
   for (let i = 0; i < 8; i++) await loadEvents(systemContext(db, projectId), eventIds.slice(i * 5, i * 5 + 5));
@@ -64,7 +75,8 @@ it("a pipeline step loads its batch's events, not the project's", async () => {
 });
 
 it("a page of records lists its records' identifiers, not the project's", async () => {
-  for (let i = 0; i < 8; i++) await listIdentifiers(systemContext(db, projectId), "user", userIds.slice(i * 5, i * 5 + 5));
+  for (let i = 0; i < 8; i++)
+    await listIdentifiers(systemContext(db, projectId), "user", userIds.slice(i * 5, i * 5 + 5));
   const ids = userIds.slice(-N);
   let listed = new Map<string, unknown[]>();
   const read = await rowsRead("user_identifiers", async (tx) => {
@@ -79,15 +91,24 @@ it("a page of records lists its records' identifiers, not the project's", async 
 function memberships(from: number, to: number, tag: string) {
   return Array.from({ length: to - from }, (_, i) => {
     const n = from + i;
-    return { organization: { identifier: [{ source: "default", external_id: "acme" }] }, user: { identifier: [{ source: "default", external_id: `u-${Math.floor(n / 500)}-${n % 500}` }] }, data: { tag } };
+    return {
+      organization: { identifier: [{ source: "default", external_id: "acme" }] },
+      user: { identifier: [{ source: "default", external_id: `u-${Math.floor(n / 500)}-${n % 500}` }] },
+      data: { tag },
+    };
   });
 }
 
 it("a batch of memberships locks, merges and reads its own memberships, not the organization's", async () => {
-  for (let i = 0; i < 8; i++) await addMembers(systemContext(db, projectId), memberships(i * 5, i * 5 + 5, `warm-${i}`), (j) => `[${j}].`);
+  for (let i = 0; i < 8; i++)
+    await addMembers(systemContext(db, projectId), memberships(i * 5, i * 5 + 5, `warm-${i}`), (j) => `[${j}].`);
   let updated = 0;
   const read = await rowsRead("organization_members", async (tx) => {
-    const r = await addMembers(systemContext(tx, projectId), memberships(USERS - N, USERS, "measured"), (j) => `[${j}].`);
+    const r = await addMembers(
+      systemContext(tx, projectId),
+      memberships(USERS - N, USERS, "measured"),
+      (j) => `[${j}].`,
+    );
     updated = r.memberships.filter((m) => m.data.tag === "measured").length;
   });
   expect(updated).toBe(N);
@@ -97,7 +118,10 @@ it("a batch of memberships locks, merges and reads its own memberships, not the 
 
 it("a list's re-evaluation reads the users it names, and removes members by key", async () => {
   const ctx = systemContext(getDb(), projectId);
-  const [list] = await getDb().insert(lists).values({ projectId, name: "everyone", kind: "dynamic", rules: {} }).returning();
+  const [list] = await getDb()
+    .insert(lists)
+    .values({ projectId, name: "everyone", kind: "dynamic", rules: {} })
+    .returning();
   await getDb().execute(dsql`analyze list_members`);
   // A list far larger than the batch (so reading it whole is not the cheap plan), its statistics stale.
   await getDb().execute(dsql`with u as (insert into users (project_id, id) select ${projectId}::uuid, gen_random_uuid() from generate_series(1, 30000) returning id)
@@ -124,11 +148,32 @@ it("a list's re-evaluation reads the users it names, and removes members by key"
 
 it("an organization's event re-evaluates its own members, found without reading the project's memberships", async () => {
   const ctx = systemContext(getDb(), projectId);
-  const [tiny] = (await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "tiny" }] }])).organizations;
-  await addMembers(ctx, memberships(0, 2, "tiny").map((m) => ({ ...m, organization: { identifier: [{ source: "default", external_id: "tiny" }] } })), (i) => `[${i}].`);
+  const [tiny] = (await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "tiny" }] }]))
+    .organizations;
+  await addMembers(
+    ctx,
+    memberships(0, 2, "tiny").map((m) => ({
+      ...m,
+      organization: { identifier: [{ source: "default", external_id: "tiny" }] },
+    })),
+    (i) => `[${i}].`,
+  );
   const rules = { event: { name: "org.evt", scope: "organization" as const, at_least: 1 } };
-  await getDb().insert(lists).values({ projectId, name: "org event", kind: "dynamic", rules, eventNames: ["org.evt"] });
-  const event = (n: number) => ({ projectId, id: crypto.randomUUID(), name: "org.evt", userId: null, organizationId: tiny!.id, data: { n }, origin: "client" as const, clientId: null, occurredAt: new Date(), receivedAt: new Date() });
+  await getDb()
+    .insert(lists)
+    .values({ projectId, name: "org event", kind: "dynamic", rules, eventNames: ["org.evt"] });
+  const event = (n: number) => ({
+    projectId,
+    id: crypto.randomUUID(),
+    name: "org.evt",
+    userId: null,
+    organizationId: tiny!.id,
+    data: { n },
+    origin: "client" as const,
+    clientId: null,
+    occurredAt: new Date(),
+    receivedAt: new Date(),
+  });
   for (let i = 0; i < 8; i++) await recomputeListsForEvents(systemContext(db, projectId), [event(i)]);
   const read = await rowsRead("organization_members", async (tx) => {
     await recomputeListsForEvents(systemContext(tx, projectId), [event(99)]);

@@ -7,7 +7,11 @@ import { isTransaction, RetryTransaction, withTransaction } from "./transaction"
  * (our RetryTransaction, a unique violation, or a deadlock). Inside an outer transaction it cannot
  * retry alone, so the error propagates to the outermost caller's loop.
  */
-export async function inRetryingTransaction<T>(db: DbOrTx, fn: (tx: Transaction) => Promise<T>, attempts = 8): Promise<T> {
+export async function inRetryingTransaction<T>(
+  db: DbOrTx,
+  fn: (tx: Transaction) => Promise<T>,
+  attempts = 8,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await withTransaction(db, fn);
@@ -21,7 +25,9 @@ export async function inRetryingTransaction<T>(db: DbOrTx, fn: (tx: Transaction)
 /** Whether a failed transaction lost a race and may simply run again. */
 export function isRetryable(err: unknown): boolean {
   const code = errorCode(err);
-  return err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK;
+  return (
+    err instanceof RetryTransaction || code === UNIQUE_VIOLATION || code === SERIALIZATION_FAILURE || code === DEADLOCK
+  );
 }
 
 /** A short random pause before attempt `attempt + 1`, so racing writers do not collide again in step. */

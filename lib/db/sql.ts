@@ -23,7 +23,13 @@ export function uuidArray(ids: string[]): SQL {
  * rows by TID scan (`where ctid = any(...)`) while this transaction holds their locks, so they cannot
  * move. An id with no row yields nothing.
  */
-export function rowsById(table: string, projectId: string, ids: SQL, alias: string, opts: { lock?: RowLock; tid?: boolean } = {}): SQL {
+export function rowsById(
+  table: string,
+  projectId: string,
+  ids: SQL,
+  alias: string,
+  opts: { lock?: RowLock; tid?: boolean } = {},
+): SQL {
   const k = sql.raw(`${alias}_k`);
   return sql`unnest(${ids}) as ${k}(id) cross join lateral (
     select ${opts.tid ? sql`t.ctid as _tid, ` : sql``}t.* from ${sql.identifier(table)} t where t.project_id = ${projectId}::uuid and t.id = ${k}.id offset 0${opts.lock ? sql.raw(` for ${opts.lock}`) : sql``}) ${sql.raw(alias)}`;
@@ -34,7 +40,12 @@ export function rowsById(table: string, projectId: string, ids: SQL, alias: stri
  * gives them (camelCase, Dates), found by one primary-key probe per id. LIMIT 1 (each id names at most
  * one row) keeps the lateral probe from being flattened into a join the planner could reorder.
  */
-export async function selectByIds<T extends PgTable & { projectId: PgColumn; id: PgColumn }>(db: DbOrTx, table: T, projectId: string, ids: string[]): Promise<T["$inferSelect"][]> {
+export async function selectByIds<T extends PgTable & { projectId: PgColumn; id: PgColumn }>(
+  db: DbOrTx,
+  table: T,
+  projectId: string,
+  ids: string[],
+): Promise<T["$inferSelect"][]> {
   if (!ids.length) return [];
   const probe = db
     .select()
@@ -43,8 +54,13 @@ export async function selectByIds<T extends PgTable & { projectId: PgColumn; id:
     .limit(1)
     .as("probe");
   // The probe's own fields, so the driver's values are decoded by the table's columns.
-  const fields = Object.fromEntries(Object.keys(getTableColumns(table)).map((k) => [k, probe[k as keyof typeof probe]])) as Record<string, PgColumn>;
-  const rows = await db.select(fields).from(sql`unnest(${uuidArray([...new Set(ids)])}) as probe_k(id)`).crossJoinLateral(probe);
+  const fields = Object.fromEntries(
+    Object.keys(getTableColumns(table)).map((k) => [k, probe[k as keyof typeof probe]]),
+  ) as Record<string, PgColumn>;
+  const rows = await db
+    .select(fields)
+    .from(sql`unnest(${uuidArray([...new Set(ids)])}) as probe_k(id)`)
+    .crossJoinLateral(probe);
   return rows as T["$inferSelect"][];
 }
 

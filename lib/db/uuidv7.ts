@@ -21,7 +21,8 @@ export function uuidv7s(n: number, now = Date.now()): string[] {
   const h = random.toString("hex");
   const out: string[] = new Array(n);
   for (let i = 0, k = 0; i < n; i++, k += 32) {
-    out[i] = `${h.slice(k, k + 8)}-${h.slice(k + 8, k + 12)}-${h.slice(k + 12, k + 16)}-${h.slice(k + 16, k + 20)}-${h.slice(k + 20, k + 32)}`;
+    out[i] =
+      `${h.slice(k, k + 8)}-${h.slice(k + 8, k + 12)}-${h.slice(k + 12, k + 16)}-${h.slice(k + 16, k + 20)}-${h.slice(k + 20, k + 32)}`;
   }
   return out;
 }

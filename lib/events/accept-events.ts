@@ -39,9 +39,22 @@ export async function acceptEvents(ctx: ProjectContext, kind: "user" | "organiza
   return r;
 }
 
-async function insertIntake(tx: DbOrTx, projectId: string, kind: "user" | "organization", batch: EventInput[], receivedAt: string) {
+async function insertIntake(
+  tx: DbOrTx,
+  projectId: string,
+  kind: "user" | "organization",
+  batch: EventInput[],
+  receivedAt: string,
+) {
   if (!batch.length) return;
-  const rows = batch.map((e) => ({ n: e.name, i: e.identifier ?? null, m: e.match ?? null, d: e.data ?? {}, c: e.id ?? null, t: e.timestamp ?? receivedAt }));
+  const rows = batch.map((e) => ({
+    n: e.name,
+    i: e.identifier ?? null,
+    m: e.match ?? null,
+    d: e.data ?? {},
+    c: e.id ?? null,
+    t: e.timestamp ?? receivedAt,
+  }));
   await tx.execute(sql`
     insert into event_intake (project_id, kind, name, identifier, match, data, client_id, occurred_at, received_at)
     select ${projectId}::uuid, ${kind}, x.n, x.i, x.m, x.d, x.c, x.t, ${receivedAt}::timestamptz

@@ -24,8 +24,18 @@ const userId = "0196f000-0000-7000-8000-000000000007";
 beforeAll(async () => {
   database = await createTestDatabase("relay_list_events");
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, { schema, casing: "snake_case", logger: { logQuery: (query, params) => void sent.push({ query, params }) } }) as unknown as Db;
-  ({ project: { id: projectId } } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` }));
+  db = drizzle(sql, {
+    schema,
+    casing: "snake_case",
+    logger: { logQuery: (query, params) => void sent.push({ query, params }) },
+  }) as unknown as Db;
+  ({
+    project: { id: projectId },
+  } = await createProjectWithOwner(db, {
+    orgName: "o",
+    projectName: "p",
+    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+  }));
   // 20,000 events over ten names and a hundred users, a second apart, then fresh statistics.
   await sql`
     insert into events (project_id, id, name, user_id, data, origin, occurred_at)
@@ -45,10 +55,15 @@ async function planOfLastList(query: Record<string, string>) {
   sent.length = 0;
   const page = await listEvents(systemContext(db, projectId), listEventsQuery.parse(query));
   const last = sent.at(-1)!;
-  const [{ "QUERY PLAN": plan }] = await sql.unsafe<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(`explain (format json) ${last.query}`, last.params as never[]);
+  const [{ "QUERY PLAN": plan }] = await sql.unsafe<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(
+    `explain (format json) ${last.query}`,
+    last.params as never[],
+  );
   const nodes: string[] = [];
   const walk = (n: PlanNode) => {
-    nodes.push(`${n["Node Type"]}${n["Index Name"] ? ` ${n["Index Name"]}` : ""}${n["Scan Direction"] ? ` ${n["Scan Direction"]}` : ""}`);
+    nodes.push(
+      `${n["Node Type"]}${n["Index Name"] ? ` ${n["Index Name"]}` : ""}${n["Scan Direction"] ? ` ${n["Scan Direction"]}` : ""}`,
+    );
     n.Plans?.forEach(walk);
   };
   walk(plan[0]!.Plan);

@@ -19,15 +19,23 @@ describe("GET /schema (discovered schema, pipeline step 2)", () => {
     const res = await api("POST", p.client("/users/events"), {
       key: p.keys.client,
       body: [
-        { name: "Checkout", identifier: id, data: { total: 10, address: { city: "Paris" }, items: [{ sku: "a" }], at: "2026-05-01T10:00:00Z" } },
+        {
+          name: "Checkout",
+          identifier: id,
+          data: { total: 10, address: { city: "Paris" }, items: [{ sku: "a" }], at: "2026-05-01T10:00:00Z" },
+        },
         { name: "Checkout", identifier: id, data: { total: "ten", coupon: null } },
       ],
     });
     expect(res.status).toBe(202);
-    const schema = await waitFor(async () => {
-      const r = await api("GET", p.admin("/schema?name=Checkout"), { key: p.keys.support });
-      return r.body.data?.[0]?.count === 2 ? r.body.data[0] : null;
-    }, 20_000, "schema");
+    const schema = await waitFor(
+      async () => {
+        const r = await api("GET", p.admin("/schema?name=Checkout"), { key: p.keys.support });
+        return r.body.data?.[0]?.count === 2 ? r.body.data[0] : null;
+      },
+      20_000,
+      "schema",
+    );
     const props = Object.fromEntries(schema.properties.map((x: any) => [x.path, x]));
     expect(props.total).toMatchObject({ types: ["number", "string"], count: 2 });
     expect(props["address.city"]).toMatchObject({ types: ["string"], count: 1 });
@@ -60,7 +68,9 @@ describe("GET /schema is bounded (issue 9.12)", () => {
     expect(first.body.data[0].properties_truncated).toBe(true);
     expect(first.body.data[1].properties_truncated).toBe(false);
     expect(first.body.next_cursor).toEqual(expect.any(String));
-    const second = await api("GET", q.admin(`/schema?limit=2&cursor=${first.body.next_cursor}`), { key: q.keys.support });
+    const second = await api("GET", q.admin(`/schema?limit=2&cursor=${first.body.next_cursor}`), {
+      key: q.keys.support,
+    });
     expect(second.body.data.map((e: any) => e.event_name)).toEqual(["C.three"]);
     expect(second.body.next_cursor).toBeNull();
     expect((await api("GET", q.admin("/schema?limit=100000"), { key: q.keys.support })).status).toBe(400);

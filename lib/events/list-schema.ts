@@ -13,7 +13,13 @@ export const PROPERTIES_SHOWN = 1000;
 export const listSchemaQuery = z
   .object({
     name: z.string().max(1024).optional(),
-    limit: z.coerce.number().int().min(1).max(SCHEMA_MAX_PAGE).default(SCHEMA_PAGE).meta({ description: `Event names per page (default ${SCHEMA_PAGE}, at most ${SCHEMA_MAX_PAGE}).` }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SCHEMA_MAX_PAGE)
+      .default(SCHEMA_PAGE)
+      .meta({ description: `Event names per page (default ${SCHEMA_PAGE}, at most ${SCHEMA_MAX_PAGE}).` }),
     cursor: z.string().max(512).optional(),
   })
   .meta({ id: "ListSchemaQuery" });
@@ -26,8 +32,20 @@ export const schemaOutput = z
         count: z.number(),
         first_seen: z.iso.datetime(),
         last_seen: z.iso.datetime(),
-        properties: z.array(z.object({ path: z.string(), types: z.array(z.string()), count: z.number(), first_seen: z.iso.datetime(), last_seen: z.iso.datetime() })),
-        properties_truncated: z.boolean().meta({ description: `True when the event has more than ${PROPERTIES_SHOWN} property paths; the first ones (by path) are shown.` }),
+        properties: z.array(
+          z.object({
+            path: z.string(),
+            types: z.array(z.string()),
+            count: z.number(),
+            first_seen: z.iso.datetime(),
+            last_seen: z.iso.datetime(),
+          }),
+        ),
+        properties_truncated: z
+          .boolean()
+          .meta({
+            description: `True when the event has more than ${PROPERTIES_SHOWN} property paths; the first ones (by path) are shown.`,
+          }),
       }),
     ),
     next_cursor: z.string().nullable(),
@@ -41,13 +59,22 @@ type SchemaEntry = z.infer<typeof schemaOutput>["data"][number];
  * counts and first/last seen. Bounded both ways: names are paginated, paths capped per name, since
  * clients decide how many of either exist.
  */
-export async function listSchema(ctx: ProjectContext, q: z.output<typeof listSchemaQuery>): Promise<z.infer<typeof schemaOutput>> {
+export async function listSchema(
+  ctx: ProjectContext,
+  q: z.output<typeof listSchemaQuery>,
+): Promise<z.infer<typeof schemaOutput>> {
   const after = decodeCursor(q.cursor, z.tuple([z.string()]))?.[0];
   const names = (
     await ctx.db
       .selectDistinct({ name: eventSchema.eventName })
       .from(eventSchema)
-      .where(and(eq(eventSchema.projectId, ctx.projectId), q.name ? eq(eventSchema.eventName, q.name) : undefined, after !== undefined ? gt(eventSchema.eventName, after) : undefined))
+      .where(
+        and(
+          eq(eventSchema.projectId, ctx.projectId),
+          q.name ? eq(eventSchema.eventName, q.name) : undefined,
+          after !== undefined ? gt(eventSchema.eventName, after) : undefined,
+        ),
+      )
       .orderBy(asc(eventSchema.eventName))
       .limit(q.limit + 1)
   ).map((r) => r.name);
@@ -56,9 +83,19 @@ export async function listSchema(ctx: ProjectContext, q: z.output<typeof listSch
   if (!shown.length) return { data: [], next_cursor: null };
   // The event row plus the first PROPERTIES_SHOWN + 1 paths of each name (one more tells "truncated").
   const ranked = ctx.db
-    .select({ row: sql<number>`row_number() over (partition by ${eventSchema.eventName} order by ${eventSchema.path})`.as("rn"), eventName: eventSchema.eventName, path: eventSchema.path })
+    .select({
+      row: sql<number>`row_number() over (partition by ${eventSchema.eventName} order by ${eventSchema.path})`.as("rn"),
+      eventName: eventSchema.eventName,
+      path: eventSchema.path,
+    })
     .from(eventSchema)
-    .where(and(eq(eventSchema.projectId, ctx.projectId), inArray(eventSchema.eventName, shown), sql`${eventSchema.path} <> ${EVENT_ROW_PATH}`))
+    .where(
+      and(
+        eq(eventSchema.projectId, ctx.projectId),
+        inArray(eventSchema.eventName, shown),
+        sql`${eventSchema.path} <> ${EVENT_ROW_PATH}`,
+      ),
+    )
     .as("ranked");
   const rows = await ctx.db
     .select({ r: eventSchema })

@@ -47,7 +47,9 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
         as x(ord int, id uuid, name text, user_id uuid, organization_id uuid, kind text, data jsonb, occurred_at timestamptz)
     ), ${recording.ctes}
     select input.id, now()::text as received_at from input${recording.from} order by input.ord`);
-  joinBatchInHand(ctx, () => recorded.map((r, i) => ({ id: r.id, name: list[i]!.name, data: list[i]!.data, receivedAt: r.received_at })));
+  joinBatchInHand(ctx, () =>
+    recorded.map((r, i) => ({ id: r.id, name: list[i]!.name, data: list[i]!.data, receivedAt: r.received_at })),
+  );
   return recorded.map((r) => r.id);
 }
 
@@ -81,6 +83,9 @@ export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
  * Events just recorded join the batch in hand, if one is open; otherwise their intake rows handed them
  * over and `events` is not called (a set-based writer need not build the list).
  */
-export function joinBatchInHand(ctx: ProjectContext, events: () => { id: string; name: string; data: Record<string, unknown>; receivedAt: string }[]): void {
+export function joinBatchInHand(
+  ctx: ProjectContext,
+  events: () => { id: string; name: string; data: Record<string, unknown>; receivedAt: string }[],
+): void {
   batchInHand(ctx)?.push(...events());
 }

@@ -15,7 +15,9 @@ function fromEnv(name: string, fallback: RateSpec): RateSpec {
   if (bucket) return perSecond(Number(bucket[1]), Number(bucket[2]));
   const window = /^(\d+)\/(\d+)$/.exec(v);
   if (window) return perWindow(Number(window[1]), Number(window[2]));
-  throw new Error(`${name} must look like RATE:BURST (e.g. 10:100) or POINTS/SECONDS (e.g. 5/3600), not ${JSON.stringify(v)}`);
+  throw new Error(
+    `${name} must look like RATE:BURST (e.g. 10:100) or POINTS/SECONDS (e.g. 5/3600), not ${JSON.stringify(v)}`,
+  );
 }
 
 export const BUDGETS = {
@@ -37,8 +39,17 @@ export function limitSession(adminId: string): Promise<Record<string, string>> {
   return limitOrThrow("session", adminId, BUDGETS.session(), "for this console session");
 }
 
-export function limitKey(key: { id: string; rateLimitPerSecond: number; rateLimitBurst: number }): Promise<Record<string, string>> {
-  return limitOrThrow("key", key.id, perSecond(key.rateLimitPerSecond, key.rateLimitBurst), `for this key (${key.rateLimitPerSecond}/s, burst ${key.rateLimitBurst})`);
+export function limitKey(key: {
+  id: string;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+}): Promise<Record<string, string>> {
+  return limitOrThrow(
+    "key",
+    key.id,
+    perSecond(key.rateLimitPerSecond, key.rateLimitBurst),
+    `for this key (${key.rateLimitPerSecond}/s, burst ${key.rateLimitBurst})`,
+  );
 }
 
 /**

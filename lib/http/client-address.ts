@@ -14,7 +14,10 @@ export function clientAddress(req: Request): string {
   const trust = process.env.TRUST_PROXY?.trim().toLowerCase();
   if (trust && trust !== "false" && trust !== "0") {
     const hops = trust === "true" ? 1 : Math.max(1, Math.floor(Number(trust)) || 1);
-    const chain = (req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const chain = (req.headers.get("x-forwarded-for") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const picked = chain[Math.max(0, chain.length - hops)];
     if (picked) return picked.slice(0, 64);
   }

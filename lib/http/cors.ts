@@ -79,5 +79,8 @@ export async function browserAnswer(res: Response, toBrowser: (body: unknown) =>
   }
   if (!res.headers.get("content-type")?.includes(PROBLEM_JSON)) return res;
   const { type, title, status, detail, errors } = (await res.json()) as Record<string, unknown>;
-  return new Response(JSON.stringify({ type, title, status, detail, ...(errors ? { errors } : {}) }), { status: res.status, headers });
+  return new Response(JSON.stringify({ type, title, status, detail, ...(errors ? { errors } : {}) }), {
+    status: res.status,
+    headers,
+  });
 }

@@ -5,7 +5,9 @@ import { api, baseUrl, createTestProject, type TestProject } from "@/scripts/tes
 /** The sign-in form's server action, posted as a browser without JavaScript would (anyone can). */
 function signInActionId(): string {
   const manifest = JSON.parse(readFileSync(".next/server/server-reference-manifest.json", "utf8"));
-  const entry = Object.entries(manifest.node).find(([, v]: [string, any]) => v.filename === "app/signin/actions.ts" && v.exportedName === "requestMagicLink");
+  const entry = Object.entries(manifest.node).find(
+    ([, v]: [string, any]) => v.filename === "app/signin/actions.ts" && v.exportedName === "requestMagicLink",
+  );
   if (!entry) throw new Error("requestMagicLink not found in the build's server-reference manifest");
   return entry[0];
 }
@@ -15,7 +17,12 @@ async function postSignIn(email: string) {
   form.set(`$ACTION_ID_${signInActionId()}`, "");
   form.set("email", email);
   const started = performance.now();
-  const res = await fetch(`${baseUrl}/signin`, { method: "POST", headers: { origin: baseUrl }, body: form, redirect: "manual" });
+  const res = await fetch(`${baseUrl}/signin`, {
+    method: "POST",
+    headers: { origin: baseUrl },
+    body: form,
+    redirect: "manual",
+  });
   await res.text();
   return { status: res.status, location: res.headers.get("location") ?? "", ms: performance.now() - started };
 }
@@ -40,7 +47,9 @@ describe("hostile e-mail addresses are answered at once", () => {
       const r = await postSignIn(hostile(n));
       expect(r.status, `n=${n}`).toBe(303);
       expect(r.location).toContain("error=BadEmail");
-      expect(r.ms, `n=${n}: ${Math.round(r.ms)} ms vs ${Math.round(baseline.ms)} ms for a harmless body`).toBeLessThan(baseline.ms * 5 + 1000);
+      expect(r.ms, `n=${n}: ${Math.round(r.ms)} ms vs ${Math.round(baseline.ms)} ms for a harmless body`).toBeLessThan(
+        baseline.ms * 5 + 1000,
+      );
     }
     // A full MiB is over Next's own server-action body limit, which Next answers with a 500 before our
     // code runs: bounded, but a 5xx; bounding public form bodies is issue 9.6 (another branch).
@@ -48,15 +57,24 @@ describe("hostile e-mail addresses are answered at once", () => {
 
   it("user e-mail and invitations use the same bounded check (4xx, fast)", async () => {
     const bigUser = "a@" + ".".repeat(60_000) + "@";
-    const u = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "u1" }], email: bigUser } });
+    const u = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "u1" }], email: bigUser },
+    });
     expect(u.status).toBe(400);
     expect(u.body.errors[0].path).toBe("email");
     const i = await api("POST", p.admin("/invites"), { key: p.keys.admin, body: { email: bigUser, role: "support" } });
     expect(i.status).toBe(400);
 
-    const ok = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "u2" }], email: "first.last+tag@example.com" } });
+    const ok = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "u2" }], email: "first.last+tag@example.com" },
+    });
     expect(ok.status).toBeLessThan(300);
-    const bad = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "u3" }], email: "a@b" } });
+    const bad = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "u3" }], email: "a@b" },
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -14,7 +14,10 @@ export abstract class AppError extends Error {
   readonly errors?: FieldError[];
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
-  constructor(detail: string, opts: { errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+  constructor(
+    detail: string,
+    opts: { errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
     super(detail);
     this.errors = opts.errors;
     this.extra = opts.extra;

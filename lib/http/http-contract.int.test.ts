@@ -10,19 +10,30 @@ import { freePort, startNextServer } from "../../scripts/test/next-server";
  * client is still sending, and the client may then see EPIPE or ECONNRESET instead of the answer; the
  * server must read an oversized body to the end (within its drain bounds, lib/http/read-json.ts) first.
  */
-function rawPost(path: string, key: string, chunks: string[], withLength: boolean): Promise<{ status: number; body: string; early: boolean }> {
+function rawPost(
+  path: string,
+  key: string,
+  chunks: string[],
+  withLength: boolean,
+): Promise<{ status: number; body: string; early: boolean }> {
   const url = new URL(baseUrl + path);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const headers: Record<string, string | number> = {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+    };
     if (withLength) headers["content-length"] = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
     let sent = false;
     let early = false;
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers, agent: false }, (res) => {
-      early = !sent;
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode!, body, early }));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers, agent: false },
+      (res) => {
+        early = !sent;
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body, early }));
+      },
+    );
     req.on("error", reject);
     (async () => {
       for (const [i, c] of chunks.entries()) {
@@ -38,7 +49,8 @@ function rawPost(path: string, key: string, chunks: string[], withLength: boolea
 }
 
 /** `text` in pieces of 64 KiB. */
-const pieces = (text: string) => Array.from({ length: Math.ceil(text.length / 65536) }, (_, i) => text.slice(i * 65536, (i + 1) * 65536));
+const pieces = (text: string) =>
+  Array.from({ length: Math.ceil(text.length / 65536) }, (_, i) => text.slice(i * 65536, (i + 1) * 65536));
 
 let p: TestProject;
 beforeAll(async () => {
@@ -47,7 +59,12 @@ beforeAll(async () => {
 
 const isProblem = (res: { headers: Headers; body: any }, status: number) => {
   expect(res.headers.get("content-type")).toBe("application/problem+json");
-  expect(res.body).toMatchObject({ status, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  expect(res.body).toMatchObject({
+    status,
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
 };
 
 describe("HTTP contract", () => {
@@ -59,7 +76,12 @@ describe("HTTP contract", () => {
     expect(JSON.parse(declared.body)).toMatchObject({ status: 413, title: "Payload too large" });
     expect(declared.early).toBe(false);
     // Chunked, without a Content-Length: the limit is enforced while reading.
-    const chunked = await rawPost(p.client("/users"), p.keys.client, Array.from({ length: 20 }, () => "x".repeat(64 * 1024)), false);
+    const chunked = await rawPost(
+      p.client("/users"),
+      p.keys.client,
+      Array.from({ length: 20 }, () => "x".repeat(64 * 1024)),
+      false,
+    );
     expect(chunked.status).toBe(413);
     expect(chunked.early).toBe(false);
     expect(await snapshotCounts(p.projectId)).toEqual(before);
@@ -73,43 +95,83 @@ describe("HTTP contract", () => {
   });
 
   it("415 when the body is not sent as JSON", async () => {
-    const res = await api("POST", p.client("/users"), { key: p.keys.client, raw: "identifier=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: "identifier=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(415);
     isProblem(res, 415);
-    const none = await api("POST", p.client("/users"), { key: p.keys.client, raw: '{"identifier":[{"external_id":"a"}]}' });
+    const none = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: '{"identifier":[{"external_id":"a"}]}',
+    });
     expect(none.status).toBe(415);
     // application/json with a charset parameter and +json types are JSON.
-    const charset = await api("POST", p.client("/users"), { key: p.keys.client, raw: '{"identifier":[{"external_id":"cs"}]}', headers: { "content-type": "application/json; charset=utf-8" } });
+    const charset = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: '{"identifier":[{"external_id":"cs"}]}',
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
     expect(charset.status).toBe(201);
   });
 
   it("400 for malformed JSON and for each invalid field, with its path", async () => {
-    const broken = await api("POST", p.client("/users"), { key: p.keys.client, raw: '{"identifier": [', headers: { "content-type": "application/json" } });
+    const broken = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: '{"identifier": [',
+      headers: { "content-type": "application/json" },
+    });
     expect(broken.status).toBe(400);
     isProblem(broken, 400);
     const res = await api("POST", p.client("/users"), {
       key: p.keys.client,
-      body: { identifier: [{ external_id: "ok" }, { source: "s" }], email: "not-an-email", phone: "12", timezone: "Mars/Base", data: [1], extra: true },
+      body: {
+        identifier: [{ external_id: "ok" }, { source: "s" }],
+        email: "not-an-email",
+        phone: "12",
+        timezone: "Mars/Base",
+        data: [1],
+        extra: true,
+      },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(["data", "email", "extra", "identifier[1].external_id", "phone", "timezone"].sort());
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(
+      ["data", "email", "extra", "identifier[1].external_id", "phone", "timezone"].sort(),
+    );
   });
 
   it("400 for strings PostgreSQL cannot store (NUL, lone surrogates) instead of a 500", async () => {
-    const nul = await api("POST", p.client("/users"), { key: p.keys.client, raw: '{"identifier":[{"external_id":"a\\u0000b"}]}', headers: { "content-type": "application/json" } });
+    const nul = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: '{"identifier":[{"external_id":"a\\u0000b"}]}',
+      headers: { "content-type": "application/json" },
+    });
     expect(nul.status).toBe(400);
     expect(nul.body.errors[0].path).toBe("identifier[0].external_id");
-    const surrogate = await api("POST", p.client("/users"), { key: p.keys.client, raw: '{"identifier":[{"external_id":"s"}],"data":{"k":"\\ud800"}}', headers: { "content-type": "application/json" } });
+    const surrogate = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: '{"identifier":[{"external_id":"s"}],"data":{"k":"\\ud800"}}',
+      headers: { "content-type": "application/json" },
+    });
     expect(surrogate.status).toBe(400);
     expect(surrogate.body.errors[0].path).toBe("data.k");
   });
 
   it("enforces the limits: 20 identifiers, 1,024-character strings, 32 KiB data, 1,000 per batch", async () => {
     const many = Array.from({ length: 21 }, (_, i) => ({ external_id: `id-${i}` }));
-    expect((await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: many } })).body.errors[0].path).toBe("identifier");
-    const long = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "x".repeat(1025) }] } });
+    expect(
+      (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: many } })).body.errors[0].path,
+    ).toBe("identifier");
+    const long = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "x".repeat(1025) }] },
+    });
     expect(long.status).toBe(400);
-    const fat = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "fat" }], data: { s: "x".repeat(33 * 1024) } } });
+    const fat = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "fat" }], data: { s: "x".repeat(33 * 1024) } },
+    });
     expect(fat.status).toBe(400);
     expect(fat.body.errors[0].path).toBe("data");
     const batch = Array.from({ length: 1001 }, (_, i) => ({ identifier: [{ external_id: `b-${i}` }] }));
@@ -133,7 +195,10 @@ describe("database unavailable", () => {
   it("answers 503 problem+json with Retry-After, not a 500, when PostgreSQL is unreachable", async () => {
     // A second server whose database is a closed port: every request must fail cleanly and fast.
     const closed = await freePort();
-    server = await startNextServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/none`, DATABASE_CONNECT_TIMEOUT: "2" });
+    server = await startNextServer({
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/none`,
+      DATABASE_CONNECT_TIMEOUT: "2",
+    });
     const started = Date.now();
     const res = await fetch(`${server.url}${p.client("/users")}`, {
       method: "POST",

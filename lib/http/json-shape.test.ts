@@ -20,9 +20,15 @@ describe("nestingDepth", () => {
 
 describe("findShapeViolation", () => {
   it("reports the path where nesting passes the limit", () => {
-    expect(findShapeViolation({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toEqual({ path: ["a", "b"], message: "nested deeper than 2 levels" });
+    expect(findShapeViolation({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toEqual({
+      path: ["a", "b"],
+      message: "nested deeper than 2 levels",
+    });
     expect(findShapeViolation({ a: { b: 1 } }, { maxDepth: 2 })).toBeNull();
-    expect(findShapeViolation([1, 2, 3], { maxDepth: 5, maxNodes: 3 })).toEqual({ path: [2], message: "more than 3 nodes" });
+    expect(findShapeViolation([1, 2, 3], { maxDepth: 5, maxNodes: 3 })).toEqual({
+      path: [2],
+      message: "more than 3 nodes",
+    });
   });
 });
 
@@ -44,7 +50,9 @@ describe("list rules are bounded before the recursive schema", () => {
   });
 
   it("refuses more than 200 rules", () => {
-    expect(rule.safeParse({ any: Array.from({ length: 39 }, () => ({ all: [leaf, leaf, leaf, leaf] })) }).success).toBe(true);
+    expect(rule.safeParse({ any: Array.from({ length: 39 }, () => ({ all: [leaf, leaf, leaf, leaf] })) }).success).toBe(
+      true,
+    );
     const r = rule.safeParse({ any: Array.from({ length: 40 }, () => ({ all: [leaf, leaf, leaf, leaf] })) });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]!.message).toContain("more than 200 rules");

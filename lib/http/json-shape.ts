@@ -21,17 +21,23 @@ export const jsonChildren: Children = (v) => {
  * `maxDepth` or passes `maxNodes` nodes. Runs before any zod schema: a recursive schema (list rules)
  * given thousands of levels used to overflow the stack and answer 500.
  */
-export function findShapeViolation(value: unknown, limits: { maxDepth: number; maxNodes?: number; children?: Children }): ShapeViolation | null {
+export function findShapeViolation(
+  value: unknown,
+  limits: { maxDepth: number; maxNodes?: number; children?: Children },
+): ShapeViolation | null {
   const children = limits.children ?? jsonChildren;
   const stack: { value: unknown; path: (string | number)[]; depth: number }[] = [{ value, path: [], depth: 0 }];
   let nodes = 0;
   while (stack.length) {
     const node = stack.pop()!;
-    if (limits.maxNodes !== undefined && ++nodes > limits.maxNodes) return { path: node.path, message: `more than ${limits.maxNodes} nodes` };
+    if (limits.maxNodes !== undefined && ++nodes > limits.maxNodes)
+      return { path: node.path, message: `more than ${limits.maxNodes} nodes` };
     const kids = children(node.value);
     if (!kids.length) continue;
-    if (node.depth >= limits.maxDepth) return { path: node.path, message: `nested deeper than ${limits.maxDepth} levels` };
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ value: kids[i]!.value, path: [...node.path, ...kids[i]!.path], depth: node.depth + 1 });
+    if (node.depth >= limits.maxDepth)
+      return { path: node.path, message: `nested deeper than ${limits.maxDepth} levels` };
+    for (let i = kids.length - 1; i >= 0; i--)
+      stack.push({ value: kids[i]!.value, path: [...node.path, ...kids[i]!.path], depth: node.depth + 1 });
   }
   return null;
 }
@@ -47,7 +53,8 @@ export function nestingDepth(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (inString) {
-      if (b === 0x5c) i++; // backslash: skip the escaped byte
+      if (b === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (b === 0x22) inString = false;
     } else if (b === 0x22) inString = true;
     else if (b === 0x5b || b === 0x7b) {

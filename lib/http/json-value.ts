@@ -14,9 +14,15 @@ const MAX_NUMBER_TEXT = 24;
  * size is only measured when the bound passes a limit: almost never, for the few hundred bytes a
  * typical `data` holds. The path of a refusal is built on the way out, only when there is one.
  */
-export function inspectJson(value: unknown, depth = 0): { bad: { path: (string | number)[]; message: string } | null; bound: number } {
+export function inspectJson(
+  value: unknown,
+  depth = 0,
+): { bad: { path: (string | number)[]; message: string } | null; bound: number } {
   if (depth > 32) return { bad: { path: [], message: "nested deeper than 32 levels" }, bound: 0 };
-  if (typeof value === "string") return isStorable(value) ? { bad: null, bound: value.length * 6 + 2 } : { bad: { path: [], message: "contains a NUL character or invalid Unicode" }, bound: 0 };
+  if (typeof value === "string")
+    return isStorable(value)
+      ? { bad: null, bound: value.length * 6 + 2 }
+      : { bad: { path: [], message: "contains a NUL character or invalid Unicode" }, bound: 0 };
   if (Array.isArray(value)) {
     let bound = 2;
     for (let i = 0; i < value.length; i++) {
@@ -35,7 +41,8 @@ export function inspectJson(value: unknown, depth = 0): { bad: { path: (string |
     let bound = proto === Object.prototype || proto === null ? 2 : Infinity;
     for (const k in value) {
       if (!Object.hasOwn(value, k)) continue;
-      if (!isStorable(k)) return { bad: { path: [k], message: "key contains a NUL character or invalid Unicode" }, bound: 0 };
+      if (!isStorable(k))
+        return { bad: { path: [k], message: "key contains a NUL character or invalid Unicode" }, bound: 0 };
       const r = inspectJson((value as Record<string, unknown>)[k], depth + 1);
       if (r.bad) {
         r.bad.path.unshift(k);

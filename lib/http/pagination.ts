@@ -20,7 +20,9 @@ export function decodeCursor<T extends unknown[]>(cursor: string | undefined, ch
   try {
     return check.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
   } catch {
-    throw new Invalid("The cursor is not one this API returned.", { errors: [{ path: "cursor", message: "invalid cursor" }] });
+    throw new Invalid("The cursor is not one this API returned.", {
+      errors: [{ path: "cursor", message: "invalid cursor" }],
+    });
   }
 }
 

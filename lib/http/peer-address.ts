@@ -8,7 +8,9 @@ const PATCHED = Symbol.for("relay.peer-address");
  * each request enters Node's HTTP server (before Next.js reads it). Any client-sent value is overwritten.
  */
 export function stampPeerAddress(): void {
-  const proto = http.Server.prototype as unknown as Record<symbol | string, unknown> & { emit: (...a: unknown[]) => boolean };
+  const proto = http.Server.prototype as unknown as Record<symbol | string, unknown> & {
+    emit: (...a: unknown[]) => boolean;
+  };
   if (proto[PATCHED]) return;
   proto[PATCHED] = true;
   const emit = proto.emit;

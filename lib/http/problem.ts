@@ -25,7 +25,10 @@ export function problemResponse(err: AppError, headers: Record<string, string> =
 export function errorToResponse(err: unknown, headers: Record<string, string> = {}): Response {
   if (err instanceof AppError) return problemResponse(err, headers);
   if (isDatabaseUnavailable(err)) {
-    return problemResponse(new Unavailable("The database is unavailable. Retry shortly.", { headers: { "retry-after": "5" } }), headers);
+    return problemResponse(
+      new Unavailable("The database is unavailable. Retry shortly.", { headers: { "retry-after": "5" } }),
+      headers,
+    );
   }
   // Class 22 is "data exception": a value PostgreSQL refused. Validation should have caught it; answering
   // 400 keeps a gap in validation from becoming a 500, and the log line shows what to tighten.

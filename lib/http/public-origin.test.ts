@@ -4,15 +4,19 @@ import { assertPublicOriginConfigured, configuredOrigin, publicOrigin } from "./
 const NAMES = ["AUTH_URL", "APP_URL", "RELAY_PUBLIC_URL", "NODE_ENV"] as const;
 const saved: Record<string, string | undefined> = {};
 const env = process.env as Record<string, string | undefined>;
-const forged = () => new Request("http://localhost:3000/x", { headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } });
+const forged = () =>
+  new Request("http://localhost:3000/x", {
+    headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+  });
 
 beforeEach(() => {
   for (const n of NAMES) saved[n] = env[n];
   for (const n of NAMES.slice(0, 3)) delete env[n];
 });
 afterEach(() => {
-  for (const n of NAMES) if (saved[n] === undefined) delete env[n];
-  else env[n] = saved[n];
+  for (const n of NAMES)
+    if (saved[n] === undefined) delete env[n];
+    else env[n] = saved[n];
   vi.restoreAllMocks();
 });
 
@@ -49,7 +53,11 @@ describe("publicOrigin", () => {
 
   it("in development derives it from the request's host, and ignores a malformed host", () => {
     env.NODE_ENV = "development";
-    expect(publicOrigin(new Request("http://localhost:3000/x", { headers: { host: "127.0.0.1:3000" } }))).toBe("http://127.0.0.1:3000");
-    expect(publicOrigin(new Request("http://localhost:3000/x", { headers: { host: "a@b/c" } }))).toBe("http://localhost:3000");
+    expect(publicOrigin(new Request("http://localhost:3000/x", { headers: { host: "127.0.0.1:3000" } }))).toBe(
+      "http://127.0.0.1:3000",
+    );
+    expect(publicOrigin(new Request("http://localhost:3000/x", { headers: { host: "a@b/c" } }))).toBe(
+      "http://localhost:3000",
+    );
   });
 });

@@ -17,7 +17,9 @@ let warned = false;
 
 export class PublicOriginMissing extends Error {
   constructor() {
-    super("AUTH_URL is not set: set it to the public origin people reach Relay at (e.g. AUTH_URL=https://relay.example.com) before starting in production.");
+    super(
+      "AUTH_URL is not set: set it to the public origin people reach Relay at (e.g. AUTH_URL=https://relay.example.com) before starting in production.",
+    );
   }
 }
 
@@ -36,7 +38,8 @@ export function configuredOrigin(env: NodeJS.ProcessEnv = process.env): string |
     if (env === process.env) process.env.AUTH_URL = raw;
   }
   const url = new URL(raw);
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`AUTH_URL must be an http(s) URL, got ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`AUTH_URL must be an http(s) URL, got ${url.protocol}`);
   return url.origin;
 }
 
@@ -61,7 +64,9 @@ export function publicOrigin(req?: Request): string {
   const first = (v: string | null) => v?.split(",")[0]?.trim() || null;
   const host = first(req.headers.get("x-forwarded-host")) ?? req.headers.get("host");
   const proto = first(req.headers.get("x-forwarded-proto")) ?? new URL(req.url).protocol.slice(0, -1);
-  return host && HOST.test(host) && (proto === "http" || proto === "https") ? `${proto}://${host}` : new URL(req.url).origin;
+  return host && HOST.test(host) && (proto === "http" || proto === "https")
+    ? `${proto}://${host}`
+    : new URL(req.url).origin;
 }
 
 /** For a process entry point: one clear line on stderr and exit 1 when production has no public origin. */

@@ -11,10 +11,14 @@ const databaseUrl = process.env.DATABASE_URL!;
 const who = () => `s-${crypto.randomUUID()}`;
 
 describe("RATE_LIMIT_STORE=postgres", () => {
-  const pools = [postgres(databaseUrl, { max: 2, onnotice: () => {} }), postgres(databaseUrl, { max: 2, onnotice: () => {} })];
+  const pools = [
+    postgres(databaseUrl, { max: 2, onnotice: () => {} }),
+    postgres(databaseUrl, { max: 2, onnotice: () => {} }),
+  ];
   afterAll(() => Promise.all(pools.map((p) => p.end())));
   // Two limiter instances with their own connection pools stand for two web instances.
-  const instances = (name: string, spec: ReturnType<typeof perSecond>) => pools.map((p) => new Budget(name, spec, "postgres", drizzle(p, { schema, casing: "snake_case" })));
+  const instances = (name: string, spec: ReturnType<typeof perSecond>) =>
+    pools.map((p) => new Budget(name, spec, "postgres", drizzle(p, { schema, casing: "snake_case" })));
 
   it("shares one budget between instances", async () => {
     const [a, b] = instances(`shared-${who()}`, perWindow(4, 60));
@@ -65,10 +69,17 @@ describe("RateLimit-* headers on every kind of answer", () => {
     const admin = await createTestAdmin();
     hasHeaders((await api("GET", "/api/invites/mine", { headers: { cookie: admin.cookie } })).headers);
     hasHeaders((await api("GET", "/api/invites/mine")).headers);
-    hasHeaders((await api("GET", `/api/admin/projects/${crypto.randomUUID()}/members`, { headers: { cookie: admin.cookie } })).headers);
+    hasHeaders(
+      (await api("GET", `/api/admin/projects/${crypto.randomUUID()}/members`, { headers: { cookie: admin.cookie } }))
+        .headers,
+    );
     hasHeaders((await fetch(`${baseUrl}/u/not-a-token`, { redirect: "manual" })).headers);
     // The preference form answers 303 back to its page; the redirect itself carries the headers.
-    const prefs = await fetch(`${baseUrl}/api/preferences/not-a-token`, { method: "POST", redirect: "manual", body: new URLSearchParams({ all: "unsubscribed" }) });
+    const prefs = await fetch(`${baseUrl}/api/preferences/not-a-token`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ all: "unsubscribed" }),
+    });
     expect(prefs.status).toBe(303);
     hasHeaders(prefs.headers);
     // Unknown API paths (404 problem+json) and a session's project-scoped call.
@@ -85,8 +96,16 @@ describe("RateLimit-* headers on every kind of answer", () => {
   it("answers a key past its budget with 429 problem+json and Retry-After", async () => {
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("../access/api-keys");
-    const { secret } = await createApiKey(getDb(), { projectId: p.projectId, name: "tight", role: "support", rateLimitPerSecond: 1, rateLimitBurst: 2 });
-    const answers = await Promise.all(Array.from({ length: 4 }, () => api("GET", p.admin("/members"), { key: secret })));
+    const { secret } = await createApiKey(getDb(), {
+      projectId: p.projectId,
+      name: "tight",
+      role: "support",
+      rateLimitPerSecond: 1,
+      rateLimitBurst: 2,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => api("GET", p.admin("/members"), { key: secret })),
+    );
     const refused = answers.filter((r) => r.status === 429);
     expect(refused.length).toBeGreaterThanOrEqual(2);
     const r = refused[0]!;
@@ -115,7 +134,10 @@ describe("public doors and sign-in mail (own server: postgres store, small budge
   it("limits a public door per caller address; forged X-Forwarded-For or peer headers do not escape it", async () => {
     const statuses = [];
     for (let i = 0; i < 6; i++) {
-      const res = await fetch(`${server.url}/u/not-a-token`, { redirect: "manual", headers: { "x-forwarded-for": `10.0.0.${i}`, "x-relay-peer": `10.1.0.${i}` } });
+      const res = await fetch(`${server.url}/u/not-a-token`, {
+        redirect: "manual",
+        headers: { "x-forwarded-for": `10.0.0.${i}`, "x-relay-peer": `10.1.0.${i}` },
+      });
       statuses.push(res.status);
       if (res.status === 429) {
         expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -136,7 +158,10 @@ describe("public doors and sign-in mail (own server: postgres store, small budge
     for (let i = 0; i < 3; i++) {
       const csrf = await fetch(`${server.url}/api/auth/csrf`);
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-      const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
       const res = await fetch(`${server.url}/api/auth/signin/nodemailer`, {
         method: "POST",
         redirect: "manual",

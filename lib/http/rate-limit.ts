@@ -21,7 +21,11 @@ export interface RateSpec {
 export function perSecond(rate: number, burst: number): RateSpec {
   const r = Math.max(1, Math.floor(rate));
   const extra = Math.floor(burst) - r;
-  return { points: r, seconds: 1, ...(extra > 0 ? { burst: { points: extra, seconds: Math.max(1, Math.ceil(extra / r)) } } : {}) };
+  return {
+    points: r,
+    seconds: 1,
+    ...(extra > 0 ? { burst: { points: extra, seconds: Math.max(1, Math.ceil(extra / r)) } } : {}),
+  };
 }
 
 export function perWindow(points: number, seconds: number): RateSpec {
@@ -36,16 +40,28 @@ export type RateStore = "memory" | "postgres";
 
 export function rateLimitStore(): RateStore {
   const v = (process.env.RATE_LIMIT_STORE ?? "memory").toLowerCase();
-  if (v !== "memory" && v !== "postgres") throw new Error(`RATE_LIMIT_STORE must be "memory" or "postgres", not ${JSON.stringify(v)}`);
+  if (v !== "memory" && v !== "postgres")
+    throw new Error(`RATE_LIMIT_STORE must be "memory" or "postgres", not ${JSON.stringify(v)}`);
   return v;
 }
 
 /** Builds the library limiter for one window. `storeClient` lets tests give two instances their own pools. */
-export function makeLimiter(prefix: string, points: number, seconds: number, store: RateStore, storeClient?: unknown): RateLimiterAbstract {
+export function makeLimiter(
+  prefix: string,
+  points: number,
+  seconds: number,
+  store: RateStore,
+  storeClient?: unknown,
+): RateLimiterAbstract {
   const opts = { keyPrefix: prefix, points, duration: seconds };
   if (store === "memory") return new RateLimiterMemory(opts);
   // If the database hiccups, count in memory for the moment rather than fail the request on the limiter.
-  return new RateLimiterDrizzle({ ...opts, storeClient: storeClient ?? getDb(), schema: rateLimits, insuranceLimiter: new RateLimiterMemory(opts) });
+  return new RateLimiterDrizzle({
+    ...opts,
+    storeClient: storeClient ?? getDb(),
+    schema: rateLimits,
+    insuranceLimiter: new RateLimiterMemory(opts),
+  });
 }
 
 export interface RateDecision {
@@ -69,12 +85,26 @@ export class Budget {
   ) {
     const prefix = `${name}:${spec.points}/${spec.seconds}`;
     this.sustained = makeLimiter(prefix, spec.points, spec.seconds, store, storeClient);
-    this.burst = spec.burst ? makeLimiter(`${prefix}:burst${spec.burst.points}/${spec.burst.seconds}`, spec.burst.points, spec.burst.seconds, store, storeClient) : null;
+    this.burst = spec.burst
+      ? makeLimiter(
+          `${prefix}:burst${spec.burst.points}/${spec.burst.seconds}`,
+          spec.burst.points,
+          spec.burst.seconds,
+          store,
+          storeClient,
+        )
+      : null;
   }
 
   async take(subject: string): Promise<RateDecision> {
     const limit = specLimit(this.spec);
-    const ok = (r: RateLimiterRes): RateDecision => ({ allowed: true, limit, remaining: r.remainingPoints, resetSeconds: Math.ceil(r.msBeforeNext / 1000), retryAfterSeconds: 0 });
+    const ok = (r: RateLimiterRes): RateDecision => ({
+      allowed: true,
+      limit,
+      remaining: r.remainingPoints,
+      resetSeconds: Math.ceil(r.msBeforeNext / 1000),
+      retryAfterSeconds: 0,
+    });
     const refused = (ms: number): RateDecision => {
       const s = Math.max(1, Math.ceil(ms / 1000));
       return { allowed: false, limit, remaining: 0, resetSeconds: s, retryAfterSeconds: s };
@@ -116,7 +146,12 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
  * Takes one request from `subject`'s budget and returns the headers to send; past the budget throws
  * RateLimited (429) carrying the same headers and `Retry-After`.
  */
-export async function limitOrThrow(name: string, subject: string, spec: RateSpec, what: string): Promise<Record<string, string>> {
+export async function limitOrThrow(
+  name: string,
+  subject: string,
+  spec: RateSpec,
+  what: string,
+): Promise<Record<string, string>> {
   const d = await budget(name, spec).take(subject);
   const headers = rateLimitHeaders(d);
   if (!d.allowed) {

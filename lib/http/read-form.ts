@@ -13,10 +13,14 @@ export async function readForm(req: Request, limit = MAX_FORM_BYTES): Promise<UR
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   const bytes = await readLimited(req, limit);
   if (type === "multipart/form-data") {
-    const data = await new Response(Buffer.from(bytes), { headers: { "content-type": contentType } }).formData().catch(() => null);
+    const data = await new Response(Buffer.from(bytes), { headers: { "content-type": contentType } })
+      .formData()
+      .catch(() => null);
     const out = new URLSearchParams();
     data?.forEach((v, k) => typeof v === "string" && out.append(k, v));
     return out;
   }
-  return type === "application/x-www-form-urlencoded" ? new URLSearchParams(Buffer.from(bytes).toString("utf8")) : new URLSearchParams();
+  return type === "application/x-www-form-urlencoded"
+    ? new URLSearchParams(Buffer.from(bytes).toString("utf8"))
+    : new URLSearchParams();
 }

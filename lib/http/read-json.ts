@@ -99,7 +99,9 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   // Bounded before parsing: half a million nested brackets cost JSON.parse seconds, and recursive
   // schemas must never see thousands of levels.
   if (nestingDepth(bytes) > MAX_BODY_DEPTH) {
-    throw new Invalid(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ path: "", message: `nested deeper than ${MAX_BODY_DEPTH} levels` }] });
+    throw new Invalid(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`, {
+      errors: [{ path: "", message: `nested deeper than ${MAX_BODY_DEPTH} levels` }],
+    });
   }
   let value: unknown;
   try {
@@ -114,7 +116,13 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what =
   const result = schema.safeParse(value);
   if (!result.success) {
     const errors = zodIssuesToFieldErrors(result.error.issues);
-    throw new Invalid(`${what} has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((e) => `${e.path || "(body)"} ${e.message}`).slice(0, 3).join("; ")}`, { errors });
+    throw new Invalid(
+      `${what} has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors
+        .map((e) => `${e.path || "(body)"} ${e.message}`)
+        .slice(0, 3)
+        .join("; ")}`,
+      { errors },
+    );
   }
   return result.data;
 }

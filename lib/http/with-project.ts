@@ -75,21 +75,32 @@ export function withProject<P extends { projectID: string } = { projectID: strin
       if (authorization) {
         const secret = keyFromAuthorization(authorization);
         const key = secret ? await findKeyCached(db, secret) : null;
-        if (!key) throw new Unauthorized(secret ? "The API key is unknown or has been revoked." : "Send the API key as `Authorization: Bearer <key>`.");
+        if (!key)
+          throw new Unauthorized(
+            secret
+              ? "The API key is unknown or has been revoked."
+              : "Send the API key as `Authorization: Bearer <key>`.",
+          );
         keyOwner = { projectId: key.projectId, keyId: key.id };
         headers = await limitKey(key);
         // First: a browser on an origin the key does not list is refused whatever the route or role.
         headers = { ...headers, ...checkOrigin(req, key.allowedOrigins) };
         browserKey = key.allowedOrigins !== null;
         if (browserKey && !opts.browser) {
-          throw new Forbidden("This is a browser key (it has allowed_origins): it may only upsert users and send user events (POST /users, POST /users/events).");
+          throw new Forbidden(
+            "This is a browser key (it has allowed_origins): it may only upsert users and send user events (POST /users, POST /users/events).",
+          );
         }
         touchKey(db, key.id);
         // Same answer whether the other project exists or not: a key learns nothing outside its project.
         if (projectID !== undefined && (!uuid.safeParse(projectID).success || key.projectId !== projectID)) {
           throw new Forbidden("This API key is not valid for this project.");
         }
-        ctx = { projectId: key.projectId, actor: { kind: "api_key", keyId: key.id, role: key.role, ...(browserKey ? { browser: true } : {}) }, db };
+        ctx = {
+          projectId: key.projectId,
+          actor: { kind: "api_key", keyId: key.id, role: key.role, ...(browserKey ? { browser: true } : {}) },
+          db,
+        };
       } else if (opts.sessions && projectID !== undefined) {
         if (!uuid.safeParse(projectID).success) throw new NotFound("No such project.");
         const actor = await resolveSessionActor(db, req, projectID);
@@ -99,7 +110,9 @@ export function withProject<P extends { projectID: string } = { projectID: strin
 
       if (!ctx) throw new Unauthorized("Authenticate with `Authorization: Bearer <API key>`.");
       if (ctx.actor.kind !== "system" && !can(ctx.actor.role, permission)) {
-        throw new Forbidden(`This needs the ${PERMISSIONS[permission]} role or above; the credential has ${ctx.actor.role}.`);
+        throw new Forbidden(
+          `This needs the ${PERMISSIONS[permission]} role or above; the credential has ${ctx.actor.role}.`,
+        );
       }
       res = withHeaders(await handler(req, ctx, { ...params, projectID: ctx.projectId } as unknown as P), headers);
       return (res = browserKey ? await browserAnswer(res, opts.browser!) : res);
@@ -109,7 +122,8 @@ export function withProject<P extends { projectID: string } = { projectID: strin
       return (res = browserKey ? await browserAnswer(res, opts.browser ?? (() => null)) : res);
     } finally {
       // Requests made with a key go to its request log (buffered; written off the request path).
-      if (keyOwner && res) recordKeyRequest(req, keyOwner, res.status, performance.now() - started, logContext.getStore()?.reqId, failure);
+      if (keyOwner && res)
+        recordKeyRequest(req, keyOwner, res.status, performance.now() - started, logContext.getStore()?.reqId, failure);
     }
   });
 }

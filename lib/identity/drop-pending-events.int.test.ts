@@ -32,7 +32,11 @@ beforeAll(async () => {
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  const { project } = await createProjectWithOwner(db, {
+    orgName: "o",
+    projectName: "p",
+    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+  });
   ctx = systemContext(db, project.id);
 }, 60_000);
 
@@ -42,18 +46,29 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const usersNamed = async (externalId: string) => (await sql`select count(*)::int as n from user_identifiers where project_id = ${ctx.projectId} and external_id = ${externalId}`)[0]!.n;
-const eventsOf = async (name: string) => (await sql`select count(*)::int as n from events where project_id = ${ctx.projectId} and name = ${name}`)[0]!.n;
+const usersNamed = async (externalId: string) =>
+  (
+    await sql`select count(*)::int as n from user_identifiers where project_id = ${ctx.projectId} and external_id = ${externalId}`
+  )[0]!.n;
+const eventsOf = async (name: string) =>
+  (await sql`select count(*)::int as n from events where project_id = ${ctx.projectId} and name = ${name}`)[0]!.n;
 
 describe("deleting a record whose events are still in the intake", () => {
   it("a deleted user is not created again when its pending events are drained; other users' events still are", async () => {
-    await upsertUser(ctx, userInput.parse({ identifier: [{ external_id: "gone" }, { source: "crm", external_id: "g-1" }], data: {} }));
+    await upsertUser(
+      ctx,
+      userInput.parse({ identifier: [{ external_id: "gone" }, { source: "crm", external_id: "g-1" }], data: {} }),
+    );
     // One event by each identifier of the user, one naming a stranger.
-    await acceptEvents(ctx, "user", userEventBatch.parse([
-      { name: "Clicked", identifier: [{ source: "crm", external_id: "g-1" }], data: {} },
-      { name: "Clicked", identifier: [{ external_id: "gone" }, { external_id: "new-alias" }], data: {} },
-      { name: "Clicked", identifier: [{ external_id: "stranger" }], data: {} },
-    ]));
+    await acceptEvents(
+      ctx,
+      "user",
+      userEventBatch.parse([
+        { name: "Clicked", identifier: [{ source: "crm", external_id: "g-1" }], data: {} },
+        { name: "Clicked", identifier: [{ external_id: "gone" }, { external_id: "new-alias" }], data: {} },
+        { name: "Clicked", identifier: [{ external_id: "stranger" }], data: {} },
+      ]),
+    );
     await deleteUser(ctx, [{ source: "default", external_id: "gone" }]);
     while (await drainIntake(ctx.db, 100));
     expect(await usersNamed("gone")).toBe(0);
@@ -65,10 +80,15 @@ describe("deleting a record whose events are still in the intake", () => {
 
   it("a deleted organization is not created again either", async () => {
     await upsertOrganization(ctx, organizationInput.parse({ identifier: [{ external_id: "acme" }], name: "Acme" }));
-    await acceptEvents(ctx, "organization", organizationEventBatch.parse([{ name: "Renewed", identifier: [{ external_id: "acme" }] }]));
+    await acceptEvents(
+      ctx,
+      "organization",
+      organizationEventBatch.parse([{ name: "Renewed", identifier: [{ external_id: "acme" }] }]),
+    );
     await deleteOrganization(ctx, [{ source: "default", external_id: "acme" }]);
     while (await drainIntake(ctx.db, 100));
-    const [row] = await sql`select count(*)::int as n from organization_identifiers where project_id = ${ctx.projectId} and external_id = 'acme'`;
+    const [row] =
+      await sql`select count(*)::int as n from organization_identifiers where project_id = ${ctx.projectId} and external_id = 'acme'`;
     expect(row!.n).toBe(0);
     expect(await eventsOf("Renewed")).toBe(0);
   });

@@ -30,7 +30,9 @@ beforeAll(async () => {
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 4, onnotice: () => {} });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  ({ project: { id: projectId } } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: "o@example.com" }));
+  ({
+    project: { id: projectId },
+  } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: "o@example.com" }));
 }, 60_000);
 
 afterAll(async () => {
@@ -41,7 +43,8 @@ afterAll(async () => {
 
 const ownerOf = async (table: "user_identifiers" | "organization_identifiers", externalId: string) => {
   const column = table === "user_identifiers" ? "user_id" : "organization_id";
-  const rows = await sql`select ${sql(column)} as id from ${sql(table)} where project_id = ${projectId} and external_id = ${externalId}`;
+  const rows =
+    await sql`select ${sql(column)} as id from ${sql(table)} where project_id = ${projectId} and external_id = ${externalId}`;
   return rows.map((r) => r.id as string);
 };
 /** Pairs naming a record that does not exist. */
@@ -96,14 +99,28 @@ describe("identifiers without a foreign key", () => {
     // The drain's resolution (`first`): the known pair names the doomed user, the new one is attached to it.
     let done = false;
     const attaching = inRetryingTransaction(db, (tx) =>
-      upsertRecords(systemContext(tx, projectId), "user", [{ identifier: [{ source: "default", external_id: "race-known" }, { source: "crm", external_id: "race-new" }] }], { conflicts: "first" }),
+      upsertRecords(
+        systemContext(tx, projectId),
+        "user",
+        [
+          {
+            identifier: [
+              { source: "default", external_id: "race-known" },
+              { source: "crm", external_id: "race-new" },
+            ],
+          },
+        ],
+        { conflicts: "first" },
+      ),
     ).finally(() => (done = true));
     // It must wait for the deletion (as the foreign key's check did) rather than write the pair at once.
     const until = Date.now() + 10_000;
     let waiting = false;
     while (!done && !waiting && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 50));
-      waiting = (await sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).length > 0;
+      waiting =
+        (await sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
+          .length > 0;
     }
     expect(waiting).toBe(true);
     commit();

@@ -10,11 +10,18 @@ import type { ProjectContext } from "@/lib/access/context";
  * out), as raw rows (snake_case, timestamps as text) for the kind's view. One round trip, one key probe
  * per id (rowsById: `id = any(...)` read the whole project when the statistics were stale).
  */
-export async function loadRecords(ctx: ProjectContext, kind: Kind, ids: string[]): Promise<{ row: RecordRow; identifier: StoredIdentifier[] }[]> {
+export async function loadRecords(
+  ctx: ProjectContext,
+  kind: Kind,
+  ids: string[],
+): Promise<{ row: RecordRow; identifier: StoredIdentifier[] }[]> {
   if (!ids.length) return [];
-  const rows = await queryRows<RecordRow & { identifiers: StoredIdentifier[] }>(ctx.db, sql`
+  const rows = await queryRows<RecordRow & { identifiers: StoredIdentifier[] }>(
+    ctx.db,
+    sql`
     select r.*, ${identifiersJson(kind, sql`r.id`, sql`r.project_id`)} as identifiers
-    from ${rowsById(KINDS[kind].sql.records, ctx.projectId, uuidArray([...new Set(ids)]), "r")}`);
+    from ${rowsById(KINDS[kind].sql.records, ctx.projectId, uuidArray([...new Set(ids)]), "r")}`,
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

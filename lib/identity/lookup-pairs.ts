@@ -14,13 +14,20 @@ export interface Pair {
  * record. With `lock`, the owning records are locked too, in id order (so concurrent batches touching
  * the same records queue up instead of deadlocking).
  */
-export async function lookupPairs(ctx: ProjectContext, kind: Kind, pairs: Pair[], lock = false): Promise<Map<string, string>> {
+export async function lookupPairs(
+  ctx: ProjectContext,
+  kind: Kind,
+  pairs: Pair[],
+  lock = false,
+): Promise<Map<string, string>> {
   const { db: tx, projectId } = ctx;
   const owners = new Map<string, string>();
   if (!pairs.length) return owners;
   const t = KINDS[kind].sql;
   const input = JSON.stringify(pairs.map((p) => ({ s: p.source, e: p.external_id })));
-  const rows = await queryRows<{ source: string; external_id: string; record_id: string }>(tx, sql`
+  const rows = await queryRows<{ source: string; external_id: string; record_id: string }>(
+    tx,
+    sql`
     with found as (
       select i.source, i.external_id, i.rid
       from jsonb_to_recordset(${input}::jsonb) as x(s text, e text)
@@ -30,15 +37,18 @@ export async function lookupPairs(ctx: ProjectContext, kind: Kind, pairs: Pair[]
       cross join lateral (
         select i.source, i.external_id, i.${sql.identifier(t.idColumn)} as rid from ${sql.identifier(t.identifiers)} i
         where i.project_id = ${projectId}::uuid and i.source = x.s and i.external_id = x.e offset 0) i)
-    ${lock
-      ? // The records named, locked one key probe each in id order; a join of the pairs with the records
-        // here was planned, with the records' statistics stale, as a scan of the project's records.
-        // The aggregate reads every probe, so every record is locked before anything is answered.
-        sql`, locked as (
+    ${
+      lock
+        ? // The records named, locked one key probe each in id order; a join of the pairs with the records
+          // here was planned, with the records' statistics stale, as a scan of the project's records.
+          // The aggregate reads every probe, so every record is locked before anything is answered.
+          sql`, locked as (
           select array_agg(r.id) as ids
           from ${rowsById(t.records, projectId, sql`array(select distinct rid from found order by 1)`, "r", { lock: "update" })})
         select f.source, f.external_id, f.rid as record_id from found f, locked where f.rid = any(locked.ids)`
-      : sql`select f.source, f.external_id, f.rid as record_id from found f`}`);
+        : sql`select f.source, f.external_id, f.rid as record_id from found f`
+    }`,
+  );
   for (const r of rows) owners.set(pairKey(r.source, r.external_id), r.record_id);
   return owners;
 }

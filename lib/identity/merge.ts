@@ -34,15 +34,21 @@ export async function mergeRows(
     opts.keys.map((k, i) => sql`t.${sql.identifier(k)} = x.${sql.raw(`k${i}`)}`),
     sql` and `,
   );
-  const cases = opts.columns.map((c) => sql`case when ch_c ? ${c} and old.${sql.identifier(c)} is distinct from ch_c ->> ${c} then ${c} end`);
-  const sets = opts.columns.map((c) => sql`${sql.identifier(c)} = case when ch.ch_c ? ${c} then ch.ch_c ->> ${c} else u.${sql.identifier(c)} end`);
+  const cases = opts.columns.map(
+    (c) => sql`case when ch_c ? ${c} and old.${sql.identifier(c)} is distinct from ch_c ->> ${c} then ${c} end`,
+  );
+  const sets = opts.columns.map(
+    (c) => sql`${sql.identifier(c)} = case when ch.ch_c ? ${c} then ch.ch_c ->> ${c} else u.${sql.identifier(c)} end`,
+  );
   const input = opts.rows.map((r, ord) => ({
     ord,
     ...Object.fromEntries(r.key.map((v, i) => [`k${i}`, v])),
     ch_c: r.columns ?? {},
     ch_d: r.data && Object.keys(r.data).length ? r.data : null,
   }));
-  const changed = await queryRows<{ ord: number; keys: string[] }>(tx, sql`
+  const changed = await queryRows<{ ord: number; keys: string[] }>(
+    tx,
+    sql`
     with x as (select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(ord int, ${sql.raw(keyDefs)}, ch_c jsonb, ch_d jsonb)),
     -- One key probe per row (OFFSET 0: not flattened into a join the planner could turn into a scan of
     -- the project when the table's statistics are stale), and the row's ctid for the update below: the
@@ -63,7 +69,8 @@ export async function mergeRows(
       sql`, `,
     )}
     from ch where u.ctid = ch._tid and u.project_id = ${opts.projectId}::uuid
-    returning ch.ord, ch.keys`);
+    returning ch.ord, ch.keys`,
+  );
   const out: (string[] | null)[] = opts.rows.map(() => null);
   for (const r of changed) out[r.ord] = r.keys;
   return out;

@@ -12,7 +12,11 @@ import type { ProjectContext } from "@/lib/access/context";
  * there (a project's first creation: the anniversary schedule does not exist yet), it calls
  * onRecordsCreated for the records once.
  */
-export async function onRecordsCreated(ctx: ProjectContext, kind: Kind, records: { id: string; createdAt: Date }[]): Promise<void> {
+export async function onRecordsCreated(
+  ctx: ProjectContext,
+  kind: Kind,
+  records: { id: string; createdAt: Date }[],
+): Promise<void> {
   await assignAnniversaries(ctx, kind, records);
 }
 
@@ -22,7 +26,13 @@ export async function onRecordsCreated(ctx: ProjectContext, kind: Kind, records:
  * a boolean expression, false when onRecordsCreated must still run for them. The assignments' ids are
  * drawn here (lib/db/uuidv7.ts) and matched to the records by ord.
  */
-export function onCreatedSql(ctx: ProjectContext, kind: Kind, created: SQL, count: number, now = new Date()): { ctes: SQL; complete: SQL } {
+export function onCreatedSql(
+  ctx: ProjectContext,
+  kind: Kind,
+  created: SQL,
+  count: number,
+  now = new Date(),
+): { ctes: SQL; complete: SQL } {
   const subjects = sql`select a.assignment_id, c.id, c.created_at
     from (${created}) c join unnest(${uuidArray(uuidv7s(count))}) with ordinality as a(assignment_id, n) on a.n = c.ord + 1`;
   const anniversary = anniversarySql(ctx, kind, subjects, now);

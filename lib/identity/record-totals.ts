@@ -17,7 +17,12 @@ export const MAX_RECORD_DATA_BYTES = 256 * 1024;
  * throws a 422 naming the limit and the item (`prefixOf(id)`: `""`, or `[3].` inside a batch), so the
  * caller's transaction, the whole write, rolls back.
  */
-export async function checkRecordTotals(ctx: ProjectContext, kind: Kind, recordIds: string[], prefixOf: (id: string) => string = () => ""): Promise<void> {
+export async function checkRecordTotals(
+  ctx: ProjectContext,
+  kind: Kind,
+  recordIds: string[],
+  prefixOf: (id: string) => string = () => "",
+): Promise<void> {
   const { db: tx, projectId } = ctx;
   if (!recordIds.length) return;
   const { sql: names } = KINDS[kind];
@@ -44,19 +49,37 @@ export interface RecordTotals {
 export function totalsError(kind: Kind, row: RecordTotals, prefix: string): RuleBroken | undefined {
   const { label } = KINDS[kind];
   if (row.identifiers > MAX_RECORD_IDENTIFIERS) {
-    return new RuleBroken(`A ${label} may have at most ${MAX_RECORD_IDENTIFIERS} identifiers; this write would give it ${row.identifiers}. Nothing was written.`, {
-      errors: [{ path: `${prefix}identifier`, message: `at most ${MAX_RECORD_IDENTIFIERS} identifiers per ${label}` }],
-    });
+    return new RuleBroken(
+      `A ${label} may have at most ${MAX_RECORD_IDENTIFIERS} identifiers; this write would give it ${row.identifiers}. Nothing was written.`,
+      {
+        errors: [
+          { path: `${prefix}identifier`, message: `at most ${MAX_RECORD_IDENTIFIERS} identifiers per ${label}` },
+        ],
+      },
+    );
   }
   if (row.data_bytes > MAX_RECORD_DATA_BYTES) {
-    return new RuleBroken(`A ${label}'s data may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB serialized; this write would make it ${Math.ceil(row.data_bytes / 1024)} KiB. Nothing was written.`, {
-      errors: [{ path: `${prefix}data`, message: `at most ${MAX_RECORD_DATA_BYTES / 1024} KiB of data per ${label}` }],
-    });
+    return new RuleBroken(
+      `A ${label}'s data may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB serialized; this write would make it ${Math.ceil(row.data_bytes / 1024)} KiB. Nothing was written.`,
+      {
+        errors: [
+          { path: `${prefix}data`, message: `at most ${MAX_RECORD_DATA_BYTES / 1024} KiB of data per ${label}` },
+        ],
+      },
+    );
   }
   if (row.metadata_bytes > MAX_RECORD_DATA_BYTES) {
-    return new RuleBroken(`A ${label}'s identifier metadata may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB in all. Nothing was written.`, {
-      errors: [{ path: `${prefix}identifier`, message: `at most ${MAX_RECORD_DATA_BYTES / 1024} KiB of identifier metadata per ${label}` }],
-    });
+    return new RuleBroken(
+      `A ${label}'s identifier metadata may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB in all. Nothing was written.`,
+      {
+        errors: [
+          {
+            path: `${prefix}identifier`,
+            message: `at most ${MAX_RECORD_DATA_BYTES / 1024} KiB of identifier metadata per ${label}`,
+          },
+        ],
+      },
+    );
   }
   return undefined;
 }

@@ -18,7 +18,12 @@ export interface StoredIdentifier {
 }
 
 /** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
-export async function resolveIdentifiers(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier"): Promise<string | null> {
+export async function resolveIdentifiers(
+  ctx: ProjectContext,
+  kind: Kind,
+  ids: Identifier[],
+  path = "identifier",
+): Promise<string | null> {
   const { db: tx, projectId } = ctx;
   return (await findOwner(tx, kind, projectId, ids, path, null))?.recordId ?? null;
 }
@@ -28,7 +33,12 @@ export async function resolveIdentifiers(ctx: ProjectContext, kind: Kind, ids: I
  * deleted until the caller's transaction ends, so a row the caller hangs on it is not left orphaned
  * (schedule assignments, which have no foreign key: db/migrations/0019_schedule_cascade_triggers.sql).
  */
-export async function resolveAndHold(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier"): Promise<string | null> {
+export async function resolveAndHold(
+  ctx: ProjectContext,
+  kind: Kind,
+  ids: Identifier[],
+  path = "identifier",
+): Promise<string | null> {
   const { db: tx, projectId } = ctx;
   return (await findOwner(tx, kind, projectId, ids, path, "key share"))?.recordId ?? null;
 }
@@ -42,9 +52,19 @@ export async function resolveForUpdate(ctx: ProjectContext, kind: Kind, ids: Ide
   return findOwner(tx, kind, projectId, ids, path, "update");
 }
 
-async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[], path: string, lock: "update" | "key share" | null) {
+async function findOwner(
+  tx: DbOrTx,
+  kind: Kind,
+  projectId: string,
+  ids: Identifier[],
+  path: string,
+  lock: "update" | "key share" | null,
+) {
   const { identifiers: t, idColumn, records } = KINDS[kind];
-  const pairs = sql.join(ids.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `);
+  const pairs = sql.join(
+    ids.map((i) => sql`(${i.source}, ${i.external_id})`),
+    sql`, `,
+  );
   const query = tx
     .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
     .from(t)
@@ -57,10 +77,13 @@ async function findOwner(tx: DbOrTx, kind: Kind, projectId: string, ids: Identif
       id,
       identifier: rows.filter((r) => r.recordId === id).map((r) => ({ source: r.source, external_id: r.externalId })),
     }));
-    throw new Conflict(`The identifiers name ${recordIds.length} different ${KINDS[kind].label}s; nothing was written.`, {
-      errors: [{ path, message: `resolves to ${recordIds.length} different ${KINDS[kind].label}s` }],
-      extra: { records: owners },
-    });
+    throw new Conflict(
+      `The identifiers name ${recordIds.length} different ${KINDS[kind].label}s; nothing was written.`,
+      {
+        errors: [{ path, message: `resolves to ${recordIds.length} different ${KINDS[kind].label}s` }],
+        extra: { records: owners },
+      },
+    );
   }
   if (!recordIds.length) return null;
   return { recordId: recordIds[0]!, known: new Set(rows.map((r) => pairKey(r.source, r.externalId))) };
@@ -77,13 +100,29 @@ export function identifiersToAttach(ids: Identifier[], known: Set<string>): Iden
  * whole transaction retry (the retry then sees the conflict and answers 409).
  * Returns how many pairs were new.
  */
-export async function attachIdentifiers(ctx: ProjectContext, kind: Kind, recordId: string, ids: Identifier[]): Promise<number> {
+export async function attachIdentifiers(
+  ctx: ProjectContext,
+  kind: Kind,
+  recordId: string,
+  ids: Identifier[],
+): Promise<number> {
   const { db: tx, projectId } = ctx;
   const { identifiers: t, idColumn } = KINDS[kind];
   const idKey = kind === "user" ? "userId" : "organizationId";
   const inserted = await tx
     .insert(t)
-    .values(ids.map((i) => ({ projectId, source: i.source, externalId: i.external_id, [idKey]: recordId, metadata: i.metadata ?? null }) as never))
+    .values(
+      ids.map(
+        (i) =>
+          ({
+            projectId,
+            source: i.source,
+            externalId: i.external_id,
+            [idKey]: recordId,
+            metadata: i.metadata ?? null,
+          }) as never,
+      ),
+    )
     .onConflictDoNothing()
     .returning({ source: t.source, externalId: t.externalId });
   if (inserted.length === ids.length) return inserted.length;
@@ -92,7 +131,15 @@ export async function attachIdentifiers(ctx: ProjectContext, kind: Kind, recordI
   const owned = await tx
     .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
     .from(t)
-    .where(and(eq(t.projectId, projectId), sql`(${t.source}, ${t.externalId}) in (${sql.join(existing.map((i) => sql`(${i.source}, ${i.external_id})`), sql`, `)})`));
+    .where(
+      and(
+        eq(t.projectId, projectId),
+        sql`(${t.source}, ${t.externalId}) in (${sql.join(
+          existing.map((i) => sql`(${i.source}, ${i.external_id})`),
+          sql`, `,
+        )})`,
+      ),
+    );
   if (owned.length !== existing.length || owned.some((r) => r.recordId !== recordId)) throw new RetryTransaction();
   for (const i of existing) {
     if (!i.metadata) continue;
@@ -105,13 +152,23 @@ export async function attachIdentifiers(ctx: ProjectContext, kind: Kind, recordI
 }
 
 /** `EXISTS` filter for list endpoints: the record holds an identifier with this source and/or external id. */
-export function hasIdentifier(ctx: ProjectContext, kind: Kind, recordId: SQL | Column, q: { source?: string; external_id?: string }) {
+export function hasIdentifier(
+  ctx: ProjectContext,
+  kind: Kind,
+  recordId: SQL | Column,
+  q: { source?: string; external_id?: string },
+) {
   const { db, projectId } = ctx;
   const { identifiers: t, idColumn } = KINDS[kind];
   const where = [eq(t.projectId, projectId), eq(idColumn, recordId)];
   if (q.external_id !== undefined) where.push(eq(t.externalId, q.external_id));
   if (q.source !== undefined) where.push(eq(t.source, q.source));
-  return exists(db.select({ one: sql`1` }).from(t).where(and(...where)));
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(t)
+      .where(and(...where)),
+  );
 }
 
 /** A SQL expression giving a record's identifiers as a JSON array, ordered as listIdentifiers orders them. */
@@ -123,14 +180,21 @@ export function identifiersJson(kind: Kind, recordId: SQL, projectId: SQL) {
     from ${t} where ${t.projectId} = ${projectId} and ${idColumn} = ${recordId}), '[]'::json)`;
 }
 
-export async function listIdentifiers(ctx: ProjectContext, kind: Kind, recordIds: string[]): Promise<Map<string, StoredIdentifier[]>> {
+export async function listIdentifiers(
+  ctx: ProjectContext,
+  kind: Kind,
+  recordIds: string[],
+): Promise<Map<string, StoredIdentifier[]>> {
   const out = new Map<string, StoredIdentifier[]>();
   if (!recordIds.length) return out;
   // One (project, record) equality per id, which only the record index answers: `record = any(ids)`
   // was planned as a scan of the project's identifiers when the statistics were stale.
-  const rows = await queryRows<{ id: string; identifiers: StoredIdentifier[] }>(ctx.db, sql`
+  const rows = await queryRows<{ id: string; identifiers: StoredIdentifier[] }>(
+    ctx.db,
+    sql`
     select k.id, ${identifiersJson(kind, sql`k.id`, sql`${ctx.projectId}::uuid`)} as identifiers
-    from unnest(${uuidArray([...new Set(recordIds)])}) as k(id)`);
+    from unnest(${uuidArray([...new Set(recordIds)])}) as k(id)`,
+  );
   for (const r of rows) if (r.identifiers.length) out.set(r.id, r.identifiers);
   return out;
 }

@@ -14,16 +14,24 @@ describe("identifier schema", () => {
   });
 
   it("collapses repeats of the same pair, merging their metadata", () => {
-    expect(identifierList.parse([{ external_id: "a", metadata: { x: 1 } }, { externalId: "a", metadata: { y: 2 } }])).toEqual([
-      { source: "default", external_id: "a", metadata: { x: 1, y: 2 } },
-    ]);
+    expect(
+      identifierList.parse([
+        { external_id: "a", metadata: { x: 1 } },
+        { externalId: "a", metadata: { y: 2 } },
+      ]),
+    ).toEqual([{ source: "default", external_id: "a", metadata: { x: 1, y: 2 } }]);
   });
 
   it("accepts `metadata: null` as responses carry it, meaning none", () => {
-    expect(identifierList.parse([{ source: "crm", external_id: "a", metadata: null }])).toEqual([{ source: "crm", external_id: "a" }]);
-    expect(identifierList.parse([{ external_id: "a", metadata: { x: 1 } }, { external_id: "a", metadata: null }])).toEqual([
-      { source: "default", external_id: "a", metadata: { x: 1 } },
+    expect(identifierList.parse([{ source: "crm", external_id: "a", metadata: null }])).toEqual([
+      { source: "crm", external_id: "a" },
     ]);
+    expect(
+      identifierList.parse([
+        { external_id: "a", metadata: { x: 1 } },
+        { external_id: "a", metadata: null },
+      ]),
+    ).toEqual([{ source: "default", external_id: "a", metadata: { x: 1 } }]);
   });
 
   it("refuses an empty list, a missing value and disagreeing spellings", () => {

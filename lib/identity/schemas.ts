@@ -13,7 +13,10 @@ export const identifierInput = z
     external_id: text().min(1).optional().meta({ description: "The identifier value." }),
     externalId: text().min(1).optional().meta({ description: "Alias of `external_id` (SDK spelling)." }),
     source: text().min(1).optional().meta({ description: "Namespace of the identifier. Default `default`." }),
-    metadata: dataObject("metadata").nullable().optional().meta({ description: "Free-form data about this identifier; `null` (as responses carry it) means none." }),
+    metadata: dataObject("metadata")
+      .nullable()
+      .optional()
+      .meta({ description: "Free-form data about this identifier; `null` (as responses carry it) means none." }),
   })
   .superRefine((v, ctx) => {
     if (v.external_id === undefined && v.externalId === undefined) {

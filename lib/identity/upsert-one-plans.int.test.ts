@@ -23,11 +23,22 @@ let projectId: string;
 const USERS = 600;
 
 beforeAll(async () => {
-  plans = await openPlansDatabase("relay_upsert_plans", ["users", "user_identifiers", "schedule_assignments", "schedule_firings"]);
+  plans = await openPlansDatabase("relay_upsert_plans", [
+    "users",
+    "user_identifiers",
+    "schedule_assignments",
+    "schedule_firings",
+  ]);
   ({ db, projectId } = plans);
   const ctx = systemContext(getDb(), projectId);
   for (let b = 0; b < USERS / 200; b++) {
-    await upsertUsers(ctx, Array.from({ length: 200 }, (_, i) => ({ identifier: [{ source: "default", external_id: `seed-${b}-${i}` }], data: { i } })));
+    await upsertUsers(
+      ctx,
+      Array.from({ length: 200 }, (_, i) => ({
+        identifier: [{ source: "default", external_id: `seed-${b}-${i}` }],
+        data: { i },
+      })),
+    );
   }
 }, 60_000);
 afterAll(() => plans.close());
@@ -36,16 +47,31 @@ const usersFetched = async (body: Parameters<typeof rowsRead>[2]) => (await rows
 
 it("a single upsert reads the users it names, not the project's", async () => {
   // More calls than PL/pgSQL's five custom plans, on the one connection, so the generic plans are in use.
-  for (let i = 0; i < 8; i++) await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `warm-${i}` }] });
-  for (let i = 0; i < 8; i++) await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `seed-0-${i}` }], data: { warm: i } });
+  for (let i = 0; i < 8; i++)
+    await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `warm-${i}` }] });
+  for (let i = 0; i < 8; i++)
+    await upsertUser(systemContext(db, projectId), {
+      identifier: [{ source: "default", external_id: `seed-0-${i}` }],
+      data: { warm: i },
+    });
 
   let created = false;
   const newUser = await usersFetched(async (tx) => {
-    created = (await upsertUser(systemContext(tx, projectId), { identifier: [{ source: "default", external_id: "fresh" }], data: { a: 1 } })).created;
+    created = (
+      await upsertUser(systemContext(tx, projectId), {
+        identifier: [{ source: "default", external_id: "fresh" }],
+        data: { a: 1 },
+      })
+    ).created;
   });
   expect(created).toBe(true);
   const existing = await usersFetched(async (tx) => {
-    created = (await upsertUser(systemContext(tx, projectId), { identifier: [{ source: "default", external_id: "seed-1-7" }], data: { a: 2 } })).created;
+    created = (
+      await upsertUser(systemContext(tx, projectId), {
+        identifier: [{ source: "default", external_id: "seed-1-7" }],
+        data: { a: 2 },
+      })
+    ).created;
   });
   expect(created).toBe(false);
   // A new user: the response's read of its row. An existing one: its lock, its merge and the response.
@@ -54,7 +80,11 @@ it("a single upsert reads the users it names, not the project's", async () => {
 });
 
 it("a batch reads the users it names, not the project's", async () => {
-  const batch = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ identifier: [{ source: "default", external_id: `seed-2-${i}` }], data: { tag } }));
+  const batch = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => ({
+      identifier: [{ source: "default", external_id: `seed-2-${i}` }],
+      data: { tag },
+    }));
   // Prepared statements switch to a generic plan after five executions, as PL/pgSQL's do.
   for (let i = 0; i < 8; i++) await upsertUsers(systemContext(db, projectId), batch(5, `warm-${i}`));
   const fetched = await usersFetched(async (tx) => upsertUsers(systemContext(tx, projectId), batch(20, "measured")));
@@ -63,25 +93,55 @@ it("a batch reads the users it names, not the project's", async () => {
 });
 
 /** Pages one call touched, every statement of the function included; rolled back. */
-const pagesOf = (change: { identifier: { source: string; external_id: string }[]; columns: Record<string, string>; data: Record<string, unknown> }) =>
-  pagesTouched(db, upsertOneCall("user", projectId, JSON.stringify(change)));
+const pagesOf = (change: {
+  identifier: { source: string; external_id: string }[];
+  columns: Record<string, string>;
+  data: Record<string, unknown>;
+}) => pagesTouched(db, upsertOneCall("user", projectId, JSON.stringify(change)));
 
 /** A new user, and an existing one gaining an identifier, an email and a data key: every statement of the function. */
-const newUser = (tag: string) => pagesOf({ identifier: [{ source: "default", external_id: `pages-${tag}` }], columns: { email: `${tag}@example.com` }, data: { tag } });
+const newUser = (tag: string) =>
+  pagesOf({
+    identifier: [{ source: "default", external_id: `pages-${tag}` }],
+    columns: { email: `${tag}@example.com` },
+    data: { tag },
+  });
 const existingUser = (tag: string) =>
-  pagesOf({ identifier: [{ source: "default", external_id: "seed-1-3" }, { source: "extra", external_id: `pages-${tag}` }], columns: { email: `${tag}@example.com` }, data: { tag } });
+  pagesOf({
+    identifier: [
+      { source: "default", external_id: "seed-1-3" },
+      { source: "extra", external_id: `pages-${tag}` },
+    ],
+    columns: { email: `${tag}@example.com` },
+    data: { tag },
+  });
 
 it("a call touches as many pages in a project of 9,600 users as in one of 3,600", async () => {
   // 0023 read a new user's assignment back in a join that the generic plan served from the index by
   // (project, schedule, id) bounded by the project alone: every assignment of the project, on every call.
   // Pages, not rows: that scan stepped over the index entries and fetched one row.
   for (let i = 0; i < 8; i++) {
-    await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: `pages-warm-${i}` }] });
-    await upsertUser(systemContext(db, projectId), { identifier: [{ source: "default", external_id: "seed-1-4" }, { source: "extra", external_id: `warm-${i}` }], email: `w${i}@example.com`, data: { w: i } });
+    await upsertUser(systemContext(db, projectId), {
+      identifier: [{ source: "default", external_id: `pages-warm-${i}` }],
+    });
+    await upsertUser(systemContext(db, projectId), {
+      identifier: [
+        { source: "default", external_id: "seed-1-4" },
+        { source: "extra", external_id: `warm-${i}` },
+      ],
+      email: `w${i}@example.com`,
+      data: { w: i },
+    });
   }
   const seed = async (from: number, to: number) => {
     for (let b = from; b < to; b++) {
-      await upsertUsers(systemContext(getDb(), projectId), Array.from({ length: 1000 }, (_, i) => ({ identifier: [{ source: "default", external_id: `more-${b}-${i}` }], data: { i } })));
+      await upsertUsers(
+        systemContext(getDb(), projectId),
+        Array.from({ length: 1000 }, (_, i) => ({
+          identifier: [{ source: "default", external_id: `more-${b}-${i}` }],
+          data: { i },
+        })),
+      );
     }
   };
   // From 3,600 users on, the indexes a call enters are two levels deep, and stay so past 9,600.

@@ -15,7 +15,10 @@ import { conflictError, type RecordChange } from "./upsert-records";
 import type { ProjectContext } from "@/lib/access/context";
 
 /** A record row as the function returns it (snake_case columns, timestamps as ISO text). */
-export type RecordRow = { id: string; data: Record<string, unknown>; created_at: string; updated_at: string } & Record<string, unknown>;
+export type RecordRow = { id: string; data: Record<string, unknown>; created_at: string; updated_at: string } & Record<
+  string,
+  unknown
+>;
 
 export interface UpsertedRecord {
   row: RecordRow;
@@ -34,7 +37,10 @@ const ATTEMPTS = 8;
  * 0025 is their current version), with the tables of KINDS written in as static SQL so PostgreSQL keeps
  * their plans.
  */
-const FUNCTION = { user: sql`relay_upsert_user`, organization: sql`relay_upsert_organization` } satisfies Record<Kind, unknown>;
+const FUNCTION = { user: sql`relay_upsert_user`, organization: sql`relay_upsert_organization` } satisfies Record<
+  Kind,
+  unknown
+>;
 
 /** What the SQL function needs to know that TypeScript owns as values: limits, the anniversary definition. */
 const CONF = JSON.stringify({
@@ -65,17 +71,24 @@ const CONF = JSON.stringify({
 export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordChange): Promise<UpsertedRecord> {
   const { db, projectId } = ctx;
   const identifier = dedupe(change.identifier);
-  const body = JSON.stringify({ identifier, columns: change.columns ?? {}, ...(change.data ? { data: change.data } : {}) });
+  const body = JSON.stringify({
+    identifier,
+    columns: change.columns ?? {},
+    ...(change.data ? { data: change.data } : {}),
+  });
   for (let attempt = 1; ; attempt++) {
     try {
       const [r] = await queryRows<{ result: unknown }>(db, upsertOneCall(kind, projectId, body));
-      const result = (typeof r!.result === "string" ? JSON.parse(r!.result) : r!.result) as UpsertedRecord | { conflict: [string, string, string][] };
+      const result = (typeof r!.result === "string" ? JSON.parse(r!.result) : r!.result) as
+        | UpsertedRecord
+        | { conflict: [string, string, string][] };
       if ("conflict" in result) throw conflict(kind, identifier, result.conflict);
       // Every call that writes leaves a system event in the intake; an unchanged record's call writes nothing.
       if (result.created || result.event) await wakeIntakeAfter(db);
       return result;
     } catch (err) {
-      if (errorCode(err) === TOTALS_EXCEEDED) throw totalsError(kind, JSON.parse(errorDetail(err) ?? "{}") as RecordTotals, "") ?? err;
+      if (errorCode(err) === TOTALS_EXCEEDED)
+        throw totalsError(kind, JSON.parse(errorDetail(err) ?? "{}") as RecordTotals, "") ?? err;
       if (!isRetryable(err) || attempt >= ATTEMPTS || isTransaction(db)) throw err;
       await retryPause(attempt);
     }
@@ -104,7 +117,9 @@ function dedupe(list: Identifier[]): Identifier[] {
 
 function conflict(kind: Kind, identifier: Identifier[], owners: [string, string, string][]) {
   const owner = new Map(owners.map(([s, e, id]) => [pairKey(s, e), id]));
-  const named = [...new Set(identifier.map((p) => owner.get(pairKey(p.source, p.external_id))).filter((o) => o !== undefined))];
+  const named = [
+    ...new Set(identifier.map((p) => owner.get(pairKey(p.source, p.external_id))).filter((o) => o !== undefined)),
+  ];
   return conflictError(kind, { identifier }, named, owner, "identifier");
 }
 

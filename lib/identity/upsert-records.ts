@@ -3,7 +3,12 @@ import type { DbOrTx } from "@/db/client";
 import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
 import { RetryTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { joinBatchInHand, recordSystemEvents, systemEventsSql, type SystemEvent } from "@/lib/events/record-system-events";
+import {
+  joinBatchInHand,
+  recordSystemEvents,
+  systemEventsSql,
+  type SystemEvent,
+} from "@/lib/events/record-system-events";
 import { Conflict } from "@/lib/http/errors";
 import { lookupPairs } from "./lookup-pairs";
 import { mergeRows } from "./merge";
@@ -69,7 +74,12 @@ interface Target {
  * race; the retry finds the pair and updates instead). Pairs are written in one global order, so
  * concurrent batches sharing pairs wait for each other rather than deadlock.
  */
-export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: RecordChange[], opts: UpsertRecordsOptions): Promise<UpsertedRecords> {
+export async function upsertRecords(
+  ctx: ProjectContext,
+  kind: Kind,
+  items: RecordChange[],
+  opts: UpsertRecordsOptions,
+): Promise<UpsertedRecords> {
   const { db: tx, projectId } = ctx;
   const reject = opts.conflicts === "reject";
   // Each pair's key, made once (item i's keys at keys[i]).
@@ -115,12 +125,17 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
   const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
   // A batch that only creates records, without identifier metadata (what batches and imports of new
   // users mostly are), writes their pairs in the records' statement: they are all new and stored as sent.
-  const pairsWithRecords = reject && fresh.length === targets.size && fresh.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
+  const pairsWithRecords =
+    reject &&
+    fresh.length === targets.size &&
+    fresh.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
   // One statement creates the new records with their `*.created` events and creation hooks.
   const made = await insertRecords(ctx, kind, fresh, pairsWithRecords);
   const rows = made.rows;
   const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
-  const added = pairsWithRecords ? pairsAsSent(fresh, real) : await writeIdentifiers(tx, kind, projectId, [...targets.values()], real, reject);
+  const added = pairsWithRecords
+    ? pairsAsSent(fresh, real)
+    : await writeIdentifiers(tx, kind, projectId, [...targets.values()], real, reject);
 
   const existing = [...targets.values()].filter((t) => !t.id.startsWith("#"));
   const toMerge = reject ? existing.filter((t) => Object.keys(t.columns).length || t.data) : [];
@@ -147,7 +162,15 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
     const prefixOf = (t: Target) => (opts.path?.(t.first) ?? "identifier").replace(/identifier$/, "");
     for (const t of fresh) {
       const row = rows[Number(t.id.slice(1))]!;
-      const err = totalsError(kind, { identifiers: t.pairs.size, data_bytes: row._data_bytes, metadata_bytes: added.metadataBytes.get(row.id) ?? 0 }, prefixOf(t));
+      const err = totalsError(
+        kind,
+        {
+          identifiers: t.pairs.size,
+          data_bytes: row._data_bytes,
+          metadata_bytes: added.metadataBytes.get(row.id) ?? 0,
+        },
+        prefixOf(t),
+      );
       if (err) throw err;
     }
     const touched = existing.filter((t) => t.data || (added.counts.get(t.id) ?? 0) > 0 || t.pairs.size);
@@ -155,15 +178,30 @@ export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: Reco
     await checkRecordTotals(ctx, kind, [...prefix.keys()], (id) => prefix.get(id) ?? "");
   }
   await recordSystemEvents(ctx, events);
-  if (!made.hooked) await onRecordsCreated(ctx, kind, rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })));
-  return { ids: ids.map(real), created, fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])) };
+  if (!made.hooked)
+    await onRecordsCreated(
+      ctx,
+      kind,
+      rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })),
+    );
+  return {
+    ids: ids.map(real),
+    created,
+    fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])),
+  };
 }
 
 /**
  * A record row as inserted (snake_case, timestamps as text); `_data_bytes`: the stored data's serialized
  * size, as the record totals measure it.
  */
-export type RawRecord = { id: string; created_at: string; updated_at: string; data: Record<string, unknown>; _data_bytes: number } & Record<string, unknown>;
+export type RawRecord = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  data: Record<string, unknown>;
+  _data_bytes: number;
+} & Record<string, unknown>;
 
 /**
  * One statement for every new record: the insert, each record's `*.created` event (its data made in the
@@ -184,7 +222,12 @@ export type RawRecord = { id: string; created_at: string; updated_at: string; da
  * and 6.0 ± 1.7 less JavaScript per user, 50 interleaved blocks a side). The one difference from a
  * read: an object's keys come in the order sent, not jsonb's (shortest first), the same JSON value.
  */
-async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], withPairs: boolean): Promise<{ rows: RawRecord[]; hooked: boolean }> {
+async function insertRecords(
+  ctx: ProjectContext,
+  kind: Kind,
+  fresh: Target[],
+  withPairs: boolean,
+): Promise<{ rows: RawRecord[]; hooked: boolean }> {
   if (!fresh.length) return { rows: [], hooked: true };
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
@@ -196,9 +239,18 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
   // CPU per batched user (of 88), 2.0 ± 2.0 less JavaScript.
   const created = fresh.map((f) => createdData(kind, f));
   const input = JSON.stringify(fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], v: created[o] })));
-  const cols = sql.join(columns.map((c) => sql.identifier(c)), sql`, `);
-  const values = sql.join(columns.map((c) => sql`x.v ->> ${c}::text`), sql`, `);
-  const subject = kind === "user" ? sql`x.id as user_id, null::uuid as organization_id` : sql`null::uuid as user_id, x.id as organization_id`;
+  const cols = sql.join(
+    columns.map((c) => sql.identifier(c)),
+    sql`, `,
+  );
+  const values = sql.join(
+    columns.map((c) => sql`x.v ->> ${c}::text`),
+    sql`, `,
+  );
+  const subject =
+    kind === "user"
+      ? sql`x.id as user_id, null::uuid as organization_id`
+      : sql`null::uuid as user_id, x.id as organization_id`;
   const recording = systemEventsSql(ctx);
   // The times are the statement's now() (the transaction's start), here as in the insert.
   const hooks = onCreatedSql(ctx, kind, sql`select x.o as ord, x.id, now() as created_at from x`, fresh.length);
@@ -206,7 +258,9 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
   // `x` holds (measured with an earlier form of the input: 2.5 ± 1.4 µs less PostgreSQL CPU per batched
   // user, 1.1 ± 1.7 less JavaScript; bench/ab-batch.ts, 50 blocks).
-  const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(ctx.db, sql`
+  const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(
+    ctx.db,
+    sql`
     with x as materialized (
       select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
     ), inserted as (
@@ -217,7 +271,8 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
       from x
     ), ${withPairs ? sql`${pairsInsert(ctx, kind)}, ` : sql``}${recording.ctes}, ${hooks.ctes}
     select array_agg(octet_length((x.v -> 'data')::text) order by x.o) as sizes, now()::text as at, ${hooks.complete} as hooked
-    from x${recording.from}`);
+    from x${recording.from}`,
+  );
   const { sizes, at, hooked } = made!;
   if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
   const rows = fresh.map((f, o): RawRecord => {
@@ -226,7 +281,9 @@ async function insertRecords(ctx: ProjectContext, kind: Kind, fresh: Target[], w
     return row;
   });
   const name = `${kind}.created`;
-  joinBatchInHand(ctx, () => rows.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: created[o]!, receivedAt: at })));
+  joinBatchInHand(ctx, () =>
+    rows.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: created[o]!, receivedAt: at })),
+  );
   return { rows, hooked };
 }
 
@@ -251,7 +308,17 @@ function pairsInsert(ctx: ProjectContext, kind: Kind): SQL {
 /** What writeIdentifiers answers, for pairs insertRecords wrote with the records: all new, none with metadata. */
 function pairsAsSent(fresh: Target[], real: (id: string) => string) {
   const stored = new Map<string, StoredIdentifier[]>();
-  for (const t of fresh) stored.set(real(t.id), byteOrdered([...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id, metadata: null }))));
+  for (const t of fresh)
+    stored.set(
+      real(t.id),
+      byteOrdered(
+        [...t.pairs.values()].map(({ pair }) => ({
+          source: pair.source,
+          external_id: pair.external_id,
+          metadata: null,
+        })),
+      ),
+    );
   return { counts: new Map<string, number>(), metadataBytes: new Map<string, number>(), stored };
 }
 
@@ -265,11 +332,19 @@ function byteOrdered(list: StoredIdentifier[]): StoredIdentifier[] {
 }
 
 /** A pair as the identifiers statement wrote it. */
-type Written = { source: string; external_id: string; metadata: Record<string, unknown> | null; inserted: boolean; metadata_bytes: number | null };
+type Written = {
+  source: string;
+  external_id: string;
+  metadata: Record<string, unknown> | null;
+  inserted: boolean;
+  metadata_bytes: number | null;
+};
 
 /** A new record's `*.created` data: its pairs (as sent, without metadata), every profile column (null when unset) and its data. */
 function createdData(kind: Kind, t: Target): Record<string, unknown> {
-  const data: Record<string, unknown> = { identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })) };
+  const data: Record<string, unknown> = {
+    identifier: [...t.pairs.values()].map(({ pair }) => ({ source: pair.source, external_id: pair.external_id })),
+  };
   for (const c of KINDS[kind].columns) data[c] = t.columns[c] ?? null;
   data.data = t.data ?? {};
   return data;
@@ -285,11 +360,26 @@ function createdData(kind: Kind, t: Target): Record<string, unknown> {
  * pairs were new, and per new record the serialized size of its pairs' metadata (for the totals check)
  * and its pairs as stored (for its view).
  */
-async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targets: Target[], real: (id: string) => string, reject: boolean) {
+async function writeIdentifiers(
+  tx: DbOrTx,
+  kind: Kind,
+  projectId: string,
+  targets: Target[],
+  real: (id: string) => string,
+  reject: boolean,
+) {
   const t = KINDS[kind].sql;
   const rows = targets
     .flatMap((target) =>
-      [...target.pairs.entries()].map(([k, { pair, isNew }]) => ({ k, s: pair.source, e: pair.external_id, r: real(target.id), m: pair.metadata ?? null, n: isNew, fresh: target.id.startsWith("#") })),
+      [...target.pairs.entries()].map(([k, { pair, isNew }]) => ({
+        k,
+        s: pair.source,
+        e: pair.external_id,
+        r: real(target.id),
+        m: pair.metadata ?? null,
+        n: isNew,
+        fresh: target.id.startsWith("#"),
+      })),
     )
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   const counts = new Map<string, number>();
@@ -318,17 +408,27 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
   // did, and the retry resolves the event without it.
   const held = reject ? [] : [...new Set(rows.filter((r) => !r.fresh).map((r) => r.r))];
   if (held.length) {
-    const locked = await queryRows<{ id: string }>(tx, sql`
-      select r.id from ${rowsById(t.records, projectId, uuidArray(held.sort()), "r", { lock: "key share" })}`);
+    const locked = await queryRows<{ id: string }>(
+      tx,
+      sql`
+      select r.id from ${rowsById(t.records, projectId, uuidArray(held.sort()), "r", { lock: "key share" })}`,
+    );
     if (locked.length < held.length) throw new RetryTransaction();
   }
-  const returned = await queryRows<Written>(tx, sql`
+  const returned = await queryRows<Written>(
+    tx,
+    sql`
     insert into ${table} as t (project_id, source, external_id, ${idColumn}, metadata)
     select ${projectId}::uuid, x.s, x.e, x.r, x.m
     from jsonb_to_recordset(${JSON.stringify(rows.map(({ s, e, r, m }) => ({ s, e, r, m })))}::jsonb) as x(s text, e text, r uuid, m jsonb)
     ${onConflict}
-    ${bare ? sql`` : sql`returning t.source, t.external_id, t.metadata, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`}`);
-  const written = bare ? rows.map((r): Written => ({ source: r.s, external_id: r.e, metadata: null, inserted: true, metadata_bytes: null })) : returned;
+    ${bare ? sql`` : sql`returning t.source, t.external_id, t.metadata, (t.xmax::text = '0') as inserted, octet_length(t.metadata::text) as metadata_bytes`}`,
+  );
+  const written = bare
+    ? rows.map(
+        (r): Written => ({ source: r.s, external_id: r.e, metadata: null, inserted: true, metadata_bytes: null }),
+      )
+    : returned;
   const inserted = new Map(written.filter((w) => w.inserted).map((w) => [pairKey(w.source, w.external_id), w]));
   for (const r of rows) {
     if (!r.n) continue;
@@ -348,12 +448,23 @@ async function writeIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, targe
   return added;
 }
 
-function recordEvent(kind: Kind, name: `${Kind}.${"created" | "updated"}`, id: string, data: Record<string, unknown>): SystemEvent {
+function recordEvent(
+  kind: Kind,
+  name: `${Kind}.${"created" | "updated"}`,
+  id: string,
+  data: Record<string, unknown>,
+): SystemEvent {
   return kind === "user" ? { name, userId: id, data } : { name, organizationId: id, data };
 }
 
 /** The 409 for an item whose identifiers name several records (`named`, in the item's order); shared with upsert-one. */
-export function conflictError(kind: Kind, item: RecordChange, named: string[], owner: Map<string, string>, path: string) {
+export function conflictError(
+  kind: Kind,
+  item: RecordChange,
+  named: string[],
+  owner: Map<string, string>,
+  path: string,
+) {
   const label = KINDS[kind].label;
   const records = named.map((id) => ({
     id: id.startsWith("#") ? null : id,

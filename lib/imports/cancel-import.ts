@@ -13,12 +13,20 @@ export async function cancelImport(ctx: ProjectContext, id: string): Promise<Imp
   const [row] = await ctx.db
     .update(imports)
     .set({ state: "cancelled", finishedAt: new Date(), updatedAt: new Date(), leaseOwner: null, leaseUntil: null })
-    .where(and(eq(imports.projectId, ctx.projectId), eq(imports.id, id), inArray(imports.state, ["uploading", "queued", "running"])))
+    .where(
+      and(
+        eq(imports.projectId, ctx.projectId),
+        eq(imports.id, id),
+        inArray(imports.state, ["uploading", "queued", "running"]),
+      ),
+    )
     .returning();
   if (!row) {
     const current = await getImport(ctx, id); // 404 when there is no such import
     throw new RuleBroken(`The import is already ${current.state}; only a queued or running import can be cancelled.`);
   }
-  await ctx.db.delete(importChunks).where(and(eq(importChunks.projectId, ctx.projectId), eq(importChunks.importId, id)));
+  await ctx.db
+    .delete(importChunks)
+    .where(and(eq(importChunks.projectId, ctx.projectId), eq(importChunks.importId, id)));
   return importView(row);
 }

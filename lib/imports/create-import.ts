@@ -48,7 +48,8 @@ export async function createImport(ctx: ProjectContext<Db>, upload: ImportUpload
     };
     for await (const part of upload.body ?? []) {
       bytes += part.byteLength;
-      if (bytes > MAX_IMPORT_BYTES) throw new PayloadTooLarge(`An import file is at most ${MAX_IMPORT_BYTES} bytes (1 GiB).`);
+      if (bytes > MAX_IMPORT_BYTES)
+        throw new PayloadTooLarge(`An import file is at most ${MAX_IMPORT_BYTES} bytes (1 GiB).`);
       sniff.scan(part);
       let offset = 0;
       while (offset < part.byteLength) {
@@ -105,7 +106,8 @@ class Sniffer {
     const firstLine = text.split("\n").find((l) => l.trim() !== "");
     if (firstLine === undefined) return; // blank so far: finish() answers 400 if it stays blank
     if (this.format === "ndjson") {
-      if (!firstLine.trimStart().startsWith("{")) throw new UnsupportedMediaType("The file is not NDJSON: each line must be one JSON object.");
+      if (!firstLine.trimStart().startsWith("{"))
+        throw new UnsupportedMediaType("The file is not NDJSON: each line must be one JSON object.");
       return;
     }
     let header: string[];

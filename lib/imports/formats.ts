@@ -17,17 +17,33 @@ export const MAX_ROW_ERRORS = 1000;
 export function formatOf(contentType: string | null): ImportFormat | null {
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "text/csv" || type === "application/csv") return "csv";
-  if (["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines"].includes(type)) return "ndjson";
+  if (
+    [
+      "application/x-ndjson",
+      "application/ndjson",
+      "application/jsonl",
+      "application/x-jsonlines",
+      "application/jsonlines",
+    ].includes(type)
+  )
+    return "ndjson";
   return null;
 }
 
 /** Per kind: the body schema each row must satisfy (the endpoints' own) and the CSV columns that build it. */
-export const ROW_SCHEMAS = { users: userInput, organizations: organizationInput, memberships: membershipInput } as const;
+export const ROW_SCHEMAS = {
+  users: userInput,
+  organizations: organizationInput,
+  memberships: membershipInput,
+} as const;
 
 const CSV_COLUMNS: Record<ImportKind, { required: string[]; optional: string[] }> = {
   users: { required: ["external_id"], optional: ["source", "email", "phone", "timezone", "locale"] },
   organizations: { required: ["external_id"], optional: ["source", "name"] },
-  memberships: { required: ["organization_external_id", "user_external_id"], optional: ["organization_source", "user_source"] },
+  memberships: {
+    required: ["organization_external_id", "user_external_id"],
+    optional: ["organization_source", "user_source"],
+  },
 };
 
 /** Problems with a CSV header row (unknown or missing columns), empty when it is usable. */
@@ -38,7 +54,8 @@ export function headerProblems(kind: ImportKind, header: string[]): string[] {
   for (const c of header) {
     if (seen.has(c)) problems.push(`column \`${c}\` appears twice`);
     seen.add(c);
-    if (!required.includes(c) && !optional.includes(c) && !/^data\.[^.]+/.test(c)) problems.push(`unknown column \`${c}\``);
+    if (!required.includes(c) && !optional.includes(c) && !/^data\.[^.]+/.test(c))
+      problems.push(`unknown column \`${c}\``);
   }
   return problems;
 }
@@ -72,10 +89,18 @@ export function csvRowToBody(kind: ImportKind, header: string[], record: string[
     if (column.startsWith("data.")) data[column.slice(5)] = typedCell(cell);
     else cells.set(column, cell);
   });
-  const id = (prefix: string) => [{ external_id: cells.get(`${prefix}external_id`), ...(cells.has(`${prefix}source`) ? { source: cells.get(`${prefix}source`) } : {}) }];
+  const id = (prefix: string) => [
+    {
+      external_id: cells.get(`${prefix}external_id`),
+      ...(cells.has(`${prefix}source`) ? { source: cells.get(`${prefix}source`) } : {}),
+    },
+  ];
   const withData = (body: Record<string, unknown>) => (Object.keys(data).length ? { ...body, data } : body);
-  if (kind === "memberships") return withData({ organization: { identifier: id("organization_") }, user: { identifier: id("user_") } });
-  const fields = Object.fromEntries(CSV_COLUMNS[kind].optional.filter((c) => c !== "source" && cells.has(c)).map((c) => [c, cells.get(c)]));
+  if (kind === "memberships")
+    return withData({ organization: { identifier: id("organization_") }, user: { identifier: id("user_") } });
+  const fields = Object.fromEntries(
+    CSV_COLUMNS[kind].optional.filter((c) => c !== "source" && cells.has(c)).map((c) => [c, cells.get(c)]),
+  );
   return withData({ identifier: id(""), ...fields });
 }
 

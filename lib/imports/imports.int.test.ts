@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 const upload = (body: BodyInit, contentType: string, kind = "users") =>
-  api("POST", p.admin(`/imports?kind=${kind}`), { key: p.keys.client, raw: body, headers: { "content-type": contentType } });
+  api("POST", p.admin(`/imports?kind=${kind}`), {
+    key: p.keys.client,
+    raw: body,
+    headers: { "content-type": contentType },
+  });
 const getImport = async (id: string) => (await api("GET", p.admin(`/imports/${id}`), { key: p.keys.support })).body;
 const spawnWorker = async (env: Record<string, string> = {}) => {
   const w = await startWorker(inject("databaseUrl"), { IMPORT_POLL_MS: "100", ...env });
@@ -21,7 +25,8 @@ const spawnWorker = async (env: Record<string, string> = {}) => {
   return w;
 };
 const userCount = async (prefix: string) => {
-  const [r] = await sql`select count(*)::int as n, count(distinct user_id)::int as d from user_identifiers where project_id = ${p.projectId} and external_id like ${prefix + "%"}`;
+  const [r] =
+    await sql`select count(*)::int as n, count(distinct user_id)::int as d from user_identifiers where project_id = ${p.projectId} and external_id like ${prefix + "%"}`;
   return r as { n: number; d: number };
 };
 
@@ -29,16 +34,29 @@ describe("POST /imports refuses what it cannot import, keeping nothing", () => {
   it("415 for a media type other than CSV/NDJSON and for binary content; 400 for an empty file, a header alone, or an unusable header", async () => {
     const before = (await sql`select count(*)::int as n from imports where project_id = ${p.projectId}`)[0]!.n;
     expect((await upload("external_id\nu1\n", "application/json")).status).toBe(415);
-    expect((await upload(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 10, 1, 2]), "text/csv")).status).toBe(415);
+    expect((await upload(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 10, 1, 2]), "text/csv")).status).toBe(
+      415,
+    );
     expect((await upload("[1,2,3]\n", "application/x-ndjson")).status).toBe(415);
     expect((await upload("", "text/csv")).status).toBe(400);
     expect((await upload("  \n\n", "application/x-ndjson")).status).toBe(400);
     expect((await upload("external_id,email\n", "text/csv")).status).toBe(400);
     const bad = await upload("email,colour\na@example.com,red\n", "text/csv");
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: any) => e.message)).toEqual(["missing column `external_id`", "unknown column `colour`"]);
+    expect(bad.body.errors.map((e: any) => e.message)).toEqual([
+      "missing column `external_id`",
+      "unknown column `colour`",
+    ]);
     expect((await upload("external_id\nu1\n", "text/csv", "planets")).status).toBe(400);
-    expect((await api("POST", p.admin("/imports"), { key: p.keys.support, raw: "external_id\nu\n", headers: { "content-type": "text/csv" } })).status).toBe(403);
+    expect(
+      (
+        await api("POST", p.admin("/imports"), {
+          key: p.keys.support,
+          raw: "external_id\nu\n",
+          headers: { "content-type": "text/csv" },
+        })
+      ).status,
+    ).toBe(403);
     expect((await sql`select count(*)::int as n from imports where project_id = ${p.projectId}`)[0]!.n).toBe(before);
     expect((await sql`select count(*)::int as n from import_chunks where project_id = ${p.projectId}`)[0]!.n).toBe(0);
   });
@@ -51,7 +69,9 @@ describe("POST /imports refuses what it cannot import, keeping nothing", () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.state).toBe("cancelled");
     expect((await api("DELETE", p.admin(`/imports/${res.body.id}`), { key: p.keys.client })).status).toBe(422);
-    expect((await api("GET", p.admin(`/imports/00000000-0000-7000-8000-000000000000`), { key: p.keys.support })).status).toBe(404);
+    expect(
+      (await api("GET", p.admin(`/imports/00000000-0000-7000-8000-000000000000`), { key: p.keys.support })).status,
+    ).toBe(404);
     await spawnWorker();
     await new Promise((r) => setTimeout(r, 1500));
     expect((await getImport(res.body.id)).state).toBe("cancelled");
@@ -86,15 +106,22 @@ describe("an import applies a whole file through the set-based path", () => {
       else if (bad === "stray-quote") lines.push(`${id},"q"@example.com,,,,free,1,false`);
       else if (bad === "bad-locale") lines.push(`${id},,,,english please,free,1,false`);
       else if (bad === "long-id") lines.push(`${id}${"x".repeat(2000)},,,,,free,1,false`);
-      else lines.push(`${id},u${i}@example.com,,${i % 2 ? "Europe/Paris" : ""},,${i % 3 ? "pro" : "free"},${i % 50},${i % 7 === 0}`);
+      else
+        lines.push(
+          `${id},u${i}@example.com,,${i % 2 ? "Europe/Paris" : ""},,${i % 3 ? "pro" : "free"},${i % 50},${i % 7 === 0}`,
+        );
     }
     const res = await upload(lines.join("\r\n") + "\r\n", "text/csv; charset=utf-8");
     expect(res.status).toBe(202);
     const id = res.body.id as string;
-    const done = await waitFor(async () => {
-      const v = await getImport(id);
-      return ["done", "failed"].includes(v.state) && v;
-    }, 560_000, "the import to finish");
+    const done = await waitFor(
+      async () => {
+        const v = await getImport(id);
+        return ["done", "failed"].includes(v.state) && v;
+      },
+      560_000,
+      "the import to finish",
+    );
     expect(done).toMatchObject({ state: "done", rows: 100_000, processed: 99_990, failed: 10 });
     expect(done.bytes_processed).toBe(done.bytes);
     // Line numbers count the header as line 1.
@@ -102,17 +129,26 @@ describe("an import applies a whole file through the set-based path", () => {
     expect(done.errors[0].message).toMatch(/email/);
     expect(done.errors[2].message).toMatch(/9 cells/);
     expect(await userCount("imp-")).toEqual({ n: 99_990, d: 99_990 });
-    const [u] = await sql`select u.email, u.timezone, u.data from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
+    const [u] =
+      await sql`select u.email, u.timezone, u.data from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
       where i.project_id = ${p.projectId} and i.external_id = 'imp-7'`;
-    expect(u).toEqual({ email: "u7@example.com", timezone: "Europe/Paris", data: { plan: "pro", seats: 7, vip: true } });
-    const [ev] = await sql`select count(*)::int as n from events where project_id = ${p.projectId} and name = 'user.created'`;
+    expect(u).toEqual({
+      email: "u7@example.com",
+      timezone: "Europe/Paris",
+      data: { plan: "pro", seats: 7, vip: true },
+    });
+    const [ev] =
+      await sql`select count(*)::int as n from events where project_id = ${p.projectId} and name = 'user.created'`;
     expect(ev!.n).toBeGreaterThanOrEqual(99_990);
     expect((await sql`select count(*)::int as n from import_chunks where import_id = ${id}`)[0]!.n).toBe(0);
   }, 600_000);
 
   it("NDJSON: a malformed line and a conflicting row are row errors; the rest is applied; organizations and memberships too", async () => {
     if (!workers.length) await spawnWorker();
-    await api("POST", p.client("/users/batch"), { key: p.keys.client, body: [{ identifier: [{ external_id: "nd-x" }] }, { identifier: [{ external_id: "nd-y" }] }] });
+    await api("POST", p.client("/users/batch"), {
+      key: p.keys.client,
+      body: [{ identifier: [{ external_id: "nd-x" }] }, { identifier: [{ external_id: "nd-y" }] }],
+    });
     const users = [
       JSON.stringify({ identifier: [{ external_id: "nd-1" }], data: { a: 1 } }),
       "{not json",
@@ -122,20 +158,26 @@ describe("an import applies a whole file through the set-based path", () => {
     ].join("\n");
     const u = await upload(users, "application/x-ndjson");
     const orgs = await upload("external_id,name,data.tier\nnd-org,Acme,gold\n", "text/csv", "organizations");
-    const done = async (id: string) => waitFor(async () => {
-      const v = await getImport(id);
-      return v.state === "done" && v;
-    }, 60_000);
+    const done = async (id: string) =>
+      waitFor(async () => {
+        const v = await getImport(id);
+        return v.state === "done" && v;
+      }, 60_000);
     const uv = await done(u.body.id);
     expect(uv).toMatchObject({ rows: 4, processed: 2, failed: 2 });
     expect(uv.errors).toEqual([
       { line: 2, message: "malformed JSON" },
       { line: 3, message: "identifier: resolves to 2 different users" },
     ]);
-    const [row] = await sql`select u.data from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id where i.project_id = ${p.projectId} and i.external_id = 'nd-1'`;
+    const [row] =
+      await sql`select u.data from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id where i.project_id = ${p.projectId} and i.external_id = 'nd-1'`;
     expect(row!.data).toEqual({ a: 1, b: 2 });
     expect(await done(orgs.body.id)).toMatchObject({ processed: 1, failed: 0 });
-    const members = await upload("organization_external_id,user_external_id,data.role\nnd-org,nd-1,owner\nnd-org,nobody,member\n", "text/csv", "memberships");
+    const members = await upload(
+      "organization_external_id,user_external_id,data.role\nnd-org,nd-1,owner\nnd-org,nobody,member\n",
+      "text/csv",
+      "memberships",
+    );
     const mv = await done(members.body.id);
     expect(mv).toMatchObject({ processed: 1, failed: 1 });
     expect(mv.errors).toEqual([{ line: 3, message: "user.identifier: no user has these identifiers" }]);
@@ -150,10 +192,14 @@ describe("an import applies a whole file through the set-based path", () => {
     for (let i = 0; i < n; i++) lines.push(`order-${i % 300},${i}`);
     const res = await upload(lines.join("\n"), "text/csv");
     expect(res.status).toBe(202);
-    const done = await waitFor(async () => {
-      const v = await getImport(res.body.id);
-      return v.state === "done" && v;
-    }, 240_000, "the import to finish");
+    const done = await waitFor(
+      async () => {
+        const v = await getImport(res.body.id);
+        return v.state === "done" && v;
+      },
+      240_000,
+      "the import to finish",
+    );
     expect(done).toMatchObject({ rows: n, processed: n, failed: 0 });
     const rows = await sql`select i.external_id, (u.data->>'n')::int as n from users u
       join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
@@ -174,20 +220,28 @@ describe("an import applies a whole file through the set-based path", () => {
     expect(res.status).toBe(202);
     const id = res.body.id as string;
     const first = await spawnWorker({ IMPORT_LEASE_SECONDS: "2", IMPORT_BATCH: "500" });
-    const mid = await waitFor(async () => {
-      const v = await getImport(id);
-      return v.processed > 0 && v;
-    }, 120_000, "the first batches");
+    const mid = await waitFor(
+      async () => {
+        const v = await getImport(id);
+        return v.processed > 0 && v;
+      },
+      120_000,
+      "the first batches",
+    );
     await first.stop("SIGKILL");
     const atKill = await getImport(id);
     expect(mid.state).toBe("running");
     expect(atKill.processed).toBeLessThan(n);
     expect(atKill.processed % 500).toBe(0); // only whole committed batches
     await spawnWorker({ IMPORT_LEASE_SECONDS: "2", IMPORT_BATCH: "500" });
-    const done = await waitFor(async () => {
-      const v = await getImport(id);
-      return v.state === "done" && v;
-    }, 300_000, "the import to finish after the restart");
+    const done = await waitFor(
+      async () => {
+        const v = await getImport(id);
+        return v.state === "done" && v;
+      },
+      300_000,
+      "the import to finish after the restart",
+    );
     expect(done).toMatchObject({ rows: n, processed: n, failed: 0 });
     expect(await userCount("crash-")).toEqual({ n, d: n });
     const [ev] = await sql`select count(*)::int as n, count(distinct e.user_id)::int as d from events e

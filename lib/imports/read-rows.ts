@@ -23,7 +23,9 @@ async function* chunks(db: DbOrTx, imp: Import): AsyncGenerator<Buffer> {
     const [row] = await db
       .select({ bytes: importChunks.bytes })
       .from(importChunks)
-      .where(and(eq(importChunks.projectId, imp.projectId), eq(importChunks.importId, imp.id), eq(importChunks.seq, seq)));
+      .where(
+        and(eq(importChunks.projectId, imp.projectId), eq(importChunks.importId, imp.id), eq(importChunks.seq, seq)),
+      );
     if (!row) throw new Error(`import ${imp.id}: chunk ${seq} is missing`);
     yield Buffer.from(row.bytes);
   }
@@ -46,7 +48,10 @@ async function* csvRows(db: DbOrTx, imp: Import): AsyncGenerator<FileRow> {
     skip_records_with_error: true,
     max_record_size: MAX_ROW_BYTES,
     on_skip: (err) => {
-      skipped.push({ line: Number((err as { lines?: number } | undefined)?.lines ?? 0), message: `malformed CSV: ${err?.message ?? "unreadable row"}` });
+      skipped.push({
+        line: Number((err as { lines?: number } | undefined)?.lines ?? 0),
+        message: `malformed CSV: ${err?.message ?? "unreadable row"}`,
+      });
     },
   });
   Readable.from(chunks(db, imp)).pipe(parser);
@@ -60,7 +65,10 @@ async function* csvRows(db: DbOrTx, imp: Import): AsyncGenerator<FileRow> {
       yield { index: index++, line: s.line, bytes, error: s.message } satisfies FileRow;
     }
   };
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: string[];
+    info: { lines: number; bytes: number };
+  }>) {
     bytes = info.bytes;
     if (!header) {
       header = record.map((c) => c.trim());
@@ -69,7 +77,12 @@ async function* csvRows(db: DbOrTx, imp: Import): AsyncGenerator<FileRow> {
     }
     yield* drainSkipped(info.lines - 1);
     if (record.length > header.length) {
-      yield { index: index++, line: info.lines, bytes, error: `${record.length} cells, but the header has ${header.length} columns` };
+      yield {
+        index: index++,
+        line: info.lines,
+        bytes,
+        error: `${record.length} cells, but the header has ${header.length} columns`,
+      };
       continue;
     }
     yield { index: index++, line: info.lines, bytes, body: csvRowToBody(imp.kind, header, record) };

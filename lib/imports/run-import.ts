@@ -47,7 +47,10 @@ export function importRunOptions(env = process.env): ImportRunOptions {
   return {
     leaseSeconds: Number(env.IMPORT_LEASE_SECONDS ?? 30),
     batchSize: Math.max(1, Math.min(MAX_IMPORT_BATCH, Number(env.IMPORT_BATCH) || DEFAULT_IMPORT_BATCH)),
-    parallel: Math.max(1, Math.min(MAX_IMPORT_PARALLEL, Math.floor(Number(env.IMPORT_PARALLEL)) || DEFAULT_IMPORT_PARALLEL)),
+    parallel: Math.max(
+      1,
+      Math.min(MAX_IMPORT_PARALLEL, Math.floor(Number(env.IMPORT_PARALLEL)) || DEFAULT_IMPORT_PARALLEL),
+    ),
   };
 }
 
@@ -60,16 +63,22 @@ class LeaseLost extends Error {}
  */
 export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boolean> {
   const owner = randomUUID();
-  const claimed = await queryRows<{ project_id: string; id: string }>(db, sql`
+  const claimed = await queryRows<{ project_id: string; id: string }>(
+    db,
+    sql`
     update imports set state = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${opts.leaseSeconds}), updated_at = now()
     where (project_id, id) = (
       select project_id, id from imports
       where state in ('queued', 'running') and (lease_until is null or lease_until < now())
       order by created_at limit 1 for update skip locked)
-    returning project_id, id`);
+    returning project_id, id`,
+  );
   const key = claimed[0];
   if (!key) return false;
-  const [imp] = await db.select().from(imports).where(and(eq(imports.projectId, key.project_id), eq(imports.id, key.id)));
+  const [imp] = await db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.projectId, key.project_id), eq(imports.id, key.id)));
   if (!imp) return true;
   try {
     await applyImport(db, imp, owner, opts);
@@ -131,19 +140,47 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
     // The file itself cannot be read on (a parser failure that is not one row's): the import fails here.
     await db
       .update(imports)
-      .set({ state: "failed", error: String((err as Error).message).slice(0, 2000), finishedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(imports.projectId, imp.projectId), eq(imports.id, imp.id), eq(imports.leaseOwner, owner), eq(imports.state, "running")));
+      .set({
+        state: "failed",
+        error: String((err as Error).message).slice(0, 2000),
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(imports.projectId, imp.projectId),
+          eq(imports.id, imp.id),
+          eq(imports.leaseOwner, owner),
+          eq(imports.state, "running"),
+        ),
+      );
     return;
   }
   await db.transaction(async (tx) => {
     const done = await tx
       .update(imports)
-      .set({ state: "done", rows: next, finishedAt: new Date(), updatedAt: new Date(), leaseOwner: null, leaseUntil: null })
-      .where(and(eq(imports.projectId, imp.projectId), eq(imports.id, imp.id), eq(imports.leaseOwner, owner), eq(imports.state, "running")))
+      .set({
+        state: "done",
+        rows: next,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+        leaseOwner: null,
+        leaseUntil: null,
+      })
+      .where(
+        and(
+          eq(imports.projectId, imp.projectId),
+          eq(imports.id, imp.id),
+          eq(imports.leaseOwner, owner),
+          eq(imports.state, "running"),
+        ),
+      )
       .returning({ id: imports.id });
     if (!done.length) throw new LeaseLost();
     // The file is no longer needed once every row is settled.
-    await tx.delete(importChunks).where(and(eq(importChunks.projectId, imp.projectId), eq(importChunks.importId, imp.id)));
+    await tx
+      .delete(importChunks)
+      .where(and(eq(importChunks.projectId, imp.projectId), eq(importChunks.importId, imp.id)));
   });
   log.info({ importId: imp.id, rows: next, ms: Date.now() - started }, "import done");
 }
@@ -157,7 +194,9 @@ async function release(db: Db, imp: Import, owner: string) {
 }
 
 function isFileError(err: unknown): boolean {
-  return typeof (err as { code?: unknown })?.code === "string" && String((err as { code: string }).code).startsWith("CSV_");
+  return (
+    typeof (err as { code?: unknown })?.code === "string" && String((err as { code: string }).code).startsWith("CSV_")
+  );
 }
 
 /** The batch before this one had not committed in time, or failed: this one rolled back to go again after it. */
@@ -186,7 +225,16 @@ const ORDER_WAIT_MS = 60_000;
  * PostgreSQL cannot see, since this side waits in JavaScript; seen with pg_blocking_pids), this
  * transaction rolls back, releasing its locks, and runs again once `previous` has settled.
  */
-async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOptions, rows: FileRow[], from: number, previous: InFlight, self: InFlight) {
+async function commitBatch(
+  db: Db,
+  imp: Import,
+  owner: string,
+  opts: ImportRunOptions,
+  rows: FileRow[],
+  from: number,
+  previous: InFlight,
+  self: InFlight,
+) {
   const errors: ImportRowError[] = [];
   let valid: { row: FileRow; body: unknown }[] = [];
   const schema = ROW_SCHEMAS[imp.kind];
@@ -197,7 +245,13 @@ async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOp
     }
     const parsed = schema.safeParse(row.body);
     if (parsed.success) valid.push({ row, body: parsed.data });
-    else errors.push({ line: row.line, message: zodIssuesToFieldErrors(parsed.error.issues).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; ") });
+    else
+      errors.push({
+        line: row.line,
+        message: zodIssuesToFieldErrors(parsed.error.issues)
+          .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+          .join("; "),
+      });
   }
   const last = rows[rows.length - 1]!;
   let before: InFlight | null = previous;
@@ -207,11 +261,19 @@ async function commitBatch(db: Db, imp: Import, owner: string, opts: ImportRunOp
         db,
         async (tx) => {
           self.pid = (await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid;
-          if (valid.length) await applyRows(systemContext(tx, imp.projectId), imp.kind, valid.map((v) => v.body));
+          if (valid.length)
+            await applyRows(
+              systemContext(tx, imp.projectId),
+              imp.kind,
+              valid.map((v) => v.body),
+            );
           if (before) await inOrder(db, before, self.pid);
-          const [held] = await queryRows<{ one: number }>(tx, sql`
+          const [held] = await queryRows<{ one: number }>(
+            tx,
+            sql`
             select 1 as one from imports where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid
-              and lease_owner = ${owner}::uuid and state = 'running' and rows_done = ${from} for update`);
+              and lease_owner = ${owner}::uuid and state = 'running' and rows_done = ${from} for update`,
+          );
           if (!held) throw new LeaseLost();
           // The first MAX_ROW_ERRORS of the import are kept: how many earlier batches kept is read here, under the lock.
           await tx.execute(sql`
@@ -260,7 +322,10 @@ async function inOrder(db: Db, previous: InFlight, pid: number) {
     if (settled === true) return;
     if (settled === false || Date.now() > deadline) throw new NotInOrder();
     if (previous.pid === null) continue;
-    const [row] = await queryRows<{ blocked: boolean }>(db, sql`select ${pid}::int = any(pg_blocking_pids(${previous.pid}::int)) as blocked`);
+    const [row] = await queryRows<{ blocked: boolean }>(
+      db,
+      sql`select ${pid}::int = any(pg_blocking_pids(${previous.pid}::int)) as blocked`,
+    );
     if (row?.blocked) throw new NotInOrder();
   }
 }
@@ -276,8 +341,13 @@ function rowIndexOf(err: unknown): number | null {
 async function applyRows(ctx: ProjectContext, kind: ImportKind, bodies: unknown[]) {
   const path = (i: number) => `[${i}].identifier`;
   await withStepsInHand(ctx, async () => {
-    if (kind === "users") await upsertRecords(ctx, "user", (bodies as UserInput[]).map(userChange), { conflicts: "reject", path });
-    else if (kind === "organizations") await upsertRecords(ctx, "organization", (bodies as OrganizationInput[]).map(organizationChange), { conflicts: "reject", path });
+    if (kind === "users")
+      await upsertRecords(ctx, "user", (bodies as UserInput[]).map(userChange), { conflicts: "reject", path });
+    else if (kind === "organizations")
+      await upsertRecords(ctx, "organization", (bodies as OrganizationInput[]).map(organizationChange), {
+        conflicts: "reject",
+        path,
+      });
     else await addMembers(ctx, bodies as MembershipInput[], (i) => `[${i}].`);
   });
 }

@@ -7,15 +7,24 @@ export const importOutput = z
     kind: z.enum(["users", "organizations", "memberships"]),
     format: z.enum(["csv", "ndjson"]),
     state: z.enum(["queued", "running", "done", "failed", "cancelled"]).meta({
-      description: "`queued` until a worker takes it, `running`, then `done` (every row applied or refused), `failed` (unreadable file) or `cancelled`.",
+      description:
+        "`queued` until a worker takes it, `running`, then `done` (every row applied or refused), `failed` (unreadable file) or `cancelled`.",
     }),
     file_name: z.string().nullable(),
     bytes: z.number().int().meta({ description: "Size of the uploaded file." }),
-    bytes_processed: z.number().int().meta({ description: "How far into the file committed batches reach (progress)." }),
+    bytes_processed: z
+      .number()
+      .int()
+      .meta({ description: "How far into the file committed batches reach (progress)." }),
     rows: z.number().int().meta({ description: "Rows read so far (all rows once done)." }),
     processed: z.number().int().meta({ description: "Rows applied." }),
     failed: z.number().int().meta({ description: "Rows refused, each with a row error." }),
-    errors: z.array(z.object({ line: z.number().int(), message: z.string() })).meta({ description: "The first 1,000 row errors, with the line of the file each row ends on (the CSV header is line 1)." }),
+    errors: z
+      .array(z.object({ line: z.number().int(), message: z.string() }))
+      .meta({
+        description:
+          "The first 1,000 row errors, with the line of the file each row ends on (the CSV header is line 1).",
+      }),
     error: z.string().nullable().meta({ description: "Why the import failed as a whole." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

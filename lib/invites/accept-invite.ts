@@ -22,7 +22,10 @@ export async function acceptInvite(db: Db, admin: Admin, inviteId: string) {
     if (state !== "pending") throw new RuleBroken(`This invitation is ${state} and can no longer be accepted.`);
 
     const [project] = await tx.select().from(projects).where(eq(projects.id, invite.projectId));
-    await tx.insert(adminOrgMembers).values({ orgId: project!.orgId, adminId: admin.id, role: "member" }).onConflictDoNothing();
+    await tx
+      .insert(adminOrgMembers)
+      .values({ orgId: project!.orgId, adminId: admin.id, role: "member" })
+      .onConflictDoNothing();
     const current = await projectRoleOf(tx, admin.id, invite.projectId);
     if (!current?.inherited) {
       // Enum order is the role order, so greatest() keeps the higher of the old and invited roles.
@@ -34,7 +37,10 @@ export async function acceptInvite(db: Db, admin: Admin, inviteId: string) {
           set: { role: sql`greatest(${projectMembers.role}, excluded.role)`, updatedAt: sql`now()` },
         });
     }
-    await tx.update(projectInvites).set({ acceptedAt: sql`now()`, acceptedBy: admin.id, updatedAt: sql`now()` }).where(eq(projectInvites.id, invite.id));
+    await tx
+      .update(projectInvites)
+      .set({ acceptedAt: sql`now()`, acceptedBy: admin.id, updatedAt: sql`now()` })
+      .where(eq(projectInvites.id, invite.id));
     const after = await projectRoleOf(tx, admin.id, invite.projectId);
     return { project_id: invite.projectId, project_name: project!.name, role: after!.role! };
   });

@@ -16,12 +16,24 @@ const MAX_ERROR = 500;
  * retries with backoff; the last allowed attempt marks the delivery `failed`.
  */
 export async function deliverInviteMail(db: Db, job: JobPayload<"mail.invite">): Promise<void> {
-  const current = and(eq(projectInvites.id, job.inviteId), eq(projectInvites.projectId, job.projectId), eq(projectInvites.deliveryId, job.deliveryId));
+  const current = and(
+    eq(projectInvites.id, job.inviteId),
+    eq(projectInvites.projectId, job.projectId),
+    eq(projectInvites.deliveryId, job.deliveryId),
+  );
   // Count the attempt first (its own statement), so a worker killed mid-send still used one up.
   const [invite] = await db
     .update(projectInvites)
     .set({ deliveryAttempts: sql`${projectInvites.deliveryAttempts} + 1` })
-    .where(and(current, isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt), sql`${projectInvites.expiresAt} > now()`, sql`${projectInvites.delivery} <> 'sent'`))
+    .where(
+      and(
+        current,
+        isNull(projectInvites.acceptedAt),
+        isNull(projectInvites.revokedAt),
+        sql`${projectInvites.expiresAt} > now()`,
+        sql`${projectInvites.delivery} <> 'sent'`,
+      ),
+    )
     .returning();
   if (!invite) return;
   const [about] = await db
@@ -30,12 +42,27 @@ export async function deliverInviteMail(db: Db, job: JobPayload<"mail.invite">):
     .leftJoin(admins, eq(admins.id, sql`${invite.invitedBy}::uuid`))
     .where(eq(projects.id, invite.projectId));
   try {
-    await sendMail(inviteMail({ to: invite.email, role: invite.role, projectName: about!.projectName, inviter: about!.inviter, expiresAt: invite.expiresAt, origin: job.origin }));
+    await sendMail(
+      inviteMail({
+        to: invite.email,
+        role: invite.role,
+        projectName: about!.projectName,
+        inviter: about!.inviter,
+        expiresAt: invite.expiresAt,
+        origin: job.origin,
+      }),
+    );
   } catch (err) {
     const last = invite.deliveryAttempts > mailRetryPolicy().retryLimit;
     const message = (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR);
-    await db.update(projectInvites).set({ delivery: last ? "failed" : "queued", deliveryError: message }).where(current);
+    await db
+      .update(projectInvites)
+      .set({ delivery: last ? "failed" : "queued", deliveryError: message })
+      .where(current);
     throw err;
   }
-  await db.update(projectInvites).set({ delivery: "sent", deliveryError: null, deliveredAt: sql`now()` }).where(current);
+  await db
+    .update(projectInvites)
+    .set({ delivery: "sent", deliveryError: null, deliveredAt: sql`now()` })
+    .where(current);
 }

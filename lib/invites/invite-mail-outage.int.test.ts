@@ -33,12 +33,32 @@ beforeAll(async () => {
   database = await createTestDatabase("relay_mail");
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, { orgName: "mail", projectName: "Mail outage", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  const { project } = await createProjectWithOwner(db, {
+    orgName: "mail",
+    projectName: "Mail outage",
+    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+  });
   projectId = project.id;
-  key = (await createApiKey(db, { projectId, name: "admin", role: "admin", rateLimitPerSecond: 1000, rateLimitBurst: 1000 })).secret;
+  key = (
+    await createApiKey(db, { projectId, name: "admin", role: "admin", rateLimitPerSecond: 1000, rateLimitBurst: 1000 })
+  ).secret;
   smtpPortNumber = await freePort();
-  server = await startNextServer({ DATABASE_URL: database.url, SMTP_URL: "", RELAY_TEST_OUTBOX: "0", AUTH_URL: "https://relay.example.test", ...SLOW_MACHINE, ...RETRY });
-  worker = await startWorker(database.url, { NODE_ENV: "production", SMTP_URL: `smtp://127.0.0.1:${smtpPortNumber}`, RELAY_TEST_OUTBOX: "0", WORKER_PORT: "0", ...SLOW_MACHINE, ...RETRY });
+  server = await startNextServer({
+    DATABASE_URL: database.url,
+    SMTP_URL: "",
+    RELAY_TEST_OUTBOX: "0",
+    AUTH_URL: "https://relay.example.test",
+    ...SLOW_MACHINE,
+    ...RETRY,
+  });
+  worker = await startWorker(database.url, {
+    NODE_ENV: "production",
+    SMTP_URL: `smtp://127.0.0.1:${smtpPortNumber}`,
+    RELAY_TEST_OUTBOX: "0",
+    WORKER_PORT: "0",
+    ...SLOW_MACHINE,
+    ...RETRY,
+  });
 }, 400_000);
 
 afterAll(async () => {
@@ -74,10 +94,14 @@ describe("an invitation made while SMTP is down", () => {
     expect(res.body.delivery).toBe("queued");
 
     // Absent: connection refused, recorded on the invitation, still queued (retrying).
-    const absent = await waitFor(async () => {
-      const row = await listed(res.body.id);
-      return row?.delivery_error && row;
-    }, 20_000, "a failed attempt");
+    const absent = await waitFor(
+      async () => {
+        const row = await listed(res.body.id);
+        return row?.delivery_error && row;
+      },
+      20_000,
+      "a failed attempt",
+    );
     expect(absent.delivery).toBe("queued");
     expect(absent.delivery_error).toMatch(/ECONNREFUSED|connect/i);
 
@@ -85,12 +109,16 @@ describe("an invitation made while SMTP is down", () => {
     mailbox = new Mailbox();
     mailbox.refusing = true;
     await mailbox.listen(smtpPortNumber);
-    const refused = await waitFor(async () => {
-      const row = await listed(res.body.id);
-      // The reply code, not a refused connection's message: "connect ECONNREFUSED 127.0.0.1:34512" holds "451" too.
-      const error: string = row?.delivery_error ?? "";
-      return !/ECONNREFUSED/.test(error) && /\b451\b/.test(error) && row;
-    }, 20_000, "a refused attempt");
+    const refused = await waitFor(
+      async () => {
+        const row = await listed(res.body.id);
+        // The reply code, not a refused connection's message: "connect ECONNREFUSED 127.0.0.1:34512" holds "451" too.
+        const error: string = row?.delivery_error ?? "";
+        return !/ECONNREFUSED/.test(error) && /\b451\b/.test(error) && row;
+      },
+      20_000,
+      "a refused attempt",
+    );
     expect(refused.delivery).toBe("queued");
     expect(refused.delivery_attempts).toBeGreaterThanOrEqual(2);
     expect(mailbox.mails).toHaveLength(0);
@@ -101,10 +129,14 @@ describe("an invitation made while SMTP is down", () => {
     expect(mail.subject).toBe("You're invited to Mail outage on Relay");
     expect(linksIn(mail)).toEqual(["https://relay.example.test/invites"]);
     expect(mail.html).toContain("View invitation");
-    const sent = await waitFor(async () => {
-      const row = await listed(res.body.id);
-      return row?.delivery === "sent" && row;
-    }, 10_000, "delivery: sent");
+    const sent = await waitFor(
+      async () => {
+        const row = await listed(res.body.id);
+        return row?.delivery === "sent" && row;
+      },
+      10_000,
+      "delivery: sent",
+    );
     expect(sent.delivery_error).toBeNull();
     await new Promise((r) => setTimeout(r, 2500));
     expect(mailbox.mails.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
@@ -118,10 +150,14 @@ describe("an invitation made while SMTP is down", () => {
     await waitFor(async () => (await listed(res.body.id))?.delivery_error, 20_000, "a refused attempt");
     // Pretend the day of retries has passed: the next refused attempt is past the retry limit.
     await sql`update project_invites set delivery_attempts = 1000 where id = ${res.body.id}`;
-    const failed = await waitFor(async () => {
-      const row = await listed(res.body.id);
-      return row?.delivery === "failed" && row;
-    }, 20_000, "delivery: failed");
+    const failed = await waitFor(
+      async () => {
+        const row = await listed(res.body.id);
+        return row?.delivery === "failed" && row;
+      },
+      20_000,
+      "delivery: failed",
+    );
     expect(failed.delivery_error).toMatch(/451/);
 
     mailbox!.refusing = false;

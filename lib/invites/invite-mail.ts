@@ -4,7 +4,14 @@ import { buttonMail, type Mail } from "@/lib/mail/send-mail";
  * The invitation mail. Its link carries no token: it opens "my invites", where the invitee must be signed
  * in with this very address to accept, so a forwarded mail grants nothing.
  */
-export function inviteMail(input: { to: string; role: string; projectName: string; inviter: string | null; expiresAt: Date; origin: string }): Mail {
+export function inviteMail(input: {
+  to: string;
+  role: string;
+  projectName: string;
+  inviter: string | null;
+  expiresAt: Date;
+  origin: string;
+}): Mail {
   const url = `${input.origin}/invites`;
   const who = input.inviter ?? "An administrator";
   const until = input.expiresAt.toUTCString();

@@ -30,11 +30,20 @@ describe("POST /invites", () => {
     expect(res.body).toMatchObject({ email, role: "editor", state: "pending", invited_by: admin.email });
     expect(hours(res.body.expires_at)).toBeGreaterThan(47.9);
     expect(hours(res.body.expires_at)).toBeLessThan(48.1);
-    expect(res.body).toMatchObject({ delivery: "queued", delivery_attempts: 0, delivery_error: null, delivered_at: null });
-    const [mail] = await waitFor(async () => {
-      const mails = await outboxFor(email);
-      return mails.length > 0 && mails;
-    }, 20_000, "the invitation mail");
+    expect(res.body).toMatchObject({
+      delivery: "queued",
+      delivery_attempts: 0,
+      delivery_error: null,
+      delivered_at: null,
+    });
+    const [mail] = await waitFor(
+      async () => {
+        const mails = await outboxFor(email);
+        return mails.length > 0 && mails;
+      },
+      20_000,
+      "the invitation mail",
+    );
     expect(mail!.subject).toMatch(/invited/);
     const links = mail!.text.match(/https?:\/\/\S+/g)!;
     expect(links).toHaveLength(1);
@@ -44,8 +53,14 @@ describe("POST /invites", () => {
   });
 
   it("takes expires_in as 90m, 24h or 7d; over 30 days is 422 and a bad spelling 400", async () => {
-    expect(hours((await invite({ email: fresh(), role: "support", expires_in: "90m" })).body.expires_at)).toBeCloseTo(1.5, 1);
-    expect(hours((await invite({ email: fresh(), role: "support", expires_in: "7d" })).body.expires_at)).toBeCloseTo(168, 0);
+    expect(hours((await invite({ email: fresh(), role: "support", expires_in: "90m" })).body.expires_at)).toBeCloseTo(
+      1.5,
+      1,
+    );
+    expect(hours((await invite({ email: fresh(), role: "support", expires_in: "7d" })).body.expires_at)).toBeCloseTo(
+      168,
+      0,
+    );
     expect((await invite({ email: fresh(), role: "support", expires_in: "30d" })).status).toBe(201);
     const over = await invite({ email: fresh(), role: "support", expires_in: "31d" });
     expect(over.status).toBe(422);
@@ -62,7 +77,8 @@ describe("POST /invites", () => {
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
     expect(again.body.role).toBe("client");
-    const [{ n }] = await sql`select count(*)::int as n from project_invites where project_id = ${p.projectId} and lower(email) = ${email}`;
+    const [{ n }] =
+      await sql`select count(*)::int as n from project_invites where project_id = ${p.projectId} and lower(email) = ${email}`;
     expect(n).toBe(1);
   });
 
@@ -72,7 +88,9 @@ describe("POST /invites", () => {
     const email = fresh();
     expect((await invite({ email, role: "admin" }, editor)).status).toBe(403);
     expect((await invite({ email, role: "support" }, editor)).status).toBe(403);
-    expect((await api("POST", p.admin("/invites"), { key: p.keys.editor, body: { email, role: "support" } })).status).toBe(403);
+    expect(
+      (await api("POST", p.admin("/invites"), { key: p.keys.editor, body: { email, role: "support" } })).status,
+    ).toBe(403);
     const [{ n }] = await sql`select count(*)::int as n from project_invites where email = ${email}`;
     expect(n).toBe(0);
   });
@@ -83,13 +101,18 @@ describe("delivery", () => {
     const email = fresh();
     const res = await invite({ email, role: "support" });
     // The job exists as soon as the answer does: it was inserted by the same transaction.
-    const [job] = await sql`select data from pgboss.job where name = 'mail.invite' and data->>'inviteId' = ${res.body.id}`;
+    const [job] =
+      await sql`select data from pgboss.job where name = 'mail.invite' and data->>'inviteId' = ${res.body.id}`;
     expect(job!.data).toMatchObject({ projectId: p.projectId, inviteId: res.body.id });
-    const listed = await waitFor(async () => {
-      const list = await api("GET", p.admin("/invites"), as(admin));
-      const row = list.body.data.find((i: any) => i.id === res.body.id);
-      return row?.delivery === "sent" && row;
-    }, 20_000, "delivery: sent");
+    const listed = await waitFor(
+      async () => {
+        const list = await api("GET", p.admin("/invites"), as(admin));
+        const row = list.body.data.find((i: any) => i.id === res.body.id);
+        return row?.delivery === "sent" && row;
+      },
+      20_000,
+      "delivery: sent",
+    );
     expect(listed).toMatchObject({ delivery_attempts: 1, delivery_error: null });
     expect(Date.parse(listed.delivered_at)).toBeGreaterThan(Date.parse(res.body.created_at));
   });
@@ -173,7 +196,8 @@ describe("accepting", () => {
     const created = await invite({ email: member.email, role: "support" });
     const ok = await api("POST", `/api/invites/${created.body.id}/accept`, as(member));
     expect(ok.body.role).toBe("admin");
-    const [row] = await sql`select role from project_members where project_id = ${p.projectId} and admin_id = ${member.id}`;
+    const [row] =
+      await sql`select role from project_members where project_id = ${p.projectId} and admin_id = ${member.id}`;
     expect(row!.role).toBe("admin");
   });
 
@@ -196,12 +220,18 @@ describe("cross-site use of the session", () => {
     const email = fresh();
     const created = await invite({ email, role: "support" });
     const invitee = await createTestAdmin(email);
-    const evil = await api("POST", `/api/invites/${created.body.id}/accept`, { headers: { cookie: invitee.cookie, origin: "https://evil.example" } });
+    const evil = await api("POST", `/api/invites/${created.body.id}/accept`, {
+      headers: { cookie: invitee.cookie, origin: "https://evil.example" },
+    });
     expect(evil.status).toBe(403);
-    const revoke = await api("DELETE", p.admin(`/invites/${created.body.id}`), { headers: { cookie: admin.cookie, origin: "https://evil.example" } });
+    const revoke = await api("DELETE", p.admin(`/invites/${created.body.id}`), {
+      headers: { cookie: admin.cookie, origin: "https://evil.example" },
+    });
     expect(revoke.status).toBe(403);
     const { baseUrl } = await import("../../scripts/test/helpers");
-    const ok = await api("POST", `/api/invites/${created.body.id}/accept`, { headers: { cookie: invitee.cookie, origin: baseUrl } });
+    const ok = await api("POST", `/api/invites/${created.body.id}/accept`, {
+      headers: { cookie: invitee.cookie, origin: baseUrl },
+    });
     expect(ok.status).toBe(200);
   });
 });

@@ -9,7 +9,12 @@ import type { ProjectContext } from "@/lib/access/context";
 /** A project's pending invitations (neither accepted, revoked nor expired), newest first. */
 export async function listInvites(ctx: ProjectContext, q: z.output<typeof listInvitesQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const where = [eq(projectInvites.projectId, ctx.projectId), isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt), gt(projectInvites.expiresAt, sql`now()`)];
+  const where = [
+    eq(projectInvites.projectId, ctx.projectId),
+    isNull(projectInvites.acceptedAt),
+    isNull(projectInvites.revokedAt),
+    gt(projectInvites.expiresAt, sql`now()`),
+  ];
   if (after) where.push(lt(projectInvites.id, after[0]));
   const rows = await ctx.db
     .select({ invite: projectInvites, inviter: admins.email })

@@ -30,5 +30,12 @@ export async function listMyInvites(db: DbOrTx, admin: Admin, q: z.output<typeof
     .orderBy(desc(projectInvites.id))
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.invite.id]);
-  return { data: data.map((r) => ({ ...toInviteFields(r.invite, r.inviter), project_name: r.projectName, org_name: r.orgName })), next_cursor };
+  return {
+    data: data.map((r) => ({
+      ...toInviteFields(r.invite, r.inviter),
+      project_name: r.projectName,
+      org_name: r.orgName,
+    })),
+    next_cursor,
+  };
 }

@@ -20,15 +20,25 @@ export async function resendInvite(ctx: ProjectContext, inviteId: string, origin
       .for("update");
     if (!invite) throw new NotFound("No such invitation in this project.");
     const state = inviteState(invite);
-    if (state !== "pending") throw new RuleBroken(`This invitation is ${state}; only a pending invitation's mail can be sent again.`);
+    if (state !== "pending")
+      throw new RuleBroken(`This invitation is ${state}; only a pending invitation's mail can be sent again.`);
     const deliveryId = crypto.randomUUID();
     const [row] = await tx
       .update(projectInvites)
-      .set({ deliveryId, delivery: "queued", deliveryAttempts: 0, deliveryError: null, deliveredAt: null, updatedAt: sql`now()` })
+      .set({
+        deliveryId,
+        delivery: "queued",
+        deliveryAttempts: 0,
+        deliveryError: null,
+        deliveredAt: null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(projectInvites.id, invite.id))
       .returning();
     await enqueue(tx, "mail.invite", [{ projectId: ctx.projectId, inviteId: invite.id, deliveryId, origin }]);
-    const [inviter] = row!.invitedBy ? await tx.select({ email: admins.email }).from(admins).where(eq(admins.id, row!.invitedBy)) : [];
+    const [inviter] = row!.invitedBy
+      ? await tx.select({ email: admins.email }).from(admins).where(eq(admins.id, row!.invitedBy))
+      : [];
     return toInviteView(row!, inviter?.email ?? null);
   });
 }

@@ -11,7 +11,11 @@ export async function revokeInvite(ctx: ProjectContext, inviteId: string): Promi
     .where(and(eq(projectInvites.id, inviteId), eq(projectInvites.projectId, ctx.projectId)))
     .limit(1);
   if (!invite) throw new NotFound("No such invitation in this project.");
-  if (invite.acceptedAt) throw new RuleBroken("This invitation was already accepted; remove the member from the roster instead.");
+  if (invite.acceptedAt)
+    throw new RuleBroken("This invitation was already accepted; remove the member from the roster instead.");
   if (invite.revokedAt) throw new RuleBroken("This invitation was already revoked.");
-  await ctx.db.update(projectInvites).set({ revokedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(projectInvites.id, invite.id));
+  await ctx.db
+    .update(projectInvites)
+    .set({ revokedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(projectInvites.id, invite.id));
 }

@@ -22,15 +22,15 @@ export const inviteState = z.enum(["pending", "accepted", "revoked", "expired"])
 export const mailDeliveryState = z.enum(["queued", "sent", "failed"]);
 
 const inviteFields = z.object({
-    id: z.uuid(),
-    project_id: z.uuid(),
-    email: z.string(),
-    role: roleSchema,
-    state: inviteState,
-    invited_by: z.string().nullable().meta({ description: "The inviter's e-mail." }),
-    expires_at: z.iso.datetime(),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
+  id: z.uuid(),
+  project_id: z.uuid(),
+  email: z.string(),
+  role: roleSchema,
+  state: inviteState,
+  invited_by: z.string().nullable().meta({ description: "The inviter's e-mail." }),
+  expires_at: z.iso.datetime(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
 });
 
 export const inviteOutput = inviteFields
@@ -39,8 +39,14 @@ export const inviteOutput = inviteFields
       description:
         "The invitation mail: `queued` (waiting, or retrying after a failed attempt: see `delivery_error`), `sent` (accepted by the SMTP server), `failed` (retried with backoff for over 24 hours, then given up; `POST …/invites/{id}/resend` tries again).",
     }),
-    delivery_attempts: z.number().int().meta({ description: "Attempts made for the current mail (a resend starts again at 0)." }),
-    delivery_error: z.string().nullable().meta({ description: "The last attempt's error, while queued or failed; null once sent." }),
+    delivery_attempts: z
+      .number()
+      .int()
+      .meta({ description: "Attempts made for the current mail (a resend starts again at 0)." }),
+    delivery_error: z
+      .string()
+      .nullable()
+      .meta({ description: "The last attempt's error, while queued or failed; null once sent." }),
     delivered_at: z.iso.datetime().nullable(),
   })
   .meta({ id: "Invite" });

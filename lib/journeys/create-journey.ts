@@ -12,11 +12,20 @@ import type { ProjectContext } from "@/lib/access/context";
 async function checkScheduledEntrances(tx: DbOrTx, projectId: string, input: JourneyInput): Promise<void> {
   for (const [i, e] of input.entrances.entries()) {
     if (e.kind !== "scheduled") continue;
-    const [row] = await queryRows<{ offset: boolean }>(tx, sql`
+    const [row] = await queryRows<{ offset: boolean }>(
+      tx,
+      sql`
       select exists (select 1 from schedule_offsets o where o.project_id = s.project_id and o.schedule_id = s.id and o.id = ${e.schedule_offset_id}) as "offset"
-      from schedules s where s.project_id = ${projectId} and s.id = ${e.schedule_id}`);
-    if (!row) throw new NotFound("No such schedule in this project.", { errors: [{ path: `entrances[${i}].schedule_id`, message: "no such schedule in this project" }] });
-    if (!row.offset) throw new NotFound("No such offset of this schedule.", { errors: [{ path: `entrances[${i}].schedule_offset_id`, message: "no such offset of this schedule" }] });
+      from schedules s where s.project_id = ${projectId} and s.id = ${e.schedule_id}`,
+    );
+    if (!row)
+      throw new NotFound("No such schedule in this project.", {
+        errors: [{ path: `entrances[${i}].schedule_id`, message: "no such schedule in this project" }],
+      });
+    if (!row.offset)
+      throw new NotFound("No such offset of this schedule.", {
+        errors: [{ path: `entrances[${i}].schedule_offset_id`, message: "no such offset of this schedule" }],
+      });
   }
 }
 
@@ -29,15 +38,37 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
     await checkScheduledEntrances(tx, ctx.projectId, input);
     const [row] = await tx
       .insert(journeys)
-      .values({ projectId: ctx.projectId, name: input.name, allowMultipleEntries: input.allow_multiple_entries, allowConcurrentRuns: input.allow_concurrent_runs })
+      .values({
+        projectId: ctx.projectId,
+        name: input.name,
+        allowMultipleEntries: input.allow_multiple_entries,
+        allowConcurrentRuns: input.allow_concurrent_runs,
+      })
       .returning();
-    await tx.insert(journeyEntrances).values(
-      input.entrances.map((e) =>
-        e.kind === "event"
-          ? { projectId: ctx.projectId, journeyId: row!.id, kind: e.kind, eventName: e.event_name, condition: e.condition ?? null, userRule: e.user_rule ?? null, dataKey: e.data_key }
-          : { projectId: ctx.projectId, journeyId: row!.id, kind: e.kind, scheduleId: e.schedule_id, scheduleOffsetId: e.schedule_offset_id, dataKey: e.data_key },
-      ),
-    );
+    await tx
+      .insert(journeyEntrances)
+      .values(
+        input.entrances.map((e) =>
+          e.kind === "event"
+            ? {
+                projectId: ctx.projectId,
+                journeyId: row!.id,
+                kind: e.kind,
+                eventName: e.event_name,
+                condition: e.condition ?? null,
+                userRule: e.user_rule ?? null,
+                dataKey: e.data_key,
+              }
+            : {
+                projectId: ctx.projectId,
+                journeyId: row!.id,
+                kind: e.kind,
+                scheduleId: e.schedule_id,
+                scheduleOffsetId: e.schedule_offset_id,
+                dataKey: e.data_key,
+              },
+        ),
+      );
     return (await toJourneyViews({ ...ctx, db: tx }, [row!]))[0]!;
   });
 }

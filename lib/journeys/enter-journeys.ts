@@ -25,8 +25,15 @@ type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurre
 
 /** A scheduled entrance fires on the `scheduled.*` event of its schedule and offset (fields the schedules issue puts in the data). */
 function triggers(en: Entrance, e: EventRow): boolean {
-  if (en.kind === "event") return en.eventName === e.name && ((en.condition as Condition[] | null) ?? []).every((c) => matchesCondition(e.data, c));
-  return e.name.startsWith("scheduled.") && e.data.schedule_id === en.scheduleId && e.data.schedule_offset_id === en.scheduleOffsetId;
+  if (en.kind === "event")
+    return (
+      en.eventName === e.name && ((en.condition as Condition[] | null) ?? []).every((c) => matchesCondition(e.data, c))
+    );
+  return (
+    e.name.startsWith("scheduled.") &&
+    e.data.schedule_id === en.scheduleId &&
+    e.data.schedule_offset_id === en.scheduleOffsetId
+  );
 }
 
 /**
@@ -39,7 +46,9 @@ function triggers(en: Entrance, e: EventRow): boolean {
 export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Promise<number> {
   const names = [...new Set(rows.map((r) => r.name))];
   const scheduled = rows.some((r) => r.name.startsWith("scheduled."));
-  const entrances = (await queryRows<Entrance>(ctx.db, sql`
+  const entrances = await queryRows<Entrance>(
+    ctx.db,
+    sql`
     select en.id, en.journey_id as "journeyId", en.kind, en.event_name as "eventName", en.condition, en.user_rule as "userRule",
       en.schedule_id as "scheduleId", en.schedule_offset_id as "scheduleOffsetId", en.data_key as "dataKey",
       j.allow_multiple_entries as "allowMultipleEntries", j.allow_concurrent_runs as "allowConcurrentRuns"
@@ -47,11 +56,14 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
     where en.project_id = ${ctx.projectId}::uuid
       and ((en.kind = 'event' and en.event_name in (select jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)))
         or (en.kind = 'scheduled' and ${scheduled}))
-    order by en.journey_id, en.id`));
+    order by en.journey_id, en.id`,
+  );
   let entered = 0;
   const locked = new Set<string>();
   for (const en of entrances) {
-    for (const e of rows.filter((r) => triggers(en, r)).sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())) {
+    for (const e of rows
+      .filter((r) => triggers(en, r))
+      .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())) {
       let recipients: string[] = e.userId ? [e.userId] : [];
       if (!e.userId && e.organizationId) {
         const members = await ctx.db.execute<{ user_id: string }>(sql`
@@ -64,7 +76,9 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
       }
       if (!recipients.length) continue;
       if (!locked.has(en.journeyId)) {
-        await ctx.db.execute(sql`select 1 from journeys where project_id = ${ctx.projectId}::uuid and id = ${en.journeyId}::uuid for update`);
+        await ctx.db.execute(
+          sql`select 1 from journeys where project_id = ${ctx.projectId}::uuid and id = ${en.journeyId}::uuid for update`,
+        );
         locked.add(en.journeyId);
       }
       const inserted = await ctx.db.execute(sql`

@@ -8,7 +8,14 @@ export async function exitJourneyEntry(ctx: ProjectContext, journeyId: string, e
   const rows = await ctx.db
     .update(journeyEntries)
     .set({ exitedAt: sql`now()` })
-    .where(and(eq(journeyEntries.projectId, ctx.projectId), eq(journeyEntries.journeyId, journeyId), eq(journeyEntries.id, entryId), isNull(journeyEntries.exitedAt)))
+    .where(
+      and(
+        eq(journeyEntries.projectId, ctx.projectId),
+        eq(journeyEntries.journeyId, journeyId),
+        eq(journeyEntries.id, entryId),
+        isNull(journeyEntries.exitedAt),
+      ),
+    )
     .returning({ id: journeyEntries.id });
   if (!rows.length) throw new NotFound("No active entry with this id in this journey.");
 }

@@ -6,7 +6,10 @@ import { toJourneyViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 
 export async function findJourney(ctx: ProjectContext, id: string): Promise<Journey> {
-  const [row] = await ctx.db.select().from(journeys).where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)));
+  const [row] = await ctx.db
+    .select()
+    .from(journeys)
+    .where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)));
   if (!row) throw new NotFound("No journey with this id in this project.");
   return row;
 }

@@ -6,14 +6,23 @@ beforeAll(async () => {
   p = await createTestProject("journey-edit");
 });
 
-const patch = (id: string, body: unknown, key = p.keys.editor) => api("PATCH", p.admin(`/journeys/${id}`), { key, body });
+const patch = (id: string, body: unknown, key = p.keys.editor) =>
+  api("PATCH", p.admin(`/journeys/${id}`), { key, body });
 
 describe("PATCH /journeys/{id}", () => {
   it("updates settings, keeps named entrances in place, adds new ones and removes the rest", async () => {
-    const j = (await api("POST", p.admin("/journeys"), {
-      key: p.keys.editor,
-      body: { name: "Onboarding", entrances: [{ kind: "event", event_name: "Signed Up", data_key: "signup" }, { kind: "event", event_name: "Invited" }] },
-    })).body;
+    const j = (
+      await api("POST", p.admin("/journeys"), {
+        key: p.keys.editor,
+        body: {
+          name: "Onboarding",
+          entrances: [
+            { kind: "event", event_name: "Signed Up", data_key: "signup" },
+            { kind: "event", event_name: "Invited" },
+          ],
+        },
+      })
+    ).body;
     const [first, second] = j.entrances;
     const scheduleId = crypto.randomUUID();
     const offsetId = crypto.randomUUID();
@@ -21,7 +30,13 @@ describe("PATCH /journeys/{id}", () => {
       name: "Onboarding v2",
       allow_multiple_entries: true,
       entrances: [
-        { id: first.id, kind: "event", event_name: "Signed Up", condition: [{ path: "plan", op: "eq", value: "pro" }], data_key: "signup" },
+        {
+          id: first.id,
+          kind: "event",
+          event_name: "Signed Up",
+          condition: [{ path: "plan", op: "eq", value: "pro" }],
+          data_key: "signup",
+        },
         { kind: "scheduled", schedule_id: scheduleId, schedule_offset_id: offsetId, data_key: "trial" },
       ],
     });
@@ -30,18 +45,30 @@ describe("PATCH /journeys/{id}", () => {
     expect(r.body.entrances).toHaveLength(2);
     const kept = r.body.entrances.find((e: any) => e.id === first.id);
     expect(kept).toMatchObject({ kind: "event", condition: [{ path: "plan", op: "eq", value: "pro" }] });
-    expect(r.body.entrances.find((e: any) => e.kind === "scheduled")).toMatchObject({ schedule_id: scheduleId, schedule_offset_id: offsetId, data_key: "trial", event_name: null });
+    expect(r.body.entrances.find((e: any) => e.kind === "scheduled")).toMatchObject({
+      schedule_id: scheduleId,
+      schedule_offset_id: offsetId,
+      data_key: "trial",
+      event_name: null,
+    });
     expect(r.body.entrances.some((e: any) => e.id === second.id)).toBe(false);
     expect(await sql`select 1 from journey_entrances where id = ${second.id}`).toHaveLength(0);
   });
 
   it("refuses support, a foreign entrance id and bad data keys without writing", async () => {
-    const j = (await api("POST", p.admin("/journeys"), { key: p.keys.editor, body: { name: "Solo", entrances: [{ kind: "event", event_name: "Ping" }] } })).body;
+    const j = (
+      await api("POST", p.admin("/journeys"), {
+        key: p.keys.editor,
+        body: { name: "Solo", entrances: [{ kind: "event", event_name: "Ping" }] },
+      })
+    ).body;
     expect((await patch(j.id, { name: "x" }, p.keys.support)).status).toBe(403);
     const stranger = await patch(j.id, { entrances: [{ id: crypto.randomUUID(), kind: "event", event_name: "Ping" }] });
     expect(stranger.status).toBe(400);
     expect(stranger.body.errors[0].path).toBe("entrances[0].id");
-    expect((await patch(j.id, { entrances: [{ kind: "event", event_name: "Ping", data_key: "9bad" }] })).status).toBe(400);
+    expect((await patch(j.id, { entrances: [{ kind: "event", event_name: "Ping", data_key: "9bad" }] })).status).toBe(
+      400,
+    );
     expect((await patch(crypto.randomUUID(), { name: "x" })).status).toBe(404);
     const after = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body;
     expect(after).toMatchObject({ name: "Solo", entrances: [{ id: j.entrances[0].id, event_name: "Ping" }] });

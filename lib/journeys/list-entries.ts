@@ -26,7 +26,11 @@ export async function listJourneyEntries(ctx: ProjectContext, journeyId: string,
         eq(journeyEntries.journeyId, journeyId),
         q.user_id ? eq(journeyEntries.userId, q.user_id) : undefined,
         q.entrance_id ? eq(journeyEntries.entranceId, q.entrance_id) : undefined,
-        q.state ? (q.state === "active" ? sql`${journeyEntries.exitedAt} is null` : sql`${journeyEntries.exitedAt} is not null`) : undefined,
+        q.state
+          ? q.state === "active"
+            ? sql`${journeyEntries.exitedAt} is null`
+            : sql`${journeyEntries.exitedAt} is not null`
+          : undefined,
         after ? sql`${journeyEntries.id} < ${after[0]}::uuid` : undefined,
       ),
     )

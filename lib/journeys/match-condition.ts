@@ -12,7 +12,8 @@ function at(data: unknown, path: string): unknown {
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
 function contains(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a)) return Array.isArray(b) ? b.every((x) => a.some((y) => contains(y, x))) : a.some((y) => contains(y, b));
+  if (Array.isArray(a))
+    return Array.isArray(b) ? b.every((x) => a.some((y) => contains(y, x))) : a.some((y) => contains(y, b));
   if (a && typeof a === "object" && b && typeof b === "object" && !Array.isArray(b)) {
     return Object.entries(b).every(([k, v]) => k in a && contains((a as Record<string, unknown>)[k], v));
   }
@@ -23,13 +24,19 @@ function contains(a: unknown, b: unknown): boolean {
 export function matchesCondition(data: Record<string, unknown>, c: Condition): boolean {
   const v = at(data, c.path);
   switch (c.op) {
-    case "exists": return v !== undefined && v !== null;
-    case "not_exists": return v === undefined || v === null;
-    case "eq": return v !== undefined && contains(v, c.value) && contains(c.value, v);
-    case "neq": return v === undefined || !(contains(v, c.value) && contains(c.value, v));
-    case "contains": return v !== undefined && contains(v, c.value);
+    case "exists":
+      return v !== undefined && v !== null;
+    case "not_exists":
+      return v === undefined || v === null;
+    case "eq":
+      return v !== undefined && contains(v, c.value) && contains(c.value, v);
+    case "neq":
+      return v === undefined || !(contains(v, c.value) && contains(c.value, v));
+    case "contains":
+      return v !== undefined && contains(v, c.value);
     default: {
-      if (v === undefined || kind(v) !== kind(c.value) || (typeof v !== "number" && typeof v !== "string")) return false;
+      if (v === undefined || kind(v) !== kind(c.value) || (typeof v !== "number" && typeof v !== "string"))
+        return false;
       const [x, y] = [v as number | string, c.value as number | string];
       return c.op === "gt" ? x > y : c.op === "gte" ? x >= y : c.op === "lt" ? x < y : x <= y;
     }

@@ -23,9 +23,19 @@ const scheduledEntrance = z.strictObject({
   data_key: dataKey,
 });
 
-export const entranceInput = z.discriminatedUnion("kind", [eventEntrance, scheduledEntrance]).meta({ id: "JourneyEntranceInput" });
+export const entranceInput = z
+  .discriminatedUnion("kind", [eventEntrance, scheduledEntrance])
+  .meta({ id: "JourneyEntranceInput" });
 
-const keptId = { id: z.uuid().optional().meta({ description: "An existing entrance's id: it is updated in place, so its entries keep pointing at it. Omit for a new entrance." }) };
+const keptId = {
+  id: z
+    .uuid()
+    .optional()
+    .meta({
+      description:
+        "An existing entrance's id: it is updated in place, so its entries keep pointing at it. Omit for a new entrance.",
+    }),
+};
 export const entranceEdit = z
   .discriminatedUnion("kind", [eventEntrance.extend(keptId), scheduledEntrance.extend(keptId)])
   .meta({ id: "JourneyEntranceEdit" });
@@ -44,8 +54,14 @@ export type JourneyPatch = z.output<typeof journeyPatch>;
 export const journeyInput = z
   .strictObject({
     name: text().min(1),
-    allow_multiple_entries: z.boolean().default(false).meta({ description: "A user may enter again after an earlier entry." }),
-    allow_concurrent_runs: z.boolean().default(false).meta({ description: "A user may enter while an earlier entry is still active." }),
+    allow_multiple_entries: z
+      .boolean()
+      .default(false)
+      .meta({ description: "A user may enter again after an earlier entry." }),
+    allow_concurrent_runs: z
+      .boolean()
+      .default(false)
+      .meta({ description: "A user may enter while an earlier entry is still active." }),
     entrances: z.array(entranceInput).min(1).max(20),
   })
   .meta({ id: "JourneyInput" });
@@ -83,13 +99,13 @@ export const journeyEntryOutput = z
     entrance_id: z.uuid(),
     user_id: z.uuid(),
     event_id: z.uuid(),
-    context: z.record(z.string(), z.unknown()).meta({ description: "`{<data_key>: <event data>}`: read as `journey.<data_key>.<property>`." }),
-    sendable: z
-      .object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() })
-      .meta({
-        description:
-          "Whether the user could be sent to on each channel at entry: a contact for it (e-mail, phone) and no whole-channel opt-out such as SMS STOP. A group's own subscription state is still checked per message with `GET /subscriptions/check`.",
-      }),
+    context: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "`{<data_key>: <event data>}`: read as `journey.<data_key>.<property>`." }),
+    sendable: z.object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }).meta({
+      description:
+        "Whether the user could be sent to on each channel at entry: a contact for it (e-mail, phone) and no whole-channel opt-out such as SMS STOP. A group's own subscription state is still checked per message with `GET /subscriptions/check`.",
+    }),
     entered_at: z.iso.datetime(),
     exited_at: z.iso.datetime().nullable(),
   })

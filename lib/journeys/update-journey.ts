@@ -11,8 +11,24 @@ type Edit = NonNullable<JourneyPatch["entrances"]>[number];
 
 function columns(e: Edit) {
   return e.kind === "event"
-    ? { kind: e.kind, eventName: e.event_name, condition: e.condition ?? null, userRule: e.user_rule ?? null, scheduleId: null, scheduleOffsetId: null, dataKey: e.data_key }
-    : { kind: e.kind, eventName: null, condition: null, userRule: null, scheduleId: e.schedule_id, scheduleOffsetId: e.schedule_offset_id, dataKey: e.data_key };
+    ? {
+        kind: e.kind,
+        eventName: e.event_name,
+        condition: e.condition ?? null,
+        userRule: e.user_rule ?? null,
+        scheduleId: null,
+        scheduleOffsetId: null,
+        dataKey: e.data_key,
+      }
+    : {
+        kind: e.kind,
+        eventName: null,
+        condition: null,
+        userRule: null,
+        scheduleId: e.schedule_id,
+        scheduleOffsetId: e.schedule_offset_id,
+        dataKey: e.data_key,
+      };
 }
 
 /**
@@ -25,22 +41,48 @@ export async function updateJourney(ctx: ProjectContext, id: string, patch: Jour
     await findJourney({ ...ctx, db: tx }, id);
     if (patch.entrances) {
       const kept = patch.entrances.flatMap((e) => (e.id ? [e.id] : []));
-      if (new Set(kept).size !== kept.length) throw new Invalid("An entrance id appears twice.", { errors: [{ path: "entrances", message: "duplicate entrance id" }] });
+      if (new Set(kept).size !== kept.length)
+        throw new Invalid("An entrance id appears twice.", {
+          errors: [{ path: "entrances", message: "duplicate entrance id" }],
+        });
       const mine = kept.length
-        ? await tx.select({ id: journeyEntrances.id }).from(journeyEntrances)
-            .where(and(eq(journeyEntrances.projectId, ctx.projectId), eq(journeyEntrances.journeyId, id), inArray(journeyEntrances.id, kept)))
+        ? await tx
+            .select({ id: journeyEntrances.id })
+            .from(journeyEntrances)
+            .where(
+              and(
+                eq(journeyEntrances.projectId, ctx.projectId),
+                eq(journeyEntrances.journeyId, id),
+                inArray(journeyEntrances.id, kept),
+              ),
+            )
         : [];
       const known = new Set(mine.map((r) => r.id));
       const stranger = patch.entrances.findIndex((e) => e.id && !known.has(e.id));
-      if (stranger >= 0) throw new Invalid("An entrance id is not one of this journey's.", { errors: [{ path: `entrances[${stranger}].id`, message: "not an entrance of this journey" }] });
-      await tx.delete(journeyEntrances).where(
-        and(eq(journeyEntrances.projectId, ctx.projectId), eq(journeyEntrances.journeyId, id), kept.length ? notInArray(journeyEntrances.id, kept) : undefined),
-      );
+      if (stranger >= 0)
+        throw new Invalid("An entrance id is not one of this journey's.", {
+          errors: [{ path: `entrances[${stranger}].id`, message: "not an entrance of this journey" }],
+        });
+      await tx
+        .delete(journeyEntrances)
+        .where(
+          and(
+            eq(journeyEntrances.projectId, ctx.projectId),
+            eq(journeyEntrances.journeyId, id),
+            kept.length ? notInArray(journeyEntrances.id, kept) : undefined,
+          ),
+        );
       for (const e of patch.entrances.filter((x) => x.id)) {
-        await tx.update(journeyEntrances).set(columns(e)).where(and(eq(journeyEntrances.projectId, ctx.projectId), eq(journeyEntrances.id, e.id!)));
+        await tx
+          .update(journeyEntrances)
+          .set(columns(e))
+          .where(and(eq(journeyEntrances.projectId, ctx.projectId), eq(journeyEntrances.id, e.id!)));
       }
       const added = patch.entrances.filter((x) => !x.id);
-      if (added.length) await tx.insert(journeyEntrances).values(added.map((e) => ({ projectId: ctx.projectId, journeyId: id, ...columns(e) })));
+      if (added.length)
+        await tx
+          .insert(journeyEntrances)
+          .values(added.map((e) => ({ projectId: ctx.projectId, journeyId: id, ...columns(e) })));
     }
     const [row] = await tx
       .update(journeys)

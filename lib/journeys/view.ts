@@ -8,7 +8,15 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
     ? await ctx.db
         .select()
         .from(journeyEntrances)
-        .where(and(eq(journeyEntrances.projectId, ctx.projectId), inArray(journeyEntrances.journeyId, rows.map((r) => r.id))))
+        .where(
+          and(
+            eq(journeyEntrances.projectId, ctx.projectId),
+            inArray(
+              journeyEntrances.journeyId,
+              rows.map((r) => r.id),
+            ),
+          ),
+        )
         .orderBy(journeyEntrances.id)
     : [];
   return rows.map((j) => ({

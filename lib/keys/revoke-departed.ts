@@ -9,13 +9,24 @@ import { ROLES, roleRank, type Role } from "@/lib/access/roles";
  * the member left). Called inside the removal or demotion transaction, so a member can never keep, through
  * a key, a role the roster no longer gives them. Returns the ids revoked, for the answer and the console.
  */
-export async function revokeKeysAbove(ctx: ProjectContext<Tx>, adminId: string, keepUpTo: Role | null): Promise<string[]> {
+export async function revokeKeysAbove(
+  ctx: ProjectContext<Tx>,
+  adminId: string,
+  keepUpTo: Role | null,
+): Promise<string[]> {
   const above = keepUpTo === null ? [...ROLES] : ROLES.filter((r) => roleRank(r) > roleRank(keepUpTo));
   if (!above.length) return [];
   const rows = await ctx.db
     .update(apiKeys)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(apiKeys.projectId, ctx.projectId), eq(apiKeys.createdBy, adminId), isNull(apiKeys.revokedAt), inArray(apiKeys.role, above)))
+    .where(
+      and(
+        eq(apiKeys.projectId, ctx.projectId),
+        eq(apiKeys.createdBy, adminId),
+        isNull(apiKeys.revokedAt),
+        inArray(apiKeys.role, above),
+      ),
+    )
     .returning({ id: apiKeys.id });
   return rows.map((r) => r.id);
 }

@@ -11,18 +11,29 @@ import { systemContext } from "@/lib/access/context";
  * 404 and redirects nowhere). With `record` (GET, not HEAD) the click goes through the pipeline as
  * `link.clicked`; a recipient erased since the send still gets redirected, but nothing is recorded.
  */
-export async function followLink(db: DbOrTx, token: string, opts: { record: boolean; userAgent?: string | null }): Promise<string | null> {
+export async function followLink(
+  db: DbOrTx,
+  token: string,
+  opts: { record: boolean; userAgent?: string | null },
+): Promise<string | null> {
   const claim = readLinkToken(token);
   if (!claim) return null;
   if (!opts.record) return claim.url;
   await withTransaction(db, async (tx) => {
-    const [user] = await tx.select({ id: users.id }).from(users).where(and(eq(users.projectId, claim.projectId), eq(users.id, claim.userId)));
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.projectId, claim.projectId), eq(users.id, claim.userId)));
     if (!user) return;
     await recordSystemEvents(systemContext(tx, claim.projectId), [
       {
         name: "link.clicked",
         userId: user.id,
-        data: { campaign_id: claim.campaignId, original_url: claim.url, ...(opts.userAgent ? { user_agent: opts.userAgent.slice(0, 512) } : {}) },
+        data: {
+          campaign_id: claim.campaignId,
+          original_url: claim.url,
+          ...(opts.userAgent ? { user_agent: opts.userAgent.slice(0, 512) } : {}),
+        },
       },
     ]);
   });

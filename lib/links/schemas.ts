@@ -18,7 +18,9 @@ export const destinationUrl = z
 
 export const mintLinksInput = z
   .strictObject({
-    campaign_id: text(200).min(1).meta({ description: "The campaign the links belong to (campaigns are configured elsewhere)." }),
+    campaign_id: text(200)
+      .min(1)
+      .meta({ description: "The campaign the links belong to (campaigns are configured elsewhere)." }),
     user_id: z.uuid().meta({ description: "The recipient: clicks are recorded against this user." }),
     urls: z.array(destinationUrl).min(1).max(100),
   })

@@ -19,5 +19,7 @@ export function linkToken(c: LinkClaim): string {
 /** The claim when intact; null for anything unsigned, tampered, or whose URL is not http(s). */
 export function readLinkToken(token: string): LinkClaim | null {
   const parsed = linkPayload.safeParse(verifyToken("link", token));
-  return parsed.success ? { projectId: parsed.data.p, campaignId: parsed.data.c, userId: parsed.data.u, url: parsed.data.url } : null;
+  return parsed.success
+    ? { projectId: parsed.data.p, campaignId: parsed.data.c, userId: parsed.data.u, url: parsed.data.url }
+    : null;
 }

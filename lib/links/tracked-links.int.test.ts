@@ -5,7 +5,9 @@ let p: TestProject;
 let userId: string;
 beforeAll(async () => {
   p = await createTestProject("links");
-  userId = (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "reader" }] } })).body.id;
+  userId = (
+    await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "reader" }] } })
+  ).body.id;
 });
 
 const mint = (body: unknown, key = p.keys.editor) => api("POST", p.admin("/links"), { key, body });
@@ -21,11 +23,21 @@ describe("tracked links", () => {
     expect(res.body.links.map((l: any) => l.original_url)).toEqual([DEST, "http://example.org/"]);
     for (const l of res.body.links) expect(l.tracked_url).toMatch(/\/l\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect((await mint({ campaign_id: "c", user_id: userId, urls: [DEST] }, p.keys.client)).status).toBe(403);
-    expect((await mint({ campaign_id: "c", user_id: "00000000-0000-7000-8000-000000000000", urls: [DEST] })).status).toBe(404);
+    expect(
+      (await mint({ campaign_id: "c", user_id: "00000000-0000-7000-8000-000000000000", urls: [DEST] })).status,
+    ).toBe(404);
   });
 
   it("refuses destinations that are not absolute http(s) URLs", async () => {
-    for (const url of ["javascript:alert(1)", "//evil.example", "/relative", "data:text/html,hi", "https://user:pw@evil.example/", "ftp://x.example/", "not a url"]) {
+    for (const url of [
+      "javascript:alert(1)",
+      "//evil.example",
+      "/relative",
+      "data:text/html,hi",
+      "https://user:pw@evil.example/",
+      "ftp://x.example/",
+      "not a url",
+    ]) {
       const res = await mint({ campaign_id: "c", user_id: userId, urls: [url] });
       expect(res.status, url).toBe(400);
       expect(res.body.errors[0].path).toBe("urls[0]");
@@ -40,7 +52,11 @@ describe("tracked links", () => {
     expect(res.headers.get("location")).toBe(DEST);
     const after = await clicks();
     expect(after).toHaveLength(before + 1);
-    expect(after.at(-1)).toMatchObject({ user_id: userId, origin: "system", data: expect.objectContaining({ campaign_id: "spring-sale", original_url: DEST }) });
+    expect(after.at(-1)).toMatchObject({
+      user_id: userId,
+      origin: "system",
+      data: expect.objectContaining({ campaign_id: "spring-sale", original_url: DEST }),
+    });
   });
 
   it("HEAD redirects without recording a click", async () => {
@@ -58,7 +74,8 @@ describe("tracked links", () => {
     const [body, sig] = token.split(".") as [string, string];
     const claim = JSON.parse(Buffer.from(body, "base64url").toString());
     const forge = (patch: object) => Buffer.from(JSON.stringify({ ...claim, ...patch })).toString("base64url");
-    const prefs = (await api("POST", p.admin("/subscription-links"), { key: p.keys.editor, body: { user_id: userId } })).body.preferences_url as string;
+    const prefs = (await api("POST", p.admin("/subscription-links"), { key: p.keys.editor, body: { user_id: userId } }))
+      .body.preferences_url as string;
     const before = (await clicks()).length;
     for (const bad of [
       `${forge({ url: "https://evil.example/phish" })}.${sig}`,
@@ -79,7 +96,9 @@ describe("tracked links", () => {
   });
 
   it("still redirects for a recipient erased since the send, recording nothing", async () => {
-    const gone = (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "gone" }] } })).body.id;
+    const gone = (
+      await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "gone" }] } })
+    ).body.id;
     const { links } = (await mint({ campaign_id: "c2", user_id: gone, urls: [DEST] })).body;
     expect((await api("DELETE", p.admin(`/users/${gone}`), { key: p.keys.admin })).status).toBe(204);
     const before = (await clicks()).length;

@@ -7,7 +7,12 @@ import type { ProjectContext } from "@/lib/access/context";
  * rows that actually changed (the insert's and delete's RETURNING decide, so racing evaluations never emit
  * twice). The events go through recordSystemEvents, hence through the whole pipeline.
  */
-export async function applyMembership(ctx: ProjectContext, list: { id: string; name: string }, add: string[], remove: string[]) {
+export async function applyMembership(
+  ctx: ProjectContext,
+  list: { id: string; name: string },
+  add: string[],
+  remove: string[],
+) {
   const added = add.length
     ? await ctx.db.execute<{ user_id: string }>(sql`
         insert into list_members (project_id, list_id, user_id)

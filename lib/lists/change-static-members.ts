@@ -8,10 +8,16 @@ import type { ProjectContext } from "@/lib/access/context";
  * Adds or removes users of a static list by hand, emitting list.user.added / removed for actual changes.
  * Unknown user ids are ignored (reported back as not changed). Dynamic lists follow their rules: 422.
  */
-export async function changeStaticMembers(ctx: ProjectContext, listId: string, op: "add" | "remove", userIds: string[]) {
+export async function changeStaticMembers(
+  ctx: ProjectContext,
+  listId: string,
+  op: "add" | "remove",
+  userIds: string[],
+) {
   return withTransaction(ctx.db, async (tx) => {
     const list = await findList({ ...ctx, db: tx }, listId, true);
-    if (list.kind !== "static") throw new RuleBroken("Members of a dynamic list follow its rules; they cannot be added or removed by hand.");
+    if (list.kind !== "static")
+      throw new RuleBroken("Members of a dynamic list follow its rules; they cannot be added or removed by hand.");
     const ids = [...new Set(userIds)].sort();
     const r = await applyMembership({ ...ctx, db: tx }, list, op === "add" ? ids : [], op === "remove" ? ids : []);
     return { changed: op === "add" ? r.added : r.removed };

@@ -6,7 +6,10 @@ import { toListViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 
 export async function findList(ctx: ProjectContext, id: string, lock = false): Promise<List> {
-  const q = ctx.db.select().from(lists).where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, id)));
+  const q = ctx.db
+    .select()
+    .from(lists)
+    .where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, id)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw new NotFound("No list with this id in this project.");
   return row;

@@ -7,8 +7,15 @@ let worker: TestWorker;
 beforeAll(async () => {
   p = await createTestProject("list-builder");
   worker = await startWorker(inject("databaseUrl"));
-  for (const [id, plan] of [["b-1", "pro"], ["b-2", "pro"], ["b-3", "free"]] as const) {
-    await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: id }], email: `${id}@example.com`, data: { plan } } });
+  for (const [id, plan] of [
+    ["b-1", "pro"],
+    ["b-2", "pro"],
+    ["b-3", "free"],
+  ] as const) {
+    await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: id }], email: `${id}@example.com`, data: { plan } },
+    });
   }
   await api("POST", p.client("/users/events"), {
     key: p.keys.client,
@@ -24,20 +31,37 @@ afterAll(async () => {
   await worker?.stop();
 });
 
-const preview = (rules: unknown, key = p.keys.editor) => api("POST", p.admin("/lists/preview"), { key, body: { rules } });
+const preview = (rules: unknown, key = p.keys.editor) =>
+  api("POST", p.admin("/lists/preview"), { key, body: { rules } });
 
 describe("POST /lists/preview", () => {
   it("counts and samples the users the rules match now, the same users the created list gets", async () => {
-    const rules = { any: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { event: { name: "Bought", at_least: 1, where: [{ path: "amount", op: "gte", value: 40 }] } }] };
+    const rules = {
+      any: [
+        { property: { path: "data.plan", op: "eq", value: "pro" } },
+        { event: { name: "Bought", at_least: 1, where: [{ path: "amount", op: "gte", value: 40 }] } },
+      ],
+    };
     const r = await preview(rules);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ count: 3, estimated: false });
     expect(r.body.sample.map((u: any) => u.external_id).sort()).toEqual(["b-1", "b-2", "b-3"]);
-    const narrow = await preview({ all: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { event: { name: "Bought", at_least: 2 } }] });
+    const narrow = await preview({
+      all: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { event: { name: "Bought", at_least: 2 } }],
+    });
     expect(narrow.body.count).toBe(1);
     expect(narrow.body.sample[0]).toMatchObject({ external_id: "b-1", email: "b-1@example.com" });
-    const list = await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "Built", kind: "dynamic", rules } });
-    await waitFor(async () => (await api("GET", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).body.member_count === r.body.count, 20_000, "the list to be built");
+    const list = await api("POST", p.admin("/lists"), {
+      key: p.keys.editor,
+      body: { name: "Built", kind: "dynamic", rules },
+    });
+    await waitFor(
+      async () =>
+        (await api("GET", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).body.member_count ===
+        r.body.count,
+      20_000,
+      "the list to be built",
+    );
   });
 
   it("is the builder's: support is refused, bad rules are a 400 naming the path", async () => {
@@ -50,9 +74,14 @@ describe("POST /lists/preview", () => {
 
 describe("static lists by identifier, and a list's history", () => {
   it("adds and removes by identifier (unknown ones ignored) and shows entries and exits newest first", async () => {
-    const list = (await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "Hand-picked", kind: "static" } })).body;
-    const users = (path: string, method: string, body: unknown, key = p.keys.editor) => api(method, p.admin(`/lists/${list.id}/${path}`), { key, body });
-    const add = await users("users", "POST", { identifiers: [{ external_id: "b-1" }, { external_id: "b-2" }, { external_id: "nobody" }] });
+    const list = (
+      await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "Hand-picked", kind: "static" } })
+    ).body;
+    const users = (path: string, method: string, body: unknown, key = p.keys.editor) =>
+      api(method, p.admin(`/lists/${list.id}/${path}`), { key, body });
+    const add = await users("users", "POST", {
+      identifiers: [{ external_id: "b-1" }, { external_id: "b-2" }, { external_id: "nobody" }],
+    });
     expect(add.status).toBe(200);
     expect(add.body.changed).toHaveLength(2);
     expect((await users("users", "POST", { identifiers: [{ external_id: "b-3" }] }, p.keys.support)).status).toBe(403);
@@ -63,8 +92,17 @@ describe("static lists by identifier, and a list's history", () => {
     expect(history.status).toBe(200);
     expect(history.body.data[0]).toMatchObject({ change: "removed", user_id: removed.body.changed[0] });
     expect(history.body.next_cursor).toBeTruthy();
-    const rest = await api("GET", p.admin(`/lists/${list.id}/history?cursor=${history.body.next_cursor}`), { key: p.keys.support });
-    expect([...history.body.data, ...rest.body.data].map((h: any) => h.change).sort()).toEqual(["added", "added", "removed"]);
-    expect((await api("GET", p.admin(`/lists/00000000-0000-4000-8000-000000000000/history`), { key: p.keys.support })).status).toBe(404);
+    const rest = await api("GET", p.admin(`/lists/${list.id}/history?cursor=${history.body.next_cursor}`), {
+      key: p.keys.support,
+    });
+    expect([...history.body.data, ...rest.body.data].map((h: any) => h.change).sort()).toEqual([
+      "added",
+      "added",
+      "removed",
+    ]);
+    expect(
+      (await api("GET", p.admin(`/lists/00000000-0000-4000-8000-000000000000/history`), { key: p.keys.support }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -13,7 +13,12 @@ export const listHistoryQuery = paginationQuery.meta({ id: "ListHistoryQuery" })
 export async function listHistory(ctx: ProjectContext, listId: string, q: z.output<typeof listHistoryQuery>) {
   await findList(ctx, listId);
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
-  const rows = await ctx.db.execute<{ event_id: string; change: "added" | "removed"; user_id: string | null; at: string }>(sql`
+  const rows = await ctx.db.execute<{
+    event_id: string;
+    change: "added" | "removed";
+    user_id: string | null;
+    at: string;
+  }>(sql`
     select e.id as event_id, case when e.name = 'list.user.added' then 'added' else 'removed' end as change, e.user_id,
       to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
     from events e

@@ -14,7 +14,15 @@ export async function listListMembers(ctx: ProjectContext, listId: string, q: z.
   const rows = await ctx.db
     .select()
     .from(listMembers)
-    .where(and(eq(listMembers.projectId, ctx.projectId), eq(listMembers.listId, listId), after ? sql`(${listMembers.addedAt}, ${listMembers.userId}) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : undefined))
+    .where(
+      and(
+        eq(listMembers.projectId, ctx.projectId),
+        eq(listMembers.listId, listId),
+        after
+          ? sql`(${listMembers.addedAt}, ${listMembers.userId}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`
+          : undefined,
+      ),
+    )
     .orderBy(desc(listMembers.addedAt), desc(listMembers.userId))
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.addedAt.toISOString(), r.userId]);

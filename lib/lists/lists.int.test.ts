@@ -14,10 +14,13 @@ afterAll(async () => {
 
 const createList = (body: unknown, key = p.keys.editor) => api("POST", p.admin("/lists"), { key, body });
 const upsertUser = async (external_id: string, data: Record<string, unknown> = {}) =>
-  (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id }], data } })).body.id as string;
+  (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id }], data } })).body
+    .id as string;
 const track = (events: unknown[]) => api("POST", p.client("/users/events"), { key: p.keys.client, body: events });
 const members = async (listId: string) =>
-  (await sql`select user_id from list_members where project_id = ${p.projectId} and list_id = ${listId} order by user_id`).map((r) => r.user_id);
+  (
+    await sql`select user_id from list_members where project_id = ${p.projectId} and list_id = ${listId} order by user_id`
+  ).map((r) => r.user_id);
 const listEvents = async (name: string, listId: string) =>
   sql`select user_id from events where project_id = ${p.projectId} and name = ${name} and data->>'list_id' = ${listId}`;
 
@@ -26,7 +29,9 @@ describe("dynamic lists", () => {
     const list = await createList({
       name: "Big spenders",
       kind: "dynamic",
-      rules: { event: { name: "Purchased", at_least: 2, within_days: 30, where: [{ path: "amount", op: "gte", value: 10 }] } },
+      rules: {
+        event: { name: "Purchased", at_least: 2, within_days: 30, where: [{ path: "amount", op: "gte", value: 10 }] },
+      },
     });
     expect(list.status).toBe(201);
     expect(list.body).toMatchObject({ kind: "dynamic", event_names: ["Purchased"], windowed: true, member_count: 0 });
@@ -42,31 +47,67 @@ describe("dynamic lists", () => {
     await waitFor(() => pipelineSettled(p.projectId), 15_000, "the pipeline to pass this event");
     expect(await listEvents("list.user.added", list.body.id)).toHaveLength(1);
     // The list event itself goes through the pipeline: its schema is discovered.
-    await waitFor(async () => (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'list.user.added'`).length > 0);
+    await waitFor(
+      async () =>
+        (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'list.user.added'`)
+          .length > 0,
+    );
   });
 
   it("sees the user.created events of a batch and of an import, which reach steps 2-4 without event_intake", async () => {
-    const list = await createList({ name: "Pro on creation", kind: "dynamic", rules: { event: { name: "user.created", where: [{ path: "data.data.plan", op: "eq", value: "pro" }] } } });
+    const list = await createList({
+      name: "Pro on creation",
+      kind: "dynamic",
+      rules: { event: { name: "user.created", where: [{ path: "data.data.plan", op: "eq", value: "pro" }] } },
+    });
     expect(list.status).toBe(201);
     const batch = await api("POST", p.client("/users/batch"), {
       key: p.keys.client,
-      body: [{ identifier: [{ external_id: "made-1" }], data: { plan: "pro" } }, { identifier: [{ external_id: "made-2" }], data: { plan: "free" } }],
+      body: [
+        { identifier: [{ external_id: "made-1" }], data: { plan: "pro" } },
+        { identifier: [{ external_id: "made-2" }], data: { plan: "free" } },
+      ],
     });
     expect(batch.status).toBe(200);
-    const imported = await api("POST", p.admin("/imports?kind=users"), { key: p.keys.client, raw: "external_id,data.plan\nmade-3,pro\nmade-4,free\n", headers: { "content-type": "text/csv" } });
+    const imported = await api("POST", p.admin("/imports?kind=users"), {
+      key: p.keys.client,
+      raw: "external_id,data.plan\nmade-3,pro\nmade-4,free\n",
+      headers: { "content-type": "text/csv" },
+    });
     expect(imported.status).toBe(202);
-    const idOf = async (externalId: string) => (await sql`select user_id from user_identifiers where project_id = ${p.projectId} and external_id = ${externalId}`)[0]?.user_id as string | undefined;
+    const idOf = async (externalId: string) =>
+      (
+        await sql`select user_id from user_identifiers where project_id = ${p.projectId} and external_id = ${externalId}`
+      )[0]?.user_id as string | undefined;
     await waitFor(async () => (await idOf("made-3")) !== undefined, 15_000, "the import");
     const expected = [batch.body.data[0].id, await idOf("made-3")].sort();
     await waitFor(async () => (await members(list.body.id)).length === 2, 15_000, "both pro users in the list");
     expect(await members(list.body.id)).toEqual(expected);
-    await waitFor(async () => (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'user.created'`).length > 0, 15_000, "the schema step");
+    await waitFor(
+      async () =>
+        (await sql`select 1 from event_schema where project_id = ${p.projectId} and event_name = 'user.created'`)
+          .length > 0,
+      15_000,
+      "the schema step",
+    );
   });
 
   it("follows user property rules: enters on update, leaves with list.user.removed when it no longer matches", async () => {
-    const list = await createList({ name: "Pro", kind: "dynamic", rules: { all: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { property: { path: "email", op: "exists" } }] } });
+    const list = await createList({
+      name: "Pro",
+      kind: "dynamic",
+      rules: {
+        all: [
+          { property: { path: "data.plan", op: "eq", value: "pro" } },
+          { property: { path: "email", op: "exists" } },
+        ],
+      },
+    });
     const id = await upsertUser("prop-1", { plan: "free" });
-    await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "prop-1" }], email: "a@example.com", data: { plan: "pro" } } });
+    await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "prop-1" }], email: "a@example.com", data: { plan: "pro" } },
+    });
     await waitFor(async () => (await members(list.body.id)).includes(id), 15_000, "entry");
     await upsertUser("prop-1", { plan: "free" });
     await waitFor(async () => !(await members(list.body.id)).includes(id), 15_000, "exit");
@@ -74,12 +115,28 @@ describe("dynamic lists", () => {
   });
 
   it("evaluates organization event rules for the organization's members", async () => {
-    const list = await createList({ name: "Renewing orgs", kind: "dynamic", rules: { event: { name: "Renewed", scope: "organization" } } });
+    const list = await createList({
+      name: "Renewing orgs",
+      kind: "dynamic",
+      rules: { event: { name: "Renewed", scope: "organization" } },
+    });
     const member = await upsertUser("org-member");
     const outsider = await upsertUser("org-outsider");
-    await api("POST", p.client("/organizations"), { key: p.keys.client, body: { identifier: [{ external_id: "acme" }] } });
-    await api("POST", p.client("/organizations/users"), { key: p.keys.client, body: { organization: { identifier: [{ external_id: "acme" }] }, user: { identifier: [{ external_id: "org-member" }] } } });
-    await api("POST", p.client("/organizations/events"), { key: p.keys.client, body: [{ name: "Renewed", identifier: [{ external_id: "acme" }] }] });
+    await api("POST", p.client("/organizations"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "acme" }] },
+    });
+    await api("POST", p.client("/organizations/users"), {
+      key: p.keys.client,
+      body: {
+        organization: { identifier: [{ external_id: "acme" }] },
+        user: { identifier: [{ external_id: "org-member" }] },
+      },
+    });
+    await api("POST", p.client("/organizations/events"), {
+      key: p.keys.client,
+      body: [{ name: "Renewed", identifier: [{ external_id: "acme" }] }],
+    });
     await waitFor(async () => (await members(list.body.id)).includes(member), 15_000, "org member entry");
     expect(await members(list.body.id)).not.toContain(outsider);
   });
@@ -88,8 +145,15 @@ describe("dynamic lists", () => {
     const u = await upsertUser("ager");
     const almostOld = new Date(Date.now() - 86_400_000 + 4_000).toISOString();
     await track([{ name: "Logged In", identifier: [{ external_id: "ager" }], data: {}, timestamp: almostOld }]);
-    await waitFor(async () => (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Logged In'`).length === 1);
-    const list = await createList({ name: "Active today", kind: "dynamic", rules: { event: { name: "Logged In", within_days: 1 } } });
+    await waitFor(
+      async () =>
+        (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Logged In'`).length === 1,
+    );
+    const list = await createList({
+      name: "Active today",
+      kind: "dynamic",
+      rules: { event: { name: "Logged In", within_days: 1 } },
+    });
     await waitFor(async () => (await members(list.body.id)).includes(u), 15_000, "rebuild on creation");
     await new Promise((r) => setTimeout(r, 4_500));
     const { refreshWindowedLists } = await import("./refresh-windowed-lists");
@@ -101,8 +165,13 @@ describe("dynamic lists", () => {
 
   it("refuses bad rules (400), rules on a static list (400), and writes by the support role (403)", async () => {
     expect((await createList({ name: "x", kind: "dynamic" })).status).toBe(400);
-    expect((await createList({ name: "x", kind: "dynamic", rules: { event: { name: "A", at_least: 0 } } })).status).toBe(400);
-    expect((await createList({ name: "x", kind: "dynamic", rules: { property: { path: "password", op: "eq", value: 1 } } })).status).toBe(400);
+    expect(
+      (await createList({ name: "x", kind: "dynamic", rules: { event: { name: "A", at_least: 0 } } })).status,
+    ).toBe(400);
+    expect(
+      (await createList({ name: "x", kind: "dynamic", rules: { property: { path: "password", op: "eq", value: 1 } } }))
+        .status,
+    ).toBe(400);
     expect((await createList({ name: "x", kind: "static", rules: { any: [] } })).status).toBe(400);
     expect((await createList({ name: "x", kind: "static" }, p.keys.support)).status).toBe(403);
     expect((await createList({ name: "x", kind: "static" }, p.keys.client)).status).toBe(403);
@@ -114,12 +183,21 @@ describe("static lists", () => {
     const list = await createList({ name: "VIP", kind: "static" });
     const a = await upsertUser("vip-a");
     const b = await upsertUser("vip-b");
-    const add = await api("POST", p.admin(`/lists/${list.body.id}/users`), { key: p.keys.editor, body: { user_ids: [a, b, a] } });
+    const add = await api("POST", p.admin(`/lists/${list.body.id}/users`), {
+      key: p.keys.editor,
+      body: { user_ids: [a, b, a] },
+    });
     expect(add.status).toBe(200);
     expect(add.body.changed.sort()).toEqual([a, b].sort());
-    const again = await api("POST", p.admin(`/lists/${list.body.id}/users`), { key: p.keys.editor, body: { user_ids: [a] } });
+    const again = await api("POST", p.admin(`/lists/${list.body.id}/users`), {
+      key: p.keys.editor,
+      body: { user_ids: [a] },
+    });
     expect(again.body.changed).toEqual([]);
-    const rm = await api("DELETE", p.admin(`/lists/${list.body.id}/users`), { key: p.keys.editor, body: { user_ids: [b] } });
+    const rm = await api("DELETE", p.admin(`/lists/${list.body.id}/users`), {
+      key: p.keys.editor,
+      body: { user_ids: [b] },
+    });
     expect(rm.body.changed).toEqual([b]);
     expect(await listEvents("list.user.added", list.body.id)).toHaveLength(2);
     expect(await listEvents("list.user.removed", list.body.id)).toHaveLength(1);
@@ -130,13 +208,31 @@ describe("static lists", () => {
     const all = await api("GET", p.admin("/lists?limit=2"), { key: p.keys.support });
     expect(all.body.data).toHaveLength(2);
     expect(all.body.next_cursor).toBeTruthy();
-    expect((await api("POST", p.admin(`/lists/${list.body.id}/users`), { key: p.keys.support, body: { user_ids: [a] } })).status).toBe(403);
+    expect(
+      (await api("POST", p.admin(`/lists/${list.body.id}/users`), { key: p.keys.support, body: { user_ids: [a] } }))
+        .status,
+    ).toBe(403);
     const dyn = await createList({ name: "d", kind: "dynamic", rules: { event: { name: "X" } } });
-    expect((await api("POST", p.admin(`/lists/${dyn.body.id}/users`), { key: p.keys.editor, body: { user_ids: [a] } })).status).toBe(422);
-    expect((await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.editor, body: { rules: { event: { name: "X" } } } })).status).toBe(422);
-    expect((await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.client, body: { name: "renamed" } })).status).toBe(403);
+    expect(
+      (await api("POST", p.admin(`/lists/${dyn.body.id}/users`), { key: p.keys.editor, body: { user_ids: [a] } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (
+        await api("PATCH", p.admin(`/lists/${list.body.id}`), {
+          key: p.keys.editor,
+          body: { rules: { event: { name: "X" } } },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.client, body: { name: "renamed" } })).status,
+    ).toBe(403);
     expect((await api("DELETE", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).status).toBe(403);
-    const renamed = await api("PATCH", p.admin(`/lists/${list.body.id}`), { key: p.keys.editor, body: { name: "VIP 2" } });
+    const renamed = await api("PATCH", p.admin(`/lists/${list.body.id}`), {
+      key: p.keys.editor,
+      body: { name: "VIP 2" },
+    });
     expect(renamed.body).toMatchObject({ name: "VIP 2", kind: "static" });
     expect((await api("DELETE", p.admin(`/lists/${list.body.id}`), { key: p.keys.editor })).status).toBe(204);
     expect((await api("GET", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).status).toBe(404);

@@ -53,25 +53,41 @@ export async function previewList(ctx: ProjectContext<Db>, rule: Rule): Promise<
   const where = sql`u.project_id = ${projectId}::uuid and ${compileRule(rule, projectId)}`;
   const exactP = Promise.all([
     within<{ n: number }>(db, EXACT_BUDGET_MS, sql`select count(*)::int as n from users u where ${where}`),
-    within<SampleRow>(db, EXACT_BUDGET_MS, sql`select ${sampleColumns} from users u where ${where} order by u.created_at desc, u.id desc limit 20`),
+    within<SampleRow>(
+      db,
+      EXACT_BUDGET_MS,
+      sql`select ${sampleColumns} from users u where ${where} order by u.created_at desc, u.id desc limit 20`,
+    ),
   ]);
   // An index-only count of the project's users: the estimate's scale, and whether one is worth starting.
-  const [{ total }] = (await db.execute<{ total: number }>(sql`select count(*)::int as total from users where project_id = ${projectId}::uuid`)) as unknown as [{ total: number }];
+  const [{ total }] = (await db.execute<{ total: number }>(
+    sql`select count(*)::int as total from users where project_id = ${projectId}::uuid`,
+  )) as unknown as [{ total: number }];
   const estimate = async () => {
-    const [{ rel }] = (await db.execute<{ rel: number }>(sql`select greatest(reltuples, 1)::float8 as rel from pg_class where oid = 'users'::regclass`)) as unknown as [{ rel: number }];
+    const [{ rel }] = (await db.execute<{ rel: number }>(
+      sql`select greatest(reltuples, 1)::float8 as rel from pg_class where oid = 'users'::regclass`,
+    )) as unknown as [{ rel: number }];
     const percent = Math.min(100, (SAMPLE_USERS / Math.max(1, rel)) * 100 * Math.max(1, rel / Math.max(1, total)));
-    return within<SampleRow & { hit: boolean }>(db, ESTIMATE_BUDGET_MS, sql`
+    return within<SampleRow & { hit: boolean }>(
+      db,
+      ESTIMATE_BUDGET_MS,
+      sql`
       select ${sampleColumns}, (${compileRule(rule, projectId)}) as hit
-      from users u tablesample system (${percent}) repeatable (7) where u.project_id = ${projectId}::uuid limit ${SAMPLE_USERS * 2}`);
+      from users u tablesample system (${percent}) repeatable (7) where u.project_id = ${projectId}::uuid limit ${SAMPLE_USERS * 2}`,
+    );
   };
   const early = total >= ESTIMATE_FROM_USERS ? estimate() : null;
   // Unawaited when the exact answer wins: its failure must not become an unhandled rejection.
   early?.catch(() => {});
   const [exact, sample] = await exactP;
-  if (exact && sample) return { count: exact[0]!.n, estimated: false, sample, took_ms: Math.round(performance.now() - started) };
+  if (exact && sample)
+    return { count: exact[0]!.n, estimated: false, sample, took_ms: Math.round(performance.now() - started) };
 
   const rows = await (early ?? estimate());
-  if (!rows && !exact) throw new Unavailable("The preview ran out of time: this rule reads too many events to count within 2 s. Narrow it (a shorter window, a rarer event), or save the list: its members are computed in the background.");
+  if (!rows && !exact)
+    throw new Unavailable(
+      "The preview ran out of time: this rule reads too many events to count within 2 s. Narrow it (a shorter window, a rarer event), or save the list: its members are computed in the background.",
+    );
   const hits = (rows ?? []).filter((r) => r.hit);
   const count = exact ? exact[0]!.n : rows!.length ? Math.round((hits.length / rows!.length) * total) : 0;
   return {

@@ -13,17 +13,31 @@ const CHUNK = 2000;
  * `all` walks every user (after the list is created or its rules change). Re-running is harmless:
  * membership changes are applied as differences.
  */
-export async function rebuildList(ctx: ProjectContext<Db>, listId: string, scope: "all" | "members" = "all"): Promise<void> {
+export async function rebuildList(
+  ctx: ProjectContext<Db>,
+  listId: string,
+  scope: "all" | "members" = "all",
+): Promise<void> {
   let cursor: string | null = null;
   for (;;) {
     const next: string | null = await inRetryingTransaction(ctx.db, async (tx) => {
-      const [list] = await tx.select().from(lists).where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, listId)));
+      const [list] = await tx
+        .select()
+        .from(lists)
+        .where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, listId)));
       if (!list || list.kind !== "dynamic") return null;
-      const source = scope === "all" ? sql`users` : sql`(select user_id as id, project_id from list_members where list_id = ${listId}::uuid) `;
+      const source =
+        scope === "all"
+          ? sql`users`
+          : sql`(select user_id as id, project_id from list_members where list_id = ${listId}::uuid) `;
       const ids = await tx.execute<{ id: string }>(sql`
         select id from ${source} s where s.project_id = ${ctx.projectId}::uuid and (${cursor}::uuid is null or s.id > ${cursor}::uuid)
         order by s.id limit ${CHUNK}`);
-      await reevaluateList({ ...ctx, db: tx }, list, ids.map((r) => r.id));
+      await reevaluateList(
+        { ...ctx, db: tx },
+        list,
+        ids.map((r) => r.id),
+      );
       return ids.length === CHUNK ? ids[ids.length - 1]!.id : null;
     });
     if (!next) return;

@@ -9,7 +9,12 @@ import type { ProjectContext } from "@/lib/access/context";
 export async function reevaluateList(ctx: ProjectContext, list: List, userIds: string[]) {
   if (!userIds.length) return { added: [], removed: [] };
   const matching = await evaluateRule(ctx, list.rules as Rule, userIds);
-  return applyMembership(ctx, list, [...matching], userIds.filter((u) => !matching.has(u)));
+  return applyMembership(
+    ctx,
+    list,
+    [...matching],
+    userIds.filter((u) => !matching.has(u)),
+  );
 }
 
 /**

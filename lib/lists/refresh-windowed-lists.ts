@@ -6,7 +6,10 @@ import { systemContext } from "@/lib/access/context";
 
 /** Periodic: members of time-windowed lists leave once their events age out of the window. */
 export async function refreshWindowedLists(db: Db): Promise<number> {
-  const rows = await db.select({ projectId: lists.projectId, id: lists.id }).from(lists).where(and(eq(lists.kind, "dynamic"), eq(lists.windowed, true)));
+  const rows = await db
+    .select({ projectId: lists.projectId, id: lists.id })
+    .from(lists)
+    .where(and(eq(lists.kind, "dynamic"), eq(lists.windowed, true)));
   for (const l of rows) await rebuildList(systemContext(db, l.projectId), l.id, "members");
   return rows.length;
 }

@@ -13,20 +13,34 @@ const PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 /** `<path> <op> <value>`; `exists`/`not_exists` take no value. Comparisons only hold between values of one JSON type. */
 export const condition = z
   .strictObject({
-    path: text(256).regex(PATH, "a dotted path like plan or address.city").meta({ description: "Path inside the event's `data` (a leading `data.` is optional)." }),
+    path: text(256)
+      .regex(PATH, "a dotted path like plan or address.city")
+      .meta({ description: "Path inside the event's `data` (a leading `data.` is optional)." }),
     op: z.enum(OPS),
     value: z.unknown().optional(),
   })
-  .refine((c) => c.op === "exists" || c.op === "not_exists" || c.value !== undefined, { message: "value is required for this op", path: ["value"] })
+  .refine((c) => c.op === "exists" || c.op === "not_exists" || c.value !== undefined, {
+    message: "value is required for this op",
+    path: ["value"],
+  })
   .meta({ id: "Condition" });
 export type Condition = z.output<typeof condition>;
 
 const eventRule = z
   .strictObject({
     name: text().min(1),
-    scope: z.enum(["user", "organization"]).default("user").meta({ description: "`organization`: count events of the user's organizations." }),
+    scope: z
+      .enum(["user", "organization"])
+      .default("user")
+      .meta({ description: "`organization`: count events of the user's organizations." }),
     at_least: z.number().int().min(1).max(1_000_000).default(1),
-    within_days: z.number().int().min(1).max(3650).optional().meta({ description: "Only events of the last D days count (re-evaluated periodically)." }),
+    within_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .optional()
+      .meta({ description: "Only events of the last D days count (re-evaluated periodically)." }),
     where: z.array(condition).max(10).optional(),
   })
   .meta({ id: "EventRule" });
@@ -34,13 +48,22 @@ const eventRule = z
 export const USER_FIELDS = ["email", "phone", "timezone", "locale", "created_at"];
 const propertyRule = z
   .strictObject({
-    path: text(256).regex(PATH).refine((p) => USER_FIELDS.includes(p) || p.startsWith("data."), "email, phone, timezone, locale, created_at or data.<path>"),
+    path: text(256)
+      .regex(PATH)
+      .refine(
+        (p) => USER_FIELDS.includes(p) || p.startsWith("data."),
+        "email, phone, timezone, locale, created_at or data.<path>",
+      ),
     op: z.enum(OPS),
     value: z.unknown().optional(),
   })
   .meta({ id: "PropertyRule" });
 
-export type Rule = { all: Rule[] } | { any: Rule[] } | { event: z.output<typeof eventRule> } | { property: z.output<typeof propertyRule> };
+export type Rule =
+  | { all: Rule[] }
+  | { any: Rule[] }
+  | { event: z.output<typeof eventRule> }
+  | { property: z.output<typeof propertyRule> };
 
 const ruleTree: z.ZodType<Rule> = z.lazy(() =>
   z.union([
@@ -67,7 +90,10 @@ const ruleChildren: Children = (v) => {
 };
 
 /** Union failures are reported at their closest branch, like lib/http/zod-errors.ts does at the top level. */
-function flatten(issues: readonly z.core.$ZodIssue[], base: PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+function flatten(
+  issues: readonly z.core.$ZodIssue[],
+  base: PropertyKey[] = [],
+): { path: PropertyKey[]; message: string }[] {
   return issues.flatMap((i) => {
     if (i.code === "invalid_union" && i.errors?.length) {
       const best = i.errors.reduce((a, b) => (b.length < a.length ? b : a));
@@ -86,14 +112,23 @@ export const rule = z
   .unknown()
   .transform((value, ctx) => {
     // Bounded before the recursive schema runs: 2,000 levels made zod overflow the stack (a 500).
-    const tooBig = findShapeViolation(value, { maxDepth: MAX_RULE_DEPTH, maxNodes: MAX_RULE_NODES, children: ruleChildren });
+    const tooBig = findShapeViolation(value, {
+      maxDepth: MAX_RULE_DEPTH,
+      maxNodes: MAX_RULE_NODES,
+      children: ruleChildren,
+    });
     if (tooBig) {
-      ctx.addIssue({ code: "custom", path: tooBig.path, message: `rules ${tooBig.message.replace("nodes", "rules")} (at most ${MAX_RULE_DEPTH} levels and ${MAX_RULE_NODES} rules)` });
+      ctx.addIssue({
+        code: "custom",
+        path: tooBig.path,
+        message: `rules ${tooBig.message.replace("nodes", "rules")} (at most ${MAX_RULE_DEPTH} levels and ${MAX_RULE_NODES} rules)`,
+      });
       return z.NEVER;
     }
     const r = ruleTree.safeParse(value);
     if (r.success) return r.data;
-    for (const i of flatten(r.error.issues)) ctx.addIssue({ code: "custom", path: i.path as (string | number)[], message: i.message });
+    for (const i of flatten(r.error.issues))
+      ctx.addIssue({ code: "custom", path: i.path as (string | number)[], message: i.message });
     return z.NEVER;
   })
   .meta({

@@ -6,12 +6,24 @@ describe("list rules", () => {
     const r = rule.parse({
       all: [
         { event: { name: "Purchased", within_days: 30, where: [{ path: "data.amount", op: "gte", value: 10 }] } },
-        { any: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { event: { name: "Renewed", scope: "organization" } }] },
+        {
+          any: [
+            { property: { path: "data.plan", op: "eq", value: "pro" } },
+            { event: { name: "Renewed", scope: "organization" } },
+          ],
+        },
       ],
     });
     expect(r).toMatchObject({ all: [{ event: { name: "Purchased", scope: "user", at_least: 1 } }, {}] });
     expect(ruleFacts(r)).toEqual({
-      eventNames: ["Purchased", "Renewed", "organization.user.added", "organization.user.removed", "user.created", "user.updated"],
+      eventNames: [
+        "Purchased",
+        "Renewed",
+        "organization.user.added",
+        "organization.user.removed",
+        "user.created",
+        "user.updated",
+      ],
       windowed: true,
     });
   });

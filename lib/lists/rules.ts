@@ -4,18 +4,26 @@ import type { Condition, Rule } from "./rule-schema";
 export { condition, rule, OPS, USER_FIELDS, type Condition, type Rule } from "./rule-schema";
 
 function pathArray(path: string): string {
-  return `{${path.replace(/^data\./, "").split(".").join(",")}}`;
+  return `{${path
+    .replace(/^data\./, "")
+    .split(".")
+    .join(",")}}`;
 }
 
 /** SQL for `value <op> literal` on a jsonb expression. */
 export function compare(value: SQL, op: Condition["op"], literal: unknown): SQL {
   const v = sql`${JSON.stringify(literal ?? null)}::jsonb`;
   switch (op) {
-    case "exists": return sql`(${value} is not null and ${value} <> 'null'::jsonb)`;
-    case "not_exists": return sql`(${value} is null or ${value} = 'null'::jsonb)`;
-    case "eq": return sql`(${value} = ${v})`;
-    case "neq": return sql`(${value} is distinct from ${v})`;
-    case "contains": return sql`(${value} @> ${v})`;
+    case "exists":
+      return sql`(${value} is not null and ${value} <> 'null'::jsonb)`;
+    case "not_exists":
+      return sql`(${value} is null or ${value} = 'null'::jsonb)`;
+    case "eq":
+      return sql`(${value} = ${v})`;
+    case "neq":
+      return sql`(${value} is distinct from ${v})`;
+    case "contains":
+      return sql`(${value} @> ${v})`;
     default: {
       const o = sql.raw({ gt: ">", gte: ">=", lt: "<", lte: "<=" }[op]);
       return sql`(jsonb_typeof(${value}) = jsonb_typeof(${v}) and ${value} ${o} ${v})`;
@@ -42,11 +50,21 @@ export function ruleFacts(r: Rule): { eventNames: string[]; windowed: boolean } 
 
 /** Compiles a rule to a boolean SQL expression over the users row aliased `u`. */
 export function compileRule(r: Rule, projectId: string): SQL {
-  if ("all" in r) return sql`(${sql.join(r.all.map((x) => compileRule(x, projectId)), sql` and `)})`;
-  if ("any" in r) return sql`(${sql.join(r.any.map((x) => compileRule(x, projectId)), sql` or `)})`;
+  if ("all" in r)
+    return sql`(${sql.join(
+      r.all.map((x) => compileRule(x, projectId)),
+      sql` and `,
+    )})`;
+  if ("any" in r)
+    return sql`(${sql.join(
+      r.any.map((x) => compileRule(x, projectId)),
+      sql` or `,
+    )})`;
   if ("property" in r) {
     const p = r.property;
-    const value = p.path.startsWith("data.") ? sql`(u.data #> ${pathArray(p.path)}::text[])` : sql`to_jsonb(u.${sql.identifier(p.path)})`;
+    const value = p.path.startsWith("data.")
+      ? sql`(u.data #> ${pathArray(p.path)}::text[])`
+      : sql`to_jsonb(u.${sql.identifier(p.path)})`;
     return compare(value, p.op, p.value);
   }
   const e = r.event;

@@ -5,17 +5,23 @@ import { rule } from "./rule-schema";
 export const listInput = z
   .strictObject({
     name: text().min(1),
-    kind: z.enum(["dynamic", "static"]).meta({ description: "`dynamic`: membership follows `rules`. `static`: members are added and removed by hand." }),
+    kind: z
+      .enum(["dynamic", "static"])
+      .meta({ description: "`dynamic`: membership follows `rules`. `static`: members are added and removed by hand." }),
     rules: rule.optional().meta({ description: "Required for dynamic lists, refused for static ones." }),
   })
   .superRefine((v, ctx) => {
-    if (v.kind === "dynamic" && !v.rules) ctx.addIssue({ code: "custom", path: ["rules"], message: "a dynamic list needs rules" });
-    if (v.kind === "static" && v.rules) ctx.addIssue({ code: "custom", path: ["rules"], message: "a static list has no rules" });
+    if (v.kind === "dynamic" && !v.rules)
+      ctx.addIssue({ code: "custom", path: ["rules"], message: "a dynamic list needs rules" });
+    if (v.kind === "static" && v.rules)
+      ctx.addIssue({ code: "custom", path: ["rules"], message: "a static list has no rules" });
   })
   .meta({ id: "ListInput" });
 export type ListInput = z.output<typeof listInput>;
 
-export const listPatch = z.strictObject({ name: text().min(1).optional(), rules: rule.optional() }).meta({ id: "ListPatch" });
+export const listPatch = z
+  .strictObject({ name: text().min(1).optional(), rules: rule.optional() })
+  .meta({ id: "ListPatch" });
 export type ListPatch = z.output<typeof listPatch>;
 
 const externalRef = z
@@ -25,10 +31,20 @@ const externalRef = z
 export const listUsersInput = z
   .strictObject({
     user_ids: z.array(z.uuid()).max(1000).optional(),
-    identifiers: z.array(externalRef).max(1000).optional().meta({ description: "Users named by identifier (e.g. from a CSV of external ids); unknown ones are ignored." }),
+    identifiers: z
+      .array(externalRef)
+      .max(1000)
+      .optional()
+      .meta({ description: "Users named by identifier (e.g. from a CSV of external ids); unknown ones are ignored." }),
   })
-  .refine((v) => (v.user_ids?.length ?? 0) + (v.identifiers?.length ?? 0) >= 1, { message: "name at least one user in user_ids or identifiers", path: ["user_ids"] })
-  .refine((v) => (v.user_ids?.length ?? 0) + (v.identifiers?.length ?? 0) <= 1000, { message: "at most 1,000 users per call", path: ["identifiers"] })
+  .refine((v) => (v.user_ids?.length ?? 0) + (v.identifiers?.length ?? 0) >= 1, {
+    message: "name at least one user in user_ids or identifiers",
+    path: ["user_ids"],
+  })
+  .refine((v) => (v.user_ids?.length ?? 0) + (v.identifiers?.length ?? 0) <= 1000, {
+    message: "at most 1,000 users per call",
+    path: ["identifiers"],
+  })
   .meta({ id: "ListUsersInput", description: "Users to add to or remove from a static list, by id or by identifier." });
 export type ListUsersInput = z.output<typeof listUsersInput>;
 
@@ -37,15 +53,34 @@ export const listPreviewInput = z.strictObject({ rules: rule }).meta({ id: "List
 export const listPreviewOutput = z
   .object({
     count: z.number().int().meta({ description: "Users matching the rules now (an estimate when `estimated`)." }),
-    estimated: z.boolean().meta({ description: "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users." }),
-    sample: z.array(z.object({ id: z.uuid(), email: z.string().nullable(), external_id: z.string().nullable(), created_at: z.iso.datetime() })).max(20),
+    estimated: z
+      .boolean()
+      .meta({
+        description:
+          "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users.",
+      }),
+    sample: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          email: z.string().nullable(),
+          external_id: z.string().nullable(),
+          created_at: z.iso.datetime(),
+        }),
+      )
+      .max(20),
     took_ms: z.number().int(),
   })
   .meta({ id: "ListPreview" });
 export type ListPreview = z.infer<typeof listPreviewOutput>;
 
 export const listHistoryOutput = z
-  .object({ event_id: z.uuid(), change: z.enum(["added", "removed"]), user_id: z.uuid().nullable(), at: z.iso.datetime() })
+  .object({
+    event_id: z.uuid(),
+    change: z.enum(["added", "removed"]),
+    user_id: z.uuid().nullable(),
+    at: z.iso.datetime(),
+  })
   .meta({ id: "ListHistoryEntry" });
 
 export const listOutput = z
@@ -54,8 +89,12 @@ export const listOutput = z
     name: z.string(),
     kind: z.enum(["dynamic", "static"]),
     rules: z.unknown().nullable(),
-    event_names: z.array(z.string()).meta({ description: "Event names whose arrival re-evaluates the rules for the affected user." }),
-    windowed: z.boolean().meta({ description: "Has a time window: re-evaluated every minute so users leave as events age out." }),
+    event_names: z
+      .array(z.string())
+      .meta({ description: "Event names whose arrival re-evaluates the rules for the affected user." }),
+    windowed: z
+      .boolean()
+      .meta({ description: "Has a time window: re-evaluated every minute so users leave as events age out." }),
     member_count: z.number().int(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

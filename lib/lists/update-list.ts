@@ -13,10 +13,15 @@ import type { ProjectContext } from "@/lib/access/context";
 export async function updateList(ctx: ProjectContext, id: string, patch: ListPatch): Promise<ListView> {
   return withTransaction(ctx.db, async (tx) => {
     const list = await findList({ ...ctx, db: tx }, id, true);
-    if (patch.rules && list.kind === "static") throw new RuleBroken("A static list has no rules; add and remove its users instead.");
+    if (patch.rules && list.kind === "static")
+      throw new RuleBroken("A static list has no rules; add and remove its users instead.");
     const [row] = await tx
       .update(lists)
-      .set({ ...(patch.name ? { name: patch.name } : {}), ...(patch.rules ? { rules: patch.rules, ...ruleFacts(patch.rules) } : {}), updatedAt: sql`now()` })
+      .set({
+        ...(patch.name ? { name: patch.name } : {}),
+        ...(patch.rules ? { rules: patch.rules, ...ruleFacts(patch.rules) } : {}),
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, id)))
       .returning();
     if (patch.rules) await enqueue(tx, "lists.rebuild", [{ projectId: ctx.projectId, listId: id }]);

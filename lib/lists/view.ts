@@ -8,7 +8,15 @@ export async function toListViews(ctx: ProjectContext, rows: List[]): Promise<Li
     ? await ctx.db
         .select({ listId: listMembers.listId, n: count() })
         .from(listMembers)
-        .where(and(eq(listMembers.projectId, ctx.projectId), inArray(listMembers.listId, rows.map((r) => r.id))))
+        .where(
+          and(
+            eq(listMembers.projectId, ctx.projectId),
+            inArray(
+              listMembers.listId,
+              rows.map((r) => r.id),
+            ),
+          ),
+        )
         .groupBy(listMembers.listId)
     : [];
   const byId = new Map(counts.map((c) => [c.listId, c.n]));

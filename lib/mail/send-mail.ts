@@ -21,7 +21,10 @@ export function mailFrom(): string {
  */
 export async function sendMail(mail: Mail): Promise<void> {
   metrics.mail.inc({ outcome: "queued" });
-  await sendMailNow(mail).then(() => metrics.mail.inc({ outcome: "sent" }), (err) => (metrics.mail.inc({ outcome: "failed" }), Promise.reject(err)));
+  await sendMailNow(mail).then(
+    () => metrics.mail.inc({ outcome: "sent" }),
+    (err) => (metrics.mail.inc({ outcome: "failed" }), Promise.reject(err)),
+  );
 }
 
 async function sendMailNow(mail: Mail): Promise<void> {
@@ -43,7 +46,13 @@ export function escapeHtml(s: string): string {
 }
 
 /** A plain, readable mail layout with one call-to-action button. */
-export function buttonMail(opts: { heading: string; intro: string; button: string; url: string; footer: string }): string {
+export function buttonMail(opts: {
+  heading: string;
+  intro: string;
+  button: string;
+  url: string;
+  footer: string;
+}): string {
   const e = escapeHtml;
   return `<!doctype html><html><body style="margin:0;background:#f4f4f5;font-family:system-ui,sans-serif;color:#18181b">
 <div style="max-width:480px;margin:32px auto;background:#fff;border:1px solid #e4e4e7;border-radius:12px;padding:32px">

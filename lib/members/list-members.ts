@@ -14,7 +14,12 @@ export async function listMembers(ctx: ProjectContext, q: z.output<typeof listMe
   const where = [eq(projectMembers.projectId, ctx.projectId)];
   if (after) {
     const at = new Date(after[0]);
-    where.push(or(lt(projectMembers.createdAt, at), and(eq(projectMembers.createdAt, at), lt(projectMembers.adminId, after[1])))!);
+    where.push(
+      or(
+        lt(projectMembers.createdAt, at),
+        and(eq(projectMembers.createdAt, at), lt(projectMembers.adminId, after[1])),
+      )!,
+    );
   }
   const rows = await ctx.db
     .select({ admin: admins, role: projectMembers.role, joinedAt: projectMembers.createdAt })
@@ -32,8 +37,21 @@ export async function listMembers(ctx: ProjectContext, q: z.output<typeof listMe
     .where(and(eq(projects.id, ctx.projectId), inArray(adminOrgMembers.role, ["owner", "admin"])))
     .orderBy(admins.email);
   return {
-    data: data.map((r): MemberView => ({ admin_id: r.admin.id, email: r.admin.email, name: r.admin.name, role: r.role, joined_at: r.joinedAt.toISOString() })),
+    data: data.map(
+      (r): MemberView => ({
+        admin_id: r.admin.id,
+        email: r.admin.email,
+        name: r.admin.name,
+        role: r.role,
+        joined_at: r.joinedAt.toISOString(),
+      }),
+    ),
     next_cursor,
-    inherited: inherited.map((r) => ({ admin_id: r.admin.id, email: r.admin.email, name: r.admin.name, org_role: r.orgRole as "owner" | "admin" })),
+    inherited: inherited.map((r) => ({
+      admin_id: r.admin.id,
+      email: r.admin.email,
+      name: r.admin.name,
+      org_role: r.orgRole as "owner" | "admin",
+    })),
   };
 }

@@ -21,7 +21,9 @@ export async function removeMember(ctx: ProjectContext, adminId: string): Promis
     if (target.role === "admin" && (await countAdministrators({ ...ctx, db: tx }, adminId)) === 0) {
       throw new RuleBroken("This is the project's last administrator and cannot be removed.");
     }
-    await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
+    await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
     return revokeKeysAbove({ ...ctx, db: tx }, adminId, null);
   });
   forgetKeys();

@@ -13,10 +13,12 @@ export async function lockRosterTarget(ctx: ProjectContext, adminId: string) {
     .select({ member: projectMembers, orgRole: adminOrgMembers.role })
     .from(projectMembers)
     .innerJoin(projects, eq(projects.id, projectMembers.projectId))
-    .leftJoin(adminOrgMembers, and(eq(adminOrgMembers.orgId, projects.orgId), eq(adminOrgMembers.adminId, projectMembers.adminId)))
+    .leftJoin(
+      adminOrgMembers,
+      and(eq(adminOrgMembers.orgId, projects.orgId), eq(adminOrgMembers.adminId, projectMembers.adminId)),
+    )
     .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)))
     .limit(1);
   if (!row) throw new NotFound("This admin is not on the project's roster.");
   return { ...row.member, orgRole: row.orgRole ?? null };
 }
-

@@ -15,7 +15,9 @@ describe("admin API with a console session", () => {
     await addToRoster(p.projectId, support.id, "support");
     expect((await api("GET", p.admin("/users"), as(support))).status).toBe(200);
     expect((await api("GET", p.admin("/users"))).status).toBe(401);
-    expect((await api("GET", p.admin("/users"), { headers: { cookie: "authjs.session-token=nope" } })).status).toBe(401);
+    expect((await api("GET", p.admin("/users"), { headers: { cookie: "authjs.session-token=nope" } })).status).toBe(
+      401,
+    );
   });
 
   it("refuses (403) a signed-in admin without a role in the project, and 404s an unknown project", async () => {
@@ -59,12 +61,15 @@ describe("roster", () => {
     const refused = await api("PATCH", p.admin(`/members/${target.id}`), { ...as(editor), body: { role: "client" } });
     expect(refused.status).toBe(403);
     expect((await api("DELETE", p.admin(`/members/${target.id}`), as(editor))).status).toBe(403);
-    expect((await api("PATCH", p.admin(`/members/${target.id}`), { key: p.keys.editor, body: { role: "client" } })).status).toBe(403);
+    expect(
+      (await api("PATCH", p.admin(`/members/${target.id}`), { key: p.keys.editor, body: { role: "client" } })).status,
+    ).toBe(403);
 
     const changed = await api("PATCH", p.admin(`/members/${target.id}`), { ...as(admin), body: { role: "editor" } });
     expect(changed.status).toBe(200);
     expect(changed.body.role).toBe("editor");
-    const [row] = await sql`select role from project_members where project_id = ${p.projectId} and admin_id = ${target.id}`;
+    const [row] =
+      await sql`select role from project_members where project_id = ${p.projectId} and admin_id = ${target.id}`;
     expect(row!.role).toBe("editor");
 
     expect((await api("DELETE", p.admin(`/members/${target.id}`), as(admin))).status).toBe(204);
@@ -97,7 +102,9 @@ describe("the last administrator", () => {
 
     // With the owner back, the roster admin is no longer the last one.
     await setOrgRole(q.orgId, owner!.admin_id, "owner");
-    expect((await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } })).status).toBe(200);
+    expect((await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } })).status).toBe(
+      200,
+    );
   });
 
   it("serializes concurrent demotions so one administrator always remains", async () => {
@@ -117,7 +124,8 @@ describe("the last administrator", () => {
     const statuses = [ra.status, rb.status].sort();
     expect(statuses[0]).toBe(200);
     expect([403, 422]).toContain(statuses[1]);
-    const [{ n }] = await sql`select count(*)::int as n from project_members where project_id = ${q.projectId} and role = 'admin'`;
+    const [{ n }] =
+      await sql`select count(*)::int as n from project_members where project_id = ${q.projectId} and role = 'admin'`;
     expect(n).toBe(1);
   });
 });
@@ -137,7 +145,8 @@ describe("a departing or demoted member's keys", () => {
     };
     const editorKey = await make("editor");
     const supportKey = await make("support");
-    const bossKey = (await api("POST", q.admin("/keys"), { ...as(boss), body: { name: "by-boss", role: "editor" } })).body;
+    const bossKey = (await api("POST", q.admin("/keys"), { ...as(boss), body: { name: "by-boss", role: "editor" } }))
+      .body;
     expect((await api("GET", q.admin("/members"), { key: editorKey.secret })).status).toBe(200);
 
     const demoted = await api("PATCH", q.admin(`/members/${leaver.id}`), { ...as(boss), body: { role: "support" } });
@@ -150,7 +159,8 @@ describe("a departing or demoted member's keys", () => {
     expect((await api("GET", q.admin("/members"), { key: supportKey.secret })).status).toBe(401);
     // Keys of other members are untouched.
     expect((await api("GET", q.admin("/members"), { key: bossKey.secret })).status).toBe(200);
-    const rows = await sql`select id, revoked_at from api_keys where project_id = ${q.projectId} and created_by = ${leaver.id}`;
+    const rows =
+      await sql`select id, revoked_at from api_keys where project_id = ${q.projectId} and created_by = ${leaver.id}`;
     expect(rows.every((r) => r.revoked_at !== null)).toBe(true);
   });
 
@@ -161,7 +171,9 @@ describe("a departing or demoted member's keys", () => {
     const only = await createTestAdmin();
     await addToRoster(q.projectId, only.id, "admin");
     const key = (await api("POST", q.admin("/keys"), { ...as(only), body: { name: "mine", role: "admin" } })).body;
-    expect((await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } })).status).toBe(422);
+    expect((await api("PATCH", q.admin(`/members/${only.id}`), { ...as(only), body: { role: "editor" } })).status).toBe(
+      422,
+    );
     expect((await api("GET", q.admin("/members"), { key: key.secret })).status).toBe(200);
   });
 });
@@ -169,7 +181,8 @@ describe("a departing or demoted member's keys", () => {
 describe("rank rules over HTTP with console sessions", () => {
   it("a project admin cannot re-role or remove an org owner on the roster (outranks), an org admin neither; the owner can act on them", async () => {
     const q = await createTestProject("rank-http");
-    const [ownerRow] = await sql`select a.id, a.email from admin_org_members m join admins a on a.id = m.admin_id where m.org_id = ${q.orgId} and m.role = 'owner'`;
+    const [ownerRow] =
+      await sql`select a.id, a.email from admin_org_members m join admins a on a.id = m.admin_id where m.org_id = ${q.orgId} and m.role = 'owner'`;
     const owner = await createTestAdmin(ownerRow!.email);
     await addToRoster(q.projectId, owner.id, "editor");
     const projectAdmin = await createTestAdmin();
@@ -185,10 +198,18 @@ describe("rank rules over HTTP with console sessions", () => {
       expect((await api("DELETE", q.admin(`/members/${owner.id}`), as(caller))).status).toBe(422);
     }
     // A project admin cannot touch an org admin's roster row either; the owner can touch both.
-    expect((await api("PATCH", q.admin(`/members/${orgAdmin.id}`), { ...as(projectAdmin), body: { role: "editor" } })).status).toBe(422);
-    expect((await api("PATCH", q.admin(`/members/${orgAdmin.id}`), { ...as(owner), body: { role: "editor" } })).status).toBe(200);
-    expect((await api("PATCH", q.admin(`/members/${projectAdmin.id}`), { ...as(owner), body: { role: "editor" } })).status).toBe(200);
-    const [row] = await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${owner.id}`;
+    expect(
+      (await api("PATCH", q.admin(`/members/${orgAdmin.id}`), { ...as(projectAdmin), body: { role: "editor" } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await api("PATCH", q.admin(`/members/${orgAdmin.id}`), { ...as(owner), body: { role: "editor" } })).status,
+    ).toBe(200);
+    expect(
+      (await api("PATCH", q.admin(`/members/${projectAdmin.id}`), { ...as(owner), body: { role: "editor" } })).status,
+    ).toBe(200);
+    const [row] =
+      await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${owner.id}`;
     expect(row!.role).toBe("editor");
   });
 
@@ -198,12 +219,18 @@ describe("rank rules over HTTP with console sessions", () => {
     await addToRoster(q.projectId, editor.id, "editor");
     const target = await createTestAdmin();
     await addToRoster(q.projectId, target.id, "support");
-    const invite = await api("POST", q.admin("/invites"), { ...as(editor), body: { email: "x@example.com", role: "admin" } });
+    const invite = await api("POST", q.admin("/invites"), {
+      ...as(editor),
+      body: { email: "x@example.com", role: "admin" },
+    });
     expect(invite.status).toBe(403);
-    expect((await api("PATCH", q.admin(`/members/${target.id}`), { ...as(editor), body: { role: "admin" } })).status).toBe(403);
+    expect(
+      (await api("PATCH", q.admin(`/members/${target.id}`), { ...as(editor), body: { role: "admin" } })).status,
+    ).toBe(403);
     const [{ n }] = await sql`select count(*)::int as n from project_invites where project_id = ${q.projectId}`;
     expect(n).toBe(0);
-    const [row] = await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${target.id}`;
+    const [row] =
+      await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${target.id}`;
     expect(row!.role).toBe("support");
   });
 
@@ -211,14 +238,20 @@ describe("rank rules over HTTP with console sessions", () => {
     const q = await createTestProject("one-role");
     const member = await createTestAdmin();
     for (const role of ["support", "editor"]) {
-      const invited = await api("POST", q.admin("/invites"), { key: q.keys.admin, body: { email: member.email, role } });
+      const invited = await api("POST", q.admin("/invites"), {
+        key: q.keys.admin,
+        body: { email: member.email, role },
+      });
       expect(invited.status).toBe(201);
       expect((await api("POST", `/api/invites/${invited.body.id}/accept`, as(member))).status).toBe(200);
     }
-    const rows = await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${member.id}`;
+    const rows =
+      await sql`select role from project_members where project_id = ${q.projectId} and admin_id = ${member.id}`;
     expect(rows.map((r) => r.role)).toEqual(["editor"]);
     const roster = await api("GET", q.admin("/members"), { key: q.keys.support });
     expect(roster.body.data.filter((m: any) => m.admin_id === member.id)).toHaveLength(1);
-    await expect(sql`insert into project_members (project_id, admin_id, role) values (${q.projectId}, ${member.id}, 'admin')`).rejects.toThrow(/duplicate key/);
+    await expect(
+      sql`insert into project_members (project_id, admin_id, role) values (${q.projectId}, ${member.id}, 'admin')`,
+    ).rejects.toThrow(/duplicate key/);
   });
 });

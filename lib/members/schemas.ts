@@ -2,7 +2,9 @@ import { z } from "zod";
 import { ROLES } from "@/lib/access/roles";
 import { paginationQuery } from "@/lib/http/pagination";
 
-export const roleSchema = z.enum(ROLES as ["support", "client", "editor", "admin"]).meta({ id: "Role", description: "support < client < editor < admin" });
+export const roleSchema = z
+  .enum(ROLES as ["support", "client", "editor", "admin"])
+  .meta({ id: "Role", description: "support < client < editor < admin" });
 
 export const memberOutput = z
   .object({

@@ -21,9 +21,12 @@ export async function collectSystemGauges(db: Db, poolMax: number): Promise<void
     metrics.fanoutsOpenDelivered.set(s.fanoutsOpenDelivered);
     metrics.heartbeatAge.set(s.heartbeatAgeSeconds ?? -1);
     // Our own connections only: db/client.ts names them after this process's pid.
-    const rows = await queryRows<{ state: string; n: number }>(db, sql`
+    const rows = await queryRows<{ state: string; n: number }>(
+      db,
+      sql`
       select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
-      where application_name = ${applicationName()} group by 1`);
+      where application_name = ${applicationName()} group by 1`,
+    );
     metrics.dbConnections.reset();
     for (const r of rows) metrics.dbConnections.set({ state: r.state }, r.n);
   } catch (err) {

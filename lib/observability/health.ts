@@ -34,7 +34,9 @@ export async function checkReadiness(db: Db, limits = readinessLimits()): Promis
   try {
     state = await Promise.race([
       readSystemState(db),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref(),
+      ),
     ]);
   } catch (err) {
     dbError = (err as Error).message;
@@ -45,15 +47,25 @@ export async function checkReadiness(db: Db, limits = readinessLimits()): Promis
         database: { ok: true, detail: "reachable" },
         migrations: {
           ok: state.migrationsAtHead,
-          detail: state.migrationsAtHead ? `at head (${state.migrationsHead})` : `behind: ${state.migrationsApplied} applied, head is ${state.migrationsHead}`,
+          detail: state.migrationsAtHead
+            ? `at head (${state.migrationsHead})`
+            : `behind: ${state.migrationsApplied} applied, head is ${state.migrationsHead}`,
         },
         worker: {
           ok: state.heartbeatAgeSeconds !== null && state.heartbeatAgeSeconds <= limits.heartbeatSeconds,
-          detail: state.heartbeatAgeSeconds === null ? "no worker heartbeat ever seen" : `last heartbeat ${state.heartbeatAgeSeconds.toFixed(1)} s ago`,
+          detail:
+            state.heartbeatAgeSeconds === null
+              ? "no worker heartbeat ever seen"
+              : `last heartbeat ${state.heartbeatAgeSeconds.toFixed(1)} s ago`,
           value: state.heartbeatAgeSeconds,
           limit: limits.heartbeatSeconds,
         },
-        intake_backlog: { ok: state.intakeBacklog <= limits.backlog, detail: `${state.intakeBacklog} events waiting`, value: state.intakeBacklog, limit: limits.backlog },
+        intake_backlog: {
+          ok: state.intakeBacklog <= limits.backlog,
+          detail: `${state.intakeBacklog} events waiting`,
+          value: state.intakeBacklog,
+          limit: limits.backlog,
+        },
         intake_age: {
           ok: state.intakeOldestSeconds <= limits.ageSeconds,
           detail: `oldest waiting event is ${state.intakeOldestSeconds.toFixed(1)} s old`,
@@ -61,7 +73,13 @@ export async function checkReadiness(db: Db, limits = readinessLimits()): Promis
           limit: limits.ageSeconds,
         },
       }
-    : { database: { ok: false, detail: `unreachable: ${dbError}` }, migrations: unknown, worker: unknown, intake_backlog: unknown, intake_age: unknown };
+    : {
+        database: { ok: false, detail: `unreachable: ${dbError}` },
+        migrations: unknown,
+        worker: unknown,
+        intake_backlog: unknown,
+        intake_age: unknown,
+      };
   return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "unavailable", checks };
 }
 

@@ -32,7 +32,10 @@ export function startHeartbeat(db: Db) {
     /** Stops beating and removes this worker's row, so readiness does not count a worker that left. */
     async stop() {
       clearInterval(timer);
-      await db.delete(workerHeartbeats).where(sql`${workerHeartbeats.id} = ${id}`).catch(() => {});
+      await db
+        .delete(workerHeartbeats)
+        .where(sql`${workerHeartbeats.id} = ${id}`)
+        .catch(() => {});
     },
   };
 }

@@ -17,10 +17,24 @@ function capture() {
 describe("logger", () => {
   it("redacts credentials in objects and in strings", () => {
     const { log, lines } = capture();
-    log.info({ headers: { authorization: "Bearer rk_abcdef123456_secret", cookie: "authjs.session-token=abc" }, apiKey: "rk_x", token: "t0k" }, "key rk_abcdef1234567890 used");
+    log.info(
+      {
+        headers: { authorization: "Bearer rk_abcdef123456_secret", cookie: "authjs.session-token=abc" },
+        apiKey: "rk_x",
+        token: "t0k",
+      },
+      "key rk_abcdef1234567890 used",
+    );
     log.error({ err: new Error("connect to postgres://relay:hunter2@db:5432/relay failed") }, "down");
     const text = JSON.stringify(lines);
-    for (const secret of ["rk_abcdef123456_secret", "authjs.session-token=abc", "rk_abcdef1234567890", "t0k", "hunter2"]) expect(text).not.toContain(secret);
+    for (const secret of [
+      "rk_abcdef123456_secret",
+      "authjs.session-token=abc",
+      "rk_abcdef1234567890",
+      "t0k",
+      "hunter2",
+    ])
+      expect(text).not.toContain(secret);
     expect((lines[0]!.headers as Record<string, string>).authorization).toBe("[redacted]");
     expect(lines[0]!.msg).toBe("key rk_[redacted] used");
     expect(String((lines[1]!.err as { message: string }).message)).toContain("postgres://relay:[redacted]@db");

@@ -7,10 +7,27 @@ import { logContext } from "./context";
  * error object is logged. `*.` covers one level of nesting (pino's wildcard rules).
  */
 export const REDACT_PATHS = [
-  "authorization", "*.authorization", "headers.authorization", "*.headers.authorization",
-  "cookie", "*.cookie", "headers.cookie", "*.headers.cookie", "headers[\"set-cookie\"]",
-  "apiKey", "*.apiKey", "api_key", "*.api_key", "secret", "*.secret", "token", "*.token",
-  "password", "*.password", "connectionString", "*.connectionString",
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "*.headers.authorization",
+  "cookie",
+  "*.cookie",
+  "headers.cookie",
+  "*.headers.cookie",
+  'headers["set-cookie"]',
+  "apiKey",
+  "*.apiKey",
+  "api_key",
+  "*.api_key",
+  "secret",
+  "*.secret",
+  "token",
+  "*.token",
+  "password",
+  "*.password",
+  "connectionString",
+  "*.connectionString",
 ];
 
 /** Secrets that sit inside strings (messages, URLs): API keys, bearer tokens, passwords in connection URLs, token paths. */
@@ -51,7 +68,17 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
   };
   // Pretty printing on the main thread (no transport worker): Next's bundled route handlers cannot load transport workers.
   if (destination) return pino(options, destination);
-  return format() === "pretty" ? pino(options, pretty({ sync: true, colorize: process.stdout.isTTY, ignore: "pid,hostname,proc", messageFormat: "{if proc}[{proc}] {end}{msg}" })) : pino(options);
+  return format() === "pretty"
+    ? pino(
+        options,
+        pretty({
+          sync: true,
+          colorize: process.stdout.isTTY,
+          ignore: "pid,hostname,proc",
+          messageFormat: "{if proc}[{proc}] {end}{msg}",
+        }),
+      )
+    : pino(options);
 }
 
 function scrubError(e: unknown) {

@@ -7,7 +7,15 @@ import { metrics } from "./metrics";
 export function routePattern(pathname: string): string {
   return pathname
     .split("/")
-    .map((seg) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) ? ":id" : /^\d+$/.test(seg) ? ":n" : seg.length > 40 ? ":token" : seg))
+    .map((seg) =>
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg)
+        ? ":id"
+        : /^\d+$/.test(seg)
+          ? ":n"
+          : seg.length > 40
+            ? ":token"
+            : seg,
+    )
     .slice(0, 12)
     .join("/");
 }
@@ -43,7 +51,10 @@ export function observed<A extends unknown[]>(handler: (req: Request, ...rest: A
         metrics.httpRequests.inc(labels);
         metrics.httpDuration.observe(labels, seconds);
         const level = status >= 500 ? "error" : "info";
-        log[level]({ method: req.method, path: scrubSecrets(url.pathname), status, ms: Math.round(seconds * 1000) }, "request");
+        log[level](
+          { method: req.method, path: scrubSecrets(url.pathname), status, ms: Math.round(seconds * 1000) },
+          "request",
+        );
       }
     });
   };

@@ -14,7 +14,10 @@ export async function scrapeResponse(req: Request): Promise<Response> {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    return new Response("Send `Authorization: Bearer <METRICS_TOKEN>`.\n", { status: 401, headers: { "www-authenticate": "Bearer" } });
+    return new Response("Send `Authorization: Bearer <METRICS_TOKEN>`.\n", {
+      status: 401,
+      headers: { "www-authenticate": "Bearer" },
+    });
   }
   return metricsText();
 }
@@ -22,5 +25,7 @@ export async function scrapeResponse(req: Request): Promise<Response> {
 /** The registry as Prometheus text, with the database-read gauges refreshed first. */
 export async function metricsText(): Promise<Response> {
   await collectSystemGauges(getDb(), poolSize());
-  return new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" } });
+  return new Response(await metrics.registry.metrics(), {
+    headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },
+  });
 }

@@ -34,7 +34,9 @@ export async function readSystemState(db: Db): Promise<SystemState> {
     heartbeat_age: number | null;
     migrations_applied: number;
     at_head: boolean;
-  }>(db, sql`
+  }>(
+    db,
+    sql`
     select
       (select count(*) from (select 1 from event_intake where failed_at is null limit 1000000) b)::int as intake_backlog,
       coalesce(extract(epoch from now() - (select min(received_at) from event_intake where failed_at is null)), 0)::float8 as intake_oldest,
@@ -44,7 +46,8 @@ export async function readSystemState(db: Db): Promise<SystemState> {
       (select coalesce(sum(delivered), 0) from event_fanouts where finished_at is null)::int as fanouts_delivered,
       extract(epoch from now() - (select max(seen_at) from worker_heartbeats))::float8 as heartbeat_age,
       (select count(*) from drizzle.__drizzle_migrations)::int as migrations_applied,
-      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head`);
+      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head`,
+  );
   return {
     intakeBacklog: row!.intake_backlog,
     intakeOldestSeconds: row!.intake_oldest,

@@ -21,7 +21,13 @@ const queryOf = (s: z.ZodObject) => s.omit({}).partial();
 export const userDetail = userOutput
   .extend({
     memberships: z
-      .array(z.object({ organization_id: z.uuid(), identifier: z.array(identifierOutput), data: z.record(z.string(), z.unknown()) }))
+      .array(
+        z.object({
+          organization_id: z.uuid(),
+          identifier: z.array(identifierOutput),
+          data: z.record(z.string(), z.unknown()),
+        }),
+      )
       .meta({ description: `The first ${MEMBERSHIPS_SHOWN} memberships, oldest first.` }),
     memberships_total: z.number().int().meta({ description: "How many memberships the user has in all." }),
     subscriptions: z.array(userSubscriptionOutput),
@@ -33,47 +39,81 @@ export const userDetail = userOutput
 /** `GET /organizations/{id}`; the console reads it typed by this schema. */
 export const organizationDetail = organizationOutput
   .extend({
-    members: z.array(z.object({ user_id: z.uuid(), identifier: z.array(identifierOutput), data: z.record(z.string(), z.unknown()) })),
+    members: z.array(
+      z.object({ user_id: z.uuid(), identifier: z.array(identifierOutput), data: z.record(z.string(), z.unknown()) }),
+    ),
     schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
   })
   .meta({ id: "OrganizationDetail" });
 
 registerPath({
-  method: "get", path: `${base}/users`, permission: "users.read", tags: ["Admin: data"], summary: "List users (newest first)",
-  description: "Filters: `source` + `external_id`, `email` (case-insensitive), `data` (URL-encoded JSON containment). Role `support` or above.",
+  method: "get",
+  path: `${base}/users`,
+  permission: "users.read",
+  tags: ["Admin: data"],
+  summary: "List users (newest first)",
+  description:
+    "Filters: `source` + `external_id`, `email` (case-insensitive), `data` (URL-encoded JSON containment). Role `support` or above.",
   request: { params: projectParams, query: queryOf(listUsersQuery) },
   responses: { 200: jsonResponse(listOf(userOutput, "UserList"), "A page of users.") },
 });
 registerPath({
-  method: "get", path: `${base}/users/{id}`, permission: "users.read", tags: ["Admin: data"], summary: "Read a user with memberships and recent events",
+  method: "get",
+  path: `${base}/users/{id}`,
+  permission: "users.read",
+  tags: ["Admin: data"],
+  summary: "Read a user with memberships and recent events",
   request: { params: idParams },
   responses: { 200: jsonResponse(userDetail, "The user."), 404: errorResponse("No such user.") },
 });
 registerPath({
-  method: "delete", path: `${base}/users/{id}`, permission: "users.delete", tags: ["Admin: data"], summary: "Erase a user and everything recorded against it (admin)",
+  method: "delete",
+  path: `${base}/users/{id}`,
+  permission: "users.delete",
+  tags: ["Admin: data"],
+  summary: "Erase a user and everything recorded against it (admin)",
   request: { params: idParams },
   responses: { 204: { description: "Erased." }, 404: errorResponse("No such user.") },
 });
 registerPath({
-  method: "get", path: `${base}/organizations`, permission: "organizations.read", tags: ["Admin: data"], summary: "List organizations (newest first)",
+  method: "get",
+  path: `${base}/organizations`,
+  permission: "organizations.read",
+  tags: ["Admin: data"],
+  summary: "List organizations (newest first)",
   request: { params: projectParams, query: queryOf(listOrganizationsQuery) },
   responses: { 200: jsonResponse(listOf(organizationOutput, "OrganizationList"), "A page of organizations.") },
 });
 registerPath({
-  method: "get", path: `${base}/organizations/{id}`, permission: "organizations.read", tags: ["Admin: data"], summary: "Read an organization with members and recent events",
+  method: "get",
+  path: `${base}/organizations/{id}`,
+  permission: "organizations.read",
+  tags: ["Admin: data"],
+  summary: "Read an organization with members and recent events",
   request: { params: idParams },
-  responses: { 200: jsonResponse(organizationDetail, "The organization."), 404: errorResponse("No such organization.") },
+  responses: {
+    200: jsonResponse(organizationDetail, "The organization."),
+    404: errorResponse("No such organization."),
+  },
 });
 registerPath({
-  method: "delete", path: `${base}/organizations/{id}`, permission: "organizations.delete", tags: ["Admin: data"], summary: "Delete an organization and its memberships (admin)",
+  method: "delete",
+  path: `${base}/organizations/{id}`,
+  permission: "organizations.delete",
+  tags: ["Admin: data"],
+  summary: "Delete an organization and its memberships (admin)",
   description:
     "Users stay; each former member gets `organization.user.removed`. The events recorded against the organization alone are erased, unless `?keep_events=true` keeps them as history.",
   request: { params: idParams, query: deleteOrganizationParams },
   responses: { 204: { description: "Deleted." }, 404: errorResponse("No such organization.") },
 });
 registerPath({
-  method: "get", path: `${base}/events`, permission: "events.read", tags: ["Admin: data"], summary: "List events (newest first)",
+  method: "get",
+  path: `${base}/events`,
+  permission: "events.read",
+  tags: ["Admin: data"],
+  summary: "List events (newest first)",
   description: "Filters: `name`, `user_id`, `organization_id`, `since` (inclusive), `until` (exclusive).",
   request: { params: projectParams, query: queryOf(listEventsQuery) },
   responses: { 200: jsonResponse(listOf(eventOutput, "EventList"), "A page of events.") },
@@ -81,7 +121,11 @@ registerPath({
 
 const importIdParams = projectParams.extend({ id: z.uuid() });
 registerPath({
-  method: "post", path: `${base}/imports`, permission: "imports.write", tags: ["Admin: data"], summary: "Import users, organizations or memberships from a file",
+  method: "post",
+  path: `${base}/imports`,
+  permission: "imports.write",
+  tags: ["Admin: data"],
+  summary: "Import users, organizations or memberships from a file",
   description: [
     "The body is the file itself, streamed into storage (never read whole), up to 1 GiB: `text/csv` (a header row) or `application/x-ndjson` (one upsert body per line, as `POST /users`, `/organizations` or `/organizations/users`).",
     "Answered `202` at once; the worker applies the rows in batches of 1,000 through the same set-based path as the batch endpoints, committing each batch with its checkpoint, so an import resumes after a worker crash with no row applied twice and none lost. Watch it with `GET /imports/{id}`.",
@@ -91,7 +135,10 @@ registerPath({
   request: {
     params: projectParams,
     query: importKindQuery,
-    body: { required: true, content: { "text/csv": { schema: z.string() }, "application/x-ndjson": { schema: z.string() } } },
+    body: {
+      required: true,
+      content: { "text/csv": { schema: z.string() }, "application/x-ndjson": { schema: z.string() } },
+    },
   },
   responses: {
     202: jsonResponse(importOutput, "Stored and queued."),
@@ -101,19 +148,36 @@ registerPath({
   },
 });
 registerPath({
-  method: "get", path: `${base}/imports`, permission: "imports.read", tags: ["Admin: data"], summary: "The project's latest 50 imports",
+  method: "get",
+  path: `${base}/imports`,
+  permission: "imports.read",
+  tags: ["Admin: data"],
+  summary: "The project's latest 50 imports",
   request: { params: projectParams },
   responses: { 200: jsonResponse(z.object({ data: z.array(importOutput) }), "Newest first.") },
 });
 registerPath({
-  method: "get", path: `${base}/imports/{id}`, permission: "imports.read", tags: ["Admin: data"], summary: "An import's state and progress",
-  description: "`rows` read so far, `processed` (applied), `failed` (row errors; the first 1,000 listed with their line numbers), `bytes_processed` of `bytes` for a progress bar. `done` only once every row is settled.",
+  method: "get",
+  path: `${base}/imports/{id}`,
+  permission: "imports.read",
+  tags: ["Admin: data"],
+  summary: "An import's state and progress",
+  description:
+    "`rows` read so far, `processed` (applied), `failed` (row errors; the first 1,000 listed with their line numbers), `bytes_processed` of `bytes` for a progress bar. `done` only once every row is settled.",
   request: { params: importIdParams },
   responses: { 200: jsonResponse(importOutput, "The import."), 404: errorResponse("No such import in this project.") },
 });
 registerPath({
-  method: "delete", path: `${base}/imports/{id}`, permission: "imports.write", tags: ["Admin: data"], summary: "Cancel an import",
+  method: "delete",
+  path: `${base}/imports/{id}`,
+  permission: "imports.write",
+  tags: ["Admin: data"],
+  summary: "Cancel an import",
   description: "No further batch is applied (batches already committed stay); the stored file is dropped.",
   request: { params: importIdParams },
-  responses: { 200: jsonResponse(importOutput, "Cancelled."), 404: errorResponse("No such import in this project."), 422: errorResponse("The import has already finished.") },
+  responses: {
+    200: jsonResponse(importOutput, "Cancelled."),
+    404: errorResponse("No such import in this project."),
+    422: errorResponse("The import has already finished."),
+  },
 });

@@ -10,7 +10,11 @@ const base = "/api/admin/projects/{projectID}";
 const idParams = projectParams.extend({ id: z.uuid() });
 
 registerPath({
-  method: "get", path: `${base}/overview`, permission: "project.read", tags: ["Admin: overview"], summary: "The project at a glance",
+  method: "get",
+  path: `${base}/overview`,
+  permission: "project.read",
+  tags: ["Admin: overview"],
+  summary: "The project at a glance",
   description:
     "Events per minute (last hour) and per hour (last 7 days) by origin, accepted and rejected API requests per hour (24 h), the intake backlog and pipeline lag, " +
     "schedule firings due in the next 24 h, the 5 biggest lists and new users per day. Counters come from `project_rollups` (maintained by the pipeline and the request log), " +
@@ -19,7 +23,11 @@ registerPath({
   responses: { 200: jsonResponse(overviewOutput, "The overview.") },
 });
 registerPath({
-  method: "get", path: `${base}/requests`, permission: "requests.read", tags: ["Admin: request log"], summary: "The API request log",
+  method: "get",
+  path: `${base}/requests`,
+  permission: "requests.read",
+  tags: ["Admin: request log"],
+  summary: "The API request log",
   description:
     "Requests made with the project's API keys, newest first: the last 1,000 per key, kept 7 days. Failed requests keep the problem's `errors[]` and their body " +
     "(secret-named fields and API keys redacted, at most 8 KiB). Written in batches about a second after the request. Role `admin` (it holds request bodies); a console session works too.",
@@ -27,7 +35,11 @@ registerPath({
   responses: { 200: jsonResponse(listOf(loggedRequestOutput, "LoggedRequestList"), "A page of requests.") },
 });
 registerPath({
-  method: "post", path: `${base}/lists/preview`, permission: "lists.write", tags: ["Admin: lists"], summary: "Preview a dynamic list's rules",
+  method: "post",
+  path: `${base}/lists/preview`,
+  permission: "lists.write",
+  tags: ["Admin: lists"],
+  summary: "Preview a dynamic list's rules",
   description:
     "How many users match the rules now and 20 of them (newest first), without creating anything. The exact count gets 1.2 s; for projects of 20,000 users or more an " +
     "estimate from a random sample of about 5,000 of their users runs beside it and answers (`estimated` true) when the count does not finish, so the answer comes within " +
@@ -36,13 +48,25 @@ registerPath({
   responses: { 200: jsonResponse(listPreviewOutput, "The preview.") },
 });
 registerPath({
-  method: "get", path: `${base}/lists/{id}/history`, permission: "lists.read", tags: ["Admin: lists"], summary: "A list's entries and exits (newest first)",
-  description: "The list's `list.user.added` and `list.user.removed` events. Role `support` or above; a console session works too.",
+  method: "get",
+  path: `${base}/lists/{id}/history`,
+  permission: "lists.read",
+  tags: ["Admin: lists"],
+  summary: "A list's entries and exits (newest first)",
+  description:
+    "The list's `list.user.added` and `list.user.removed` events. Role `support` or above; a console session works too.",
   request: { params: idParams, query: listHistoryQuery },
-  responses: { 200: jsonResponse(listOf(listHistoryOutput, "ListHistory"), "A page of changes."), 404: errorResponse("No such list.") },
+  responses: {
+    200: jsonResponse(listOf(listHistoryOutput, "ListHistory"), "A page of changes."),
+    404: errorResponse("No such list."),
+  },
 });
 registerPath({
-  method: "patch", path: `${base}/journeys/{id}`, permission: "journeys.write", tags: ["Admin: journeys"], summary: "Change a journey's settings or entrances",
+  method: "patch",
+  path: `${base}/journeys/{id}`,
+  permission: "journeys.write",
+  tags: ["Admin: journeys"],
+  summary: "Change a journey's settings or entrances",
   description:
     "Settings given are changed. `entrances`, when given, replaces the journey's entrances: those carrying an existing `id` are updated in place (entries keep pointing at them), " +
     "those without are added, the rest are removed. Entries already made are kept. Role `editor` or above; a console session works too.",

@@ -29,9 +29,30 @@ const rand = mulberry32(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const HOSTILE_STRINGS = [
-  "", " ", "x".repeat(5000), "\u0000", "\ud800", "a\nb\r\nc\t", "%0A%0D", "../../etc/passwd", "' or 1=1 --", "<script>alert(1)</script>",
-  "a@" + ".".repeat(20000) + "@", "1 second", "-1 month", "9999999 years", "NaN", "null", "{}", "__proto__", "constructor", "😀".repeat(300),
-  "2100-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "00000000-0000-0000-0000-000000000000", "rk_" + "a".repeat(60),
+  "",
+  " ",
+  "x".repeat(5000),
+  "\u0000",
+  "\ud800",
+  "a\nb\r\nc\t",
+  "%0A%0D",
+  "../../etc/passwd",
+  "' or 1=1 --",
+  "<script>alert(1)</script>",
+  "a@" + ".".repeat(20000) + "@",
+  "1 second",
+  "-1 month",
+  "9999999 years",
+  "NaN",
+  "null",
+  "{}",
+  "__proto__",
+  "constructor",
+  "😀".repeat(300),
+  "2100-01-01T00:00:00Z",
+  "0000-01-01T00:00:00Z",
+  "00000000-0000-0000-0000-000000000000",
+  "rk_" + "a".repeat(60),
 ];
 const HOSTILE_NUMBERS = [0, -1, 1.5, -0, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MIN_VALUE];
 
@@ -39,14 +60,35 @@ function randomJson(depth = 0): unknown {
   const r = rand();
   if (depth > 5 || r < 0.3) return pick([...HOSTILE_STRINGS, ...HOSTILE_NUMBERS, true, false, null] as unknown[]);
   if (r < 0.6) return Array.from({ length: Math.floor(rand() * 5) }, () => randomJson(depth + 1));
-  const keys = ["name", "identifier", "data", "rules", "email", "interval", "match", "all", "any", "event", "__proto__", pick(HOSTILE_STRINGS).slice(0, 40)];
+  const keys = [
+    "name",
+    "identifier",
+    "data",
+    "rules",
+    "email",
+    "interval",
+    "match",
+    "all",
+    "any",
+    "event",
+    "__proto__",
+    pick(HOSTILE_STRINGS).slice(0, 40),
+  ];
   return Object.fromEntries(Array.from({ length: Math.floor(rand() * 6) }, () => [pick(keys), randomJson(depth + 1)]));
 }
 
 const deepArrays = (n: number) => "[".repeat(n) + "]".repeat(n);
 const deepObjects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
 
-type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
 
 /** A body shaped like the operation's schema (so it passes the outer checks) with hostile values inside. */
 function shapedBody(schema: Schema | undefined, resolve: (s: Schema) => Schema, depth = 0): unknown {
@@ -56,11 +98,13 @@ function shapedBody(schema: Schema | undefined, resolve: (s: Schema) => Schema, 
   if (alt?.length) return shapedBody(pick(alt), resolve, depth + 1);
   if (s.properties) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(s.properties)) out[k] = rand() < 0.3 ? hostileValue() : shapedBody(v, resolve, depth + 1);
+    for (const [k, v] of Object.entries(s.properties))
+      out[k] = rand() < 0.3 ? hostileValue() : shapedBody(v, resolve, depth + 1);
     return out;
   }
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  if (type === "array") return rand() < 0.2 ? Array.from({ length: 2000 }, () => 1) : [shapedBody(s.items, resolve, depth + 1)];
+  if (type === "array")
+    return rand() < 0.2 ? Array.from({ length: 2000 }, () => 1) : [shapedBody(s.items, resolve, depth + 1)];
   if (type === "string") return pick(HOSTILE_STRINGS);
   if (type === "number" || type === "integer") return pick(HOSTILE_NUMBERS);
   if (type === "boolean") return rand() < 0.5;
@@ -74,7 +118,16 @@ function hostileValue(): unknown {
   return randomJson(3);
 }
 
-const PARAM_VALUES = ["00000000-0000-7000-8000-000000000000", "not-a-uuid", "%0A%0D%09", "x".repeat(3000), "..%2F..", "%00", "-1", "null"];
+const PARAM_VALUES = [
+  "00000000-0000-7000-8000-000000000000",
+  "not-a-uuid",
+  "%0A%0D%09",
+  "x".repeat(3000),
+  "..%2F..",
+  "%00",
+  "-1",
+  "null",
+];
 const QUERY_VALUES = ["-1", "0", "1e309", "999999999999", "%7B%7B%7B", "%00", "x".repeat(3000), "%ZZ", "[]", "null"];
 
 interface Operation {
@@ -125,7 +178,8 @@ function urlFor(op: Operation, hostileParams: boolean): string {
     return hostileParams ? pick(PARAM_VALUES) : "00000000-0000-7000-8000-000000000000";
   });
   const query = op.params.filter((x) => x.in === "query");
-  if (query.length && rand() < 0.7) path += "?" + query.map((q) => `${encodeURIComponent(q.name)}=${pick(QUERY_VALUES)}`).join("&");
+  if (query.length && rand() < 0.7)
+    path += "?" + query.map((q) => `${encodeURIComponent(q.name)}=${pick(QUERY_VALUES)}`).join("&");
   return path;
 }
 
@@ -135,11 +189,19 @@ const failures: string[] = [];
 async function send(op: Operation, path: string, body: string | undefined, contentType = "application/json") {
   // A console session writes from our own origin; a key is a server's and sends no Origin (a key refuses
   // every Origin it does not list, so sending one would stop each request before its handler).
-  const headers: Record<string, string> = op.sessionOnly ? { origin: baseUrl, cookie: admin.cookie } : { authorization: `Bearer ${p.keys.admin}` };
+  const headers: Record<string, string> = op.sessionOnly
+    ? { origin: baseUrl, cookie: admin.cookie }
+    : { authorization: `Bearer ${p.keys.admin}` };
   if (body !== undefined) headers["content-type"] = contentType;
   let status: number;
   try {
-    const res = await fetch(baseUrl + path, { method: op.method, headers, body: op.method === "GET" ? undefined : body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(baseUrl + path, {
+      method: op.method,
+      headers,
+      body: op.method === "GET" ? undefined : body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(10_000),
+    });
     await res.arrayBuffer();
     status = res.status;
   } catch (err) {
@@ -149,7 +211,10 @@ async function send(op: Operation, path: string, body: string | undefined, conte
   totals.requests++;
   const bucket = `${status}`;
   totals.byStatus[bucket] = (totals.byStatus[bucket] ?? 0) + 1;
-  if (status >= 500 && status !== 599 && !(op.probe && status === 503)) failures.push(`${op.method} ${path.slice(0, 200)} -> ${status} (body ${body === undefined ? "none" : body.slice(0, 120)})`);
+  if (status >= 500 && status !== 599 && !(op.probe && status === 503))
+    failures.push(
+      `${op.method} ${path.slice(0, 200)} -> ${status} (body ${body === undefined ? "none" : body.slice(0, 120)})`,
+    );
 }
 
 describe("fuzzing every operation of the OpenAPI document", () => {
@@ -175,7 +240,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
       }
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`[fuzz] seed ${SEED}: ${ops.length} operations, ${totals.requests} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(totals.byStatus)}`);
+    console.log(
+      `[fuzz] seed ${SEED}: ${ops.length} operations, ${totals.requests} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(totals.byStatus)}`,
+    );
     expect(failures).toEqual([]);
   }, 120_000); // bounded: ~10 requests per operation (well under 60 s on an idle machine)
 });

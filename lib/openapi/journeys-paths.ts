@@ -9,39 +9,69 @@ const idParams = projectParams.extend({ id: z.uuid() });
 const notFound = errorResponse("No such journey.");
 
 registerPath({
-  method: "get", path: base, permission: "journeys.read", tags: ["Admin: journeys"], summary: "List journeys (newest first)",
+  method: "get",
+  path: base,
+  permission: "journeys.read",
+  tags: ["Admin: journeys"],
+  summary: "List journeys (newest first)",
   description: "List journeys (newest first). Role `support` or above; a console session works too.",
   request: { params: projectParams, query: listJourneysQuery },
   responses: { 200: jsonResponse(listOf(journeyOutput, "JourneyList"), "A page of journeys.") },
 });
 registerPath({
-  method: "post", path: base, permission: "journeys.write", tags: ["Admin: journeys"], summary: "Create a journey with its entrances",
+  method: "post",
+  path: base,
+  permission: "journeys.write",
+  tags: ["Admin: journeys"],
+  summary: "Create a journey with its entrances",
   description:
     "Event entrances listen for an event name, with an optional condition on its data; for organization events every member enters, filtered by `user_rule` (a list rule). " +
     "Scheduled entrances name a schedule definition of this project and one of its offsets (else 404 naming the field): users enter when that offset's `scheduled.<name>` event fires. " +
     "The event's data becomes the entry's context, `journey.<data_key>.<property>`. Re-entry: `allow_multiple_entries` (enter again later) and `allow_concurrent_runs` (enter while an entry is active). Role `editor` or above.",
   request: { params: projectParams, body: jsonBody(journeyInput) },
-  responses: { 201: jsonResponse(journeyOutput, "Created."), 404: errorResponse("A scheduled entrance names a schedule or offset this project does not have.") },
+  responses: {
+    201: jsonResponse(journeyOutput, "Created."),
+    404: errorResponse("A scheduled entrance names a schedule or offset this project does not have."),
+  },
 });
 registerPath({
-  method: "get", path: `${base}/{id}`, permission: "journeys.read", tags: ["Admin: journeys"], summary: "Read a journey",
+  method: "get",
+  path: `${base}/{id}`,
+  permission: "journeys.read",
+  tags: ["Admin: journeys"],
+  summary: "Read a journey",
   description: "Read a journey. Role `support` or above; a console session works too.",
-  request: { params: idParams }, responses: { 200: jsonResponse(journeyOutput, "The journey."), 404: notFound },
+  request: { params: idParams },
+  responses: { 200: jsonResponse(journeyOutput, "The journey."), 404: notFound },
 });
 registerPath({
-  method: "delete", path: `${base}/{id}`, permission: "journeys.write", tags: ["Admin: journeys"], summary: "Delete a journey, its entrances and entries",
+  method: "delete",
+  path: `${base}/{id}`,
+  permission: "journeys.write",
+  tags: ["Admin: journeys"],
+  summary: "Delete a journey, its entrances and entries",
   description: "Delete a journey, its entrances and entries. Role `editor` or above; a console session works too.",
-  request: { params: idParams }, responses: { 204: { description: "Deleted." }, 404: notFound },
+  request: { params: idParams },
+  responses: { 204: { description: "Deleted." }, 404: notFound },
 });
 registerPath({
-  method: "get", path: `${base}/{id}/entries`, permission: "journeys.read", tags: ["Admin: journeys"], summary: "List a journey's entries (newest first)",
+  method: "get",
+  path: `${base}/{id}/entries`,
+  permission: "journeys.read",
+  tags: ["Admin: journeys"],
+  summary: "List a journey's entries (newest first)",
   description: "Filter by `user_id`. Each entry has the triggering event id and its context.",
   request: { params: idParams, query: listEntriesQuery },
   responses: { 200: jsonResponse(listOf(journeyEntryOutput, "JourneyEntryList"), "A page of entries."), 404: notFound },
 });
 registerPath({
-  method: "post", path: `${base}/{id}/entries/{entryId}/exit`, permission: "journeys.write", tags: ["Admin: journeys"], summary: "End an active entry",
-  description: "Marks the entry exited, so a journey without concurrent runs admits the user again (when multiple entries are allowed).",
+  method: "post",
+  path: `${base}/{id}/entries/{entryId}/exit`,
+  permission: "journeys.write",
+  tags: ["Admin: journeys"],
+  summary: "End an active entry",
+  description:
+    "Marks the entry exited, so a journey without concurrent runs admits the user again (when multiple entries are allowed).",
   request: { params: idParams.extend({ entryId: z.uuid() }) },
   responses: { 204: { description: "Exited." }, 404: errorResponse("No such active entry.") },
 });

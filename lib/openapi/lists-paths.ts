@@ -7,16 +7,27 @@ import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerP
 const base = "/api/admin/projects/{projectID}/lists";
 const idParams = projectParams.extend({ id: z.uuid() });
 const notFound = errorResponse("No such list.");
-const changed = jsonResponse(z.object({ changed: z.array(z.uuid()) }).meta({ id: "ListMembershipChange" }), "The users whose membership actually changed.");
+const changed = jsonResponse(
+  z.object({ changed: z.array(z.uuid()) }).meta({ id: "ListMembershipChange" }),
+  "The users whose membership actually changed.",
+);
 
 registerPath({
-  method: "get", path: base, permission: "lists.read", tags: ["Admin: lists"], summary: "List lists (newest first)",
+  method: "get",
+  path: base,
+  permission: "lists.read",
+  tags: ["Admin: lists"],
+  summary: "List lists (newest first)",
   description: "List lists (newest first). Role `support` or above; a console session works too.",
   request: { params: projectParams, query: listListsQuery },
   responses: { 200: jsonResponse(listOf(listOutput, "ListList"), "A page of lists.") },
 });
 registerPath({
-  method: "post", path: base, permission: "lists.write", tags: ["Admin: lists"], summary: "Create a list",
+  method: "post",
+  path: base,
+  permission: "lists.write",
+  tags: ["Admin: lists"],
+  summary: "Create a list",
   description:
     "Dynamic rules are a tree of `{all: [...]}` / `{any: [...]}` groups whose leaves are `{event: {name, scope: user|organization, at_least, within_days, where: [{path, op, value}]}}` " +
     "(the user, or one of their organizations, did `name` at least N times in the last D days, where `.data.<path> <op> <value>`) and `{property: {path: email|phone|timezone|locale|created_at|data.<path>, op, value}}`. " +
@@ -25,35 +36,68 @@ registerPath({
   responses: { 201: jsonResponse(listOutput, "Created.") },
 });
 registerPath({
-  method: "get", path: `${base}/{id}`, permission: "lists.read", tags: ["Admin: lists"], summary: "Read a list",
+  method: "get",
+  path: `${base}/{id}`,
+  permission: "lists.read",
+  tags: ["Admin: lists"],
+  summary: "Read a list",
   description: "Read a list. Role `support` or above; a console session works too.",
-  request: { params: idParams }, responses: { 200: jsonResponse(listOutput, "The list."), 404: notFound },
+  request: { params: idParams },
+  responses: { 200: jsonResponse(listOutput, "The list."), 404: notFound },
 });
 registerPath({
-  method: "patch", path: `${base}/{id}`, permission: "lists.write", tags: ["Admin: lists"], summary: "Rename a list or replace a dynamic list's rules",
-  description: "New rules are evaluated over every user in the background. Rules on a static list: 422. Role `editor` or above.",
+  method: "patch",
+  path: `${base}/{id}`,
+  permission: "lists.write",
+  tags: ["Admin: lists"],
+  summary: "Rename a list or replace a dynamic list's rules",
+  description:
+    "New rules are evaluated over every user in the background. Rules on a static list: 422. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(listPatch) },
-  responses: { 200: jsonResponse(listOutput, "The list."), 404: notFound, 422: errorResponse("Rules for a static list.") },
+  responses: {
+    200: jsonResponse(listOutput, "The list."),
+    404: notFound,
+    422: errorResponse("Rules for a static list."),
+  },
 });
 registerPath({
-  method: "delete", path: `${base}/{id}`, permission: "lists.write", tags: ["Admin: lists"], summary: "Delete a list and its memberships",
+  method: "delete",
+  path: `${base}/{id}`,
+  permission: "lists.write",
+  tags: ["Admin: lists"],
+  summary: "Delete a list and its memberships",
   description: "Delete a list and its memberships. Role `editor` or above; a console session works too.",
-  request: { params: idParams }, responses: { 204: { description: "Deleted." }, 404: notFound },
+  request: { params: idParams },
+  responses: { 204: { description: "Deleted." }, 404: notFound },
 });
 registerPath({
-  method: "get", path: `${base}/{id}/users`, permission: "lists.read", tags: ["Admin: lists"], summary: "List a list's members (most recently added first)",
-  description: "List a list's members (most recently added first). Role `support` or above; a console session works too.",
+  method: "get",
+  path: `${base}/{id}/users`,
+  permission: "lists.read",
+  tags: ["Admin: lists"],
+  summary: "List a list's members (most recently added first)",
+  description:
+    "List a list's members (most recently added first). Role `support` or above; a console session works too.",
   request: { params: idParams, query: listMembersQuery },
   responses: { 200: jsonResponse(listOf(listMemberOutput, "ListMemberList"), "A page of members."), 404: notFound },
 });
 registerPath({
-  method: "post", path: `${base}/{id}/users`, permission: "lists.write", tags: ["Admin: lists"], summary: "Add users to a static list",
-  description: "Emits `list.user.added` for each user actually added; unknown ids are ignored. Dynamic lists: 422. Role `editor` or above.",
+  method: "post",
+  path: `${base}/{id}/users`,
+  permission: "lists.write",
+  tags: ["Admin: lists"],
+  summary: "Add users to a static list",
+  description:
+    "Emits `list.user.added` for each user actually added; unknown ids are ignored. Dynamic lists: 422. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(listUsersInput) },
   responses: { 200: changed, 404: notFound, 422: errorResponse("The list is dynamic.") },
 });
 registerPath({
-  method: "delete", path: `${base}/{id}/users`, permission: "lists.write", tags: ["Admin: lists"], summary: "Remove users from a static list",
+  method: "delete",
+  path: `${base}/{id}/users`,
+  permission: "lists.write",
+  tags: ["Admin: lists"],
+  summary: "Remove users from a static list",
   description: "Emits `list.user.removed` for each user actually removed. Dynamic lists: 422. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(listUsersInput) },
   responses: { 200: changed, 404: notFound, 422: errorResponse("The list is dynamic.") },

@@ -8,22 +8,43 @@ registry.registerComponent("securitySchemes", "metricsToken", {
   description: "The value of the server's `METRICS_TOKEN` (not a project API key).",
 });
 
-const check = z.object({ ok: z.boolean(), detail: z.string(), value: z.number().nullable().optional(), limit: z.number().optional() });
+const check = z.object({
+  ok: z.boolean(),
+  detail: z.string(),
+  value: z.number().nullable().optional(),
+  limit: z.number().optional(),
+});
 const health = z.object({ status: z.string(), checks: z.record(z.string(), check) }).meta({ id: "Health" });
-const jsonOf = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+const jsonOf = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
 
 registry.registerPath({
-  method: "get", path: "/api/health/live", tags: ["Operations"], security: [], summary: "Liveness",
+  method: "get",
+  path: "/api/health/live",
+  tags: ["Operations"],
+  security: [],
+  summary: "Liveness",
   description: "The process answers; touches nothing else, so a database outage never restarts the web.",
   responses: { 200: jsonOf(health, "Alive.") },
 });
 registry.registerPath({
-  method: "get", path: "/api/health/ready", tags: ["Operations"], security: [], summary: "Readiness",
-  description: "200 when every check (`database`, `migrations` at head, a recent `worker` heartbeat, `intake_backlog` and `intake_age` under their limits) passes; 503 with `Retry-After` naming the failing ones.",
+  method: "get",
+  path: "/api/health/ready",
+  tags: ["Operations"],
+  security: [],
+  summary: "Readiness",
+  description:
+    "200 when every check (`database`, `migrations` at head, a recent `worker` heartbeat, `intake_backlog` and `intake_age` under their limits) passes; 503 with `Retry-After` naming the failing ones.",
   responses: { 200: jsonOf(health, "Ready."), 503: jsonOf(health, "Not ready; `checks` says why.") },
 });
 registry.registerPath({
-  method: "get", path: "/api/metrics", tags: ["Operations"], security: [{ metricsToken: [] }], summary: "Prometheus metrics of this web process",
+  method: "get",
+  path: "/api/metrics",
+  tags: ["Operations"],
+  security: [{ metricsToken: [] }],
+  summary: "Prometheus metrics of this web process",
   responses: {
     200: { description: "Prometheus text exposition.", content: { "text/plain": { schema: z.string() } } },
     401: { description: "Missing or wrong token." },
@@ -31,6 +52,10 @@ registry.registerPath({
   },
 });
 registry.registerPath({
-  method: "get", path: "/api/openapi.json", tags: ["Operations"], security: [], summary: "This OpenAPI 3.1 document",
+  method: "get",
+  path: "/api/openapi.json",
+  tags: ["Operations"],
+  security: [],
+  summary: "This OpenAPI 3.1 document",
   responses: { 200: jsonOf(z.record(z.string(), z.unknown()), "The document.") },
 });

@@ -16,7 +16,10 @@ const problemContent = { "application/problem+json": { schema: problem } };
 
 /** The error answers every authenticated endpoint can give, with what they mean here. */
 export const COMMON_ERRORS = {
-  400: { description: "Malformed JSON or an invalid body; `errors` lists each bad field's path.", content: problemContent },
+  400: {
+    description: "Malformed JSON or an invalid body; `errors` lists each bad field's path.",
+    content: problemContent,
+  },
   401: { description: "Missing, unknown or revoked API key.", content: problemContent },
   403: { description: "The key belongs to another project or its role is too low.", content: problemContent },
   413: { description: "Body over 1 MiB.", content: problemContent },
@@ -33,7 +36,10 @@ export const jsonBody = (schema: z.ZodType, description?: string) => ({
   content: { "application/json": { schema } },
 });
 
-export const jsonResponse = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+export const jsonResponse = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
 
 export const projectParams = z.object({ projectID: z.uuid().meta({ description: "The project's UUID." }) });
 
@@ -64,15 +70,24 @@ const CLIENT_PREFIX = "/api/client/projects/{projectID}";
  * with the project segment and once without (`/api/client/...`), where the API key's project is used; the
  * routes of both are the same handlers.
  */
-export function registerPath({ permission, keyPathNote, ...route }: RouteConfig & { permission?: Permission; /** Said only on the key-scoped copy. */ keyPathNote?: string }) {
+export function registerPath({
+  permission,
+  keyPathNote,
+  ...route
+}: RouteConfig & { permission?: Permission /** Said only on the key-scoped copy. */; keyPathNote?: string }) {
   const access = permission ? { "x-permission": permission, "x-required-role": PERMISSIONS[permission] } : {};
   // Admin routes take a console session as well as a key (`withProject(..., { sessions: true })`).
-  const security: Record<string, string[]>[] = route.path.startsWith("/api/admin/") ? [{ apiKey: [] }, { session: [] }] : [{ apiKey: [] }];
+  const security: Record<string, string[]>[] = route.path.startsWith("/api/admin/")
+    ? [{ apiKey: [] }, { session: [] }]
+    : [{ apiKey: [] }];
   const full: RouteConfig = { security, ...route, ...access, responses: { ...COMMON_ERRORS, ...route.responses } };
   registry.registerPath(full);
   if (!route.path.startsWith(`${CLIENT_PREFIX}/`)) return;
   const params = route.request?.params;
-  const rest = params && params !== projectParams && "omit" in params ? (params as typeof projectParams).omit({ projectID: true }) : undefined;
+  const rest =
+    params && params !== projectParams && "omit" in params
+      ? (params as typeof projectParams).omit({ projectID: true })
+      : undefined;
   registry.registerPath({
     ...full,
     path: `/api/client${route.path.slice(CLIENT_PREFIX.length)}`,

@@ -33,16 +33,31 @@ async function routeHandlers(): Promise<RouteHandler[]> {
     let source = await readFile(path.join(ROOT, file), "utf8");
     // A route that re-exports another's handlers (the key-scoped client mirrors) is guarded as that one.
     const reexport = /^export \{[^}]*\} from "@\/(app\/[^"]+)";/m.exec(source);
-    if (reexport) source = (await readFile(path.join(ROOT, `${reexport[1]}.ts`), "utf8")).split(/(?=^export )/m).filter((p) => p.startsWith("export ")).join("");
-    const routePath = "/" + path.posix.dirname(file).slice("app/".length).replace(/\[([^\]]+)\]/g, "{$1}");
+    if (reexport)
+      source = (await readFile(path.join(ROOT, `${reexport[1]}.ts`), "utf8"))
+        .split(/(?=^export )/m)
+        .filter((p) => p.startsWith("export "))
+        .join("");
+    const routePath =
+      "/" +
+      path.posix
+        .dirname(file)
+        .slice("app/".length)
+        .replace(/\[([^\]]+)\]/g, "{$1}");
     // Each export's text runs to the next export, so options such as `{ sessions: true }` stay with it.
     const parts = source.split(/(?=^export )/m);
     for (const method of METHODS) {
-      const part = parts.find((p) => new RegExp(`^export (const|async function|function) ${method}\\b|^export \\{[^}]*\\b${method}\\b`).test(p));
+      const part = parts.find((p) =>
+        new RegExp(`^export (const|async function|function) ${method}\\b|^export \\{[^}]*\\b${method}\\b`).test(p),
+      );
       if (!part) continue;
       const project = /=\s*withProject(?:<[^>]*>)?\(\s*"([a-z.]+)"/.exec(part);
       const guard: Guard = project
-        ? { kind: "project", permission: project[1] as keyof typeof PERMISSIONS, sessions: /\bsessions:\s*true\b/.test(part) }
+        ? {
+            kind: "project",
+            permission: project[1] as keyof typeof PERMISSIONS,
+            sessions: /\bsessions:\s*true\b/.test(part),
+          }
         : /=\s*withSession\b/.test(part)
           ? { kind: "session" }
           : /=\s*publicRoute\b/.test(part)
@@ -72,9 +87,14 @@ describe("every route under app/api is in the OpenAPI document with the access i
       expect(op, `${h.file} exports ${h.method} but the OpenAPI document has no such operation`).toBeDefined();
       const g = h.guard;
       if (g.kind === "project") {
-        expect({ permission: op!["x-permission"], role: op!["x-required-role"] }).toEqual({ permission: g.permission, role: PERMISSIONS[g.permission] });
+        expect({ permission: op!["x-permission"], role: op!["x-required-role"] }).toEqual({
+          permission: g.permission,
+          role: PERMISSIONS[g.permission],
+        });
         // Segment's routes also take the key as the HTTP Basic user (its write-key convention).
-        expect(schemes(op!)).toEqual(g.sessions ? ["apiKey", "session"] : h.path.startsWith("/api/v1/") ? ["apiKey", "writeKey"] : ["apiKey"]);
+        expect(schemes(op!)).toEqual(
+          g.sessions ? ["apiKey", "session"] : h.path.startsWith("/api/v1/") ? ["apiKey", "writeKey"] : ["apiKey"],
+        );
       } else {
         expect(op!["x-permission"]).toBeUndefined();
         if (g.kind === "session") expect(schemes(op!)).toEqual(["session"]);

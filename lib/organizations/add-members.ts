@@ -19,7 +19,13 @@ export interface MembershipView {
   updated_at: string;
 }
 
-type RawMember = { organization_id: string; user_id: string; data: Record<string, unknown>; created_at: string; updated_at: string };
+type RawMember = {
+  organization_id: string;
+  user_id: string;
+  data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+};
 
 /**
  * Adds members, or shallow-merges the membership's own data where the user already is one, for one
@@ -31,17 +37,41 @@ type RawMember = { organization_id: string; user_id: string; data: Record<string
  */
 export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[], path: (i: number) => string) {
   const { db: tx, projectId } = ctx;
-  const orgs = await lookupPairs(ctx, "organization", inputs.flatMap((m) => m.organization.identifier));
-  const users = await lookupPairs(ctx, "user", inputs.flatMap((m) => m.user.identifier));
+  const orgs = await lookupPairs(
+    ctx,
+    "organization",
+    inputs.flatMap((m) => m.organization.identifier),
+  );
+  const users = await lookupPairs(
+    ctx,
+    "user",
+    inputs.flatMap((m) => m.user.identifier),
+  );
 
-  const groups = new Map<string, { organizationId: string; userId: string; first: number; data?: Record<string, unknown> }>();
+  const groups = new Map<
+    string,
+    { organizationId: string; userId: string; first: number; data?: Record<string, unknown> }
+  >();
   const keys = inputs.map((input, i) => {
-    const organizationId = ownerOf(orgs, "organization", input.organization.identifier, `${path(i)}organization.identifier`);
+    const organizationId = ownerOf(
+      orgs,
+      "organization",
+      input.organization.identifier,
+      `${path(i)}organization.identifier`,
+    );
     const userId = ownerOf(users, "user", input.user.identifier, `${path(i)}user.identifier`);
-    const missing = [organizationId === null && "organization", userId === null && "user"].filter((m): m is Kind => !!m);
+    const missing = [organizationId === null && "organization", userId === null && "user"].filter(
+      (m): m is Kind => !!m,
+    );
     if (missing.length) {
-      const errors: FieldError[] = missing.map((m) => ({ path: `${path(i)}${m}.identifier`, message: `no ${m} has these identifiers` }));
-      throw new NotFound(`No ${missing.join(" and no ")} has these identifiers${path(i) ? ` (${path(i).slice(0, -1)})` : ""}; nothing was created.`, { errors });
+      const errors: FieldError[] = missing.map((m) => ({
+        path: `${path(i)}${m}.identifier`,
+        message: `no ${m} has these identifiers`,
+      }));
+      throw new NotFound(
+        `No ${missing.join(" and no ")} has these identifiers${path(i) ? ` (${path(i).slice(0, -1)})` : ""}; nothing was created.`,
+        { errors },
+      );
     }
     const key = `${organizationId}/${userId}`;
     const g = groups.get(key) ?? { organizationId: organizationId!, userId: userId!, first: i };
@@ -53,21 +83,27 @@ export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[],
   // Written in key order, so concurrent calls touching the same memberships queue instead of deadlocking.
   const sorted = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const input = JSON.stringify(sorted.map(([, g]) => ({ o: g.organizationId, u: g.userId, d: g.data ?? {} })));
-  const inserted = await queryRows<RawMember>(tx, sql`
+  const inserted = await queryRows<RawMember>(
+    tx,
+    sql`
     insert into organization_members (project_id, organization_id, user_id, data)
     select ${projectId}::uuid, x.o, x.u, x.d from jsonb_to_recordset(${input}::jsonb) as x(o uuid, u uuid, d jsonb)
     on conflict do nothing
-    returning organization_id, user_id, data, created_at::text, updated_at::text`);
+    returning organization_id, user_id, data, created_at::text, updated_at::text`,
+  );
   const added = new Set(inserted.map((r) => `${r.organization_id}/${r.user_id}`));
   const existing = sorted.filter(([k]) => !added.has(k)).map(([, g]) => g);
   if (existing.length) {
     const pairs = JSON.stringify(existing.map((g) => ({ o: g.organizationId, u: g.userId })));
     // One key probe per pair, locked as probed, in the pairs' (key) order: a join was planned as a
     // scan of the project's memberships when the statistics were stale (lib/db/probe-plans.int.test.ts).
-    const locked = await queryRows<{ one: number }>(tx, sql`
+    const locked = await queryRows<{ one: number }>(
+      tx,
+      sql`
       select 1 as one from jsonb_to_recordset(${pairs}::jsonb) as x(o uuid, u uuid)
       cross join lateral (select 1 from organization_members m
-        where m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u offset 0 for update) m`);
+        where m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u offset 0 for update) m`,
+    );
     if (locked.length !== existing.length) throw new RetryTransaction(); // removed concurrently; start over
   }
   const changes = await mergeRows(tx, {
@@ -84,19 +120,33 @@ export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[],
   for (const [key, g] of [...groups.entries()].sort(([, a], [, b]) => a.first - b.first)) {
     const { organizationId, userId } = g;
     const row = insertedBy.get(key);
-    if (row) events.push({ name: "organization.user.added", userId, organizationId, data: { organization_id: organizationId, data: row.data } });
+    if (row)
+      events.push({
+        name: "organization.user.added",
+        userId,
+        organizationId,
+        data: { organization_id: organizationId, data: row.data },
+      });
     else if (changedBy.get(key)?.length) {
-      events.push({ name: "organization.user.updated", userId, organizationId, data: { organization_id: organizationId, changed: changedBy.get(key) } });
+      events.push({
+        name: "organization.user.updated",
+        userId,
+        organizationId,
+        data: { organization_id: organizationId, changed: changedBy.get(key) },
+      });
     }
   }
   await recordSystemEvents(ctx, events);
 
   const all = JSON.stringify([...groups.values()].map((g) => ({ o: g.organizationId, u: g.userId })));
-  const stored = await queryRows<RawMember>(tx, sql`
+  const stored = await queryRows<RawMember>(
+    tx,
+    sql`
     select m.organization_id, m.user_id, m.data, m.created_at, m.updated_at
     from jsonb_to_recordset(${all}::jsonb) as x(o uuid, u uuid)
     cross join lateral (select * from organization_members m
-      where m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u offset 0) m`);
+      where m.project_id = ${projectId}::uuid and m.organization_id = x.o and m.user_id = x.u offset 0) m`,
+  );
   const views = new Map(stored.map((r) => [`${r.organization_id}/${r.user_id}`, toView(r)]));
   const firstOf = new Set([...groups.values()].map((g) => g.first));
   return {
@@ -108,14 +158,18 @@ export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[],
 
 /** The record the identifiers name, null when none; identifiers naming two records are a 409. */
 function ownerOf(owners: Map<string, string>, kind: Kind, ids: Identifier[], path: string): string | null {
-  const named = [...new Set(ids.map((p) => owners.get(pairKey(p.source, p.external_id))).filter((o) => o !== undefined))];
+  const named = [
+    ...new Set(ids.map((p) => owners.get(pairKey(p.source, p.external_id))).filter((o) => o !== undefined)),
+  ];
   if (named.length > 1) {
     throw new Conflict(`The identifiers at ${path} name ${named.length} different ${kind}s; nothing was written.`, {
       errors: [{ path, message: `resolves to ${named.length} different ${kind}s` }],
       extra: {
         records: named.map((id) => ({
           id,
-          identifier: ids.filter((p) => owners.get(pairKey(p.source, p.external_id)) === id).map(({ source, external_id }) => ({ source, external_id })),
+          identifier: ids
+            .filter((p) => owners.get(pairKey(p.source, p.external_id)) === id)
+            .map(({ source, external_id }) => ({ source, external_id })),
         })),
       },
     });

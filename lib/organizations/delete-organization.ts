@@ -14,40 +14,60 @@ import type { ProjectContext } from "@/lib/access/context";
  * former member gets `organization.user.removed`. The events recorded against the organization alone
  * are erased too, as for a user, unless `keepEvents` asks to keep them as history.
  */
-export async function deleteOrganization(ctx: ProjectContext, identifier: Identifier[], opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
+export async function deleteOrganization(
+  ctx: ProjectContext,
+  identifier: Identifier[],
+  opts: DeleteOrganizationOptions = { keepEvents: false },
+): Promise<void> {
   await inRetryingTransaction(ctx.db, async (tx) => {
     const id = await resolveIdentifiers({ ...ctx, db: tx }, "organization", identifier);
-    if (!id || !(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts))) throw new NotFound("No organization has these identifiers.");
+    if (!id || !(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts)))
+      throw new NotFound("No organization has these identifiers.");
   });
 }
 
-export async function deleteOrganizationById(ctx: ProjectContext, id: string, opts: DeleteOrganizationOptions = { keepEvents: false }): Promise<void> {
+export async function deleteOrganizationById(
+  ctx: ProjectContext,
+  id: string,
+  opts: DeleteOrganizationOptions = { keepEvents: false },
+): Promise<void> {
   await inRetryingTransaction(ctx.db, async (tx) => {
-    if (!(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts))) throw new NotFound("No organization with this id in this project.");
+    if (!(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts)))
+      throw new NotFound("No organization with this id in this project.");
   });
 }
 
-async function deleteOrganizationIn(ctx: ProjectContext, id: string, opts: DeleteOrganizationOptions): Promise<boolean> {
-    const { db: tx, projectId } = ctx;
-    const members = await tx
-      .select({ userId: organizationMembers.userId })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, id)))
-      .for("update");
-    // Accepted but unrecorded events naming it would create it again once drained.
-    await dropPendingEvents(ctx, "organization", id);
-    const deleted = await tx
-      .delete(organizations)
-      .where(and(eq(organizations.projectId, projectId), eq(organizations.id, id)))
-      .returning({ id: organizations.id });
-    if (!deleted.length) return false;
-    // Events carry no foreign key (hot table); those recorded against members belong to the members.
-    if (!opts.keepEvents) {
-      await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.organizationId, id), isNull(events.userId)));
-    }
-    await recordSystemEvents(
-      ctx,
-      members.map((m) => ({ name: "organization.user.removed", userId: m.userId, data: { organization_id: id, reason: "organization_deleted" } })),
-    );
-    return true;
+async function deleteOrganizationIn(
+  ctx: ProjectContext,
+  id: string,
+  opts: DeleteOrganizationOptions,
+): Promise<boolean> {
+  const { db: tx, projectId } = ctx;
+  const members = await tx
+    .select({ userId: organizationMembers.userId })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, id)))
+    .for("update");
+  // Accepted but unrecorded events naming it would create it again once drained.
+  await dropPendingEvents(ctx, "organization", id);
+  const deleted = await tx
+    .delete(organizations)
+    .where(and(eq(organizations.projectId, projectId), eq(organizations.id, id)))
+    .returning({ id: organizations.id });
+  if (!deleted.length) return false;
+  // Events carry no foreign key (hot table); those recorded against members belong to the members.
+  if (!opts.keepEvents) {
+    await tx
+      .delete(events)
+      .where(and(eq(events.projectId, projectId), eq(events.organizationId, id), isNull(events.userId)));
+  }
+  await recordSystemEvents(
+    ctx,
+    members.map((m) => ({
+      name: "organization.user.removed",
+      userId: m.userId,
+      data: { organization_id: id, reason: "organization_deleted" },
+    })),
+  );
+  return true;
 }

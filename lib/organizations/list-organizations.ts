@@ -23,8 +23,20 @@ export async function listOrganizations(ctx: ProjectContext, q: z.output<typeof 
   if (after) where.push(lt(organizations.id, after[0]));
   if (q.name) where.push(sql`${organizations.name} ilike ${"%" + q.name.replace(/[\\%_]/g, "\\$&") + "%"}`);
   if (q.data) where.push(sql`${organizations.data} @> ${JSON.stringify(q.data)}::jsonb`);
-  if (q.external_id !== undefined || q.source !== undefined) where.push(hasIdentifier(ctx, "organization", organizations.id, q));
-  const rows = await db.select({ id: organizations.id }).from(organizations).where(and(...where)).orderBy(desc(organizations.id)).limit(q.limit + 1);
+  if (q.external_id !== undefined || q.source !== undefined)
+    where.push(hasIdentifier(ctx, "organization", organizations.id, q));
+  const rows = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(...where))
+    .orderBy(desc(organizations.id))
+    .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
-  return { data: await loadOrganizationViews(ctx, data.map((r) => r.id)), next_cursor };
+  return {
+    data: await loadOrganizationViews(
+      ctx,
+      data.map((r) => r.id),
+    ),
+    next_cursor,
+  };
 }

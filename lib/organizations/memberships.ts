@@ -38,7 +38,13 @@ export async function removeMember(ctx: ProjectContext, org: Identifier[], user:
     const { organizationId, userId } = await resolveBoth({ ...ctx, db: tx }, org, user);
     const deleted = await tx
       .delete(organizationMembers)
-      .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
+      .where(
+        and(
+          eq(organizationMembers.projectId, projectId),
+          eq(organizationMembers.organizationId, organizationId),
+          eq(organizationMembers.userId, userId),
+        ),
+      )
       .returning({ userId: organizationMembers.userId });
     if (!deleted.length) throw new NotFound("The user is not a member of this organization.");
     await recordSystemEvents({ ...ctx, db: tx }, [

@@ -12,7 +12,11 @@ export const organizationInput = z
   .meta({ id: "OrganizationInput" });
 export type OrganizationInput = z.output<typeof organizationInput>;
 
-export const organizationBatchInput = z.array(organizationInput).min(1).max(MAX_BATCH).meta({ id: "OrganizationBatchInput" });
+export const organizationBatchInput = z
+  .array(organizationInput)
+  .min(1)
+  .max(MAX_BATCH)
+  .meta({ id: "OrganizationBatchInput" });
 
 const identified = z.strictObject({ identifier: identifierList });
 
@@ -23,7 +27,9 @@ export type MembershipInput = z.output<typeof membershipInput>;
 
 export const membershipBatchInput = z.array(membershipInput).min(1).max(MAX_BATCH).meta({ id: "MembershipBatchInput" });
 
-export const membershipRemoveInput = z.strictObject({ organization: identified, user: identified }).meta({ id: "MembershipRemoveInput" });
+export const membershipRemoveInput = z
+  .strictObject({ organization: identified, user: identified })
+  .meta({ id: "MembershipRemoveInput" });
 
 export const organizationOutput = z
   .object({
@@ -53,7 +59,12 @@ export const membershipOutput = z
  * names nothing). Events recorded against members stay with the members either way.
  */
 export const deleteOrganizationParams = z.object({
-  keep_events: z.enum(["true", "false"]).optional().meta({ description: "`true` keeps the organization's own events as history (default `false`: erased)." }),
+  keep_events: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "`true` keeps the organization's own events as history (default `false`: erased)." }),
 });
-export const deleteOrganizationQuery = deleteOrganizationParams.transform((q) => ({ keepEvents: q.keep_events === "true" }));
+export const deleteOrganizationQuery = deleteOrganizationParams.transform((q) => ({
+  keepEvents: q.keep_events === "true",
+}));
 export type DeleteOrganizationOptions = z.output<typeof deleteOrganizationQuery>;

@@ -57,7 +57,9 @@ export async function getOverview(ctx: ProjectContext): Promise<Overview> {
       select (select count(*) from (select 1 from event_intake where project_id = ${ctx.projectId}::uuid and failed_at is null limit ${BACKLOG_CAP}) x)::int as backlog,
         (select count(*) from (select 1 from event_intake where project_id = ${ctx.projectId}::uuid and failed_at is not null limit 10000) y)::int as failed`),
     // The primary key is (project_id, id) and ids are UUIDv7: the first row in key order is the oldest.
-    ctx.db.execute<{ id: string }>(sql`select id from event_intake where project_id = ${ctx.projectId}::uuid and failed_at is null order by id limit 1`),
+    ctx.db.execute<{ id: string }>(
+      sql`select id from event_intake where project_id = ${ctx.projectId}::uuid and failed_at is null order by id limit 1`,
+    ),
     ctx.db.execute<{ n: number }>(sql`
       select count(*)::int as n from (select 1 from schedule_firings where project_id = ${ctx.projectId}::uuid and state = 'pending'
         and fire_at >= now() and fire_at < now() + interval '24 hours' limit ${FIRINGS_CAP}) x`),

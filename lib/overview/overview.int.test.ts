@@ -15,7 +15,8 @@ afterAll(async () => {
 
 const overview = (key = p.keys.support) => api("GET", p.admin("/overview"), { key });
 const last = <T>(xs: T[]) => xs[xs.length - 1]!;
-const sum = (xs: { client: number; system: number; scheduled: number }[], k: "client" | "system" | "scheduled") => xs.reduce((a, x) => a + x[k], 0);
+const sum = (xs: { client: number; system: number; scheduled: number }[], k: "client" | "system" | "scheduled") =>
+  xs.reduce((a, x) => a + x[k], 0);
 
 describe("GET /overview", () => {
   it("is empty and zero-filled for a new project, readable by support", async () => {
@@ -37,17 +38,38 @@ describe("GET /overview", () => {
 
   it("counts events by origin, new users, accepted and rejected requests, and lists by size, from the rollups", async () => {
     const users = ["ov-1", "ov-2", "ov-3"];
-    for (const u of users) expect((await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: u }] } })).status).toBe(201);
-    const events = users.flatMap((u) => [{ name: "Viewed", identifier: [{ external_id: u }], data: {} }, { name: "Clicked", identifier: [{ external_id: u }], data: {} }]);
+    for (const u of users)
+      expect(
+        (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: u }] } }))
+          .status,
+      ).toBe(201);
+    const events = users.flatMap((u) => [
+      { name: "Viewed", identifier: [{ external_id: u }], data: {} },
+      { name: "Clicked", identifier: [{ external_id: u }], data: {} },
+    ]);
     expect((await api("POST", p.client("/users/events"), { key: p.keys.client, body: events })).status).toBe(202);
-    expect((await api("POST", p.client("/users/events"), { key: p.keys.client, body: [{ name: "" }] })).status).toBe(400);
-    const list = await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "Viewers", kind: "dynamic", rules: { event: { name: "Viewed" } } } });
+    expect((await api("POST", p.client("/users/events"), { key: p.keys.client, body: [{ name: "" }] })).status).toBe(
+      400,
+    );
+    const list = await api("POST", p.admin("/lists"), {
+      key: p.keys.editor,
+      body: { name: "Viewers", kind: "dynamic", rules: { event: { name: "Viewed" } } },
+    });
     await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "Empty", kind: "static" } });
     await waitFor(() => pipelineSettled(p.projectId), 20_000, "the pipeline");
-    const r = await waitFor(async () => {
-      const o = (await overview()).body;
-      return sum(o.events_per_minute, "client") === 6 && o.biggest_lists[0]?.member_count === 3 && o.requests_per_hour.some((h: any) => h.rejected > 0) && o.requests_per_hour.reduce((a: number, h: any) => a + h.accepted, 0) >= 6 ? o : null;
-    }, 20_000, "the overview to show the events");
+    const r = await waitFor(
+      async () => {
+        const o = (await overview()).body;
+        return sum(o.events_per_minute, "client") === 6 &&
+          o.biggest_lists[0]?.member_count === 3 &&
+          o.requests_per_hour.some((h: any) => h.rejected > 0) &&
+          o.requests_per_hour.reduce((a: number, h: any) => a + h.accepted, 0) >= 6
+          ? o
+          : null;
+      },
+      20_000,
+      "the overview to show the events",
+    );
     // 3 user.created system events; scheduled stays empty. Hourly and per-minute series agree.
     expect(sum(r.events_per_minute, "system")).toBeGreaterThanOrEqual(3);
     expect(sum(r.events_per_minute, "scheduled")).toBe(0);
@@ -78,7 +100,9 @@ describe("GET /overview", () => {
         await held`insert into event_intake (project_id, kind, name, identifier, data)
           values (${p.projectId}, 'user', 'Queued', ${sql.json([{ source: "default", external_id: "ov-1" }])}, '{}')`;
         await held`begin`;
-        locked = (await held`select 1 from event_intake where project_id = ${p.projectId} and name = 'Queued' for update`).length === 1;
+        locked =
+          (await held`select 1 from event_intake where project_id = ${p.projectId} and name = 'Queued' for update`)
+            .length === 1;
         if (!locked) await held`commit`;
       }
       expect(locked).toBe(true);

@@ -12,7 +12,14 @@ describe("schemaDeltaOf", () => {
     expect(delta).toEqual([
       { n: "A", p: "", t: ["object"], c: 2, f: "2026-01-01T10:00:00.000Z", l: "2026-01-02T10:00:00.000Z" },
       { n: "A", p: "tags", t: ["array"], c: 2, f: "2026-01-01T10:00:00.000Z", l: "2026-01-02T10:00:00.000Z" },
-      { n: "A", p: "tags[]", t: ["number", "string"], c: 1, f: "2026-01-01T10:00:00.000Z", l: "2026-01-01T10:00:00.000Z" },
+      {
+        n: "A",
+        p: "tags[]",
+        t: ["number", "string"],
+        c: 1,
+        f: "2026-01-01T10:00:00.000Z",
+        l: "2026-01-01T10:00:00.000Z",
+      },
       { n: "B", p: "", t: ["object"], c: 5000, f: "2026-01-01T09:00:00.500Z", l: "2026-01-01T09:00:00.500Z" },
       { n: "B", p: "n", t: ["number"], c: 5000, f: "2026-01-01T09:00:00.500Z", l: "2026-01-01T09:00:00.500Z" },
     ]);
@@ -29,12 +36,14 @@ function referenceDelta(samples: { name: string; data: Record<string, unknown>; 
       const a = out.get(k) ?? { n: e.name, p, t: new Set<string>(), c: 0 };
       out.set(k, a);
       a.t.add(type);
-      if (!seen.has(p)) (seen.add(p), a.c++);
+      if (!seen.has(p)) seen.add(p), a.c++;
     };
     add("", "object");
     walkPaths(e.data, add);
   }
-  return [...out.values()].map((a) => ({ n: a.n, p: a.p, t: [...a.t].sort(), c: a.c })).sort((a, b) => (a.n === b.n ? (a.p < b.p ? -1 : 1) : a.n < b.n ? -1 : 1));
+  return [...out.values()]
+    .map((a) => ({ n: a.n, p: a.p, t: [...a.t].sort(), c: a.c }))
+    .sort((a, b) => (a.n === b.n ? (a.p < b.p ? -1 : 1) : a.n < b.n ? -1 : 1));
 }
 
 describe("schemaDeltaOf against walkPaths", () => {

@@ -75,7 +75,8 @@ export function schemaDeltaOf(samples: SchemaSample[]): SchemaDelta {
   };
   samples.forEach((e, i) => {
     let t = times.get(e.receivedAt);
-    if (t === undefined) times.set(e.receivedAt, (t = Date.parse(e.receivedAt.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"))));
+    if (t === undefined)
+      times.set(e.receivedAt, (t = Date.parse(e.receivedAt.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"))));
     idx = i;
     at = t;
     n = e.times ?? 1;
@@ -92,7 +93,14 @@ export function schemaDeltaOf(samples: SchemaSample[]): SchemaDelta {
   return [...byName.values()]
     .flatMap((m) => [...m.accs.values()])
     .sort((a, b) => (a.n === b.n ? (a.p < b.p ? -1 : 1) : a.n < b.n ? -1 : 1))
-    .map((a) => ({ n: a.n, p: a.p, t: [...a.t].sort(), c: a.c, f: new Date(a.f).toISOString(), l: new Date(a.l).toISOString() }));
+    .map((a) => ({
+      n: a.n,
+      p: a.p,
+      t: [...a.t].sort(),
+      c: a.c,
+      f: new Date(a.f).toISOString(),
+      l: new Date(a.l).toISOString(),
+    }));
 }
 
 function accFor(accs: Map<string, Acc>, name: string, path: string, at: number): Acc {

@@ -93,9 +93,23 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
       const mine = hard.filter((r) => r.kind === kind);
       if (!mine.length) continue;
       // The same set-based code as the upsert batches, with event rules: the first known pair wins.
-      const { ids: owners } = await upsertRecords(ctx, kind, mine.map((r) => ({ identifier: r.identifier! })), { conflicts: "first" });
+      const { ids: owners } = await upsertRecords(
+        ctx,
+        kind,
+        mine.map((r) => ({ identifier: r.identifier! })),
+        { conflicts: "first" },
+      );
       mine.forEach((r, i) =>
-        toInsert.push({ id: r.id, n: r.name, u: kind === "user" ? owners[i] : null, o: kind === "organization" ? owners[i] : null, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }),
+        toInsert.push({
+          id: r.id,
+          n: r.name,
+          u: kind === "user" ? owners[i] : null,
+          o: kind === "organization" ? owners[i] : null,
+          d: r.data,
+          c: r.client_id,
+          t: r.occurred_at,
+          rt: r.received_at,
+        }),
       );
     }
   });
@@ -111,14 +125,28 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
   }
   const fanouts = rows.filter((r) => !r.recorded && r.match);
   if (fanouts.length) {
-    const json = fanouts.map((r) => ({ id: r.id, k: r.kind, n: r.name, m: r.match, d: r.data, c: r.client_id, t: r.occurred_at, rt: r.received_at }));
+    const json = fanouts.map((r) => ({
+      id: r.id,
+      k: r.kind,
+      n: r.name,
+      m: r.match,
+      d: r.data,
+      c: r.client_id,
+      t: r.occurred_at,
+      rt: r.received_at,
+    }));
     const made = await tx.execute<{ id: string }>(sql`
       insert into event_fanouts (project_id, id, kind, name, match, data, client_id, occurred_at, received_at)
       select ${projectId}::uuid, x.id, x.k, x.n, x.m, x.d, x.c, x.t, x.rt
       from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(id uuid, k text, n text, m jsonb, d jsonb, c text, t timestamptz, rt timestamptz)
       on conflict (project_id, id) do nothing
       returning id`);
-    if (made.length) await enqueue(tx, "pipeline.fanout", made.map((r) => ({ projectId, fanoutId: r.id })));
+    if (made.length)
+      await enqueue(
+        tx,
+        "pipeline.fanout",
+        made.map((r) => ({ projectId, fanoutId: r.id })),
+      );
   }
   await enqueueSteps(ctx, [...joined, ...recorded]);
 }
@@ -130,7 +158,9 @@ export interface IntakeKey {
 
 /** The next claimable intake row, to retry alone after a batch failed. */
 export async function nextIntakeRow(db: Db): Promise<IntakeKey | null> {
-  const [row] = await db.execute<{ project_id: string; id: string }>(sql`select project_id, id from event_intake where failed_at is null limit 1`);
+  const [row] = await db.execute<{ project_id: string; id: string }>(
+    sql`select project_id, id from event_intake where failed_at is null limit 1`,
+  );
   return row ? { projectId: row.project_id, id: row.id } : null;
 }
 

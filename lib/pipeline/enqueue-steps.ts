@@ -30,12 +30,19 @@ export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[
   // another batch's JSON. The question goes first, so an error in it is the one reported.
   const [listening] = await Promise.all([
     listenersFor(ctx, [...new Set(recorded.map((e) => e.name))]),
-    enqueue(tx, "pipeline.schema", [{ projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded), rollup: rollupOf(recorded) }]),
+    enqueue(tx, "pipeline.schema", [
+      { projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded), rollup: rollupOf(recorded) },
+    ]),
   ]);
   const steps: JobPayload<"pipeline.lists">[] = [];
   for (let i = 0; i < recorded.length; i += STEP_BATCH) {
     const slice = recorded.slice(i, i + STEP_BATCH);
-    steps.push({ projectId, batchId: randomUUID(), names: [...new Set(slice.map((e) => e.name))], eventIds: slice.map((e) => e.id) });
+    steps.push({
+      projectId,
+      batchId: randomUUID(),
+      names: [...new Set(slice.map((e) => e.name))],
+      eventIds: slice.map((e) => e.id),
+    });
   }
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
   if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);

@@ -20,11 +20,19 @@ export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = 
   let total = 0;
   for (;;) {
     const step = await inRetryingTransaction(db, async (tx) => {
-      const [f] = await tx.execute<{ kind: "user" | "organization"; name: string; data: Record<string, unknown>; received_at: string; finished: boolean; admitted: boolean }>(sql`
+      const [f] = await tx.execute<{
+        kind: "user" | "organization";
+        name: string;
+        data: Record<string, unknown>;
+        received_at: string;
+        finished: boolean;
+        admitted: boolean;
+      }>(sql`
         select kind, name, data, received_at::text as received_at, finished_at is not null as finished, planned is not null as admitted
         from event_fanouts where project_id = ${projectId} and id = ${fanoutId} for update`);
       if (!f || f.finished) return { delivered: 0, done: true };
-      if (!f.admitted && !(await admitFanout({ ...ctx, db: tx }, fanoutId, f.kind))) return { delivered: 0, done: true };
+      if (!f.admitted && !(await admitFanout({ ...ctx, db: tx }, fanoutId, f.kind)))
+        return { delivered: 0, done: true };
       const table = sql.identifier(f.kind === "user" ? "users" : "organizations");
       const target = sql.identifier(f.kind === "user" ? "user_id" : "organization_id");
       const rows = await tx.execute<{ id: string; r: string }>(sql`
@@ -43,7 +51,10 @@ export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = 
         update event_fanouts set cursor = coalesce(${last}::uuid, cursor), delivered = delivered + ${rows.length},
           finished_at = case when ${done} then now() end
         where project_id = ${projectId} and id = ${fanoutId}`);
-      await enqueueSteps({ ...ctx, db: tx }, rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })));
+      await enqueueSteps(
+        { ...ctx, db: tx },
+        rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })),
+      );
       return { delivered: rows.length, done };
     });
     total += step.delivered;

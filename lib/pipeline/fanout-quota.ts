@@ -16,7 +16,11 @@ export function fanoutQuotaPerHour(): number {
  * take an advisory lock, so two concurrent fan-outs cannot both fit in the same remaining budget.
  * Returns true when admitted (the caller then delivers), false when refused (already marked finished).
  */
-export async function admitFanout(ctx: ProjectContext<Transaction>, fanoutId: string, kind: "user" | "organization"): Promise<boolean> {
+export async function admitFanout(
+  ctx: ProjectContext<Transaction>,
+  fanoutId: string,
+  kind: "user" | "organization",
+): Promise<boolean> {
   const { db: tx, projectId } = ctx;
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('relay.fanout-quota:' || ${projectId}, 0))`);
   const table = sql.identifier(kind === "user" ? "users" : "organizations");
@@ -32,9 +36,13 @@ export async function admitFanout(ctx: ProjectContext<Transaction>, fanoutId: st
   const used = Number(row!.used);
   if (used + matched > quota) {
     const refusal = `Refused: matches ${matched.toLocaleString("en-US")} records, and the project's match deliveries of the past hour (${used.toLocaleString("en-US")}) plus these would pass its quota of ${quota.toLocaleString("en-US")} per hour (MATCH_FANOUT_QUOTA_PER_HOUR). Nothing was delivered; send it again later or narrow the filter.`;
-    await tx.execute(sql`update event_fanouts set planned = ${matched}, refusal = ${refusal}, finished_at = now() where project_id = ${projectId} and id = ${fanoutId}`);
+    await tx.execute(
+      sql`update event_fanouts set planned = ${matched}, refusal = ${refusal}, finished_at = now() where project_id = ${projectId} and id = ${fanoutId}`,
+    );
     return false;
   }
-  await tx.execute(sql`update event_fanouts set planned = ${matched} where project_id = ${projectId} and id = ${fanoutId}`);
+  await tx.execute(
+    sql`update event_fanouts set planned = ${matched} where project_id = ${projectId} and id = ${fanoutId}`,
+  );
   return true;
 }

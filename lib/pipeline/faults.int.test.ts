@@ -28,9 +28,21 @@ beforeAll(async () => {
   pg = await startTestPostgres();
   sql = postgres(pg.url, { max: 4, onnotice: () => {} });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, { orgName: "faults", projectName: "faults", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  const { project } = await createProjectWithOwner(db, {
+    orgName: "faults",
+    projectName: "faults",
+    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+  });
   projectId = project.id;
-  key = (await createApiKey(db, { projectId, name: "c", role: "client", rateLimitPerSecond: 100_000, rateLimitBurst: 100_000 })).secret;
+  key = (
+    await createApiKey(db, {
+      projectId,
+      name: "c",
+      role: "client",
+      rateLimitPerSecond: 100_000,
+      rateLimitBurst: 100_000,
+    })
+  ).secret;
   server = await startNextServer({ DATABASE_URL: pg.url, DATABASE_CONNECT_TIMEOUT: "2" });
 }, 180_000);
 
@@ -54,11 +66,13 @@ const batch = (name: string, from: number, size: number, users: number, prefix =
     return { name, id: `${name}-${i}`, identifier: [{ external_id: `${prefix}-${i % users}` }], data: { n: i } };
   });
 const counts = async (name: string) => {
-  const [r] = await sql`select count(*)::int as n, count(distinct client_id)::int as d from events where project_id = ${projectId} and name = ${name}`;
+  const [r] =
+    await sql`select count(*)::int as n, count(distinct client_id)::int as d from events where project_id = ${projectId} and name = ${name}`;
   return r as { n: number; d: number };
 };
 const schemaCount = async (name: string) => {
-  const [r] = await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = ${name} and path = 'n'`;
+  const [r] =
+    await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = ${name} and path = 'n'`;
   return (r?.c as number | undefined) ?? 0;
 };
 const spawnWorker = async (env: Record<string, string> = {}) => {
@@ -77,10 +91,14 @@ describe("exactly-once under faults", () => {
     }
     expect(accepted).toBe(20_000);
     const first = await spawnWorker({ INTAKE_BATCH: "250", INTAKE_LOOPS: "1" });
-    const atKill = await waitFor(async () => {
-      const { n } = await counts("Load");
-      return n >= 2_000 ? n : null;
-    }, 60_000, "the first worker to record some events");
+    const atKill = await waitFor(
+      async () => {
+        const { n } = await counts("Load");
+        return n >= 2_000 ? n : null;
+      },
+      60_000,
+      "the first worker to record some events",
+    );
     await first.stop("SIGKILL");
     const afterKill = (await counts("Load")).n;
     expect(atKill).toBeLessThan(20_000);
@@ -91,7 +109,9 @@ describe("exactly-once under faults", () => {
     await waitFor(async () => (await counts("Load")).n === 20_000, 90_000, "all 20,000 recorded");
     const t1 = Date.now();
     await waitFor(async () => (await schemaCount("Load")) === 20_000, 90_000, "schema step over all 20,000 events");
-    console.log(`[faults] killed at ${atKill}; restart to all recorded ${t1 - t0} ms, to all steps ${Date.now() - t0} ms`);
+    console.log(
+      `[faults] killed at ${atKill}; restart to all recorded ${t1 - t0} ms, to all steps ${Date.now() - t0} ms`,
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await counts("Load")).toEqual({ n: 20_000, d: 20_000 });
     expect(await schemaCount("Load")).toBe(20_000);
@@ -109,9 +129,15 @@ describe("exactly-once under faults", () => {
     const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
     expect(live.length).toBeGreaterThanOrEqual(2);
     // New identifiers spread over every request, so both workers race to create the same users.
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(batch("Race", i * 500, 500, 300, "racer"))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(batch("Race", i * 500, 500, 300, "racer"))),
+    );
     expect(results.every((r) => r.status === 202)).toBe(true);
-    await waitFor(async () => (await counts("Race")).n >= 5_000 && (await schemaCount("Race")) >= 5_000, 90_000, "race recorded");
+    await waitFor(
+      async () => (await counts("Race")).n >= 5_000 && (await schemaCount("Race")) >= 5_000,
+      90_000,
+      "race recorded",
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await counts("Race")).toEqual({ n: 5_000, d: 5_000 });
     expect(await schemaCount("Race")).toBe(5_000);
@@ -134,7 +160,11 @@ describe("exactly-once under faults", () => {
     expect(await exited).toBe(0);
     expect(w.output()).toContain("SIGTERM");
     await spawnWorker();
-    await waitFor(async () => (await counts("Term")).n === 5_000 && (await schemaCount("Term")) === 5_000, 60_000, "Term recorded");
+    await waitFor(
+      async () => (await counts("Term")).n === 5_000 && (await schemaCount("Term")) === 5_000,
+      60_000,
+      "Term recorded",
+    );
     expect(await counts("Term")).toEqual({ n: 5_000, d: 5_000 });
   }, 120_000);
 
@@ -144,23 +174,39 @@ describe("exactly-once under faults", () => {
       values (${projectId}, 'user', 'Poison', '[{"source": "default"}]', '{}')`;
     for (let i = 0; i < 3; i++) expect((await post(batch("AfterPoison", i * 100, 100, 50))).status).toBe(202);
     await waitFor(async () => (await counts("AfterPoison")).n === 300, 60_000, "the healthy rows recorded");
-    const [bad] = await waitFor(async () => {
-      const r = await sql`select failed_at, error from event_intake where project_id = ${projectId} and name = 'Poison' and failed_at is not null`;
-      return r.length ? r : null;
-    }, 30_000, "the poison row set aside");
+    const [bad] = await waitFor(
+      async () => {
+        const r =
+          await sql`select failed_at, error from event_intake where project_id = ${projectId} and name = 'Poison' and failed_at is not null`;
+        return r.length ? r : null;
+      },
+      30_000,
+      "the poison row set aside",
+    );
     expect(bad!.error).toBeTruthy();
     expect((await counts("Poison")).n).toBe(0);
   }, 120_000);
 
   it("a retried or duplicated step job writes nothing twice", async () => {
-    const rows = await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
+    const rows =
+      await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
     const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: r.received_at as string })));
     const job = { projectId, batchId: crypto.randomUUID() };
-    const before = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
-    const runs = await Promise.all([1, 2, 3].map(() => runStep(db, "pipeline.schema", job, (tx) => discoverSchema(systemContext(tx, projectId), delta))));
+    const before = (
+      await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`
+    )[0]!.c;
+    const runs = await Promise.all(
+      [1, 2, 3].map(() =>
+        runStep(db, "pipeline.schema", job, (tx) => discoverSchema(systemContext(tx, projectId), delta)),
+      ),
+    );
     expect(runs.filter(Boolean)).toHaveLength(1);
-    expect(await runStep(db, "pipeline.schema", job, (tx) => discoverSchema(systemContext(tx, projectId), delta))).toBe(false);
-    const after = (await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`)[0]!.c;
+    expect(await runStep(db, "pipeline.schema", job, (tx) => discoverSchema(systemContext(tx, projectId), delta))).toBe(
+      false,
+    );
+    const after = (
+      await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`
+    )[0]!.c;
     expect(after - before).toBe(10);
   });
 
@@ -174,10 +220,14 @@ describe("exactly-once under faults", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
 
     await pg.start();
-    const ok = await waitFor(async () => {
-      const r = await post(batch("Outage", 1, 1, 1)).catch(() => null);
-      return r?.status === 202 ? r : null;
-    }, 30_000, "intake to accept again");
+    const ok = await waitFor(
+      async () => {
+        const r = await post(batch("Outage", 1, 1, 1)).catch(() => null);
+        return r?.status === 202 ? r : null;
+      },
+      30_000,
+      "intake to accept again",
+    );
     expect(ok.status).toBe(202);
     // The workers rode out the outage and record what was accepted after it.
     await waitFor(async () => (await counts("Outage")).n === 1, 60_000, "the accepted event to be recorded");

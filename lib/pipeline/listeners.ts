@@ -6,7 +6,10 @@ import type { ProjectContext } from "@/lib/access/context";
  * event names (most batches: neither). Asked when the steps are enqueued and again when they run, since
  * lists and entrances may have changed in between.
  */
-export async function listenersFor(ctx: ProjectContext, names: string[]): Promise<{ lists: boolean; journeys: boolean }> {
+export async function listenersFor(
+  ctx: ProjectContext,
+  names: string[],
+): Promise<{ lists: boolean; journeys: boolean }> {
   const { db: tx, projectId } = ctx;
   const json = JSON.stringify(names);
   const [row] = await tx.execute<{ lists: boolean; journeys: boolean }>(sql`

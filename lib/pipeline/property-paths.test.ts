@@ -14,12 +14,33 @@ function visited(data: Record<string, unknown>): Record<string, PropertyType[]> 
 
 describe("walkPaths", () => {
   it("lists nested paths, array elements and ISO dates", () => {
-    const paths = visited({ plan: "pro", seats: 3, ok: true, gone: null, address: { city: "Paris", geo: { lat: 1.5 } }, tags: ["a", 2], items: [{ sku: "x" }], at: "2026-01-02T03:04:05Z", day: "2026-01-02" });
+    const paths = visited({
+      plan: "pro",
+      seats: 3,
+      ok: true,
+      gone: null,
+      address: { city: "Paris", geo: { lat: 1.5 } },
+      tags: ["a", 2],
+      items: [{ sku: "x" }],
+      at: "2026-01-02T03:04:05Z",
+      day: "2026-01-02",
+    });
     expect(paths).toEqual({
-      plan: ["string"], seats: ["number"], ok: ["boolean"], gone: ["null"],
-      address: ["object"], "address.city": ["string"], "address.geo": ["object"], "address.geo.lat": ["number"],
-      tags: ["array"], "tags[]": ["number", "string"], items: ["array"], "items[]": ["object"], "items[].sku": ["string"],
-      at: ["date"], day: ["date"],
+      plan: ["string"],
+      seats: ["number"],
+      ok: ["boolean"],
+      gone: ["null"],
+      address: ["object"],
+      "address.city": ["string"],
+      "address.geo": ["object"],
+      "address.geo.lat": ["number"],
+      tags: ["array"],
+      "tags[]": ["number", "string"],
+      items: ["array"],
+      "items[]": ["object"],
+      "items[].sku": ["string"],
+      at: ["date"],
+      day: ["date"],
     });
   });
 

@@ -8,7 +8,9 @@ export function typeOf(value: unknown): PropertyType {
   if (typeof value === "string") {
     // The pattern only for what could be a date (at least YYYY-MM-DD, a digit first): most strings are not.
     const c = value.charCodeAt(0);
-    return value.length >= 10 && c >= 48 && c <= 57 && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? "date" : "string";
+    return value.length >= 10 && c >= 48 && c <= 57 && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))
+      ? "date"
+      : "string";
   }
   if (typeof value === "number") return "number";
   if (typeof value === "boolean") return "boolean";
@@ -27,7 +29,8 @@ export function walkPaths(data: Record<string, unknown>, visit: (path: string, t
     if (path) visit(path, type);
     if (depth > 16) return;
     if (type === "object") {
-      for (const k in value as Record<string, unknown>) walk((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k, depth + 1);
+      for (const k in value as Record<string, unknown>)
+        walk((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k, depth + 1);
     } else if (type === "array") {
       for (const v of value as unknown[]) walk(v, `${path}[]`, depth + 1);
     }

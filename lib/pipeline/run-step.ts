@@ -10,7 +10,12 @@ import { inRetryingTransaction } from "@/lib/db/retry";
  * transaction as the step's effect: a retry after commit finds it and does nothing; a concurrent duplicate
  * blocks on the marker's key until the first commits, then does nothing; a crash rolls both back.
  */
-export async function runStep(db: Db, step: StepQueue, job: { projectId: string; batchId: string }, effect: (tx: DbOrTx) => Promise<void>): Promise<boolean> {
+export async function runStep(
+  db: Db,
+  step: StepQueue,
+  job: { projectId: string; batchId: string },
+  effect: (tx: DbOrTx) => Promise<void>,
+): Promise<boolean> {
   return inRetryingTransaction(db, async (tx) => {
     const claimed = await tx
       .insert(pipelineStepsDone)
@@ -44,7 +49,11 @@ export async function runSteps(
       .values([...new Set(batchIds)].sort().map((batchId) => ({ projectId, batchId, step })))
       .onConflictDoNothing()
       .returning({ batchId: pipelineStepsDone.batchId });
-    if (claimed.length) await effect(tx, claimed.map((c) => c.batchId));
+    if (claimed.length)
+      await effect(
+        tx,
+        claimed.map((c) => c.batchId),
+      );
     return claimed.map((c) => c.batchId);
   });
 }

@@ -52,10 +52,20 @@ async function runMerged(
   effect: (ctx: ProjectContext, names: string[], eventIds: string[]) => Promise<void>,
 ): Promise<void> {
   const run = (projectId: string, group: StepJob[]) =>
-    runSteps(db, step, projectId, group.map((j) => j.batchId), async (tx, claimed) => {
-      const mine = group.filter((j) => claimed.includes(j.batchId));
-      await effect(systemContext(tx, projectId), [...new Set(mine.flatMap((j) => j.names))], mine.flatMap((j) => j.eventIds));
-    });
+    runSteps(
+      db,
+      step,
+      projectId,
+      group.map((j) => j.batchId),
+      async (tx, claimed) => {
+        const mine = group.filter((j) => claimed.includes(j.batchId));
+        await effect(
+          systemContext(tx, projectId),
+          [...new Set(mine.flatMap((j) => j.names))],
+          mine.flatMap((j) => j.eventIds),
+        );
+      },
+    );
   for (const group of mergedGroups(jobs)) {
     try {
       await run(group[0]!.projectId, group);

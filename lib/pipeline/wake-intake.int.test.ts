@@ -31,7 +31,11 @@ beforeAll(async () => {
     heardAt.push(Date.now());
   });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  const { project } = await createProjectWithOwner(db, {
+    orgName: "o",
+    projectName: "p",
+    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+  });
   ctx = systemContext(db, project.id);
 }, 60_000);
 
@@ -60,7 +64,13 @@ describe("waking the intake drain", () => {
   });
 
   it("at most once per write, and at least once, for many concurrent upserts", async () => {
-    const n = await heardDuring(() => Promise.all(Array.from({ length: 30 }, (_, i) => upsertUser(ctx, { identifier: [{ source: "default", external_id: `wake-many-${i}` }] }))));
+    const n = await heardDuring(() =>
+      Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          upsertUser(ctx, { identifier: [{ source: "default", external_id: `wake-many-${i}` }] }),
+        ),
+      ),
+    );
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeLessThanOrEqual(30);
   });
@@ -105,7 +115,11 @@ describe("waking the intake drain", () => {
   });
 
   it("after accepted events, with and without client ids, and not for events all seen before", async () => {
-    expect(await heardDuring(() => acceptEvents(ctx, "user", [{ name: "A", identifier: [{ source: "default", external_id: "wake-1" }] }]))).toBe(1);
+    expect(
+      await heardDuring(() =>
+        acceptEvents(ctx, "user", [{ name: "A", identifier: [{ source: "default", external_id: "wake-1" }] }]),
+      ),
+    ).toBe(1);
     const withId = [{ name: "B", id: "wake-client-1", identifier: [{ source: "default", external_id: "wake-1" }] }];
     expect(await heardDuring(() => acceptEvents(ctx, "user", withId))).toBe(1);
     expect(await heardDuring(() => acceptEvents(ctx, "user", withId))).toBe(0);

@@ -4,7 +4,8 @@ import { createTestAdmin, setOrgRole, type TestAdmin } from "../../scripts/test/
 
 const as = (who: TestAdmin) => ({ headers: { cookie: who.cookie } });
 const countOrgsAndProjects = async () => {
-  const [row] = await sql`select (select count(*) from admin_orgs)::int as orgs, (select count(*) from projects)::int as projects`;
+  const [row] =
+    await sql`select (select count(*) from admin_orgs)::int as orgs, (select count(*) from projects)::int as projects`;
   return row;
 };
 
@@ -23,7 +24,9 @@ describe("who creates organizations and projects under REGISTRATION=invite_only"
     }
     // A plain member of an organization is refused too, in it and outside it.
     await setOrgRole(p.orgId, invited.id, "member");
-    expect((await api("POST", "/api/console/projects", { ...as(invited), body: { name: "Nope", org_id: p.orgId } })).status).toBe(403);
+    expect(
+      (await api("POST", "/api/console/projects", { ...as(invited), body: { name: "Nope", org_id: p.orgId } })).status,
+    ).toBe(403);
     expect((await api("POST", "/api/console/projects", { ...as(invited), body: { name: "Nope" } })).status).toBe(403);
     expect(await countOrgsAndProjects()).toEqual(before);
   });

@@ -24,9 +24,12 @@ export async function createConsoleProject(db: Db, admin: Admin, input: z.output
       .where(and(eq(adminOrgMembers.adminId, admin.id), inArray(adminOrgMembers.role, ["owner", "admin"])))
       .orderBy(adminOrgs.createdAt);
     let org = input.org_id ? manageable.find((o) => o.id === input.org_id) : manageable[0];
-    if (input.org_id && !org) throw new Forbidden("Only owners and admins of an organization can create projects in it.");
+    if (input.org_id && !org)
+      throw new Forbidden("Only owners and admins of an organization can create projects in it.");
     if (!org && registrationMode() === "invite_only") {
-      throw new Forbidden("This Relay is invite-only: only an owner or admin of an existing organization creates projects, and new organizations are made by an operator (npm run cli -- create-project).");
+      throw new Forbidden(
+        "This Relay is invite-only: only an owner or admin of an existing organization creates projects, and new organizations are made by an operator (npm run cli -- create-project).",
+      );
     }
     if (!org) {
       const name = input.org_name ?? `${admin.email.split("@")[0]}'s organization`;
@@ -34,6 +37,14 @@ export async function createConsoleProject(db: Db, admin: Admin, input: z.output
       await tx.insert(adminOrgMembers).values({ orgId: org!.id, adminId: admin.id, role: "owner" });
     }
     const project = await createProject(tx, org!.id, input.name);
-    return { id: project.id, name: project.name, org_id: org!.id, org_name: org!.name, role: "admin" as const, inherited: true, created_at: project.createdAt.toISOString() };
+    return {
+      id: project.id,
+      name: project.name,
+      org_id: org!.id,
+      org_name: org!.name,
+      role: "admin" as const,
+      inherited: true,
+      created_at: project.createdAt.toISOString(),
+    };
   });
 }

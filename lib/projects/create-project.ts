@@ -18,7 +18,10 @@ export async function ensureAdmin(tx: DbOrTx, email: string) {
  * that name where the owner already belongs is reused; if they are only a member or admin there they are
  * made owner (the operator named them owner, and a plain member could not even open the new project).
  */
-export async function createProjectWithOwner(db: Db, input: { orgName: string; projectName: string; ownerEmail: string }) {
+export async function createProjectWithOwner(
+  db: Db,
+  input: { orgName: string; projectName: string; ownerEmail: string },
+) {
   return withTransaction(db, async (tx) => {
     const owner = await ensureAdmin(tx, input.ownerEmail);
     const [existing] = await tx
@@ -35,7 +38,10 @@ export async function createProjectWithOwner(db: Db, input: { orgName: string; p
       orgId = org!.id;
       await tx.insert(adminOrgMembers).values({ orgId, adminId: owner.id, role: "owner" });
     } else if (promotedFrom) {
-      await tx.update(adminOrgMembers).set({ role: "owner" }).where(and(eq(adminOrgMembers.orgId, orgId), eq(adminOrgMembers.adminId, owner.id)));
+      await tx
+        .update(adminOrgMembers)
+        .set({ role: "owner" })
+        .where(and(eq(adminOrgMembers.orgId, orgId), eq(adminOrgMembers.adminId, owner.id)));
     }
     const project = await createProject(tx, orgId, input.projectName);
     return { orgId, project, owner, promotedFrom };

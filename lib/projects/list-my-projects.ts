@@ -35,6 +35,19 @@ export async function listMyProjects(db: DbOrTx, adminId: string) {
   return { data, orgs };
 }
 
-function view(p: typeof projects.$inferSelect, orgName: string, role: MyProject["role"], inherited: boolean): MyProject {
-  return { id: p.id, name: p.name, org_id: p.orgId, org_name: orgName, role, inherited, created_at: p.createdAt.toISOString() };
+function view(
+  p: typeof projects.$inferSelect,
+  orgName: string,
+  role: MyProject["role"],
+  inherited: boolean,
+): MyProject {
+  return {
+    id: p.id,
+    name: p.name,
+    org_id: p.orgId,
+    org_name: orgName,
+    role,
+    inherited,
+    created_at: p.createdAt.toISOString(),
+  };
 }

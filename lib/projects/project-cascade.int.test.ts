@@ -35,18 +35,34 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const TABLES = ["users", "user_identifiers", "organizations", "organization_identifiers", "events", "schedule_assignments", "schedule_firings"] as const;
+const TABLES = [
+  "users",
+  "user_identifiers",
+  "organizations",
+  "organization_identifiers",
+  "events",
+  "schedule_assignments",
+  "schedule_firings",
+] as const;
 
 async function countsOf(projectId: string) {
   const counts: Record<string, number> = {};
-  for (const t of TABLES) counts[t] = (await sql`select count(*)::int as n from ${sql(t)} where project_id = ${projectId}`)[0]!.n;
+  for (const t of TABLES)
+    counts[t] = (await sql`select count(*)::int as n from ${sql(t)} where project_id = ${projectId}`)[0]!.n;
   return counts;
 }
 
 async function populated() {
-  const { project } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` });
+  const { project } = await createProjectWithOwner(db, {
+    orgName: "o",
+    projectName: "p",
+    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+  });
   const ctx = systemContext(db, project.id);
-  await upsertUsers(ctx, [1, 2, 3].map((i) => userInput.parse({ identifier: [{ external_id: `u${i}` }], data: { i } })));
+  await upsertUsers(
+    ctx,
+    [1, 2, 3].map((i) => userInput.parse({ identifier: [{ external_id: `u${i}` }], data: { i } })),
+  );
   await upsertOrganizations(ctx, [organizationInput.parse({ identifier: [{ external_id: "acme" }], name: "Acme" })]);
   return project.id;
 }

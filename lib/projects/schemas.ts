@@ -3,8 +3,17 @@ import { z } from "zod";
 export const createConsoleProjectBody = z
   .object({
     name: z.string().trim().min(1).max(100),
-    org_id: z.uuid().optional().meta({ description: "An org you own or administer; default your first such org, or a new one." }),
-    org_name: z.string().trim().min(1).max(100).optional().meta({ description: "Name of the new org when you have none." }),
+    org_id: z
+      .uuid()
+      .optional()
+      .meta({ description: "An org you own or administer; default your first such org, or a new one." }),
+    org_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "Name of the new org when you have none." }),
   })
   .strict()
   .meta({ id: "CreateProject" });

@@ -8,7 +8,14 @@ import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
  * Queue options: a heartbeat so a SIGKILLed worker's jobs are retried within seconds, and generous
  * retries with backoff (handlers are idempotent, so retrying is always safe).
  */
-const QUEUE_OPTIONS = { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 600 };
+const QUEUE_OPTIONS = {
+  heartbeatSeconds: 10,
+  retryLimit: 20,
+  retryDelay: 1,
+  retryBackoff: true,
+  retryDelayMax: 30,
+  expireInSeconds: 600,
+};
 
 /** Queues whose retries follow another clock than the pipeline's: mail waits out an SMTP outage of a day. */
 const QUEUE_OVERRIDES: Partial<Record<QueueName, Partial<typeof QUEUE_OPTIONS> & { retryDelayMax?: number }>> = {
@@ -42,7 +49,8 @@ async function startBoss(worker: boolean): Promise<PgBoss> {
   });
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   await boss.start();
-  for (const name of Object.keys(QUEUES) as QueueName[]) await boss.createQueue(name, { ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });
+  for (const name of Object.keys(QUEUES) as QueueName[])
+    await boss.createQueue(name, { ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });
   return boss;
 }
 

@@ -13,5 +13,9 @@ export async function enqueue<Q extends QueueName>(tx: DbOrTx, queue: Q, payload
   if (!payloads.length) return;
   const data = payloads.map((p) => parseJob(queue, p) as object);
   const boss = await getBoss();
-  await boss.insert(queue, data.map((d) => ({ data: d })), { db: fromDrizzle(tx, sql) });
+  await boss.insert(
+    queue,
+    data.map((d) => ({ data: d })),
+    { db: fromDrizzle(tx, sql) },
+  );
 }

@@ -1,19 +1,33 @@
 import { z } from "zod";
 
 /** A batch of recorded events of one project whose steps 3-4 still have to run, with their names (to skip early). */
-const stepBatch = z.object({ projectId: z.uuid(), batchId: z.uuid(), names: z.array(z.string()).min(1), eventIds: z.array(z.uuid()).min(1) });
+const stepBatch = z.object({
+  projectId: z.uuid(),
+  batchId: z.uuid(),
+  names: z.array(z.string()).min(1),
+  eventIds: z.array(z.uuid()).min(1),
+});
 
 /**
  * Step 2's input, computed by the drain from data it already holds: per (event name, property path) the
  * types seen, how many events carried it, first and last seen. The job merges it without re-reading events.
  */
-export const schemaDelta = z.array(z.object({ n: z.string(), p: z.string(), t: z.array(z.string()), c: z.number().int(), f: z.string(), l: z.string() }));
+export const schemaDelta = z.array(
+  z.object({ n: z.string(), p: z.string(), t: z.array(z.string()), c: z.number().int(), f: z.string(), l: z.string() }),
+);
 export type SchemaDelta = z.infer<typeof schemaDelta>;
 
 /** Per-minute overview counts of a recorded batch (lib/overview/rollup-of.ts): metric, minute, count. */
 export const rollupDelta = z.array(
   z.object({
-    k: z.enum(["events.client", "events.system", "events.scheduled", "users.created", "requests.accepted", "requests.rejected"]),
+    k: z.enum([
+      "events.client",
+      "events.system",
+      "events.scheduled",
+      "users.created",
+      "requests.accepted",
+      "requests.rejected",
+    ]),
     m: z.string(),
     c: z.number().int(),
   }),
@@ -28,7 +42,12 @@ export const QUEUES = {
   /** Housekeeping tick: drives periodic work (list windows, de-duplication purge). */
   "system.tick": z.object({}),
   /** Pipeline step 2: merge property paths and types into the discovered schema, and the overview counters. */
-  "pipeline.schema": z.object({ projectId: z.uuid(), batchId: z.uuid(), delta: schemaDelta, rollup: rollupDelta.default([]) }),
+  "pipeline.schema": z.object({
+    projectId: z.uuid(),
+    batchId: z.uuid(),
+    delta: schemaDelta,
+    rollup: rollupDelta.default([]),
+  }),
   /** Pipeline step 3: recompute dynamic lists that reference the batch's event names. */
   "pipeline.lists": stepBatch,
   /** Pipeline step 4: evaluate journey entrances listening for the batch's event names. */

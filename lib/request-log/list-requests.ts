@@ -23,8 +23,18 @@ export async function listRequests(ctx: ProjectContext, q: RequestLogQuery) {
   if (s) where.push(s);
   if (after) where.push(sql`(r.at, r.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`);
   const rows = await ctx.db.execute<{
-    id: string; key_id: string; key_name: string | null; key_prefix: string | null; at: string; method: string; path: string;
-    status: number; duration_ms: number; request_id: string; errors: { path: string; message: string }[] | null; body: string | null;
+    id: string;
+    key_id: string;
+    key_name: string | null;
+    key_prefix: string | null;
+    at: string;
+    method: string;
+    path: string;
+    status: number;
+    duration_ms: number;
+    request_id: string;
+    errors: { path: string; message: string }[] | null;
+    body: string | null;
   }>(sql`
     select r.id, r.key_id, k.name as key_name, k.prefix as key_prefix, to_char(r.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
       r.method, r.path, r.status, r.duration_ms, r.request_id, r.errors, r.body

@@ -5,8 +5,20 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe("redactBody", () => {
   it("replaces secret-named fields at any depth and scrubs API keys inside strings", () => {
-    const out = redactBody(bytes(JSON.stringify({ a: { password: "p", Token: "t", list: [{ api_key: "k" }] }, note: "use rk_abcdef123456 here", keep: "ok" })))!;
-    expect(JSON.parse(out)).toEqual({ a: { password: "[redacted]", Token: "[redacted]", list: [{ api_key: "[redacted]" }] }, note: "use rk_[redacted] here", keep: "ok" });
+    const out = redactBody(
+      bytes(
+        JSON.stringify({
+          a: { password: "p", Token: "t", list: [{ api_key: "k" }] },
+          note: "use rk_abcdef123456 here",
+          keep: "ok",
+        }),
+      ),
+    )!;
+    expect(JSON.parse(out)).toEqual({
+      a: { password: "[redacted]", Token: "[redacted]", list: [{ api_key: "[redacted]" }] },
+      note: "use rk_[redacted] here",
+      keep: "ok",
+    });
   });
 
   it("scrubs a body that is not JSON as text, and answers null for no body", () => {

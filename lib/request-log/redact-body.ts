@@ -4,13 +4,16 @@ import { scrubSecrets } from "@/lib/observability/logger";
 export const MAX_LOGGED_BODY = 8 * 1024;
 
 /** Keys whose values are replaced wherever they sit in a JSON body. */
-const SECRET_KEY = /^(password|passwd|secret|token|api_?key|authorization|access_?token|refresh_?token|client_?secret|private_?key)$/i;
+const SECRET_KEY =
+  /^(password|passwd|secret|token|api_?key|authorization|access_?token|refresh_?token|client_?secret|private_?key)$/i;
 const REDACTED = "[redacted]";
 
 function redactValue(v: unknown, depth: number): unknown {
   if (depth > 64 || v === null || typeof v !== "object") return typeof v === "string" ? scrubSecrets(v) : v;
   if (Array.isArray(v)) return v.map((x) => redactValue(x, depth + 1));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) ? REDACTED : redactValue(x, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) ? REDACTED : redactValue(x, depth + 1)]),
+  );
 }
 
 /**
@@ -20,7 +23,9 @@ function redactValue(v: unknown, depth: number): unknown {
  */
 export function redactBody(raw: Uint8Array | null | undefined): string | null {
   if (!raw || !raw.byteLength) return null;
-  const text = new TextDecoder("utf-8").decode(raw.byteLength > 4 * 1024 * 1024 ? raw.subarray(0, 4 * 1024 * 1024) : raw);
+  const text = new TextDecoder("utf-8").decode(
+    raw.byteLength > 4 * 1024 * 1024 ? raw.subarray(0, 4 * 1024 * 1024) : raw,
+  );
   let out: string;
   try {
     out = JSON.stringify(redactValue(JSON.parse(text), 0));

@@ -63,7 +63,10 @@ export async function flushRequestLog(): Promise<void> {
       }
     } catch (err) {
       const unwritten = err instanceof Unwritten ? err.rows : batch;
-      log.warn({ err: err instanceof Unwritten ? err.cause : err, rows: unwritten.length }, "request log flush failed; will retry");
+      log.warn(
+        { err: err instanceof Unwritten ? err.cause : err, rows: unwritten.length },
+        "request log flush failed; will retry",
+      );
       state.buffer.unshift(...unwritten.slice(0, Math.max(0, MAX_BUFFERED - state.buffer.length)));
     } finally {
       state.flushing = null;
@@ -81,7 +84,10 @@ export async function flushRequestLog(): Promise<void> {
 
 /** The rows not yet written when the database went away in the middle of isolating a refused row. */
 class Unwritten extends Error {
-  constructor(readonly rows: LoggedRequest[], override readonly cause: unknown) {
+  constructor(
+    readonly rows: LoggedRequest[],
+    override readonly cause: unknown,
+  ) {
     super("request log rows unwritten");
   }
 }
@@ -112,10 +118,22 @@ async function writeIsolated(batch: LoggedRequest[]): Promise<void> {
 }
 
 /** PostgreSQL's text and jsonb cannot hold U+0000; a body or error message may carry one from hostile input. */
-const withoutNul = (_key: string, v: unknown) => (typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v);
+const withoutNul = (_key: string, v: unknown) =>
+  typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v;
 
 async function writeBatch(batch: LoggedRequest[]) {
-  const rows = batch.map((r) => ({ p: r.projectId, k: r.keyId, a: r.at, me: r.method, pa: r.path, s: r.status, d: r.durationMs, r: r.requestId, e: r.errors, b: r.body }));
+  const rows = batch.map((r) => ({
+    p: r.projectId,
+    k: r.keyId,
+    a: r.at,
+    me: r.method,
+    pa: r.path,
+    s: r.status,
+    d: r.durationMs,
+    r: r.requestId,
+    e: r.errors,
+    b: r.body,
+  }));
   const counts = new Map<string, { p: string; k: string; m: string; c: number }>();
   for (const r of batch) {
     const metric = r.status < 400 ? "requests.accepted" : "requests.rejected";

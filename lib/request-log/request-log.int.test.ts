@@ -27,15 +27,28 @@ describe("GET /requests (the API request log)", () => {
       body: { identifier: [{ source: "x" }], data: { password: "hunter2", note: `key ${p.keys.admin}` } },
     });
     expect(bad.status).toBe(400);
-    const ok = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: "fine" }], data: { password: "s3cret" } } });
+    const ok = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "fine" }], data: { password: "s3cret" } },
+    });
     expect(ok.status).toBe(201);
     const clientKey = await keyId("client");
-    const rows = await waitFor(async () => {
-      const r = await log(`?key_id=${clientKey}`);
-      return r.body.data.length >= 2 ? r.body.data : null;
-    }, 10_000, "the log to be flushed");
+    const rows = await waitFor(
+      async () => {
+        const r = await log(`?key_id=${clientKey}`);
+        return r.body.data.length >= 2 ? r.body.data : null;
+      },
+      10_000,
+      "the log to be flushed",
+    );
     const failed = rows.find((r: any) => r.status === 400);
-    expect(failed).toMatchObject({ method: "POST", path: `/api/client/projects/${p.projectId}/users`, key_id: clientKey, key_name: "client", request_id: bad.headers.get("x-request-id") });
+    expect(failed).toMatchObject({
+      method: "POST",
+      path: `/api/client/projects/${p.projectId}/users`,
+      key_id: clientKey,
+      key_name: "client",
+      request_id: bad.headers.get("x-request-id"),
+    });
     expect(failed.errors).toEqual(bad.body.errors);
     expect(failed.duration_ms).toBeGreaterThanOrEqual(0);
     expect(failed.body).toContain('"password":"[redacted]"');
@@ -46,13 +59,23 @@ describe("GET /requests (the API request log)", () => {
   });
 
   it("caps a failed body at 8 KiB and filters by status class and exact status", async () => {
-    const big = await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [], data: { blob: "x".repeat(50_000) } } });
+    const big = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [], data: { blob: "x".repeat(50_000) } },
+    });
     expect(big.status).toBe(400);
     await api("GET", p.admin("/users/00000000-0000-4000-8000-000000000000"), { key: p.keys.support });
-    const rows = await waitFor(async () => {
-      const r = await log("?status=4xx");
-      return r.body.data.some((x: any) => x.status === 404) && r.body.data.some((x: any) => x.body?.includes("truncated")) ? r.body.data : null;
-    }, 10_000, "the log to be flushed");
+    const rows = await waitFor(
+      async () => {
+        const r = await log("?status=4xx");
+        return r.body.data.some((x: any) => x.status === 404) &&
+          r.body.data.some((x: any) => x.body?.includes("truncated"))
+          ? r.body.data
+          : null;
+      },
+      10_000,
+      "the log to be flushed",
+    );
     expect(rows.every((r: any) => r.status >= 400 && r.status < 500)).toBe(true);
     const truncated = rows.find((r: any) => r.body?.includes("truncated"));
     expect(Buffer.byteLength(truncated.body)).toBeLessThanOrEqual(8 * 1024);
@@ -66,16 +89,28 @@ describe("GET /requests (the API request log)", () => {
   it("keeps logging after requests carrying U+0000, which PostgreSQL's text cannot hold", async () => {
     // A raw NUL in a body that is not JSON, and one in a JSON key that the error names: both once made every
     // later flush fail and retry the same batch forever, so nothing after them was ever logged.
-    const raw = await api("POST", p.client("/users"), { key: p.keys.client, raw: "not json \0 here", headers: { "content-type": "application/json" } });
+    const raw = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: "not json \0 here",
+      headers: { "content-type": "application/json" },
+    });
     expect(raw.status).toBe(400);
-    const keyed = await api("POST", p.client("/users"), { key: p.keys.client, raw: '{"identifier":[{"external_id":"n"}],"\\u0000x":1}', headers: { "content-type": "application/json" } });
+    const keyed = await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      raw: '{"identifier":[{"external_id":"n"}],"\\u0000x":1}',
+      headers: { "content-type": "application/json" },
+    });
     expect(keyed.status).toBeLessThan(500);
     const after = await api("GET", p.admin("/users/00000000-0000-4000-8000-00000000abcd"), { key: p.keys.editor });
     expect(after.status).toBe(404);
-    const rows = await waitFor(async () => {
-      const r = await log("?status=4xx&limit=100");
-      return r.body.data.some((x: any) => x.request_id === after.headers.get("x-request-id")) ? r.body.data : null;
-    }, 10_000, "the request after the NUL ones to be logged");
+    const rows = await waitFor(
+      async () => {
+        const r = await log("?status=4xx&limit=100");
+        return r.body.data.some((x: any) => x.request_id === after.headers.get("x-request-id")) ? r.body.data : null;
+      },
+      10_000,
+      "the request after the NUL ones to be logged",
+    );
     const nul = rows.find((r: any) => r.request_id === raw.headers.get("x-request-id"));
     expect(nul?.body).toContain("not json");
     expect(nul?.body).not.toContain("\0");
@@ -84,7 +119,11 @@ describe("GET /requests (the API request log)", () => {
   it("never shows another project's requests", async () => {
     await api("POST", other.client("/users"), { key: other.keys.client, body: { identifier: [] } });
     const otherKey = await keyId("client", other);
-    await waitFor(async () => (await sql`select 1 from api_requests where key_id = ${otherKey}`).length > 0, 10_000, "flush");
+    await waitFor(
+      async () => (await sql`select 1 from api_requests where key_id = ${otherKey}`).length > 0,
+      10_000,
+      "flush",
+    );
     expect((await log(`?key_id=${otherKey}`)).body.data).toEqual([]);
   });
 
@@ -102,6 +141,8 @@ describe("GET /requests (the API request log)", () => {
     const ids = new Set(kept.map((r) => r.request_id));
     expect(ids.has("r1") && ids.has("r1000")).toBe(true);
     expect(ids.has("r1001")).toBe(false);
-    expect(await sql`select 1 from api_requests where request_id = 'old' and project_id = ${p.projectId}`).toHaveLength(0);
+    expect(await sql`select 1 from api_requests where request_id = 'old' and project_id = ${p.projectId}`).toHaveLength(
+      0,
+    );
   });
 });

@@ -24,8 +24,16 @@ export const loggedRequestOutput = z
     path: z.string().meta({ description: "Path and query string, token-like values scrubbed." }),
     status: z.number().int(),
     duration_ms: z.number().int(),
-    request_id: z.string().meta({ description: "The `x-request-id` the answer carried: quote it to find the server's log lines." }),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).nullable().meta({ description: "The problem's `errors[]` of a failed request." }),
-    body: z.string().nullable().meta({ description: "A failed request's body: secret-named fields and API keys redacted, at most 8 KiB." }),
+    request_id: z
+      .string()
+      .meta({ description: "The `x-request-id` the answer carried: quote it to find the server's log lines." }),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .nullable()
+      .meta({ description: "The problem's `errors[]` of a failed request." }),
+    body: z
+      .string()
+      .nullable()
+      .meta({ description: "A failed request's body: secret-named fields and API keys redacted, at most 8 KiB." }),
   })
   .meta({ id: "LoggedRequest" });

@@ -20,17 +20,32 @@ import type { ProjectContext } from "@/lib/access/context";
 export async function addOffset(ctx: ProjectContext, scheduleId: string, input: OffsetInput) {
   const checked = await checkInterval(ctx.db, input.offset, "offset", { zero: true });
   return withTransaction(ctx.db, async (tx) => {
-    const [schedule] = await tx.select().from(schedules).where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.id, scheduleId)));
+    const [schedule] = await tx
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.id, scheduleId)));
     if (!schedule) throw new NotFound("No schedule with this id in this project.");
-    const [{ n }] = await tx.select({ n: count() }).from(scheduleOffsets).where(and(eq(scheduleOffsets.projectId, ctx.projectId), eq(scheduleOffsets.scheduleId, scheduleId)));
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(scheduleOffsets)
+      .where(and(eq(scheduleOffsets.projectId, ctx.projectId), eq(scheduleOffsets.scheduleId, scheduleId)));
     if (n >= MAX_OFFSETS) throw new RuleBroken(`A schedule holds at most ${MAX_OFFSETS} offsets; remove one first.`);
     const [row] = await tx
       .insert(scheduleOffsets)
-      .values({ projectId: ctx.projectId, scheduleId, offset: checked.text, offsetKey: checked.canonical, direction: input.direction, backfill: "queued" })
+      .values({
+        projectId: ctx.projectId,
+        scheduleId,
+        offset: checked.text,
+        offsetKey: checked.canonical,
+        direction: input.direction,
+        backfill: "queued",
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) {
-      throw new Conflict(`The schedule already has the offset ${checked.text} ${input.direction}.`, { errors: [{ path: "offset", message: "duplicate offset" }] });
+      throw new Conflict(`The schedule already has the offset ${checked.text} ${input.direction}.`, {
+        errors: [{ path: "offset", message: "duplicate offset" }],
+      });
     }
     await enqueue(tx, "schedules.backfill-offset", [{ projectId: ctx.projectId, offsetId: row.id }]);
     return { id: row.id, offset: row.offset, direction: row.direction, created_at: row.createdAt.toISOString() };

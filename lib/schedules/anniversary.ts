@@ -21,7 +21,12 @@ import type { ProjectContext } from "@/lib/access/context";
  * can have assigned them anything, and each firing belongs to an assignment inserted here. A conflict
  * clause would cost an index probe before, and a confirmation record after, every row.
  */
-export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now = new Date()): Promise<void> {
+export async function assignAnniversaries(
+  ctx: ProjectContext,
+  kind: SubjectKind,
+  records: { id: string; createdAt: Date }[],
+  now = new Date(),
+): Promise<void> {
   if (!records.length) return;
   if (await assign(ctx, kind, records, now)) return;
   await ensureSchedule(ctx, ANNIVERSARY.name, ANNIVERSARY.type);
@@ -29,11 +34,19 @@ export async function assignAnniversaries(ctx: ProjectContext, kind: SubjectKind
 }
 
 /** False when the project has no anniversary schedule yet (then nothing was written). */
-async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: string; createdAt: Date }[], now: Date): Promise<boolean> {
+async function assign(
+  ctx: ProjectContext,
+  kind: SubjectKind,
+  records: { id: string; createdAt: Date }[],
+  now: Date,
+): Promise<boolean> {
   const createdAt = `{${records.map((r) => r.createdAt.toISOString()).join(",")}}`;
   const subjects = sql`select * from unnest(${uuidArray(uuidv7s(records.length))}, ${uuidArray(records.map((r) => r.id))}, ${createdAt}::timestamptz[]) as r(assignment_id, id, created_at)`;
   const assigning = anniversarySql(ctx, kind, subjects, now);
-  const [row] = await queryRows<{ found: boolean }>(ctx.db, sql`with ${assigning.ctes} select ${assigning.found} as found`);
+  const [row] = await queryRows<{ found: boolean }>(
+    ctx.db,
+    sql`with ${assigning.ctes} select ${assigning.found} as found`,
+  );
   return row!.found;
 }
 
@@ -44,7 +57,12 @@ async function assign(ctx: ProjectContext, kind: SubjectKind, records: { id: str
  * once the schedule exists). lib/identity/upsert-records.ts puts this in the statement that inserts
  * the records, reading them from that statement's input; assign() above reads them from arrays.
  */
-export function anniversarySql(ctx: ProjectContext, kind: SubjectKind, subjects: SQL, now: Date): { ctes: SQL; found: SQL } {
+export function anniversarySql(
+  ctx: ProjectContext,
+  kind: SubjectKind,
+  subjects: SQL,
+  now: Date,
+): { ctes: SQL; found: SQL } {
   const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
   const ctes = sql`anniversary_s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name} for key share),
     anniversary_o as (

@@ -17,8 +17,16 @@ import type { ProjectContext } from "@/lib/access/context";
  * `scheduled_at`. Recurring: the first `start_at + k * interval` after now (k >= 0), so the default
  * start (now) first occurs one interval later.
  */
-export async function assignSchedule(ctx: ProjectContext, kind: SubjectKind, input: AssignmentInput, now = new Date()): Promise<{ assignment: AssignmentView; created: boolean }> {
-  const interval = input.interval !== undefined ? (await checkInterval(ctx.db, input.interval, "interval", { min: minAssignmentInterval() })).text : null;
+export async function assignSchedule(
+  ctx: ProjectContext,
+  kind: SubjectKind,
+  input: AssignmentInput,
+  now = new Date(),
+): Promise<{ assignment: AssignmentView; created: boolean }> {
+  const interval =
+    input.interval !== undefined
+      ? (await checkInterval(ctx.db, input.interval, "interval", { min: minAssignmentInterval() })).text
+      : null;
   if (input.start_at !== undefined) checkTime("start_at", input.start_at, now, 10);
   if (input.scheduled_at !== undefined) checkTime("scheduled_at", input.scheduled_at, now, 100);
   const type = interval ? "recurring" : "single";
@@ -30,14 +38,20 @@ export async function assignSchedule(ctx: ProjectContext, kind: SubjectKind, inp
         type === "recurring"
           ? `The schedule ${schedule.name} is single: send scheduled_at, not interval.`
           : `The schedule ${schedule.name} is recurring: send interval (and optionally start_at), not scheduled_at.`,
-        { errors: [{ path: type === "recurring" ? "interval" : "scheduled_at", message: `schedule is ${schedule.type}` }] },
+        {
+          errors: [
+            { path: type === "recurring" ? "interval" : "scheduled_at", message: `schedule is ${schedule.type}` },
+          ],
+        },
       );
     }
     const at = sql`${now.toISOString()}::timestamptz`;
     const anchor = sql`${input.scheduled_at ?? input.start_at ?? now.toISOString()}::timestamptz`;
     const cycle = interval ? nextCycleSql(anchor, sql`${interval}::interval`, at) : sql`0`;
     const column = subjectColumn(kind);
-    const [row] = (await queryRows<{ projectId: string; id: string; created: boolean }>(tx, sql`
+    const [row] = await queryRows<{ projectId: string; id: string; created: boolean }>(
+      tx,
+      sql`
       insert into schedule_assignments as a (project_id, schedule_id, ${column}, state, interval, anchor, cycle, occurrence_at, data, created_at, updated_at)
       select ${ctx.projectId}, ${schedule.id}, ${subjectId}, 'active', ${interval}, ${anchor}, c.k,
              ${anchor} + c.k * coalesce(${interval}::interval, '0'::interval), ${JSON.stringify(input.data ?? {})}::jsonb, ${at}, ${at}
@@ -45,9 +59,13 @@ export async function assignSchedule(ctx: ProjectContext, kind: SubjectKind, inp
       on conflict (project_id, ${column}, schedule_id) where ${column} is not null do update set
         state = 'active', pause_mode = null, interval = excluded.interval, anchor = excluded.anchor, cycle = excluded.cycle,
         occurrence_at = excluded.occurrence_at, data = excluded.data, updated_at = excluded.updated_at
-      returning a.project_id as "projectId", a.id, (xmax = 0) as created`));
+      returning a.project_id as "projectId", a.id, (xmax = 0) as created`,
+    );
     // A replacement starts over: cycles count from the new anchor, so the old firings (and their keys) go.
-    if (!row!.created) await tx.execute(sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row!.id}`);
+    if (!row!.created)
+      await tx.execute(
+        sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row!.id}`,
+      );
     await materializeFirings(tx, [row!], now);
     await completeCycles(tx, [row!], now);
     const [assignment] = await loadAssignmentViews({ ...ctx, db: tx }, [row!.id]);

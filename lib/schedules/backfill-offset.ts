@@ -12,22 +12,35 @@ export const BACKFILL_PAGE = Number(process.env.SCHEDULE_BACKFILL_PAGE ?? 2000);
  * resumes where it stopped and a repeated page inserts nothing twice (the firing key is
  * (assignment, offset, cycle)). Returns how many firings it made.
  */
-export async function backfillOffset(ctx: ProjectContext<Db>, offsetId: string, now: () => Date = () => new Date()): Promise<number> {
+export async function backfillOffset(
+  ctx: ProjectContext<Db>,
+  offsetId: string,
+  now: () => Date = () => new Date(),
+): Promise<number> {
   let made = 0;
   for (;;) {
     const done = await ctx.db.transaction(async (tx) => {
-      const [offset] = (await queryRows<{ schedule_id: string; backfill: string | null; backfill_cursor: string | null }>(tx, sql`
+      const [offset] = await queryRows<{
+        schedule_id: string;
+        backfill: string | null;
+        backfill_cursor: string | null;
+      }>(
+        tx,
+        sql`
         select schedule_id, backfill, backfill_cursor from schedule_offsets
-        where project_id = ${ctx.projectId} and id = ${offsetId} for update`));
+        where project_id = ${ctx.projectId} and id = ${offsetId} for update`,
+      );
       if (!offset || offset.backfill === null) return true;
       const at = now().toISOString();
       // Locks the page's assignments (in id order, the same order every locker uses) so a pause or a
       // firing of one of them waits for this page instead of racing it.
-      const page = (await queryRows<{
+      const page = await queryRows<{
         last: string | null;
         n: number;
         made: number;
-      }>(tx, sql`
+      }>(
+        tx,
+        sql`
         with page as (
           select project_id, id from schedule_assignments
           where project_id = ${ctx.projectId} and schedule_id = ${offset.schedule_id}
@@ -46,7 +59,8 @@ export async function backfillOffset(ctx: ProjectContext<Db>, offsetId: string, 
           on conflict do nothing
           returning 1
         )
-        select (select max(id::text) from page) as last, (select count(*) from page)::int as n, (select count(*) from made)::int as made`));
+        select (select max(id::text) from page) as last, (select count(*) from page)::int as n, (select count(*) from made)::int as made`,
+      );
       const { last, n, made: m } = page[0]!;
       made += m;
       const finished = n < BACKFILL_PAGE;

@@ -13,8 +13,10 @@ beforeAll(async () => {
   p = await createTestProject("schedule-cascades");
 });
 
-const client = (method: string, path: string, body?: unknown) => api(method, p.client(path), { key: p.keys.client, body });
-const admin = (method: string, path: string, body?: unknown) => api(method, p.admin(path), { key: p.keys.editor, body });
+const client = (method: string, path: string, body?: unknown) =>
+  api(method, p.client(path), { key: p.keys.client, body });
+const admin = (method: string, path: string, body?: unknown) =>
+  api(method, p.admin(path), { key: p.keys.editor, body });
 const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 /** Assignments whose user, organization or schedule is gone, and firings whose assignment or offset is gone. */
@@ -44,12 +46,22 @@ const counts = async (where: { userId?: string; organizationId?: string; schedul
 
 describe("deleting what assignments and firings hang on", () => {
   it("deletes them with it: a user, an organization, an offset, a schedule", async () => {
-    const renewal = (await admin("POST", "/schedules", { name: "cascade_renewal", type: "single", offsets: [{ offset: "3 days", direction: "before" }] })).body;
+    const renewal = (
+      await admin("POST", "/schedules", {
+        name: "cascade_renewal",
+        type: "single",
+        offsets: [{ offset: "3 days", direction: "before" }],
+      })
+    ).body;
     const u1 = (await client("POST", "/users", { identifier: [{ external_id: "cascade-u1" }] })).body;
     const u2 = (await client("POST", "/users", { identifier: [{ external_id: "cascade-u2" }] })).body;
     const org = (await client("POST", "/organizations", { identifier: [{ external_id: "cascade-o1" }] })).body;
     for (const external_id of ["cascade-u1", "cascade-u2"]) {
-      const res = await client("POST", "/users/scheduled", { name: "cascade_renewal", identifier: [{ external_id }], scheduled_at: later(30) });
+      const res = await client("POST", "/users/scheduled", {
+        name: "cascade_renewal",
+        identifier: [{ external_id }],
+        scheduled_at: later(30),
+      });
       expect(res.status).toBe(201);
     }
     // Each user: the anniversary (one firing) and the renewal (two offsets, two firings).
@@ -58,7 +70,9 @@ describe("deleting what assignments and firings hang on", () => {
 
     expect((await client("DELETE", "/users", { identifier: [{ external_id: "cascade-u1" }] })).status).toBe(204);
     expect(await counts({ userId: u1.id })).toEqual({ assignments: 0, firings: 0 });
-    expect((await client("DELETE", "/organizations", { identifier: [{ external_id: "cascade-o1" }] })).status).toBe(204);
+    expect((await client("DELETE", "/organizations", { identifier: [{ external_id: "cascade-o1" }] })).status).toBe(
+      204,
+    );
     expect(await counts({ organizationId: org.id })).toEqual({ assignments: 0, firings: 0 });
 
     const before = renewal.offsets.find((o: { direction: string }) => o.direction === "before");
@@ -74,19 +88,46 @@ describe("deleting what assignments and firings hang on", () => {
 describe("writers racing deletes", () => {
   it("leave no orphan: assignments against user deletions, new users against an offset's deletion", async () => {
     await admin("POST", "/schedules", { name: "cascade_race", type: "single" });
-    const anniversary = (await admin("GET", "/schedules")).body.data.find((s: { name: string }) => s.name === "anniversary");
+    const anniversary = (await admin("GET", "/schedules")).body.data.find(
+      (s: { name: string }) => s.name === "anniversary",
+    );
     expect(anniversary).toBeDefined();
     for (let round = 0; round < 8; round++) {
       const ids = Array.from({ length: 10 }, (_, i) => `race-${round}-${i}`);
-      expect((await client("POST", "/users/batch", ids.map((external_id) => ({ identifier: [{ external_id }] })))).status).toBe(200);
+      expect(
+        (
+          await client(
+            "POST",
+            "/users/batch",
+            ids.map((external_id) => ({ identifier: [{ external_id }] })),
+          )
+        ).status,
+      ).toBe(200);
       // An extra anniversary offset, deleted while new users are being created (their firings use it).
-      const offset = await admin("POST", `/schedules/${anniversary.id}/offsets`, { offset: `${round + 1} days`, direction: "before" });
+      const offset = await admin("POST", `/schedules/${anniversary.id}/offsets`, {
+        offset: `${round + 1} days`,
+        direction: "before",
+      });
       expect(offset.status).toBe(201);
       const results = await Promise.all([
-        ...ids.map((external_id) => client("POST", "/users/scheduled", { name: "cascade_race", identifier: [{ external_id }], scheduled_at: later(10) })),
+        ...ids.map((external_id) =>
+          client("POST", "/users/scheduled", {
+            name: "cascade_race",
+            identifier: [{ external_id }],
+            scheduled_at: later(10),
+          }),
+        ),
         ...ids.map((external_id) => client("DELETE", "/users", { identifier: [{ external_id }] })),
-        ...Array.from({ length: 4 }, (_, b) => client("POST", "/users/batch", Array.from({ length: 50 }, (_, i) => ({ identifier: [{ external_id: `race-new-${round}-${b}-${i}` }] })))),
-        ...Array.from({ length: 4 }, (_, b) => client("POST", "/users", { identifier: [{ external_id: `race-one-${round}-${b}` }] })),
+        ...Array.from({ length: 4 }, (_, b) =>
+          client(
+            "POST",
+            "/users/batch",
+            Array.from({ length: 50 }, (_, i) => ({ identifier: [{ external_id: `race-new-${round}-${b}-${i}` }] })),
+          ),
+        ),
+        ...Array.from({ length: 4 }, (_, b) =>
+          client("POST", "/users", { identifier: [{ external_id: `race-one-${round}-${b}` }] }),
+        ),
         admin("DELETE", `/schedules/${anniversary.id}/offsets/${offset.body.id}`),
       ]);
       // An assignment either went in before its user's deletion (then was deleted with it) or found no user.
@@ -106,14 +147,36 @@ describe("writers racing deletes", () => {
       select s.id as schedule_id, o.id as offset_id from schedules s
       join schedule_offsets o on o.project_id = s.project_id and o.schedule_id = s.id
       where s.project_id = ${p.projectId} and s.name = 'anniversary' limit 1`;
-    const deleter = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { lock_timeout: 300 } });
-    const attempt = (q: Promise<unknown>) => q.then(() => "deleted", (e: { code?: string }) => e.code ?? String(e));
+    const deleter = postgres(process.env.DATABASE_URL!, {
+      max: 1,
+      onnotice: () => {},
+      connection: { lock_timeout: 300 },
+    });
+    const attempt = (q: Promise<unknown>) =>
+      q.then(
+        () => "deleted",
+        (e: { code?: string }) => e.code ?? String(e),
+      );
     const outcomes: string[] = [];
     try {
       await getDb().transaction(async (tx) => {
-        expect((await upsertUser(systemContext(tx, p.projectId), { identifier: [{ source: "default", external_id: "held-1" }] })).created).toBe(true);
-        outcomes.push(await attempt(deleter`delete from schedule_offsets where project_id = ${p.projectId} and id = ${parent!.offset_id}`));
-        outcomes.push(await attempt(deleter`delete from schedules where project_id = ${p.projectId} and id = ${parent!.schedule_id}`));
+        expect(
+          (
+            await upsertUser(systemContext(tx, p.projectId), {
+              identifier: [{ source: "default", external_id: "held-1" }],
+            })
+          ).created,
+        ).toBe(true);
+        outcomes.push(
+          await attempt(
+            deleter`delete from schedule_offsets where project_id = ${p.projectId} and id = ${parent!.offset_id}`,
+          ),
+        );
+        outcomes.push(
+          await attempt(
+            deleter`delete from schedules where project_id = ${p.projectId} and id = ${parent!.schedule_id}`,
+          ),
+        );
       });
     } finally {
       await deleter.end();

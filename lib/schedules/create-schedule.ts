@@ -16,13 +16,25 @@ export async function createSchedule(ctx: ProjectContext, input: ScheduleInput):
   const keys = new Set([`${DEFAULT_OFFSET.offsetKey}|after`]);
   for (const [i, o] of offsets.entries()) {
     const key = `${o.offsetKey}|${o.direction}`;
-    if (keys.has(key)) throw new Invalid(`Offset ${o.offset} ${o.direction} is given twice (the default is 0 minutes after).`, { errors: [{ path: `offsets[${i}]`, message: "duplicate offset" }] });
+    if (keys.has(key))
+      throw new Invalid(`Offset ${o.offset} ${o.direction} is given twice (the default is 0 minutes after).`, {
+        errors: [{ path: `offsets[${i}]`, message: "duplicate offset" }],
+      });
     keys.add(key);
   }
   return withTransaction(ctx.db, async (tx) => {
-    const [row] = await tx.insert(schedules).values({ projectId: ctx.projectId, name: input.name, type: input.type }).onConflictDoNothing().returning();
-    if (!row) throw new Conflict(`A schedule named ${input.name} already exists in this project.`, { errors: [{ path: "name", message: "already exists" }] });
-    await tx.insert(scheduleOffsets).values([DEFAULT_OFFSET, ...offsets].map((o) => ({ projectId: ctx.projectId, scheduleId: row.id, ...o })));
+    const [row] = await tx
+      .insert(schedules)
+      .values({ projectId: ctx.projectId, name: input.name, type: input.type })
+      .onConflictDoNothing()
+      .returning();
+    if (!row)
+      throw new Conflict(`A schedule named ${input.name} already exists in this project.`, {
+        errors: [{ path: "name", message: "already exists" }],
+      });
+    await tx
+      .insert(scheduleOffsets)
+      .values([DEFAULT_OFFSET, ...offsets].map((o) => ({ projectId: ctx.projectId, scheduleId: row.id, ...o })));
     return (await loadScheduleViews({ ...ctx, db: tx }, [row]))[0]!;
   });
 }

@@ -27,7 +27,8 @@ export function byProject(keys: AssignmentKey[]): Map<string, string[]> {
  * work no longer grows with the number of cycles since the anchor.
  */
 export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
-  const step = (k: SQL) => sql`greatest(0, ${k} + floor(extract(epoch from (${t} - (${anchor} + ${k} * ${interval}))) / extract(epoch from ${interval})))::bigint`;
+  const step = (k: SQL) =>
+    sql`greatest(0, ${k} + floor(extract(epoch from (${t} - (${anchor} + ${k} * ${interval}))) / extract(epoch from ${interval})))::bigint`;
   return sql`(select coalesce(
         (select min(k) from generate_series(greatest(0, e2.k2 - 3), e2.k2 + 3) k where ${anchor} + k * ${interval} > ${t}),
         e2.k2 + 4)::bigint
@@ -78,27 +79,39 @@ export async function completeCycles(tx: DbOrTx, keys: AssignmentKey[], now: Dat
       // Two key lookups and the decision in JS: no correlated subquery for the planner to get wrong on
       // freshly loaded tables. The assignments by key probe (rowsById) with their ctids: the updates
       // below find them by TID scan, as the caller's locks keep them in place.
-      const rows = (await queryRows<{ id: string; _tid: string; cycle: number; single: boolean }>(tx, sql`
+      const rows = await queryRows<{ id: string; _tid: string; cycle: number; single: boolean }>(
+        tx,
+        sql`
         select a.id, a._tid::text as _tid, a.cycle, a.interval is null as single
-        from ${rowsById("schedule_assignments", projectId, uuidArray(ids), "a", { tid: true })} where a.state = 'active'`));
-      const pending = (await queryRows<{ assignment_id: string; cycle: number }>(tx, sql`
+        from ${rowsById("schedule_assignments", projectId, uuidArray(ids), "a", { tid: true })} where a.state = 'active'`,
+      );
+      const pending = await queryRows<{ assignment_id: string; cycle: number }>(
+        tx,
+        sql`
         select distinct f.assignment_id, f.cycle from unnest(${uuidArray(rows.map((r) => r.id))}) as k(id)
         cross join lateral (select assignment_id, cycle, state from schedule_firings f
           where f.project_id = ${projectId} and f.assignment_id = k.id offset 0) f
-        where f.state = 'pending'`));
+        where f.state = 'pending'`,
+      );
       const tid = new Map(rows.map((r) => [r.id, r._tid]));
       const anyPending = new Set(pending.map((f) => f.assignment_id));
       const cyclePending = new Set(pending.map((f) => `${f.assignment_id}:${f.cycle}`));
       const done = rows.filter((r) => r.single && !anyPending.has(r.id)).map((r) => r.id);
       const finished = rows.filter((r) => !r.single && !cyclePending.has(`${r.id}:${r.cycle}`)).map((r) => r.id);
       if (done.length) {
-        await tx.execute(sql`update schedule_assignments set state = 'fired', updated_at = ${at} where ctid = any(${tidArray(done.map((id) => tid.get(id)!))})`);
+        await tx.execute(
+          sql`update schedule_assignments set state = 'fired', updated_at = ${at} where ctid = any(${tidArray(done.map((id) => tid.get(id)!))})`,
+        );
       }
       if (!finished.length || round === MAX_ROUNDS) return;
       await tx.execute(sql`
         update schedule_assignments a set cycle = ${next}, occurrence_at = a.anchor + ${next} * a.interval::interval, updated_at = ${at}
         where a.ctid = any(${tidArray(finished.map((id) => tid.get(id)!))})`);
-      await materializeFirings(tx, finished.map((id) => ({ projectId, id })), now);
+      await materializeFirings(
+        tx,
+        finished.map((id) => ({ projectId, id })),
+        now,
+      );
       ids = finished;
     }
   }

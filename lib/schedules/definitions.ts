@@ -10,9 +10,18 @@ export const ANNIVERSARY = { name: "anniversary", type: "recurring" as const, in
  * The definition named `name`, created (with its default `0 minutes after` offset) when missing.
  * A concurrent creator wins the unique key; this one then reads the winner's row.
  */
-export async function ensureSchedule(ctx: ProjectContext, name: string, type: "single" | "recurring"): Promise<Schedule> {
+export async function ensureSchedule(
+  ctx: ProjectContext,
+  name: string,
+  type: "single" | "recurring",
+): Promise<Schedule> {
   // Key-share locked: the caller hangs assignments on it, which have no foreign key (db/migrations/0019_schedule_cascade_triggers.sql).
-  const held = () => ctx.db.select().from(schedules).where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.name, name))).for("key share");
+  const held = () =>
+    ctx.db
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.projectId, ctx.projectId), eq(schedules.name, name)))
+      .for("key share");
   const [found] = await held();
   if (found) return found;
   const [created] = await ctx.db
@@ -21,7 +30,9 @@ export async function ensureSchedule(ctx: ProjectContext, name: string, type: "s
     .onConflictDoNothing()
     .returning();
   if (created) {
-    await ctx.db.insert(scheduleOffsets).values({ projectId: ctx.projectId, scheduleId: created.id, ...DEFAULT_OFFSET });
+    await ctx.db
+      .insert(scheduleOffsets)
+      .values({ projectId: ctx.projectId, scheduleId: created.id, ...DEFAULT_OFFSET });
     return created;
   }
   const [existing] = await held();
@@ -34,9 +45,20 @@ export async function loadScheduleViews(ctx: ProjectContext, rows: Schedule[]): 
   const offsets = await ctx.db
     .select()
     .from(scheduleOffsets)
-    .where(and(eq(scheduleOffsets.projectId, ctx.projectId), inArray(scheduleOffsets.scheduleId, rows.map((r) => r.id))))
+    .where(
+      and(
+        eq(scheduleOffsets.projectId, ctx.projectId),
+        inArray(
+          scheduleOffsets.scheduleId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
     // In firing order around the occurrence: the earliest `before` first, the latest `after` last.
-    .orderBy(sql`case ${scheduleOffsets.direction} when 'before' then -(${scheduleOffsets.offset}::interval) else ${scheduleOffsets.offset}::interval end`, asc(scheduleOffsets.id));
+    .orderBy(
+      sql`case ${scheduleOffsets.direction} when 'before' then -(${scheduleOffsets.offset}::interval) else ${scheduleOffsets.offset}::interval end`,
+      asc(scheduleOffsets.id),
+    );
   return rows.map((s) => ({
     id: s.id,
     name: s.name,

@@ -46,7 +46,10 @@ interface LockedAssignment {
  * because the events and the `fired` marks commit together. Firings over an hour late are marked
  * skipped instead (DESIGN.md section 6). `now` and `projectId` let tests drive one project's clock.
  */
-export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: number; projectId?: string; projectIds?: string[] } = {}): Promise<FireResult> {
+export async function fireDueFirings(
+  db: Db,
+  opts: { now?: Date; batchSize?: number; projectId?: string; projectIds?: string[] } = {},
+): Promise<FireResult> {
   const now = opts.now ?? new Date();
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
@@ -60,14 +63,17 @@ export async function fireDueFirings(db: Db, opts: { now?: Date; batchSize?: num
     // firings: 80.5 for the scan, once firings lost their id column and so some pages), so the fired
     // mark was planned as a scan of every firing (lib/schedules/firing-plans.int.test.ts).
     await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`);
-    const due = (await queryRows<DueFiring>(tx, sql`
+    const due = await queryRows<DueFiring>(
+      tx,
+      sql`
       select ctid::text as tid, project_id, assignment_id, offset_id, cycle::text, fire_at, fire_at < ${at} - ${LATE_LIMIT}::interval as late
       from schedule_firings
       where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
         ${opts.projectIds ? sql`and project_id = any(${uuidArray(opts.projectIds)})` : sql``}
       order by fire_at
       limit ${opts.batchSize ?? 1000}
-      for update skip locked`));
+      for update skip locked`,
+    );
     await tx.execute(sql`set local enable_sort = on`);
     const result = { claimed: due.length, fired: 0, skipped: 0, failed: 0 };
     const byProject = new Map<string, DueFiring[]>();
@@ -94,7 +100,10 @@ async function fireIsolated(tx: Transaction, projectId: string, firings: DueFiri
     return { ...(await tx.transaction((sp) => fireProjectFirings(sp, projectId, firings, now))), failed: 0 };
   } catch (err) {
     if (isTransient(err)) throw err;
-    log.error({ err, projectId, firings: firings.length }, "schedule firings of one project failed; retrying them one by one");
+    log.error(
+      { err, projectId, firings: firings.length },
+      "schedule firings of one project failed; retrying them one by one",
+    );
   }
   const counts = { fired: 0, skipped: 0, failed: 0 };
   for (const f of firings) {
@@ -104,7 +113,10 @@ async function fireIsolated(tx: Transaction, projectId: string, firings: DueFiri
       counts.skipped += one.skipped;
     } catch (err) {
       if (isTransient(err)) throw err;
-      log.error({ err, projectId, assignmentId: f.assignment_id, offsetId: f.offset_id, cycle: f.cycle }, "schedule firing failed; marked failed");
+      log.error(
+        { err, projectId, assignmentId: f.assignment_id, offsetId: f.offset_id, cycle: f.cycle },
+        "schedule firing failed; marked failed",
+      );
       await tx.execute(sql`update schedule_firings set state = 'failed', fired_at = ${now.toISOString()}::timestamptz
         where project_id = ${projectId} and assignment_id = ${f.assignment_id} and offset_id = ${f.offset_id} and cycle = ${f.cycle}::bigint`);
       metrics.firings.inc({ outcome: "failed" });
@@ -124,18 +136,24 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
   // Rows by key probe (rowsById), never `id = any(...)`: with stale statistics that read every
   // assignment and firing of the project per batch (lib/schedules/firing-plans.int.test.ts).
   const assignmentIds = uuidArray([...new Set(claimed.map((f) => f.assignment_id))].sort());
-  const assignments = (await queryRows<LockedAssignment>(tx, sql`
+  const assignments = await queryRows<LockedAssignment>(
+    tx,
+    sql`
     select a.id, a.user_id, a.organization_id, a.data, a.schedule_id, s.name
     from ${rowsById("schedule_assignments", projectId, assignmentIds, "a", { lock: "update skip locked" })}
-    join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`));
+    join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`,
+  );
   const locked = new Map(assignments.map((a) => [a.id, a]));
   const firings = claimed.filter((f) => locked.has(f.assignment_id));
   if (!firings.length) return { fired: 0, skipped: 0 };
-  const offsets = (await queryRows<{
+  const offsets = await queryRows<{
     id: string;
     offset: string;
-  }>(tx, sql`
-    select o.id, o."offset" from ${rowsById("schedule_offsets", projectId, uuidArray([...new Set(firings.map((f) => f.offset_id))]), "o")}`));
+  }>(
+    tx,
+    sql`
+    select o.id, o."offset" from ${rowsById("schedule_offsets", projectId, uuidArray([...new Set(firings.map((f) => f.offset_id))]), "o")}`,
+  );
   const offsetText = new Map(offsets.map((o) => [o.id, o.offset]));
 
   const onTime = firings.filter((f) => !f.late);
@@ -157,7 +175,11 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
       update schedule_firings set state = 'skipped', fired_at = ${at}
       where ctid = any(${tidArray(late.map((f) => f.tid))})`);
   }
-  await completeCycles(tx, [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })), now);
+  await completeCycles(
+    tx,
+    [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })),
+    now,
+  );
   for (const f of onTime) metrics.firingLag.observe((now.getTime() - new Date(f.fire_at).getTime()) / 1000);
   return { fired: onTime.length, skipped: late.length };
 }
@@ -170,6 +192,12 @@ function toEvent(f: DueFiring, a: LockedAssignment, offset: string): SystemEvent
     organizationId: a.organization_id,
     occurredAt: fireAt,
     // The spec's fields win over same-named keys of the assignment's data.
-    data: { ...a.data, schedule_id: a.schedule_id, schedule_offset_id: f.offset_id, offset, fire_at: fireAt.toISOString() },
+    data: {
+      ...a.data,
+      schedule_id: a.schedule_id,
+      schedule_offset_id: f.offset_id,
+      offset,
+      fire_at: fireAt.toISOString(),
+    },
   };
 }

@@ -25,13 +25,23 @@ const BATCH = 20;
 let dueAt: Date;
 
 beforeAll(async () => {
-  plans = await openPlansDatabase("relay_firing_plans", ["schedules", "schedule_offsets", "schedule_assignments", "schedule_firings"]);
+  plans = await openPlansDatabase("relay_firing_plans", [
+    "schedules",
+    "schedule_offsets",
+    "schedule_assignments",
+    "schedule_firings",
+  ]);
   ({ db, projectId } = plans);
   const ctx = systemContext(getDb(), projectId);
   for (let b = 0; b < USERS / 500; b++) {
-    await upsertUsers(ctx, Array.from({ length: 500 }, (_, i) => ({ identifier: [{ source: "default", external_id: `u-${b}-${i}` }] })));
+    await upsertUsers(
+      ctx,
+      Array.from({ length: 500 }, (_, i) => ({ identifier: [{ source: "default", external_id: `u-${b}-${i}` }] })),
+    );
   }
-  const [last] = await getDb().execute(dsql`select max(fire_at) as at from schedule_firings where project_id = ${projectId}`);
+  const [last] = await getDb().execute(
+    dsql`select max(fire_at) as at from schedule_firings where project_id = ${projectId}`,
+  );
   dueAt = new Date(new Date(last!.at as string).getTime() + 60_000);
 }, 120_000);
 afterAll(() => plans.close());
@@ -54,7 +64,9 @@ it("a batch of firings reads its own firings and assignments, not the project's"
 });
 
 it("assignment views read the assignments they show", async () => {
-  const [{ ids }] = (await getDb().execute(dsql`select array_agg(id order by id desc) as ids from (select id from schedule_assignments where project_id = ${projectId} order by id desc limit ${BATCH}) a`)) as unknown as [{ ids: string[] }];
+  const [{ ids }] = (await getDb().execute(
+    dsql`select array_agg(id order by id desc) as ids from (select id from schedule_assignments where project_id = ${projectId} order by id desc limit ${BATCH}) a`,
+  )) as unknown as [{ ids: string[] }];
   for (let i = 0; i < 8; i++) await loadAssignmentViews(systemContext(db, projectId), ids.slice(0, 5));
   let shown = 0;
   const r = await rowsRead(db, TABLES, async (tx) => {

@@ -23,11 +23,18 @@ const T = (iso: string) => new Date(iso);
 const db = () => getDb();
 
 async function user(externalId: string): Promise<string> {
-  return (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: externalId }] } })).body.id;
+  return (
+    await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: externalId }] } })
+  ).body.id;
 }
 
 function assign(externalId: string, body: Record<string, unknown>, now: Date) {
-  return assignSchedule(systemContext(db(), p.projectId), "user", assignmentInput.parse({ identifier: [{ external_id: externalId }], ...body }), now);
+  return assignSchedule(
+    systemContext(db(), p.projectId),
+    "user",
+    assignmentInput.parse({ identifier: [{ external_id: externalId }], ...body }),
+    now,
+  );
 }
 
 /** Fires everything of this project due at `now`, batch after batch (other tests' assignments too: assert per user). */
@@ -57,15 +64,29 @@ describe("firing with an injected clock", () => {
       { offset: "2 hours", direction: "after" },
     ]);
     const u = await user("single-1");
-    const { assignment } = await assign("single-1", { name: "trial_end", scheduled_at: "2100-03-10T12:00:00Z", data: { plan: "pro", offset: "mine" } }, T("2100-03-01T00:00:00Z"));
-    expect(assignment.pending.map((f) => f.fire_at)).toEqual(["2100-03-09T12:00:00.000Z", "2100-03-10T12:00:00.000Z", "2100-03-10T14:00:00.000Z"]);
+    const { assignment } = await assign(
+      "single-1",
+      { name: "trial_end", scheduled_at: "2100-03-10T12:00:00Z", data: { plan: "pro", offset: "mine" } },
+      T("2100-03-01T00:00:00Z"),
+    );
+    expect(assignment.pending.map((f) => f.fire_at)).toEqual([
+      "2100-03-09T12:00:00.000Z",
+      "2100-03-10T12:00:00.000Z",
+      "2100-03-10T14:00:00.000Z",
+    ]);
 
     expect(await fireAt(T("2100-03-09T11:59:59Z"))).toBe(0);
     expect(await fireAt(T("2100-03-09T12:00:01Z"))).toBe(1);
     let events = await fired("trial_end", u);
     expect(events).toHaveLength(1);
     const before = s.offsets.find((o: any) => o.direction === "before");
-    expect(events[0]!.data).toEqual({ plan: "pro", offset: "1 day", schedule_id: s.id, schedule_offset_id: before.id, fire_at: "2100-03-09T12:00:00.000Z" });
+    expect(events[0]!.data).toEqual({
+      plan: "pro",
+      offset: "1 day",
+      schedule_id: s.id,
+      schedule_offset_id: before.id,
+      fire_at: "2100-03-09T12:00:00.000Z",
+    });
     expect(events[0]!.origin).toBe("system");
     // The occurrence is recorded at its scheduled time, not at the moment the batch ran.
     expect(new Date(events[0]!.occurred_at).toISOString()).toBe("2100-03-09T12:00:00.000Z");
@@ -73,7 +94,11 @@ describe("firing with an injected clock", () => {
     expect(await fireAt(T("2100-03-10T12:30:00Z"))).toBe(1);
     expect(await fireAt(T("2100-03-10T14:00:00Z"))).toBe(1);
     events = await fired("trial_end", u);
-    expect(events.map((e) => e.data.fire_at)).toEqual(["2100-03-09T12:00:00.000Z", "2100-03-10T12:00:00.000Z", "2100-03-10T14:00:00.000Z"]);
+    expect(events.map((e) => e.data.fire_at)).toEqual([
+      "2100-03-09T12:00:00.000Z",
+      "2100-03-10T12:00:00.000Z",
+      "2100-03-10T14:00:00.000Z",
+    ]);
     expect(await fireAt(T("2100-12-31T00:00:00Z"))).toBe(0);
     const [row] = await sql`select state from schedule_assignments where id = ${assignment.id}`;
     expect(row!.state).toBe("fired");
@@ -82,13 +107,18 @@ describe("firing with an injected clock", () => {
   it("recurs from the anchor: `1 month` from Jan 31 fires on Feb 28 (2100 is not a leap year), Mar 31, Apr 30; offsets fire each cycle", async () => {
     await schedule("billing", "recurring", [{ offset: "3 days", direction: "before" }]);
     const u = await user("month-1");
-    const { assignment } = await assign("month-1", { name: "billing", interval: "1 month", start_at: "2100-01-31T10:00:00Z" }, T("2100-01-01T00:00:00Z"));
+    const { assignment } = await assign(
+      "month-1",
+      { name: "billing", interval: "1 month", start_at: "2100-01-31T10:00:00Z" },
+      T("2100-01-01T00:00:00Z"),
+    );
     // start_at in the future: the first occurrence is start_at itself.
     expect(assignment.occurrence_at).toBe("2100-01-31T10:00:00.000Z");
     // Fire at each due time (a firing claimed over an hour late would be skipped); the instants come from the
     // events themselves, so a drifted occurrence (Mar 28 instead of Mar 31) would show in the list below.
     for (let i = 0; i < 10; i++) {
-      const [next] = await sql`select min(fire_at) as t from schedule_firings where assignment_id = ${assignment.id} and state = 'pending'`;
+      const [next] =
+        await sql`select min(fire_at) as t from schedule_firings where assignment_id = ${assignment.id} and state = 'pending'`;
       await fireAt(new Date(next!.t));
     }
     const events = await fired("billing", u);
@@ -111,9 +141,14 @@ describe("firing with an injected clock", () => {
 
   it("recurs yearly from a leap day: Feb 29 2104, then Feb 28 in 2105-2107, then Feb 29 2108", async () => {
     const u = await user("leap-1");
-    const { assignment } = await assign("leap-1", { name: "leap_yearly", interval: "1 year", start_at: "2104-02-29T00:00:00Z" }, T("2104-01-01T00:00:00Z"));
+    const { assignment } = await assign(
+      "leap-1",
+      { name: "leap_yearly", interval: "1 year", start_at: "2104-02-29T00:00:00Z" },
+      T("2104-01-01T00:00:00Z"),
+    );
     for (let i = 0; i < 5; i++) {
-      const [next] = await sql`select min(fire_at) as t from schedule_firings where assignment_id = ${assignment.id} and state = 'pending'`;
+      const [next] =
+        await sql`select min(fire_at) as t from schedule_firings where assignment_id = ${assignment.id} and state = 'pending'`;
       await fireAt(new Date(new Date(next!.t).getTime() + 30 * 60_000));
     }
     expect((await fired("leap_yearly", u)).map((e) => e.data.fire_at)).toEqual([
@@ -135,8 +170,16 @@ describe("firing with an injected clock", () => {
 
   it("reassigning replaces timing and data: only the new firings fire, with the new data", async () => {
     const u = await user("replace-1");
-    await assign("replace-1", { name: "reminder", scheduled_at: "2100-08-01T00:00:00Z", data: { v: 1 } }, T("2100-07-01T00:00:00Z"));
-    await assign("replace-1", { name: "reminder", scheduled_at: "2100-08-05T00:00:00Z", data: { w: 2 } }, T("2100-07-02T00:00:00Z"));
+    await assign(
+      "replace-1",
+      { name: "reminder", scheduled_at: "2100-08-01T00:00:00Z", data: { v: 1 } },
+      T("2100-07-01T00:00:00Z"),
+    );
+    await assign(
+      "replace-1",
+      { name: "reminder", scheduled_at: "2100-08-05T00:00:00Z", data: { w: 2 } },
+      T("2100-07-02T00:00:00Z"),
+    );
     expect(await fireAt(T("2100-08-02T00:00:00Z"))).toBe(0);
     expect(await fireAt(T("2100-08-05T00:00:00Z"))).toBe(1);
     const events = await fired("reminder", u);
@@ -148,7 +191,10 @@ describe("firing with an injected clock", () => {
   it("a deleted assignment never fires", async () => {
     const u = await user("delete-1");
     await assign("delete-1", { name: "reminder", scheduled_at: "2100-09-01T00:00:00Z" }, T("2100-08-01T00:00:00Z"));
-    const del = await api("DELETE", p.client("/users/scheduled"), { key: p.keys.client, body: { name: "reminder", identifier: [{ external_id: "delete-1" }] } });
+    const del = await api("DELETE", p.client("/users/scheduled"), {
+      key: p.keys.client,
+      body: { name: "reminder", identifier: [{ external_id: "delete-1" }] },
+    });
     expect(del.status).toBe(204);
     expect(await fireAt(T("2100-09-02T00:00:00Z"))).toBe(0);
     expect(await fired("reminder", u)).toHaveLength(0);
@@ -170,10 +216,15 @@ describe("firing with an injected clock", () => {
 describe("outages", () => {
   it("after a long outage a recurring assignment skips (and counts) what is over an hour late and resumes with the occurrence still in the hour", async () => {
     const u = await user("outage-1");
-    const { assignment } = await assign("outage-1", { name: "daily_outage", interval: "1 day", start_at: "2100-08-01T00:00:00Z" }, T("2100-07-31T00:00:00Z"));
+    const { assignment } = await assign(
+      "outage-1",
+      { name: "daily_outage", interval: "1 day", start_at: "2100-08-01T00:00:00Z" },
+      T("2100-07-31T00:00:00Z"),
+    );
     await fireAt(T("2100-08-10T00:30:00Z"));
     expect((await fired("daily_outage", u)).map((e) => e.data.fire_at)).toEqual(["2100-08-10T00:00:00.000Z"]);
-    const [row] = await sql`select cycle::int as cycle, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'skipped') as skipped,
+    const [row] =
+      await sql`select cycle::int as cycle, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'skipped') as skipped,
       (select min(fire_at) from schedule_firings f where f.assignment_id = a.id and f.state = 'pending') as next
       from schedule_assignments a where a.id = ${assignment.id}`;
     expect(row).toMatchObject({ cycle: 10, skipped: 1 });
@@ -184,7 +235,8 @@ describe("outages", () => {
 describe("the built-in anniversary", () => {
   it("fires scheduled.anniversary one year after creation, with the schedule's fields", async () => {
     const u = await user("anniv-fire");
-    const [a] = await sql`select a.occurrence_at, a.schedule_id from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
+    const [a] =
+      await sql`select a.occurrence_at, a.schedule_id from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
       where a.project_id = ${p.projectId} and a.user_id = ${u} and s.name = 'anniversary'`;
     const due = new Date(a!.occurrence_at);
     expect(await fired("anniversary", u)).toEqual([]);
@@ -193,68 +245,154 @@ describe("the built-in anniversary", () => {
     await fireAt(due);
     const events = await fired("anniversary", u);
     expect(events).toHaveLength(1);
-    expect(events[0]!.data).toMatchObject({ schedule_id: a!.schedule_id, fire_at: due.toISOString(), offset: "0 minutes" });
+    expect(events[0]!.data).toMatchObject({
+      schedule_id: a!.schedule_id,
+      fire_at: due.toISOString(),
+      offset: "0 minutes",
+    });
   });
 });
 
 describe("pause and resume with an injected clock", () => {
-  const at = (externalId: string, name: string) => ({ kind: "user" as const, identifier: [{ source: "default", external_id: externalId }], name });
+  const at = (externalId: string, name: string) => ({
+    kind: "user" as const,
+    identifier: [{ source: "default", external_id: externalId }],
+    name,
+  });
 
   it("pause immediately deletes unfired firings; resume at_next_interval keeps the anchor and fires at the next anchor + k·interval", async () => {
     const u = await user("pause-imm");
-    await assign("pause-imm", { name: "daily_a", interval: "1 day", start_at: "2100-05-01T06:00:00Z" }, T("2100-04-30T00:00:00Z"));
-    const paused = await pauseAssignment(systemContext(db(), p.projectId), at("pause-imm", "daily_a"), "immediately", T("2100-04-30T01:00:00Z"));
+    await assign(
+      "pause-imm",
+      { name: "daily_a", interval: "1 day", start_at: "2100-05-01T06:00:00Z" },
+      T("2100-04-30T00:00:00Z"),
+    );
+    const paused = await pauseAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-imm", "daily_a"),
+      "immediately",
+      T("2100-04-30T01:00:00Z"),
+    );
     expect(paused).toMatchObject({ state: "paused", pending: [] });
     await fireAt(T("2100-05-02T00:00:00Z"));
-    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-imm", "daily_a"), "at_next_interval", T("2100-05-03T12:00:00Z"));
+    const resumed = await resumeAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-imm", "daily_a"),
+      "at_next_interval",
+      T("2100-05-03T12:00:00Z"),
+    );
     expect(resumed.state).toBe("active");
     expect(resumed.start_at).toBe("2100-05-01T06:00:00.000Z");
     expect(resumed.next_fire_at).toBe("2100-05-04T06:00:00.000Z");
     await fireAt(T("2100-05-04T06:00:00Z"));
     await fireAt(T("2100-05-05T06:00:00Z"));
-    expect((await fired("daily_a", u)).map((e) => e.data.fire_at)).toEqual(["2100-05-04T06:00:00.000Z", "2100-05-05T06:00:00.000Z"]);
+    expect((await fired("daily_a", u)).map((e) => e.data.fire_at)).toEqual([
+      "2100-05-04T06:00:00.000Z",
+      "2100-05-05T06:00:00.000Z",
+    ]);
   });
 
   it("resume at_next_interval before the paused occurrence fires that occurrence, not the one after (weekly: paused Tuesday, resumed Wednesday, fires Monday)", async () => {
     const u = await user("pause-before");
     // 2100-08-09 is a Monday; assigned the Monday before, paused Tuesday, resumed Wednesday.
-    await assign("pause-before", { name: "weekly_a", interval: "7 days", start_at: "2100-08-09T09:00:00Z" }, T("2100-08-02T09:00:00Z"));
-    const paused = await pauseAssignment(systemContext(db(), p.projectId), at("pause-before", "weekly_a"), "immediately", T("2100-08-03T09:00:00Z"));
+    await assign(
+      "pause-before",
+      { name: "weekly_a", interval: "7 days", start_at: "2100-08-09T09:00:00Z" },
+      T("2100-08-02T09:00:00Z"),
+    );
+    const paused = await pauseAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-before", "weekly_a"),
+      "immediately",
+      T("2100-08-03T09:00:00Z"),
+    );
     expect(paused).toMatchObject({ state: "paused", pending: [] });
-    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-before", "weekly_a"), "at_next_interval", T("2100-08-04T09:00:00Z"));
-    expect(resumed).toMatchObject({ state: "active", start_at: "2100-08-09T09:00:00.000Z", next_fire_at: "2100-08-09T09:00:00.000Z" });
+    const resumed = await resumeAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-before", "weekly_a"),
+      "at_next_interval",
+      T("2100-08-04T09:00:00Z"),
+    );
+    expect(resumed).toMatchObject({
+      state: "active",
+      start_at: "2100-08-09T09:00:00.000Z",
+      next_fire_at: "2100-08-09T09:00:00.000Z",
+    });
     await fireAt(T("2100-08-09T09:00:00Z"));
     await fireAt(T("2100-08-16T09:00:00Z"));
-    expect((await fired("weekly_a", u)).map((e) => e.data.fire_at)).toEqual(["2100-08-09T09:00:00.000Z", "2100-08-16T09:00:00.000Z"]);
+    expect((await fired("weekly_a", u)).map((e) => e.data.fire_at)).toEqual([
+      "2100-08-09T09:00:00.000Z",
+      "2100-08-16T09:00:00.000Z",
+    ]);
   });
 
   it("pause after_next_interval lets the current cycle fire, then stops; resume immediately rebases the anchor to now and fires at once", async () => {
     const u = await user("pause-next");
-    await assign("pause-next", { name: "daily_b", interval: "1 day", start_at: "2100-06-01T06:00:00Z" }, T("2100-05-31T00:00:00Z"));
-    const paused = await pauseAssignment(systemContext(db(), p.projectId), at("pause-next", "daily_b"), "after_next_interval", T("2100-05-31T01:00:00Z"));
-    expect(paused).toMatchObject({ state: "paused", pause_mode: "after_next_interval", next_fire_at: "2100-06-01T06:00:00.000Z" });
+    await assign(
+      "pause-next",
+      { name: "daily_b", interval: "1 day", start_at: "2100-06-01T06:00:00Z" },
+      T("2100-05-31T00:00:00Z"),
+    );
+    const paused = await pauseAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-next", "daily_b"),
+      "after_next_interval",
+      T("2100-05-31T01:00:00Z"),
+    );
+    expect(paused).toMatchObject({
+      state: "paused",
+      pause_mode: "after_next_interval",
+      next_fire_at: "2100-06-01T06:00:00.000Z",
+    });
     await fireAt(T("2100-06-01T06:00:00Z"));
     await fireAt(T("2100-06-05T06:00:00Z"));
-    const [row] = await sql`select a.state, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'pending') as pending
+    const [row] =
+      await sql`select a.state, (select count(*)::int from schedule_firings f where f.assignment_id = a.id and f.state = 'pending') as pending
       from schedule_assignments a where a.project_id = ${p.projectId} and a.user_id = ${u} and a.interval = '1 day'`;
     expect(row).toMatchObject({ state: "paused", pending: 0 });
 
     const now = T("2100-06-10T08:15:00Z");
-    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-next", "daily_b"), "immediately", now);
+    const resumed = await resumeAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-next", "daily_b"),
+      "immediately",
+      now,
+    );
     expect(resumed).toMatchObject({ state: "active", start_at: now.toISOString(), next_fire_at: now.toISOString() });
     await fireAt(now);
     await fireAt(T("2100-06-11T08:15:00Z"));
-    expect((await fired("daily_b", u)).map((e) => e.data.fire_at)).toEqual(["2100-06-01T06:00:00.000Z", "2100-06-10T08:15:00.000Z", "2100-06-11T08:15:00.000Z"]);
+    expect((await fired("daily_b", u)).map((e) => e.data.fire_at)).toEqual([
+      "2100-06-01T06:00:00.000Z",
+      "2100-06-10T08:15:00.000Z",
+      "2100-06-11T08:15:00.000Z",
+    ]);
   });
 
   it("resume at_next_interval after after_next_interval, before the cycle fired, just carries on", async () => {
     const u = await user("pause-carry");
-    await assign("pause-carry", { name: "daily_c", interval: "1 day", start_at: "2100-07-01T06:00:00Z" }, T("2100-06-30T00:00:00Z"));
-    await pauseAssignment(systemContext(db(), p.projectId), at("pause-carry", "daily_c"), "after_next_interval", T("2100-06-30T01:00:00Z"));
-    const resumed = await resumeAssignment(systemContext(db(), p.projectId), at("pause-carry", "daily_c"), "at_next_interval", T("2100-06-30T02:00:00Z"));
+    await assign(
+      "pause-carry",
+      { name: "daily_c", interval: "1 day", start_at: "2100-07-01T06:00:00Z" },
+      T("2100-06-30T00:00:00Z"),
+    );
+    await pauseAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-carry", "daily_c"),
+      "after_next_interval",
+      T("2100-06-30T01:00:00Z"),
+    );
+    const resumed = await resumeAssignment(
+      systemContext(db(), p.projectId),
+      at("pause-carry", "daily_c"),
+      "at_next_interval",
+      T("2100-06-30T02:00:00Z"),
+    );
     expect(resumed.next_fire_at).toBe("2100-07-01T06:00:00.000Z");
     await fireAt(T("2100-07-01T06:00:00Z"));
     await fireAt(T("2100-07-02T06:00:00Z"));
-    expect((await fired("daily_c", u)).map((e) => e.data.fire_at)).toEqual(["2100-07-01T06:00:00.000Z", "2100-07-02T06:00:00.000Z"]);
+    expect((await fired("daily_c", u)).map((e) => e.data.fire_at)).toEqual([
+      "2100-07-01T06:00:00.000Z",
+      "2100-07-02T06:00:00.000Z",
+    ]);
   });
 });

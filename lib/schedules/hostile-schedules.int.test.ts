@@ -21,10 +21,16 @@ beforeAll(async () => {
   p = await createTestProject("schedule-hostile");
 });
 
-const post = (body: Record<string, unknown>, project = p) => api("POST", project.client("/users/scheduled"), { key: project.keys.client, body });
+const post = (body: Record<string, unknown>, project = p) =>
+  api("POST", project.client("/users/scheduled"), { key: project.keys.client, body });
 
 async function user(project: TestProject, externalId: string): Promise<string> {
-  return (await api("POST", project.client("/users"), { key: project.keys.client, body: { identifier: [{ external_id: externalId }] } })).body.id;
+  return (
+    await api("POST", project.client("/users"), {
+      key: project.keys.client,
+      body: { identifier: [{ external_id: externalId }] },
+    })
+  ).body.id;
 }
 
 describe("assignment bounds", () => {
@@ -40,7 +46,10 @@ describe("assignment bounds", () => {
     const long = await post({ name: "too_fast", identifier: id, interval: "300000 years" });
     expect(long.status).toBe(400);
     expect(long.body.errors).toEqual([{ path: "interval", message: "must be at most 100 years" }]);
-    const offset = await api("POST", p.admin("/schedules"), { key: p.keys.editor, body: { name: "far_offset", type: "single", offsets: [{ offset: "300000 years", direction: "before" }] } });
+    const offset = await api("POST", p.admin("/schedules"), {
+      key: p.keys.editor,
+      body: { name: "far_offset", type: "single", offsets: [{ offset: "300000 years", direction: "before" }] },
+    });
     expect(offset.status).toBe(400);
     expect((await post({ name: "ok_fast", identifier: id, interval: "1 second" })).status).toBe(201);
   });
@@ -50,11 +59,19 @@ describe("assignment bounds", () => {
     delete process.env.SCHEDULE_MIN_INTERVAL;
     try {
       await user(p, "minute");
-      const input = assignmentInput.parse({ name: "every_30s", identifier: [{ external_id: "minute" }], interval: "30 seconds" });
+      const input = assignmentInput.parse({
+        name: "every_30s",
+        identifier: [{ external_id: "minute" }],
+        interval: "30 seconds",
+      });
       const err = await assignSchedule(systemContext(getDb(), p.projectId), "user", input).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Invalid);
       expect((err as Invalid).message).toContain("at least 1 minute");
-      const ok = assignmentInput.parse({ name: "every_minute", identifier: [{ external_id: "minute" }], interval: "1 minute" });
+      const ok = assignmentInput.parse({
+        name: "every_minute",
+        identifier: [{ external_id: "minute" }],
+        interval: "1 minute",
+      });
       expect((await assignSchedule(systemContext(getDb(), p.projectId), "user", ok)).created).toBe(true);
     } finally {
       if (saved !== undefined) process.env.SCHEDULE_MIN_INTERVAL = saved;
@@ -67,22 +84,36 @@ describe("assignment bounds", () => {
     const early = await post({ name: "anchored", identifier: id, interval: "1 day", start_at: "1969-12-31T23:59:59Z" });
     expect(early.status).toBe(400);
     expect(early.body.errors).toEqual([{ path: "start_at", message: "must not be before 1970-01-01" }]);
-    const late = await post({ name: "anchored", identifier: id, interval: "1 day", start_at: new Date(Date.now() + 11 * 365 * 86400_000).toISOString() });
+    const late = await post({
+      name: "anchored",
+      identifier: id,
+      interval: "1 day",
+      start_at: new Date(Date.now() + 11 * 365 * 86400_000).toISOString(),
+    });
     expect(late.status).toBe(400);
     expect(late.body.errors).toEqual([{ path: "start_at", message: "must not be more than 10 years ahead" }]);
-    const [{ n }] = await sql`select count(*)::int as n from schedules where project_id = ${p.projectId} and name = 'anchored'`;
+    const [{ n }] =
+      await sql`select count(*)::int as n from schedules where project_id = ${p.projectId} and name = 'anchored'`;
     expect(n).toBe(0);
   });
 
   it("a one-second interval anchored in 1970 gets its exact cycle number over HTTP, in constant time", async () => {
     await user(p, "epoch");
-    const res = await post({ name: "since_epoch", identifier: [{ external_id: "epoch" }], interval: "1 second", start_at: "1970-01-01T00:00:00Z" });
+    const res = await post({
+      name: "since_epoch",
+      identifier: [{ external_id: "epoch" }],
+      interval: "1 second",
+      start_at: "1970-01-01T00:00:00Z",
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const [row] = await sql`select cycle::text as cycle, occurrence_at, updated_at from schedule_assignments where id = ${res.body.id}`;
+    const [row] =
+      await sql`select cycle::text as cycle, occurrence_at, updated_at from schedule_assignments where id = ${res.body.id}`;
     const cycle = BigInt(row!.cycle);
     // The first occurrence after the request: `cycle` seconds after the epoch, within a second of the answer.
     expect(BigInt(new Date(row!.occurrence_at).getTime())).toBe(cycle * 1000n);
-    expect(Math.abs(new Date(row!.occurrence_at).getTime() - new Date(row!.updated_at).getTime())).toBeLessThanOrEqual(1000);
+    expect(Math.abs(new Date(row!.occurrence_at).getTime() - new Date(row!.updated_at).getTime())).toBeLessThanOrEqual(
+      1000,
+    );
   });
 
   it("cycle numbers past 2^31 are stored (bigint): a one-second interval from 1970 seen from 2040", async () => {
@@ -91,7 +122,12 @@ describe("assignment bounds", () => {
     try {
       await user(p, "epoch-2040");
       const now = new Date("2040-01-01T00:00:00.500Z");
-      const input = assignmentInput.parse({ name: "since_epoch_2040", identifier: [{ external_id: "epoch-2040" }], interval: "1 second", start_at: "1970-01-01T00:00:00Z" });
+      const input = assignmentInput.parse({
+        name: "since_epoch_2040",
+        identifier: [{ external_id: "epoch-2040" }],
+        interval: "1 second",
+        start_at: "1970-01-01T00:00:00Z",
+      });
       const { assignment } = await assignSchedule(systemContext(getDb(), p.projectId), "user", input, now);
       const [row] = await sql`select cycle::text as cycle from schedule_assignments where id = ${assignment.id}`;
       expect(BigInt(row!.cycle)).toBe(BigInt(Math.floor(now.getTime() / 1000)) + 1n);
@@ -117,9 +153,12 @@ describe("nextCycleSql", () => {
       const a = dsql`${anchor}::timestamptz`;
       const i = dsql`${interval}::interval`;
       const tt = dsql`${t}::timestamptz`;
-      const [row] = await queryRows<{ k: string; after: boolean; before_or_at: boolean }>(getDb(), dsql`
+      const [row] = await queryRows<{ k: string; after: boolean; before_or_at: boolean }>(
+        getDb(),
+        dsql`
         select n.k::text as k, ${a} + n.k * ${i} > ${tt} as after, n.k = 0 or ${a} + (n.k - 1) * ${i} <= ${tt} as before_or_at
-        from (select ${nextCycleSql(a, i, tt)} as k) n`);
+        from (select ${nextCycleSql(a, i, tt)} as k) n`,
+      );
       expect(row, `${anchor} + k * ${interval} > ${t}`).toMatchObject({ after: true, before_or_at: true });
     }
   });
@@ -132,9 +171,25 @@ describe("firing isolation", () => {
     const now = new Date("2100-09-09T00:30:00Z");
     const bad = await user(p, "isolated-bad");
     const good = await user(q, "isolated-good");
-    const body = (externalId: string) => assignmentInput.parse({ name: "isolated", identifier: [{ external_id: externalId }], interval: "1 day", start_at: "2100-09-09T00:00:00Z" });
-    const a = await assignSchedule(systemContext(getDb(), p.projectId), "user", body("isolated-bad"), new Date("2100-09-08T12:00:00Z"));
-    await assignSchedule(systemContext(getDb(), q.projectId), "user", body("isolated-good"), new Date("2100-09-08T12:00:00Z"));
+    const body = (externalId: string) =>
+      assignmentInput.parse({
+        name: "isolated",
+        identifier: [{ external_id: externalId }],
+        interval: "1 day",
+        start_at: "2100-09-09T00:00:00Z",
+      });
+    const a = await assignSchedule(
+      systemContext(getDb(), p.projectId),
+      "user",
+      body("isolated-bad"),
+      new Date("2100-09-08T12:00:00Z"),
+    );
+    await assignSchedule(
+      systemContext(getDb(), q.projectId),
+      "user",
+      body("isolated-good"),
+      new Date("2100-09-08T12:00:00Z"),
+    );
     // A row no API can write any more (as an older release could): advancing its cycle fails in SQL.
     await sql`update schedule_assignments set interval = 'not an interval' where id = ${a.assignment.id}`;
 

@@ -25,36 +25,50 @@ export function minAssignmentInterval(): string {
  * any negative part: `1 month -30 days 1 minute` compares as one minute but steps backwards from some
  * dates, which would break the cycle arithmetic.
  */
-export async function checkInterval(db: DbOrTx, value: string, path: string, opts: { zero?: boolean; min?: string } = {}): Promise<CheckedInterval> {
+export async function checkInterval(
+  db: DbOrTx,
+  value: string,
+  path: string,
+  opts: { zero?: boolean; min?: string } = {},
+): Promise<CheckedInterval> {
   const text = value.trim();
   let row: { canonical: string; sign: number; short: boolean; mixed: boolean; long: boolean } | undefined;
   try {
-    [row] = (await queryRows<{
+    [row] = await queryRows<{
       canonical: string;
       sign: number;
       short: boolean;
       mixed: boolean;
       long: boolean;
-    }>(db, sql`select ${text}::interval::text as canonical,
+    }>(
+      db,
+      sql`select ${text}::interval::text as canonical,
       case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign,
       ${opts.min ?? null}::interval is not null and ${text}::interval < ${opts.min ?? null}::interval as short,
       position('-' in ${text}::interval::text) > 0 as mixed,
-      ${text}::interval > ${MAX_INTERVAL}::interval as long`));
+      ${text}::interval > ${MAX_INTERVAL}::interval as long`,
+    );
   } catch (err) {
     // drizzle wraps the driver's error; the SQLSTATE is on the cause.
     const e = err as { code?: string; cause?: { code?: string } };
     const code = e.code ?? e.cause?.code ?? "";
     // 22xxx: data exceptions (invalid_datetime_format, interval_field_overflow, ...).
     if (!code.startsWith("22")) throw err;
-    throw new Invalid(`\`${path}\` is not an interval: ${JSON.stringify(text)}. Write it like \`30 minutes\`, \`7 days\` or \`1 month\`.`, {
-      errors: [{ path, message: "not a PostgreSQL interval" }],
-    });
+    throw new Invalid(
+      `\`${path}\` is not an interval: ${JSON.stringify(text)}. Write it like \`30 minutes\`, \`7 days\` or \`1 month\`.`,
+      {
+        errors: [{ path, message: "not a PostgreSQL interval" }],
+      },
+    );
   }
   const sign = Number(row!.sign);
   if (sign < 0 || (sign === 0 && !opts.zero)) {
-    throw new Invalid(`\`${path}\` must be ${opts.zero ? "zero or positive" : "positive"}; got ${JSON.stringify(text)}.`, {
-      errors: [{ path, message: opts.zero ? "must not be negative" : "must be positive" }],
-    });
+    throw new Invalid(
+      `\`${path}\` must be ${opts.zero ? "zero or positive" : "positive"}; got ${JSON.stringify(text)}.`,
+      {
+        errors: [{ path, message: opts.zero ? "must not be negative" : "must be positive" }],
+      },
+    );
   }
   if (row!.long) {
     const message = `must be at most ${MAX_INTERVAL}`;

@@ -12,7 +12,12 @@ export async function listSchedules(ctx: ProjectContext, q: z.output<typeof list
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where = [eq(schedules.projectId, ctx.projectId)];
   if (after) where.push(lt(schedules.id, after[0]));
-  const rows = await ctx.db.select().from(schedules).where(and(...where)).orderBy(desc(schedules.id)).limit(q.limit + 1);
+  const rows = await ctx.db
+    .select()
+    .from(schedules)
+    .where(and(...where))
+    .orderBy(desc(schedules.id))
+    .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
   return { data: await loadScheduleViews(ctx, data), next_cursor };
 }

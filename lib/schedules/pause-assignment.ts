@@ -11,13 +11,23 @@ import type { ProjectContext } from "@/lib/access/context";
  * keeps them, so the current cycle still fires, and the cycle then does not advance (completeCycles
  * only advances active assignments). Single schedules and paused ones cannot be paused: 422.
  */
-export async function pauseAssignment(ctx: ProjectContext, at: AssignmentLocator, mode: PauseMode, now = new Date()): Promise<AssignmentView> {
+export async function pauseAssignment(
+  ctx: ProjectContext,
+  at: AssignmentLocator,
+  mode: PauseMode,
+  now = new Date(),
+): Promise<AssignmentView> {
   return inRetryingTransaction(ctx.db, async (tx) => {
     const row = await lockLocated({ ...ctx, db: tx }, at);
-    if (row.interval === null) throw new RuleBroken("Only recurring schedules can be paused; this assignment is a single schedule (delete it instead).");
+    if (row.interval === null)
+      throw new RuleBroken(
+        "Only recurring schedules can be paused; this assignment is a single schedule (delete it instead).",
+      );
     if (row.state === "paused") throw new RuleBroken("This assignment is already paused; resume it first.");
     if (mode === "immediately") {
-      await tx.execute(sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row.id} and state = 'pending'`);
+      await tx.execute(
+        sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row.id} and state = 'pending'`,
+      );
     }
     await tx.execute(sql`
       update schedule_assignments set state = 'paused', pause_mode = ${mode}, updated_at = ${now.toISOString()}::timestamptz

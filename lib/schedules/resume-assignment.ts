@@ -16,15 +16,23 @@ import type { ProjectContext } from "@/lib/access/context";
  * pending firings; re-making them keeps any that already fired, so nothing fires twice).
  * Resuming an assignment that is not paused is a 422.
  */
-export async function resumeAssignment(ctx: ProjectContext, at: AssignmentLocator, mode: ResumeMode, now = new Date()): Promise<AssignmentView> {
+export async function resumeAssignment(
+  ctx: ProjectContext,
+  at: AssignmentLocator,
+  mode: ResumeMode,
+  now = new Date(),
+): Promise<AssignmentView> {
   return inRetryingTransaction(ctx.db, async (tx) => {
     const row = await lockLocated({ ...ctx, db: tx }, at);
-    if (row.state !== "paused") throw new RuleBroken(`This assignment is ${row.state}, not paused; only a paused assignment can be resumed.`);
+    if (row.state !== "paused")
+      throw new RuleBroken(`This assignment is ${row.state}, not paused; only a paused assignment can be resumed.`);
     const t = sql`${now.toISOString()}::timestamptz`;
     const key = { projectId: ctx.projectId, id: row.id };
     if (mode === "immediately") {
       // Cycles count from the new anchor, so the old firings and their (offset, cycle) keys go.
-      await tx.execute(sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row.id}`);
+      await tx.execute(
+        sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row.id}`,
+      );
       await tx.execute(sql`
         update schedule_assignments set state = 'active', pause_mode = null, anchor = ${t}, cycle = 0, occurrence_at = ${t}, updated_at = ${t}
         where project_id = ${ctx.projectId} and id = ${row.id}`);

@@ -10,9 +10,16 @@ import { enqueue } from "@/lib/queue/enqueue";
  */
 export async function resumeBackfills(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await queryRows<{ project_id: string; id: string }>(tx, sql`
-      update schedule_offsets set backfill = 'queued' where backfill is not null returning project_id, id`);
-    await enqueue(tx, "schedules.backfill-offset", rows.map((r) => ({ projectId: r.project_id, offsetId: r.id })));
+    const rows = await queryRows<{ project_id: string; id: string }>(
+      tx,
+      sql`
+      update schedule_offsets set backfill = 'queued' where backfill is not null returning project_id, id`,
+    );
+    await enqueue(
+      tx,
+      "schedules.backfill-offset",
+      rows.map((r) => ({ projectId: r.project_id, offsetId: r.id })),
+    );
     return rows.length;
   });
 }

@@ -11,7 +11,9 @@ export const scheduleName = z
   .meta({ description: "Fired events are named `scheduled.<name>`." });
 
 /** Checked by PostgreSQL itself (`$1::interval`) in the verb; here only its length. */
-export const intervalText = text(100).min(1).meta({ description: "A PostgreSQL interval such as `30 minutes`, `7 days`, `1 month`." });
+export const intervalText = text(100)
+  .min(1)
+  .meta({ description: "A PostgreSQL interval such as `30 minutes`, `7 days`, `1 month`." });
 
 export const offsetInput = z
   .strictObject({
@@ -25,7 +27,11 @@ export const scheduleInput = z
   .strictObject({
     name: scheduleName,
     type: z.enum(["single", "recurring"]),
-    offsets: z.array(offsetInput).max(50).optional().meta({ description: "Added after the default `0 minutes after`." }),
+    offsets: z
+      .array(offsetInput)
+      .max(50)
+      .optional()
+      .meta({ description: "Added after the default `0 minutes after`." }),
   })
   .meta({ id: "ScheduleInput" });
 export type ScheduleInput = z.output<typeof scheduleInput>;
@@ -37,29 +43,53 @@ export const assignmentInput = z
     type: z
       .enum(["single", "recurring"])
       .optional()
-      .meta({ description: "Optional: implied by `scheduled_at` (single) or `interval` (recurring); when given it must agree with them." }),
+      .meta({
+        description:
+          "Optional: implied by `scheduled_at` (single) or `interval` (recurring); when given it must agree with them.",
+      }),
     scheduled_at: z.iso.datetime({ offset: true }).optional().meta({ description: "Fire time of a single schedule." }),
     interval: intervalText.optional().meta({ description: "Makes the schedule recurring, e.g. `7 days`." }),
-    start_at: z.iso.datetime({ offset: true }).optional().meta({ description: "Recurring only: the anchor; default now (first occurrence one interval later)." }),
+    start_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: "Recurring only: the anchor; default now (first occurrence one interval later)." }),
     data: dataObject().optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.scheduled_at === undefined) === (v.interval === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["scheduled_at"], message: "give exactly one of scheduled_at and interval" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["scheduled_at"],
+        message: "give exactly one of scheduled_at and interval",
+      });
     }
     if (v.type === "single" && v.interval !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["type"], message: "type single contradicts interval: a single schedule takes scheduled_at" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["type"],
+        message: "type single contradicts interval: a single schedule takes scheduled_at",
+      });
     } else if (v.type === "recurring" && v.scheduled_at !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["type"], message: "type recurring contradicts scheduled_at: a recurring schedule takes interval" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["type"],
+        message: "type recurring contradicts scheduled_at: a recurring schedule takes interval",
+      });
     }
     if (v.start_at !== undefined && v.interval === undefined) {
-      ctx.addIssue({ code: "custom", path: ["start_at"], message: "start_at is for recurring schedules (with interval)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["start_at"],
+        message: "start_at is for recurring schedules (with interval)",
+      });
     }
   })
   .meta({ id: "ScheduleAssignmentInput" });
 export type AssignmentInput = z.output<typeof assignmentInput>;
 
-export const unassignInput = z.strictObject({ name: scheduleName, identifier: identifierList }).meta({ id: "ScheduleUnassignInput" });
+export const unassignInput = z
+  .strictObject({ name: scheduleName, identifier: identifierList })
+  .meta({ id: "ScheduleUnassignInput" });
 export type UnassignInput = z.output<typeof unassignInput>;
 
 export const pauseModes = ["immediately", "after_next_interval"] as const;

@@ -18,9 +18,16 @@ export function subjectColumn(kind: SubjectKind) {
  * The user or organization the identifiers name, key-share locked until the transaction ends (in place
  * of the assignment's foreign key: db/migrations/0019_schedule_cascade_triggers.sql); 404 when none (assignments never create records).
  */
-export async function resolveSubject(ctx: ProjectContext, kind: SubjectKind, identifier: Identifier[]): Promise<string> {
+export async function resolveSubject(
+  ctx: ProjectContext,
+  kind: SubjectKind,
+  identifier: Identifier[],
+): Promise<string> {
   const id = await resolveAndHold(ctx, kind, identifier);
-  if (!id) throw new NotFound(`No ${kind} with these identifiers in this project.`, { errors: [{ path: "identifier", message: `no such ${kind}` }] });
+  if (!id)
+    throw new NotFound(`No ${kind} with these identifiers in this project.`, {
+      errors: [{ path: "identifier", message: `no such ${kind}` }],
+    });
   return id;
 }
 
@@ -49,20 +56,38 @@ export function toAssignment(r: Record<string, any>): ScheduleAssignment {
  * verb that changes an assignment takes this row lock first; the firing loop takes it with SKIP
  * LOCKED, so the two never wait on each other in opposite orders.
  */
-export async function lockAssignment(ctx: ProjectContext, kind: SubjectKind, subjectId: string, name: string): Promise<ScheduleAssignment> {
-  const [row] = (await queryRows<Record<string, unknown>>(ctx.db, sql`
+export async function lockAssignment(
+  ctx: ProjectContext,
+  kind: SubjectKind,
+  subjectId: string,
+  name: string,
+): Promise<ScheduleAssignment> {
+  const [row] = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`
     select a.* from schedule_assignments a
     join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
     where a.project_id = ${ctx.projectId} and a.${subjectColumn(kind)} = ${subjectId} and s.name = ${name}
-    for update of a`));
-  if (!row) throw new NotFound(`This ${kind} has no assignment of the schedule ${name}.`, { errors: [{ path: "name", message: "no such assignment" }] });
+    for update of a`,
+  );
+  if (!row)
+    throw new NotFound(`This ${kind} has no assignment of the schedule ${name}.`, {
+      errors: [{ path: "name", message: "no such assignment" }],
+    });
   return toAssignment(row);
 }
 
-export async function lockAssignmentById(ctx: ProjectContext, scheduleId: string, assignmentId: string): Promise<ScheduleAssignment> {
-  const [row] = (await queryRows<Record<string, unknown>>(ctx.db, sql`
+export async function lockAssignmentById(
+  ctx: ProjectContext,
+  scheduleId: string,
+  assignmentId: string,
+): Promise<ScheduleAssignment> {
+  const [row] = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`
     select * from schedule_assignments where project_id = ${ctx.projectId} and schedule_id = ${scheduleId} and id = ${assignmentId}
-    for update`));
+    for update`,
+  );
   if (!row) throw new NotFound("No assignment with this id in this schedule.");
   return toAssignment(row);
 }

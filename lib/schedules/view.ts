@@ -11,14 +11,17 @@ const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v a
  */
 export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): Promise<AssignmentView[]> {
   if (!ids.length) return [];
-  const rows = (await queryRows<Record<string, any>>(ctx.db, sql`
+  const rows = await queryRows<Record<string, any>>(
+    ctx.db,
+    sql`
     select a.*, s.name, s.type,
       (select coalesce(json_agg(json_build_object('offset_id', o.id, 'offset', o."offset", 'direction', o.direction, 'cycle', f.cycle, 'fire_at', f.fire_at, 'state', f.state) order by f.fire_at), '[]')
          from schedule_firings f join schedule_offsets o on o.project_id = f.project_id and o.id = f.offset_id
          where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'pending') as pending,
       (select count(*) from schedule_firings f where f.project_id = a.project_id and f.assignment_id = a.id and f.state = 'skipped')::int as skipped
     from ${rowsById("schedule_assignments", ctx.projectId, uuidArray([...new Set(ids)]), "a")}
-    join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`));
+    join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`,
+  );
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
@@ -51,9 +54,19 @@ export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): P
 }
 
 /** Every assignment of one user or organization, by schedule name (for GET /users/{id} and /organizations/{id}). */
-export async function loadSubjectAssignments(ctx: ProjectContext, column: "user_id" | "organization_id", subjectId: string) {
-  const ids = (await queryRows<{ id: string }>(ctx.db, sql`
+export async function loadSubjectAssignments(
+  ctx: ProjectContext,
+  column: "user_id" | "organization_id",
+  subjectId: string,
+) {
+  const ids = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`
     select a.id from schedule_assignments a join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
-    where a.project_id = ${ctx.projectId} and a.${sql.raw(column)} = ${subjectId} order by s.name`));
-  return loadAssignmentViews(ctx, ids.map((r) => r.id));
+    where a.project_id = ${ctx.projectId} and a.${sql.raw(column)} = ${subjectId} order by s.name`,
+  );
+  return loadAssignmentViews(
+    ctx,
+    ids.map((r) => r.id),
+  );
 }

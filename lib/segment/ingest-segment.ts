@@ -26,13 +26,22 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
         // Segment's group() is "this user belongs to this group": both sides are created if new.
         await upsertUserIn({ ...ctx, db: tx }, { identifier: op.user });
         await upsertOrganizationIn({ ...ctx, db: tx }, op.organization, "groupId");
-        await addMember({ ...ctx, db: tx }, { organization: { identifier: op.organization.identifier }, user: { identifier: op.user } });
+        await addMember(
+          { ...ctx, db: tx },
+          { organization: { identifier: op.organization.identifier }, user: { identifier: op.user } },
+        );
       } else if (op.kind === "alias") {
         // previousId is whichever id the user had before: a known userId, else an anonymousId.
         const asUserId = { source: "default", external_id: op.previousId };
-        const previous = (await resolveIdentifiers({ ...ctx, db: tx }, "user", [asUserId], op.path)) ? asUserId : { source: "anonymous", external_id: op.previousId };
+        const previous = (await resolveIdentifiers({ ...ctx, db: tx }, "user", [asUserId], op.path))
+          ? asUserId
+          : { source: "anonymous", external_id: op.previousId };
         // Both ids on one record; if each already names a different user this is the usual 409.
-        await upsertUserIn({ ...ctx, db: tx }, { identifier: [{ source: "default", external_id: op.userId }, previous] }, op.path);
+        await upsertUserIn(
+          { ...ctx, db: tx },
+          { identifier: [{ source: "default", external_id: op.userId }, previous] },
+          op.path,
+        );
       }
     }
     return events.length ? acceptEvents({ ...ctx, db: tx }, "user", events) : { accepted: 0, duplicates: 0 };

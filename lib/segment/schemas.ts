@@ -16,7 +16,10 @@ const nullableText = text().nullable().optional();
 const common = {
   userId: segmentId.optional().meta({ description: "→ identifier `(default, userId)`." }),
   anonymousId: segmentId.optional().meta({ description: "→ identifier `(anonymous, anonymousId)`." }),
-  messageId: text(256).min(1).optional().meta({ description: "→ the event's client id: a repeat within 7 days is ignored." }),
+  messageId: text(256)
+    .min(1)
+    .optional()
+    .meta({ description: "→ the event's client id: a repeat within 7 days is ignored." }),
   timestamp: when.optional(),
   context: dataObject("context").optional(),
   integrations: dataObject("integrations").optional(),
@@ -29,10 +32,19 @@ function someone(v: { userId?: string; anonymousId?: string }, ctx: z.Refinement
 }
 
 const fields = {
-  track: { event: text().min(1).meta({ description: "→ event name." }), properties: dataObject("properties").optional() },
+  track: {
+    event: text().min(1).meta({ description: "→ event name." }),
+    properties: dataObject("properties").optional(),
+  },
   identify: { traits: dataObject("traits").optional() },
-  group: { groupId: segmentId.meta({ description: "→ organization identifier `(default, groupId)`." }), traits: dataObject("traits").optional() },
-  alias: { userId: segmentId, previousId: segmentId.meta({ description: "The earlier id (an anonymousId or a userId)." }) },
+  group: {
+    groupId: segmentId.meta({ description: "→ organization identifier `(default, groupId)`." }),
+    traits: dataObject("traits").optional(),
+  },
+  alias: {
+    userId: segmentId,
+    previousId: segmentId.meta({ description: "The earlier id (an anonymousId or a userId)." }),
+  },
   page: { name: nullableText, category: nullableText, properties: dataObject("properties").optional() },
   screen: { name: nullableText, category: nullableText, properties: dataObject("properties").optional() },
 };
@@ -43,11 +55,9 @@ export const SEGMENT_TYPES = Object.keys(fields) as SegmentType[];
 /** One message of `type`; `typeRequired` false for `POST /v1/<type>`, whose path gives the type. */
 function message<T extends SegmentType>(type: T, typeRequired: boolean) {
   const typeField = typeRequired ? z.literal(type) : z.literal(type).optional();
-  return z
-    .looseObject({ ...common, ...fields[type], type: typeField })
-    .superRefine((v, ctx) => {
-      if (type !== "alias") someone(v as { userId?: string; anonymousId?: string }, ctx);
-    });
+  return z.looseObject({ ...common, ...fields[type], type: typeField }).superRefine((v, ctx) => {
+    if (type !== "alias") someone(v as { userId?: string; anonymousId?: string }, ctx);
+  });
 }
 
 type Json = Record<string, unknown>;

@@ -18,7 +18,20 @@ export type SegmentOp =
 const LIFTED = ["email", "phone", "timezone", "locale"] as const;
 
 /** Fields of a message that we map; everything else is kept in the event's `data.segment`. */
-const MAPPED = new Set(["type", "userId", "anonymousId", "messageId", "timestamp", "event", "properties", "traits", "name", "category", "groupId", "previousId"]);
+const MAPPED = new Set([
+  "type",
+  "userId",
+  "anonymousId",
+  "messageId",
+  "timestamp",
+  "event",
+  "properties",
+  "traits",
+  "name",
+  "category",
+  "groupId",
+  "previousId",
+]);
 /** Never stored: the write key is a secret (Segment allows it in the body). */
 const DROPPED = new Set(["writeKey"]);
 
@@ -37,7 +50,13 @@ function parseAs<S extends z.ZodType>(schema: S, value: unknown, rename: (path: 
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors: FieldError[] = zodIssuesToFieldErrors(result.error.issues).map((e) => ({ ...e, path: rename(e.path) }));
-  throw new Invalid(`The body has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join("; ")}`, { errors });
+  throw new Invalid(
+    `The body has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors
+      .slice(0, 3)
+      .map((e) => `${e.path} ${e.message}`)
+      .join("; ")}`,
+    { errors },
+  );
 }
 
 /** `identifier[1].external_id` → `anonymousId` when the second identifier came from anonymousId. */
@@ -67,16 +86,33 @@ export function toRelayOp(m: SegmentMessage, prefix = ""): SegmentOp {
         }
       }
       const raw = { identifier: identifiers(m), ...lifted, ...(Object.keys(traits).length ? { data: traits } : {}) };
-      const input = parseAs(userInput, raw, (p) => renameIdentifier(p, m, prefix) ?? renameUnder(p, "data", `${prefix}traits`) ?? `${prefix}traits.${p}`);
+      const input = parseAs(
+        userInput,
+        raw,
+        (p) => renameIdentifier(p, m, prefix) ?? renameUnder(p, "data", `${prefix}traits`) ?? `${prefix}traits.${p}`,
+      );
       return { kind: "user", input };
     }
     case "group": {
       const { name, ...rest } = { ...m.traits } as Record<string, unknown>;
-      const raw = { identifier: [{ source: "default", external_id: m.groupId }], ...(name !== undefined ? { name } : {}), ...(Object.keys(rest).length ? { data: rest } : {}) };
-      const organization = parseAs(organizationInput, raw, (p) =>
-        renameUnder(p, "identifier", `${prefix}groupId`) ?? renameUnder(p, "data", `${prefix}traits`) ?? `${prefix}traits.${p}`,
+      const raw = {
+        identifier: [{ source: "default", external_id: m.groupId }],
+        ...(name !== undefined ? { name } : {}),
+        ...(Object.keys(rest).length ? { data: rest } : {}),
+      };
+      const organization = parseAs(
+        organizationInput,
+        raw,
+        (p) =>
+          renameUnder(p, "identifier", `${prefix}groupId`) ??
+          renameUnder(p, "data", `${prefix}traits`) ??
+          `${prefix}traits.${p}`,
       );
-      const user = parseAs(userInput, { identifier: identifiers(m) }, (p) => renameIdentifier(p, m, prefix) ?? `${prefix}${p}`).identifier;
+      const user = parseAs(
+        userInput,
+        { identifier: identifiers(m) },
+        (p) => renameIdentifier(p, m, prefix) ?? `${prefix}${p}`,
+      ).identifier;
       return { kind: "group", user, organization };
     }
     case "alias":
@@ -86,16 +122,28 @@ export function toRelayOp(m: SegmentMessage, prefix = ""): SegmentOp {
     case "screen": {
       const envelope = Object.fromEntries(Object.entries(m).filter(([k]) => !MAPPED.has(k) && !DROPPED.has(k)));
       const name = m.type === "track" ? m.event : m.type === "page" ? "page_viewed" : "screen_viewed";
-      const viewed = m.type === "track" ? {} : { ...(m.name != null ? { name: m.name } : {}), ...(m.category != null ? { category: m.category } : {}) };
+      const viewed =
+        m.type === "track"
+          ? {}
+          : { ...(m.name != null ? { name: m.name } : {}), ...(m.category != null ? { category: m.category } : {}) };
       const data = { ...viewed, ...m.properties, ...(Object.keys(envelope).length ? { segment: envelope } : {}) };
-      const raw = { name, identifier: identifiers(m), data, ...(m.messageId ? { id: m.messageId } : {}), ...(m.timestamp ? { timestamp: m.timestamp } : {}) };
-      const input = parseAs(userEventInput, raw, (p) =>
-        renameIdentifier(p, m, prefix) ??
-        renameUnder(p, "name", `${prefix}${m.type === "track" ? "event" : "name"}`) ??
-        (p.startsWith("data.segment.") ? prefix + p.slice("data.segment.".length) : null) ??
-        renameUnder(p, "data", `${prefix}properties`) ??
-        renameUnder(p, "id", `${prefix}messageId`) ??
-        `${prefix}${p}`,
+      const raw = {
+        name,
+        identifier: identifiers(m),
+        data,
+        ...(m.messageId ? { id: m.messageId } : {}),
+        ...(m.timestamp ? { timestamp: m.timestamp } : {}),
+      };
+      const input = parseAs(
+        userEventInput,
+        raw,
+        (p) =>
+          renameIdentifier(p, m, prefix) ??
+          renameUnder(p, "name", `${prefix}${m.type === "track" ? "event" : "name"}`) ??
+          (p.startsWith("data.segment.") ? prefix + p.slice("data.segment.".length) : null) ??
+          renameUnder(p, "data", `${prefix}properties`) ??
+          renameUnder(p, "id", `${prefix}messageId`) ??
+          `${prefix}${p}`,
       );
       return { kind: "event", input };
     }

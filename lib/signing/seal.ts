@@ -10,7 +10,9 @@ export function seal(plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", purposeKey("sealed-secret"), iv);
   const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ct.toString("base64url")].join(".");
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ct.toString("base64url")].join(
+    ".",
+  );
 }
 
 /** The plaintext, or null when it was sealed under another secret or altered. */

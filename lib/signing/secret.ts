@@ -15,7 +15,10 @@ let warned = false;
 export function signingSecret(): string {
   const secret = process.env.RELAY_SIGNING_SECRET || process.env.AUTH_SECRET;
   if (secret) {
-    if (secret.length < 16) throw new Unavailable("RELAY_SIGNING_SECRET is too short: use at least 16 characters (32 random bytes recommended).");
+    if (secret.length < 16)
+      throw new Unavailable(
+        "RELAY_SIGNING_SECRET is too short: use at least 16 characters (32 random bytes recommended).",
+      );
     return secret;
   }
   if (process.env.NODE_ENV === "production") {
@@ -23,7 +26,9 @@ export function signingSecret(): string {
   }
   if (!warned) {
     warned = true;
-    log.warn("RELAY_SIGNING_SECRET is not set: signing links with the development secret. Never do this in production.");
+    log.warn(
+      "RELAY_SIGNING_SECRET is not set: signing links with the development secret. Never do this in production.",
+    );
   }
   return DEV_SECRET;
 }

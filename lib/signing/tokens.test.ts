@@ -15,7 +15,9 @@ describe("signed tokens", () => {
   it("refuses a changed payload, a changed or re-spelled signature, and junk", () => {
     const token = signToken("link", payload);
     const [body, sig] = token.split(".") as [string, string];
-    const other = Buffer.from(JSON.stringify({ ...payload, u: "0192a4e0-0000-7000-8000-000000000003" })).toString("base64url");
+    const other = Buffer.from(JSON.stringify({ ...payload, u: "0192a4e0-0000-7000-8000-000000000003" })).toString(
+      "base64url",
+    );
     expect(verifyToken("link", `${other}.${sig}`)).toBeNull();
     const flipped = sig.slice(0, -1) + (sig.endsWith("A") ? "B" : "A");
     expect(verifyToken("link", `${body}.${flipped}`)).toBeNull();
@@ -25,7 +27,8 @@ describe("signed tokens", () => {
     const sibling = alphabet[(alphabet.indexOf(last) & ~3) + ((alphabet.indexOf(last) & 3) ^ 1)]!;
     expect(Buffer.from(sig.slice(0, -1) + sibling, "base64url")).toEqual(Buffer.from(sig, "base64url"));
     expect(verifyToken("link", `${body}.${sig.slice(0, -1)}${sibling}`)).toBeNull();
-    for (const junk of ["", ".", body, `${body}.`, `.${sig}`, `${body}.${sig}.x`, "a.b", `${body}=.${sig}`]) expect(verifyToken("link", junk)).toBeNull();
+    for (const junk of ["", ".", body, `${body}.`, `.${sig}`, `${body}.${sig}.x`, "a.b", `${body}=.${sig}`])
+      expect(verifyToken("link", junk)).toBeNull();
   });
 
   it("depends on the server secret", () => {

@@ -27,7 +27,9 @@ export function verifyToken(purpose: TokenPurpose, token: string): Record<string
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const payload: unknown = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
-    return payload && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
+    return payload && typeof payload === "object" && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -1,5 +1,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { subscriptionChanges, userSubscriptions, type SubscriptionGroup, type SubscriptionSource, type SubscriptionState } from "@/db/schema";
+import {
+  subscriptionChanges,
+  userSubscriptions,
+  type SubscriptionGroup,
+  type SubscriptionSource,
+  type SubscriptionState,
+} from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { lockUser } from "./lock-user";
 import type { ProjectContext } from "@/lib/access/context";
@@ -15,13 +21,28 @@ export interface GroupChange {
  * appends to the history with its source and time, and records `user.subscription.changed` on the user,
  * all in the caller's transaction. Returns how many groups changed.
  */
-export async function applyChanges(ctx: ProjectContext, userId: string, changes: GroupChange[], source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<number> {
+export async function applyChanges(
+  ctx: ProjectContext,
+  userId: string,
+  changes: GroupChange[],
+  source: SubscriptionSource,
+  detail: Record<string, unknown> = {},
+): Promise<number> {
   if (!changes.length) return 0;
   await lockUser(ctx, userId);
   const current = await ctx.db
     .select({ groupId: userSubscriptions.groupId, state: userSubscriptions.state })
     .from(userSubscriptions)
-    .where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, changes.map((c) => c.group.id))));
+    .where(
+      and(
+        eq(userSubscriptions.projectId, ctx.projectId),
+        eq(userSubscriptions.userId, userId),
+        inArray(
+          userSubscriptions.groupId,
+          changes.map((c) => c.group.id),
+        ),
+      ),
+    );
   const before = new Map(current.map((r) => [r.groupId, r.state]));
   const real = changes.filter((c) => (before.get(c.group.id) ?? null) !== c.state);
   if (!real.length) return 0;
@@ -38,19 +59,44 @@ export async function applyChanges(ctx: ProjectContext, userId: string, changes:
       });
   }
   if (toUnset.length) {
-    await ctx.db
-      .delete(userSubscriptions)
-      .where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId), inArray(userSubscriptions.groupId, toUnset.map((c) => c.group.id))));
+    await ctx.db.delete(userSubscriptions).where(
+      and(
+        eq(userSubscriptions.projectId, ctx.projectId),
+        eq(userSubscriptions.userId, userId),
+        inArray(
+          userSubscriptions.groupId,
+          toUnset.map((c) => c.group.id),
+        ),
+      ),
+    );
   }
-  await ctx.db.insert(subscriptionChanges).values(
-    real.map((c) => ({ projectId: ctx.projectId, userId, groupId: c.group.id, channel: c.group.channel, previousState: before.get(c.group.id) ?? null, state: c.state, source, detail })),
-  );
+  await ctx.db
+    .insert(subscriptionChanges)
+    .values(
+      real.map((c) => ({
+        projectId: ctx.projectId,
+        userId,
+        groupId: c.group.id,
+        channel: c.group.channel,
+        previousState: before.get(c.group.id) ?? null,
+        state: c.state,
+        source,
+        detail,
+      })),
+    );
   await recordSystemEvents(
     ctx,
     real.map((c) => ({
       name: "user.subscription.changed" as const,
       userId,
-      data: { group_id: c.group.id, group: c.group.name, channel: c.group.channel, previous_state: before.get(c.group.id) ?? null, state: c.state, source },
+      data: {
+        group_id: c.group.id,
+        group: c.group.name,
+        channel: c.group.channel,
+        previous_state: before.get(c.group.id) ?? null,
+        state: c.state,
+        source,
+      },
     })),
   );
   return real.length;

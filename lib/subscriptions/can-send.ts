@@ -5,7 +5,13 @@ import { resolveGroup } from "./resolve-groups";
 import { loadSettings } from "./settings";
 import type { ProjectContext } from "@/lib/access/context";
 
-export type SendReason = "subscribed" | "subscribed_by_default" | "unsubscribed" | "not_opted_in" | "channel_opted_out" | "channel_mismatch";
+export type SendReason =
+  | "subscribed"
+  | "subscribed_by_default"
+  | "unsubscribed"
+  | "not_opted_in"
+  | "channel_opted_out"
+  | "channel_mismatch";
 
 /**
  * The sending filter: may a message of `group` go to this user over `channel`? An explicit state wins;
@@ -14,23 +20,47 @@ export type SendReason = "subscribed" | "subscribed_by_default" | "unsubscribed"
  * entries record the channel part of it at entry (`sendable`, lib/journeys/enter-journeys.ts).
  */
 export async function canSend(ctx: ProjectContext, input: { userId: string; group: string; channel?: MessageChannel }) {
-  const [user] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.projectId, ctx.projectId), eq(users.id, input.userId)));
-  if (!user) throw new NotFound("No user with this id in this project.", { errors: [{ path: "user_id", message: "matches no user" }] });
+  const [user] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.projectId, ctx.projectId), eq(users.id, input.userId)));
+  if (!user)
+    throw new NotFound("No user with this id in this project.", {
+      errors: [{ path: "user_id", message: "matches no user" }],
+    });
   const group = await resolveGroup(ctx, input.group);
   const channel = input.channel ?? group.channel;
   const policy = group.defaultPolicy ?? (await loadSettings(ctx)).defaultPolicy;
   const [row] = await ctx.db
     .select({ state: userSubscriptions.state })
     .from(userSubscriptions)
-    .where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, user.id), eq(userSubscriptions.groupId, group.id)));
+    .where(
+      and(
+        eq(userSubscriptions.projectId, ctx.projectId),
+        eq(userSubscriptions.userId, user.id),
+        eq(userSubscriptions.groupId, group.id),
+      ),
+    );
   const state = row?.state ?? null;
-  const decide = (allowed: boolean, reason: SendReason) => ({ allowed, reason, state, effective_policy: policy, channel });
+  const decide = (allowed: boolean, reason: SendReason) => ({
+    allowed,
+    reason,
+    state,
+    effective_policy: policy,
+    channel,
+  });
   // A group's messages go out on its channel only; asking about another channel is a caller's mistake, answered "no".
   if (channel !== group.channel) return decide(false, "channel_mismatch");
   const [optOut] = await ctx.db
     .select({ c: userChannelOptOuts.channel })
     .from(userChannelOptOuts)
-    .where(and(eq(userChannelOptOuts.projectId, ctx.projectId), eq(userChannelOptOuts.userId, user.id), eq(userChannelOptOuts.channel, channel)));
+    .where(
+      and(
+        eq(userChannelOptOuts.projectId, ctx.projectId),
+        eq(userChannelOptOuts.userId, user.id),
+        eq(userChannelOptOuts.channel, channel),
+      ),
+    );
   if (optOut) return decide(false, "channel_opted_out");
   if (state === "subscribed") return decide(true, "subscribed");
   if (state === "unsubscribed") return decide(false, "unsubscribed");

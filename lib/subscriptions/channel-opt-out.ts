@@ -6,12 +6,29 @@ import type { ProjectContext } from "@/lib/access/context";
  * Sets or clears a whole-channel opt-out (SMS STOP / START) and appends it to the history with no group.
  * The caller holds the user's lock (see applyChanges). Returns whether anything changed.
  */
-export async function setChannelOptOut(ctx: ProjectContext, userId: string, channel: MessageChannel, optedOut: boolean, source: SubscriptionSource, detail: Record<string, unknown> = {}): Promise<boolean> {
+export async function setChannelOptOut(
+  ctx: ProjectContext,
+  userId: string,
+  channel: MessageChannel,
+  optedOut: boolean,
+  source: SubscriptionSource,
+  detail: Record<string, unknown> = {},
+): Promise<boolean> {
   const changed = optedOut
-    ? await ctx.db.insert(userChannelOptOuts).values({ projectId: ctx.projectId, userId, channel, source }).onConflictDoNothing().returning({ userId: userChannelOptOuts.userId })
+    ? await ctx.db
+        .insert(userChannelOptOuts)
+        .values({ projectId: ctx.projectId, userId, channel, source })
+        .onConflictDoNothing()
+        .returning({ userId: userChannelOptOuts.userId })
     : await ctx.db
         .delete(userChannelOptOuts)
-        .where(and(eq(userChannelOptOuts.projectId, ctx.projectId), eq(userChannelOptOuts.userId, userId), eq(userChannelOptOuts.channel, channel)))
+        .where(
+          and(
+            eq(userChannelOptOuts.projectId, ctx.projectId),
+            eq(userChannelOptOuts.userId, userId),
+            eq(userChannelOptOuts.channel, channel),
+          ),
+        )
         .returning({ userId: userChannelOptOuts.userId });
   if (!changed.length) return false;
   await ctx.db.insert(subscriptionChanges).values({

@@ -15,7 +15,11 @@ export function toGroupView(g: SubscriptionGroup, projectPolicy: SubscriptionPol
 }
 
 /** The state sending uses: the explicit one, else the policy's default, and never through a channel opt-out. */
-export function effectiveState(explicit: SubscriptionState | null, policy: SubscriptionPolicy, channelOptedOut: boolean): SubscriptionState {
+export function effectiveState(
+  explicit: SubscriptionState | null,
+  policy: SubscriptionPolicy,
+  channelOptedOut: boolean,
+): SubscriptionState {
   if (channelOptedOut) return "unsubscribed";
   return explicit ?? (policy === "opt_out" ? "subscribed" : "unsubscribed");
 }

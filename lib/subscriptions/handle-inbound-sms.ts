@@ -30,8 +30,10 @@ export async function handleInboundSms(ctx: ProjectContext, sms: InboundSms) {
   // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.
   if (!sealed) throw new Forbidden("This project has no Twilio auth token configured.");
   const twilioAuthToken = unseal(sealed);
-  if (!twilioAuthToken) throw new Forbidden("The stored Twilio auth token cannot be read (the server secret changed?): set it again.");
-  if (!sms.urls.some((url) => isValidTwilioSignature(twilioAuthToken, url, sms.params, sms.signature))) throw new Forbidden("The X-Twilio-Signature header does not match.");
+  if (!twilioAuthToken)
+    throw new Forbidden("The stored Twilio auth token cannot be read (the server secret changed?): set it again.");
+  if (!sms.urls.some((url) => isValidTwilioSignature(twilioAuthToken, url, sms.params, sms.signature)))
+    throw new Forbidden("The X-Twilio-Signature header does not match.");
   const get = (k: string) => sms.params.find(([name]) => name === k)?.[1] ?? "";
   const action = classifySms(get("Body"));
   const from = get("From");
@@ -39,12 +41,25 @@ export async function handleInboundSms(ctx: ProjectContext, sms: InboundSms) {
   const detail = { message_sid: get("MessageSid") || null, from };
   const optOut = action === "opt_out";
   return inRetryingTransaction(ctx.db, async (tx) => {
-    const matched = await tx.select({ id: users.id }).from(users).where(and(eq(users.projectId, ctx.projectId), eq(users.phone, from))).orderBy(users.id);
-    const groups = await tx.select().from(subscriptionGroups).where(and(eq(subscriptionGroups.projectId, ctx.projectId), eq(subscriptionGroups.channel, "sms")));
+    const matched = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.projectId, ctx.projectId), eq(users.phone, from)))
+      .orderBy(users.id);
+    const groups = await tx
+      .select()
+      .from(subscriptionGroups)
+      .where(and(eq(subscriptionGroups.projectId, ctx.projectId), eq(subscriptionGroups.channel, "sms")));
     for (const u of matched) {
       await lockUser({ ...ctx, db: tx }, u.id);
       await setChannelOptOut({ ...ctx, db: tx }, u.id, "sms", optOut, "sms", detail);
-      await applyChanges({ ...ctx, db: tx }, u.id, groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })), "sms", detail);
+      await applyChanges(
+        { ...ctx, db: tx },
+        u.id,
+        groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })),
+        "sms",
+        detail,
+      );
     }
     return { action, users: matched.length };
   });

@@ -14,10 +14,20 @@ export const HISTORY_LIMIT = 50;
  */
 export async function loadUserSubscriptions(ctx: ProjectContext, userId: string): Promise<UserSubscriptionView[]> {
   const { defaultPolicy } = await loadSettings(ctx);
-  const groups = await ctx.db.select().from(subscriptionGroups).where(eq(subscriptionGroups.projectId, ctx.projectId)).orderBy(asc(subscriptionGroups.name));
+  const groups = await ctx.db
+    .select()
+    .from(subscriptionGroups)
+    .where(eq(subscriptionGroups.projectId, ctx.projectId))
+    .orderBy(asc(subscriptionGroups.name));
   if (!groups.length) return [];
-  const states = await ctx.db.select().from(userSubscriptions).where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId)));
-  const optOuts = await ctx.db.select().from(userChannelOptOuts).where(and(eq(userChannelOptOuts.projectId, ctx.projectId), eq(userChannelOptOuts.userId, userId)));
+  const states = await ctx.db
+    .select()
+    .from(userSubscriptions)
+    .where(and(eq(userSubscriptions.projectId, ctx.projectId), eq(userSubscriptions.userId, userId)));
+  const optOuts = await ctx.db
+    .select()
+    .from(userChannelOptOuts)
+    .where(and(eq(userChannelOptOuts.projectId, ctx.projectId), eq(userChannelOptOuts.userId, userId)));
   const history = await ctx.db
     .select()
     .from(subscriptionChanges)
@@ -42,7 +52,13 @@ export async function loadUserSubscriptions(ctx: ProjectContext, userId: string)
       history: history
         .filter((h) => h.groupId === g.id || (h.groupId === null && h.channel === g.channel))
         .slice(0, HISTORY_LIMIT)
-        .map((h) => ({ previous_state: h.previousState, state: h.state, source: h.source, detail: h.detail, at: h.createdAt.toISOString() })),
+        .map((h) => ({
+          previous_state: h.previousState,
+          state: h.state,
+          source: h.source,
+          detail: h.detail,
+          at: h.createdAt.toISOString(),
+        })),
     };
   });
 }

@@ -11,13 +11,24 @@ import type { ProjectContext } from "@/lib/access/context";
  * Signed links for one user to put in a message: the preference center, and with a group the one-click
  * unsubscribe URL plus the RFC 8058 headers that point mail clients at it.
  */
-export async function mintSubscriptionLinks(ctx: ProjectContext, input: z.output<typeof subscriptionLinksInput>, origin: string) {
-  const [user] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.projectId, ctx.projectId), eq(users.id, input.user_id)));
-  if (!user) throw new NotFound("No user with this id in this project.", { errors: [{ path: "user_id", message: "matches no user" }] });
+export async function mintSubscriptionLinks(
+  ctx: ProjectContext,
+  input: z.output<typeof subscriptionLinksInput>,
+  origin: string,
+) {
+  const [user] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.projectId, ctx.projectId), eq(users.id, input.user_id)));
+  if (!user)
+    throw new NotFound("No user with this id in this project.", {
+      errors: [{ path: "user_id", message: "matches no user" }],
+    });
   const preferences_url = origin + preferencesPath(preferencesToken({ projectId: ctx.projectId, userId: user.id }));
   if (!input.group) return { preferences_url, unsubscribe_url: null, headers: {} };
   const group = await resolveGroup(ctx, input.group);
-  const unsubscribe_url = origin + unsubscribePath(unsubscribeToken({ projectId: ctx.projectId, userId: user.id, groupId: group.id }));
+  const unsubscribe_url =
+    origin + unsubscribePath(unsubscribeToken({ projectId: ctx.projectId, userId: user.id, groupId: group.id }));
   return {
     preferences_url,
     unsubscribe_url,

@@ -10,7 +10,11 @@ const isUuid = (s: string) => z.uuid().safeParse(s).success;
  * Finds the groups named by id or name (case-insensitive), in the order given. Any unknown name is a 404
  * whose `errors` point at each bad reference, and nothing is written.
  */
-export async function resolveGroups(ctx: ProjectContext, refs: string[], pathOf: (i: number) => string): Promise<SubscriptionGroup[]> {
+export async function resolveGroups(
+  ctx: ProjectContext,
+  refs: string[],
+  pathOf: (i: number) => string,
+): Promise<SubscriptionGroup[]> {
   const ids = refs.filter(isUuid);
   const names = refs.map((r) => r.toLowerCase());
   const rows = await ctx.db
@@ -19,7 +23,10 @@ export async function resolveGroups(ctx: ProjectContext, refs: string[], pathOf:
     .where(
       and(
         eq(subscriptionGroups.projectId, ctx.projectId),
-        or(ids.length ? inArray(subscriptionGroups.id, ids) : undefined, inArray(sql`lower(${subscriptionGroups.name})`, names)),
+        or(
+          ids.length ? inArray(subscriptionGroups.id, ids) : undefined,
+          inArray(sql`lower(${subscriptionGroups.name})`, names),
+        ),
       ),
     );
   const errors: FieldError[] = [];
@@ -28,7 +35,11 @@ export async function resolveGroups(ctx: ProjectContext, refs: string[], pathOf:
     if (!g) errors.push({ path: pathOf(i), message: `no subscription group "${ref}" in this project` });
     return g;
   });
-  if (errors.length) throw new NotFound(`Unknown subscription group${errors.length > 1 ? "s" : ""}: ${errors.map((e) => e.message).join("; ")}.`, { errors });
+  if (errors.length)
+    throw new NotFound(
+      `Unknown subscription group${errors.length > 1 ? "s" : ""}: ${errors.map((e) => e.message).join("; ")}.`,
+      { errors },
+    );
   return found as SubscriptionGroup[];
 }
 

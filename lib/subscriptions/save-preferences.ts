@@ -14,7 +14,12 @@ import { systemContext } from "@/lib/access/context";
  * whose picked state differs from what they currently get are written, so saving an untouched form
  * leaves unset states unset. `all` applies one state to every group.
  */
-export async function savePreferences(db: DbOrTx, token: string, choices: Map<string, SubscriptionState>, all?: SubscriptionState) {
+export async function savePreferences(
+  db: DbOrTx,
+  token: string,
+  choices: Map<string, SubscriptionState>,
+  all?: SubscriptionState,
+) {
   const claim = readPreferencesToken(token);
   if (!claim) throw new NotFound("This preferences link is not valid.");
   return inRetryingTransaction(db, async (tx) => {
@@ -26,7 +31,11 @@ export async function savePreferences(db: DbOrTx, token: string, choices: Map<st
       return pick && pick !== shownState(s) ? [{ id: s.group_id, state: pick }] : [];
     });
     if (!wanted.length) return 0;
-    const groups = await resolveGroups(ctx, wanted.map((w) => w.id), (i) => `group:${wanted[i]!.id}`);
+    const groups = await resolveGroups(
+      ctx,
+      wanted.map((w) => w.id),
+      (i) => `group:${wanted[i]!.id}`,
+    );
     const changes: GroupChange[] = groups.map((group, i) => ({ group, state: wanted[i]!.state }));
     return applyChanges(ctx, claim.userId, changes, "preference_center");
   });

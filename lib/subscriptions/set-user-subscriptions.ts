@@ -15,12 +15,31 @@ export type UserRef = { id: string } | { identifier: Identifier[] };
  * Sets a user's state in several groups at once (client API, admin API, console). Atomic: an unknown
  * user or group is a 404 and nothing changes. Answers the user's subscriptions after the change.
  */
-export async function setUserSubscriptions(ctx: ProjectContext, user: UserRef, changes: SubscriptionChangeInput[], source: SubscriptionSource, detail: Record<string, unknown> = {}) {
+export async function setUserSubscriptions(
+  ctx: ProjectContext,
+  user: UserRef,
+  changes: SubscriptionChangeInput[],
+  source: SubscriptionSource,
+  detail: Record<string, unknown> = {},
+) {
   return inRetryingTransaction(ctx.db, async (tx) => {
     const userId = "id" in user ? user.id : await resolveIdentifiers({ ...ctx, db: tx }, "user", user.identifier);
-    if (!userId) throw new NotFound("No user has these identifiers.", { errors: [{ path: "identifier", message: "matches no user" }] });
-    const groups = await resolveGroups({ ...ctx, db: tx }, changes.map((c) => c.group), (i) => `subscriptions[${i}].group`);
-    const changed = await applyChanges({ ...ctx, db: tx }, userId, changes.map((c, i) => ({ group: groups[i]!, state: c.state })), source, detail);
+    if (!userId)
+      throw new NotFound("No user has these identifiers.", {
+        errors: [{ path: "identifier", message: "matches no user" }],
+      });
+    const groups = await resolveGroups(
+      { ...ctx, db: tx },
+      changes.map((c) => c.group),
+      (i) => `subscriptions[${i}].group`,
+    );
+    const changed = await applyChanges(
+      { ...ctx, db: tx },
+      userId,
+      changes.map((c, i) => ({ group: groups[i]!, state: c.state })),
+      source,
+      detail,
+    );
     return { user_id: userId, changed, subscriptions: await loadUserSubscriptions({ ...ctx, db: tx }, userId) };
   });
 }

@@ -9,6 +9,9 @@ export interface ProjectSubscriptionSettings {
 
 /** A project without a settings row subscribes by default (opt_out) and has no Twilio token. */
 export async function loadSettings(ctx: ProjectContext): Promise<ProjectSubscriptionSettings> {
-  const [row] = await ctx.db.select().from(subscriptionSettings).where(eq(subscriptionSettings.projectId, ctx.projectId));
+  const [row] = await ctx.db
+    .select()
+    .from(subscriptionSettings)
+    .where(eq(subscriptionSettings.projectId, ctx.projectId));
   return { defaultPolicy: row?.defaultPolicy ?? "opt_out", twilioAuthToken: row?.twilioAuthToken ?? null };
 }

@@ -7,7 +7,11 @@ export const OPT_IN_KEYWORDS = ["START", "UNSTOP"] as const;
  * punctuation ("Stop." still means stop). "please don't stop" is a sentence, not an opt-out.
  */
 export function classifySms(body: string): "opt_out" | "opt_in" | null {
-  const word = body.trim().replace(/[.!]+$/, "").trim().toUpperCase();
+  const word = body
+    .trim()
+    .replace(/[.!]+$/, "")
+    .trim()
+    .toUpperCase();
   if ((OPT_OUT_KEYWORDS as readonly string[]).includes(word)) return "opt_out";
   if ((OPT_IN_KEYWORDS as readonly string[]).includes(word)) return "opt_in";
   return null;

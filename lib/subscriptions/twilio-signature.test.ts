@@ -18,7 +18,14 @@ describe("twilioSignature", () => {
   });
   it("accepts it and refuses a changed parameter, URL, token or missing signature", () => {
     expect(isValidTwilioSignature("12345", url, params, expected)).toBe(true);
-    expect(isValidTwilioSignature("12345", url, params.map(([k, v]) => [k, k === "Digits" ? "9999" : v]), expected)).toBe(false);
+    expect(
+      isValidTwilioSignature(
+        "12345",
+        url,
+        params.map(([k, v]) => [k, k === "Digits" ? "9999" : v]),
+        expected,
+      ),
+    ).toBe(false);
     expect(isValidTwilioSignature("12345", url.replace("https", "http"), params, expected)).toBe(false);
     expect(isValidTwilioSignature("54321", url, params, expected)).toBe(false);
     expect(isValidTwilioSignature("12345", url, params, null)).toBe(false);

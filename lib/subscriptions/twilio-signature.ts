@@ -10,7 +10,12 @@ export function twilioSignature(authToken: string, url: string, params: [string,
   return createHmac("sha1", authToken).update(data, "utf8").digest("base64");
 }
 
-export function isValidTwilioSignature(authToken: string, url: string, params: [string, string][], given: string | null): boolean {
+export function isValidTwilioSignature(
+  authToken: string,
+  url: string,
+  params: [string, string][],
+  given: string | null,
+): boolean {
   if (!given) return false;
   const expected = Buffer.from(twilioSignature(authToken, url, params));
   const actual = Buffer.from(given);

@@ -6,8 +6,14 @@ let groups: Record<string, string>;
 beforeAll(async () => {
   p = await createTestProject("unsubscribe");
   groups = {};
-  for (const [name, channel] of [["Marketing", "email"], ["Digest", "email"], ["Texts", "sms"]] as const) {
-    groups[name] = (await api("POST", p.admin("/subscription-groups"), { key: p.keys.admin, body: { name, channel } })).body.id;
+  for (const [name, channel] of [
+    ["Marketing", "email"],
+    ["Digest", "email"],
+    ["Texts", "sms"],
+  ] as const) {
+    groups[name] = (
+      await api("POST", p.admin("/subscription-groups"), { key: p.keys.admin, body: { name, channel } })
+    ).body.id;
   }
 });
 
@@ -23,13 +29,19 @@ const pathOf = (url: string) => new URL(url).pathname;
 const htmlOf = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");
 
 async function newUser(externalId: string) {
-  return (await api("POST", p.client("/users"), { key: p.keys.client, body: { identifier: [{ external_id: externalId }], email: `${externalId}@example.com` } })).body.id as string;
+  return (
+    await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: externalId }], email: `${externalId}@example.com` },
+    })
+  ).body.id as string;
 }
 async function links(userId: string, group?: string, key = p.keys.editor) {
   return api("POST", p.admin("/subscription-links"), { key, body: { user_id: userId, ...(group ? { group } : {}) } });
 }
 async function stateOf(userId: string, group: string) {
-  const [row] = await sql`select state, source from user_subscriptions where project_id = ${p.projectId} and user_id = ${userId} and group_id = ${groups[group]!}`;
+  const [row] =
+    await sql`select state, source from user_subscriptions where project_id = ${p.projectId} and user_id = ${userId} and group_id = ${groups[group]!}`;
   return row ? `${row.state}/${row.source}` : "unset";
 }
 /** group id -> the value of its checked radio, read from the page's inputs. */
@@ -50,7 +62,10 @@ describe("minting subscription links", () => {
     expect(res.status).toBe(200);
     expect(res.body.unsubscribe_url).toMatch(/\/u\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(res.body.preferences_url).toMatch(/\/preferences\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-    expect(res.body.headers).toEqual({ "List-Unsubscribe": `<${res.body.unsubscribe_url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+    expect(res.body.headers).toEqual({
+      "List-Unsubscribe": `<${res.body.unsubscribe_url}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
     expect((await links(id)).body).toMatchObject({ unsubscribe_url: null, headers: {} });
     expect((await links(id, "Marketing", p.keys.client)).status).toBe(403);
     expect((await links("00000000-0000-7000-8000-000000000000", "Marketing")).status).toBe(404);
@@ -85,7 +100,8 @@ describe("one-click unsubscribe", () => {
     expect(await stateOf(id, "Digest")).toBe("unset");
     const again = await raw(pathOf(url), form({ "List-Unsubscribe": "One-Click" }));
     expect(await again.json()).toMatchObject({ changed: false });
-    const [{ count }] = await sql`select count(*)::int as count from subscription_changes where project_id = ${p.projectId} and user_id = ${id}`;
+    const [{ count }] =
+      await sql`select count(*)::int as count from subscription_changes where project_id = ${p.projectId} and user_id = ${id}`;
     expect(count).toBe(1);
     // The confirmation page now says so.
     expect(await htmlOf(await raw(`/unsubscribe/${tokenOf(url)}`))).toContain("You’re unsubscribed from Marketing");
@@ -94,11 +110,15 @@ describe("one-click unsubscribe", () => {
   it("concurrent one-click POSTs for one user record the change once", async () => {
     const id = await newUser("race-1");
     const url = (await links(id, "Digest")).body.unsubscribe_url as string;
-    const results = await Promise.all(Array.from({ length: 8 }, () => raw(pathOf(url), form({ "List-Unsubscribe": "One-Click" }))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => raw(pathOf(url), form({ "List-Unsubscribe": "One-Click" }))),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const [{ count }] = await sql`select count(*)::int as count from subscription_changes where project_id = ${p.projectId} and user_id = ${id}`;
+    const [{ count }] =
+      await sql`select count(*)::int as count from subscription_changes where project_id = ${p.projectId} and user_id = ${id}`;
     expect(count).toBe(1);
-    const [{ events }] = await sql`select count(*)::int as events from events where project_id = ${p.projectId} and user_id = ${id} and name = 'user.subscription.changed'`;
+    const [{ events }] =
+      await sql`select count(*)::int as events from events where project_id = ${p.projectId} and user_id = ${id} and name = 'user.subscription.changed'`;
     expect(events).toBe(1);
   });
 
@@ -117,7 +137,8 @@ describe("one-click unsubscribe", () => {
     const mine = (await links(attacker, "Marketing")).body;
     const [body, sig] = tokenOf(mine.unsubscribe_url).split(".") as [string, string];
     const claim = JSON.parse(Buffer.from(body, "base64url").toString());
-    const forge = (patch: object) => `${Buffer.from(JSON.stringify({ ...claim, ...patch })).toString("base64url")}.${sig}`;
+    const forge = (patch: object) =>
+      `${Buffer.from(JSON.stringify({ ...claim, ...patch })).toString("base64url")}.${sig}`;
     const other = await createTestProject("elsewhere");
     const bad = [
       forge({ u: victim }), // another user
@@ -149,16 +170,30 @@ describe("one-click unsubscribe", () => {
 describe("preference center", () => {
   it("lists every group with its state and saves only what the person changed", async () => {
     const id = await newUser("prefs-1");
-    await api("POST", p.client("/users/subscriptions"), { key: p.keys.client, body: { identifier: [{ external_id: "prefs-1" }], subscriptions: [{ group: "Digest", state: "unsubscribed" }] } });
+    await api("POST", p.client("/users/subscriptions"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "prefs-1" }], subscriptions: [{ group: "Digest", state: "unsubscribed" }] },
+    });
     const url = (await links(id)).body.preferences_url as string;
     const page = await raw(pathOf(url));
     expect(page.status).toBe(200);
     const html = await htmlOf(page);
     for (const name of ["Marketing", "Digest", "Texts"]) expect(html).toContain(name);
-    expect(checkedRadios(html)).toEqual({ [groups.Digest!]: "unsubscribed", [groups.Marketing!]: "subscribed", [groups.Texts!]: "subscribed" });
+    expect(checkedRadios(html)).toEqual({
+      [groups.Digest!]: "unsubscribed",
+      [groups.Marketing!]: "subscribed",
+      [groups.Texts!]: "subscribed",
+    });
 
     const token = tokenOf(url);
-    const res = await raw(`/api/preferences/${token}`, form({ [`group:${groups.Marketing}`]: "unsubscribed", [`group:${groups.Digest}`]: "subscribed", [`group:${groups.Texts}`]: "subscribed" }));
+    const res = await raw(
+      `/api/preferences/${token}`,
+      form({
+        [`group:${groups.Marketing}`]: "unsubscribed",
+        [`group:${groups.Digest}`]: "subscribed",
+        [`group:${groups.Texts}`]: "subscribed",
+      }),
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/preferences/${token}?saved=2`);
     expect(await stateOf(id, "Marketing")).toBe("unsubscribed/preference_center");
@@ -172,7 +207,8 @@ describe("preference center", () => {
     const token = tokenOf((await links(id)).body.preferences_url);
     const res = await raw(`/api/preferences/${token}`, form({ all: "unsubscribed" }));
     expect(res.headers.get("location")).toBe(`/preferences/${token}?saved=3&all=unsubscribed`);
-    for (const g of ["Marketing", "Digest", "Texts"]) expect(await stateOf(id, g)).toBe("unsubscribed/preference_center");
+    for (const g of ["Marketing", "Digest", "Texts"])
+      expect(await stateOf(id, g)).toBe("unsubscribed/preference_center");
     const user = await api("GET", p.admin(`/users/${id}`), { key: p.keys.support });
     expect(user.body.subscriptions.every((s: any) => s.history[0].source === "preference_center")).toBe(true);
   });

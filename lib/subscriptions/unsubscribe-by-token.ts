@@ -20,7 +20,12 @@ export async function unsubscribeByToken(db: DbOrTx, token: string, source: "one
       .from(subscriptionGroups)
       .where(and(eq(subscriptionGroups.projectId, claim.projectId), eq(subscriptionGroups.id, claim.groupId)));
     if (!group) throw new NotFound("This subscription no longer exists.");
-    const changed = await applyChanges(systemContext(tx, claim.projectId), claim.userId, [{ group, state: "unsubscribed" }], source);
+    const changed = await applyChanges(
+      systemContext(tx, claim.projectId),
+      claim.userId,
+      [{ group, state: "unsubscribed" }],
+      source,
+    );
     return { group: group.name, channel: group.channel, changed: changed > 0 };
   });
 }

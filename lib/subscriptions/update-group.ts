@@ -24,7 +24,10 @@ export async function updateGroup(ctx: ProjectContext, groupId: string, patch: z
     if (!g) throw new NotFound("No subscription group with this id in this project.");
     return toGroupView(g, (await loadSettings(ctx)).defaultPolicy);
   } catch (err) {
-    if (errorCode(err) === UNIQUE_VIOLATION) throw new Conflict(`A subscription group named "${patch.name}" already exists.`, { errors: [{ path: "name", message: "already taken" }] });
+    if (errorCode(err) === UNIQUE_VIOLATION)
+      throw new Conflict(`A subscription group named "${patch.name}" already exists.`, {
+        errors: [{ path: "name", message: "already taken" }],
+      });
     throw err;
   }
 }

@@ -11,7 +11,9 @@ export async function updateSettings(ctx: ProjectContext, patch: z.output<typeof
   const set = {
     ...(patch.default_policy !== undefined ? { defaultPolicy: patch.default_policy } : {}),
     // Stored sealed (AES-GCM under the server secret), never as given.
-    ...(patch.twilio_auth_token !== undefined ? { twilioAuthToken: patch.twilio_auth_token === null ? null : seal(patch.twilio_auth_token) } : {}),
+    ...(patch.twilio_auth_token !== undefined
+      ? { twilioAuthToken: patch.twilio_auth_token === null ? null : seal(patch.twilio_auth_token) }
+      : {}),
   };
   await ctx.db
     .insert(subscriptionSettings)

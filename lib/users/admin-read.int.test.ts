@@ -8,12 +8,26 @@ beforeAll(async () => {
   for (let i = 0; i < 7; i++) {
     const r = await api("POST", p.client("/users"), {
       key: p.keys.client,
-      body: { identifier: [{ external_id: `list-${i}` }, { source: "crm", external_id: `crm-${i}` }], email: `User${i}@Example.com`, data: { plan: i % 2 ? "pro" : "free", n: i } },
+      body: {
+        identifier: [{ external_id: `list-${i}` }, { source: "crm", external_id: `crm-${i}` }],
+        email: `User${i}@Example.com`,
+        data: { plan: i % 2 ? "pro" : "free", n: i },
+      },
     });
     ids.push(r.body.id);
   }
-  await api("POST", p.client("/organizations"), { key: p.keys.client, body: { identifier: [{ external_id: "read-org" }], name: "Readers Inc", data: { tier: "gold" } } });
-  await api("POST", p.client("/organizations/users"), { key: p.keys.client, body: { organization: { identifier: [{ external_id: "read-org" }] }, user: { identifier: [{ external_id: "list-0" }] }, data: { role: "owner" } } });
+  await api("POST", p.client("/organizations"), {
+    key: p.keys.client,
+    body: { identifier: [{ external_id: "read-org" }], name: "Readers Inc", data: { tier: "gold" } },
+  });
+  await api("POST", p.client("/organizations/users"), {
+    key: p.keys.client,
+    body: {
+      organization: { identifier: [{ external_id: "read-org" }] },
+      user: { identifier: [{ external_id: "list-0" }] },
+      data: { role: "owner" },
+    },
+  });
 });
 
 const get = (path: string) => api("GET", p.admin(path), { key: p.keys.support });
@@ -51,8 +65,15 @@ describe("admin read API", () => {
     const res = await get(`/users/${ids[0]}`);
     expect(res.status).toBe(200);
     expect(res.body.identifier).toHaveLength(2);
-    expect(res.body.memberships).toEqual([expect.objectContaining({ data: { role: "owner" }, identifier: [expect.objectContaining({ external_id: "read-org" })] })]);
-    expect(res.body.recent_events.map((e: any) => e.name)).toEqual(expect.arrayContaining(["user.created", "organization.user.added"]));
+    expect(res.body.memberships).toEqual([
+      expect.objectContaining({
+        data: { role: "owner" },
+        identifier: [expect.objectContaining({ external_id: "read-org" })],
+      }),
+    ]);
+    expect(res.body.recent_events.map((e: any) => e.name)).toEqual(
+      expect.arrayContaining(["user.created", "organization.user.added"]),
+    );
     expect(res.body).toHaveProperty("subscriptions");
     expect(res.body).toHaveProperty("schedules");
     expect((await get("/users/00000000-0000-7000-8000-000000000000")).status).toBe(404);
@@ -88,18 +109,25 @@ describe("admin read API", () => {
     expect(future.body.data).toEqual([]);
     const paged = await get("/events?name=user.created&limit=4");
     const rest = await get(`/events?name=user.created&limit=4&cursor=${paged.body.next_cursor}`);
-    expect([...paged.body.data, ...rest.body.data].map((e: any) => e.id)).toEqual(created.body.data.map((e: any) => e.id));
+    expect([...paged.body.data, ...rest.body.data].map((e: any) => e.id)).toEqual(
+      created.body.data.map((e: any) => e.id),
+    );
     expect((await get("/events?since=yesterday")).status).toBe(400);
   });
 
   it("filters events by organization_id, scoped to that organization", async () => {
     const org = (await get("/organizations?name=readers")).body.data[0];
-    const other = await api("POST", p.client("/organizations"), { key: p.keys.client, body: { identifier: [{ external_id: "other-org" }], name: "Other" } });
+    const other = await api("POST", p.client("/organizations"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "other-org" }], name: "Other" },
+    });
     const res = await get(`/events?organization_id=${org.id}&limit=500`);
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThanOrEqual(2);
     expect(res.body.data.every((e: any) => e.organization_id === org.id)).toBe(true);
-    expect(res.body.data.map((e: any) => e.name)).toEqual(expect.arrayContaining(["organization.created", "organization.user.added"]));
+    expect(res.body.data.map((e: any) => e.name)).toEqual(
+      expect.arrayContaining(["organization.created", "organization.user.added"]),
+    );
     const theirs = await get(`/events?organization_id=${other.body.id}`);
     expect(theirs.body.data.map((e: any) => e.name)).toEqual(["organization.created"]);
     expect((await get("/events?organization_id=not-a-uuid")).status).toBe(400);

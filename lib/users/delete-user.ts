@@ -16,7 +16,10 @@ export async function eraseUserById(ctx: ProjectContext, userId: string): Promis
   const { db: tx, projectId } = ctx;
   await dropPendingEvents(ctx, "user", userId);
   await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.userId, userId)));
-  const deleted = await tx.delete(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).returning({ id: users.id });
+  const deleted = await tx
+    .delete(users)
+    .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
+    .returning({ id: users.id });
   return deleted.length > 0;
 }
 

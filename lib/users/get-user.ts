@@ -26,8 +26,17 @@ export async function getUser(ctx: ProjectContext, userId: string) {
   const total =
     members.length < MEMBERSHIPS_SHOWN
       ? members.length
-      : (await db.select({ n: count() }).from(organizationMembers).where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.userId, userId))))[0]!.n;
-  const orgIdentifiers = await listIdentifiers(ctx, "organization", members.map((m) => m.organizationId));
+      : (
+          await db
+            .select({ n: count() })
+            .from(organizationMembers)
+            .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.userId, userId)))
+        )[0]!.n;
+  const orgIdentifiers = await listIdentifiers(
+    ctx,
+    "organization",
+    members.map((m) => m.organizationId),
+  );
   const recent = await db
     .select()
     .from(events)

@@ -25,7 +25,18 @@ export async function listUsers(ctx: ProjectContext, q: z.output<typeof listUser
   if (q.email) where.push(sql`lower(${users.email}) = lower(${q.email})`);
   if (q.data) where.push(sql`${users.data} @> ${JSON.stringify(q.data)}::jsonb`);
   if (q.external_id !== undefined || q.source !== undefined) where.push(hasIdentifier(ctx, "user", users.id, q));
-  const rows = await db.select({ id: users.id }).from(users).where(and(...where)).orderBy(desc(users.id)).limit(q.limit + 1);
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(...where))
+    .orderBy(desc(users.id))
+    .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
-  return { data: await loadUserViews(ctx, data.map((r) => r.id)), next_cursor };
+  return {
+    data: await loadUserViews(
+      ctx,
+      data.map((r) => r.id),
+    ),
+    next_cursor,
+  };
 }

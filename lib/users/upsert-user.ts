@@ -10,7 +10,9 @@ const PROFILE_FIELDS = ["email", "phone", "timezone", "locale"] as const;
 
 /** The identity change an upsert body asks for: omitted fields are kept, `null` clears. */
 export function userChange(input: UserInput): RecordChange {
-  const columns = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]));
+  const columns = Object.fromEntries(
+    PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f] ?? null]),
+  );
   return { identifier: input.identifier, columns, data: input.data };
 }
 
@@ -25,14 +27,19 @@ export async function upsertUser(ctx: ProjectContext, input: UserInput): Promise
 }
 
 /** Up to 1,000 upserts in one transaction and a constant number of statements, in order: all are stored or none is. */
-export async function upsertUsers(ctx: ProjectContext, inputs: UserInput[]): Promise<{ users: UserView[]; created: number }> {
+export async function upsertUsers(
+  ctx: ProjectContext,
+  inputs: UserInput[],
+): Promise<{ users: UserView[]; created: number }> {
   const { db } = ctx;
   return inRetryingTransaction(
     db,
     async (tx) => {
       const inTx = { ...ctx, db: tx };
       // The batch's user.created/updated events go straight to steps 2-4 (no intake rows): lib/pipeline/enqueue-steps.ts.
-      const r = await withStepsInHand(inTx, () => upsertRecords(inTx, "user", inputs.map(userChange), { conflicts: "reject", path: (i) => `[${i}].identifier` }));
+      const r = await withStepsInHand(inTx, () =>
+        upsertRecords(inTx, "user", inputs.map(userChange), { conflicts: "reject", path: (i) => `[${i}].identifier` }),
+      );
       // New records are shown from what the inserts returned; only records that existed are read back.
       const views = new Map([...r.fresh].map(([id, f]) => [id, userViewFromRow(f.row, f.identifier)]));
       const existing = [...new Set(r.ids)].filter((id) => !views.has(id));
@@ -47,7 +54,11 @@ export async function upsertUsers(ctx: ProjectContext, inputs: UserInput[]): Pro
 export const BATCH_ATTEMPTS = 20;
 
 /** One upsert inside the caller's transaction (Segment's identify/group/alias): `path` names the identifiers in a 409. */
-export async function upsertUserIn(ctx: ProjectContext, input: UserInput, path = "identifier"): Promise<{ id: string; created: boolean }> {
+export async function upsertUserIn(
+  ctx: ProjectContext,
+  input: UserInput,
+  path = "identifier",
+): Promise<{ id: string; created: boolean }> {
   const r = await upsertRecords(ctx, "user", [userChange(input)], { conflicts: "reject", path: () => path });
   return { id: r.ids[0]!, created: r.created[0]! };
 }

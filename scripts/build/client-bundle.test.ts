@@ -18,12 +18,17 @@ describe("chunksWithDrizzle", () => {
   });
 
   it("names a nested chunk carrying drizzle's entity keys, as a minified pgEnum does", async () => {
-    await writeFile(path.join(dir, "static", "chunks", "app", "x.js"), 'let a=Symbol.for("drizzle:isPgEnum");function b(){}');
-    expect(await chunksWithDrizzle(dir)).toEqual([{ file: path.join("static", "chunks", "app", "x.js"), match: "drizzle:isPgEnum" }]);
+    await writeFile(
+      path.join(dir, "static", "chunks", "app", "x.js"),
+      'let a=Symbol.for("drizzle:isPgEnum");function b(){}',
+    );
+    expect(await chunksWithDrizzle(dir)).toEqual([
+      { file: path.join("static", "chunks", "app", "x.js"), match: "drizzle:isPgEnum" },
+    ]);
   });
 
   it("names a chunk mentioning the package", async () => {
-    await writeFile(path.join(dir, "static", "chunks", "y.js"), '/* node_modules/drizzle-orm/pg-core/table.js */');
+    await writeFile(path.join(dir, "static", "chunks", "y.js"), "/* node_modules/drizzle-orm/pg-core/table.js */");
     expect((await chunksWithDrizzle(dir)).map((f) => f.match)).toEqual(["drizzle-orm"]);
   });
 });

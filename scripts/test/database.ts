@@ -19,7 +19,9 @@ export async function createTestDatabase(prefix = "relay_test") {
     await admin.unsafe(`create database "${name}"`);
   } catch (err) {
     await admin.end();
-    throw new Error(`Cannot create a test database on ${ADMIN_URL}: ${(err as Error).message}. Is PostgreSQL running? (pg_ctlcluster --skip-systemctl-redirect 15 main start)`);
+    throw new Error(
+      `Cannot create a test database on ${ADMIN_URL}: ${(err as Error).message}. Is PostgreSQL running? (pg_ctlcluster --skip-systemctl-redirect 15 main start)`,
+    );
   }
   await admin.end();
   const url = withDatabase(ADMIN_URL, name);

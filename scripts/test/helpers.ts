@@ -59,7 +59,15 @@ export async function createTestProject(name = "test"): Promise<TestProject> {
   });
   const keys = {} as Record<Role, string>;
   for (const role of ["support", "client", "editor", "admin"] as Role[]) {
-    keys[role] = (await createApiKey(db, { projectId: project.id, name: role, role, rateLimitPerSecond: 100_000, rateLimitBurst: 100_000 })).secret;
+    keys[role] = (
+      await createApiKey(db, {
+        projectId: project.id,
+        name: role,
+        role,
+        rateLimitPerSecond: 100_000,
+        rateLimitBurst: 100_000,
+      })
+    ).secret;
   }
   return {
     orgId,

@@ -17,17 +17,26 @@ export async function freePort(): Promise<number> {
  * Starts the built app (`next start`) on a free port against `databaseUrl`. Set TEST_NEXT=dev to use
  * `next dev` instead while iterating (no build needed, slower first requests).
  */
-export async function startNextServer(env: Record<string, string>, fixedPort?: number): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+export async function startNextServer(
+  env: Record<string, string>,
+  fixedPort?: number,
+): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
   const mode = process.env.TEST_NEXT === "dev" ? "dev" : "start";
   if (mode === "start" && !existsSync(".next/BUILD_ID")) {
     throw new Error("No production build: run `npm run build` first (npm test does), or set TEST_NEXT=dev.");
   }
   const port = fixedPort ?? (await freePort());
   const child = spawn("node_modules/.bin/next", [mode, "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: mode === "dev" ? "development" : "production", AUTH_TRUST_HOST: "true", AUTH_SECRET: "test-secret-not-for-production",
+    env: {
+      ...process.env,
+      NODE_ENV: mode === "dev" ? "development" : "production",
+      AUTH_TRUST_HOST: "true",
+      AUTH_SECRET: "test-secret-not-for-production",
       AUTH_URL: process.env.AUTH_URL ?? `http://127.0.0.1:${port}`,
       // Tests may use second-long schedule intervals (DESIGN.md section 6); production's minimum is a minute.
-      SCHEDULE_MIN_INTERVAL: "1 second", ...env },
+      SCHEDULE_MIN_INTERVAL: "1 second",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -19,7 +19,13 @@ export async function openPlansDatabase(name: string, tables: string[]) {
   const database = await createTestDatabase(name);
   await closeDatabase();
   process.env.DATABASE_URL = database.url;
-  const projectId = (await createProjectWithOwner(getDb(), { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` })).project.id;
+  const projectId = (
+    await createProjectWithOwner(getDb(), {
+      orgName: "plans",
+      projectName: "plans",
+      ownerEmail: `plans-${crypto.randomUUID()}@example.com`,
+    })
+  ).project.id;
   await getDb().execute(sql.raw(tables.map((t) => `analyze ${t}`).join("; ")));
   const client = postgres(database.url, { max: 1, onnotice: () => {} });
   const db: Db = drizzle(client, { schema, casing: "snake_case" });
@@ -39,12 +45,20 @@ export async function openPlansDatabase(name: string, tables: string[]) {
  * Rows of each of `tables` that `body` read, by index or by sequential scan, on `db`'s connection
  * (pg_stat_xact_user_tables counts the open transaction); what `body` wrote is rolled back.
  */
-export async function rowsRead<T extends string>(db: Db, tables: readonly T[], body: (tx: Transaction) => Promise<unknown>): Promise<Record<T, number>> {
+export async function rowsRead<T extends string>(
+  db: Db,
+  tables: readonly T[],
+  body: (tx: Transaction) => Promise<unknown>,
+): Promise<Record<T, number>> {
   return rolledBack(db, async (tx) => {
     const count = async () => {
-      const rows = await tx.execute(sql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
+      const rows =
+        await tx.execute(sql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
         where relname in ${sql.raw(`(${tables.map((t) => `'${t}'`).join(", ")})`)}`);
-      return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<T, number>;
+      return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<
+        T,
+        number
+      >;
     };
     const before = await count();
     await body(tx);

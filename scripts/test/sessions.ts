@@ -14,7 +14,10 @@ export interface TestAdmin {
  * A console admin with a live database session, made directly in the tables next-auth uses (a magic-link
  * sign-in is exercised by the e2e suite). `verified: false` leaves emailVerified unset.
  */
-export async function createTestAdmin(email = `admin-${crypto.randomUUID()}@example.com`, opts: { verified?: boolean } = {}): Promise<TestAdmin> {
+export async function createTestAdmin(
+  email = `admin-${crypto.randomUUID()}@example.com`,
+  opts: { verified?: boolean } = {},
+): Promise<TestAdmin> {
   const [admin] = await sql`
     insert into admins (email, email_verified) values (${email}, ${opts.verified === false ? null : new Date()})
     on conflict (lower(email)) do update set email = excluded.email, email_verified = excluded.email_verified returning id, email`;

@@ -47,7 +47,11 @@ export async function startWorker(databaseUrl: string, env: Record<string, strin
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

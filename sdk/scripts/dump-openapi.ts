@@ -15,7 +15,10 @@ export function clientDocument() {
 }
 
 /** `doc` with only the paths `keep` accepts and only the component schemas those paths reach (sorted by name). */
-export function withPaths<D extends Pick<Document, "paths" | "components">>(doc: D, keep: (path: string) => boolean): D {
+export function withPaths<D extends Pick<Document, "paths" | "components">>(
+  doc: D,
+  keep: (path: string) => boolean,
+): D {
   const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([p]) => keep(p)));
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   const reached = new Set<string>();
@@ -33,7 +36,10 @@ export function withPaths<D extends Pick<Document, "paths" | "components">>(doc:
     }
   };
   visit(paths);
-  const components = { ...doc.components, schemas: Object.fromEntries([...reached].sort().map((n) => [n, schemas[n]])) };
+  const components = {
+    ...doc.components,
+    schemas: Object.fromEntries([...reached].sort().map((n) => [n, schemas[n]])),
+  };
   return { ...doc, paths, components };
 }
 

@@ -12,12 +12,28 @@ import { withPaths } from "./dump-openapi";
  * first part whose test accepts it; one that no part accepts stops the generation.
  */
 export const PARTS: { name: string; about: string; has: (p: string) => boolean }[] = [
-  { name: "user-schedules", about: "schedule assignments of users", has: (p) => p.startsWith("/api/client/users/scheduled") },
-  { name: "organization-schedules", about: "schedule assignments of organizations", has: (p) => p.startsWith("/api/client/organizations/scheduled") },
+  {
+    name: "user-schedules",
+    about: "schedule assignments of users",
+    has: (p) => p.startsWith("/api/client/users/scheduled"),
+  },
+  {
+    name: "organization-schedules",
+    about: "schedule assignments of organizations",
+    has: (p) => p.startsWith("/api/client/organizations/scheduled"),
+  },
   { name: "subscriptions", about: "users' subscriptions", has: (p) => p.startsWith("/api/client/users/subscriptions") },
-  { name: "memberships", about: "organization memberships", has: (p) => p.startsWith("/api/client/organizations/users") },
+  {
+    name: "memberships",
+    about: "organization memberships",
+    has: (p) => p.startsWith("/api/client/organizations/users"),
+  },
   { name: "users", about: "users: upserts, batches, identify, events", has: (p) => p.startsWith("/api/client/users") },
-  { name: "organizations", about: "organizations: upserts, batches, events", has: (p) => p.startsWith("/api/client/organizations") },
+  {
+    name: "organizations",
+    about: "organizations: upserts, batches, events",
+    has: (p) => p.startsWith("/api/client/organizations"),
+  },
 ];
 
 const sdk = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -31,7 +47,11 @@ try {
   for (const part of PARTS) {
     const input = path.join(dir, `${part.name}.json`);
     writeFileSync(input, JSON.stringify(withPaths(doc, (p) => partOf(p) === part)));
-    execFileSync("npx", ["-y", "openapi-typescript@7.13.0", input, "-o", path.join(sdk, "src/generated", `${part.name}.ts`)], { stdio: "inherit" });
+    execFileSync(
+      "npx",
+      ["-y", "openapi-typescript@7.13.0", input, "-o", path.join(sdk, "src/generated", `${part.name}.ts`)],
+      { stdio: "inherit" },
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

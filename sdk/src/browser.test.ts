@@ -8,18 +8,33 @@ function fakeFetch(answers: Array<{ status: number; body?: unknown }> = []) {
   const fn = (async (url: string, init: RequestInit) => {
     calls.push({ url, init, body: JSON.parse(init.body as string) });
     const a = answers.shift() ?? { status: 202, body: { accepted: true } };
-    return new Response(a.body === undefined ? null : JSON.stringify(a.body), { status: a.status, headers: { "content-type": a.status >= 400 ? "application/problem+json" : "application/json" } });
+    return new Response(a.body === undefined ? null : JSON.stringify(a.body), {
+      status: a.status,
+      headers: { "content-type": a.status >= 400 ? "application/problem+json" : "application/json" },
+    });
   }) as unknown as typeof fetch;
   return { fn, calls };
 }
 
 function memory() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    m,
+  };
 }
 
 const make = (fetch: typeof globalThis.fetch, storage = memory()) =>
-  new RelayBrowser({ apiKey: "rk_browser", baseUrl: "https://relay.test/", fetch, storage, flushIntervalMs: 10_000, maxRetries: 0 });
+  new RelayBrowser({
+    apiKey: "rk_browser",
+    baseUrl: "https://relay.test/",
+    fetch,
+    storage,
+    flushIntervalMs: 10_000,
+    maxRetries: 0,
+  });
 
 describe("RelayBrowser", () => {
   it("keeps one anonymous id in storage, across instances", () => {
@@ -39,9 +54,15 @@ describe("RelayBrowser", () => {
     expect(calls[0]!.body).toEqual({
       email: "ada@example.com",
       data: { plan: "pro" },
-      identifier: [{ source: "anonymous", external_id: relay.anonymousId }, { source: "default", external_id: "u-1" }],
+      identifier: [
+        { source: "anonymous", external_id: relay.anonymousId },
+        { source: "default", external_id: "u-1" },
+      ],
     });
-    expect(Object.keys(calls[0]!.init.headers as Record<string, string>).sort()).toEqual(["authorization", "content-type"]);
+    expect(Object.keys(calls[0]!.init.headers as Record<string, string>).sort()).toEqual([
+      "authorization",
+      "content-type",
+    ]);
     expect(calls[0]!.init.keepalive).toBe(true);
     expect(relay.userId).toBe("u-1");
   });
@@ -49,13 +70,23 @@ describe("RelayBrowser", () => {
   it("on a 409 (the ids name two users) identify repeats with the user id alone", async () => {
     const { fn, calls } = fakeFetch([{ status: 409, body: { status: 409, detail: "two users" } }]);
     await make(fn).identify("u-1");
-    expect(calls.map((c) => c.body.identifier.map((i: any) => i.source))).toEqual([["anonymous", "default"], ["default"]]);
+    expect(calls.map((c) => c.body.identifier.map((i: any) => i.source))).toEqual([
+      ["anonymous", "default"],
+      ["default"],
+    ]);
   });
 
   it("other errors reach the caller and onError, typed", async () => {
     const { fn } = fakeFetch([{ status: 403, body: { status: 403, detail: "origin" } }]);
     const seen: unknown[] = [];
-    const relay = new RelayBrowser({ apiKey: "rk", baseUrl: "https://relay.test", fetch: fn, storage: memory(), maxRetries: 0, onError: (e) => seen.push(e) });
+    const relay = new RelayBrowser({
+      apiKey: "rk",
+      baseUrl: "https://relay.test",
+      fetch: fn,
+      storage: memory(),
+      maxRetries: 0,
+      onError: (e) => seen.push(e),
+    });
     await expect(relay.identify("u-1")).rejects.toBeInstanceOf(RelayAuthError);
     expect(seen).toHaveLength(1);
   });

@@ -35,7 +35,13 @@ export interface Traits {
 }
 
 type Identifier = { source: string; external_id: string };
-type WireEvent = { id: string; name: string; identifier: Identifier[]; data: Record<string, unknown>; timestamp: string };
+type WireEvent = {
+  id: string;
+  name: string;
+  identifier: Identifier[];
+  data: Record<string, unknown>;
+  timestamp: string;
+};
 
 export const ANONYMOUS_ID_KEY = "relay:anonymous_id";
 export const USER_ID_KEY = "relay:user_id";
@@ -60,7 +66,9 @@ function defaultStorage() {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class RelayBrowser {
-  readonly #opts: Required<Omit<RelayBrowserOptions, "onError" | "storage" | "fetch">> & { onError?: (e: unknown) => void };
+  readonly #opts: Required<Omit<RelayBrowserOptions, "onError" | "storage" | "fetch">> & {
+    onError?: (e: unknown) => void;
+  };
   readonly #storage: Pick<Storage, "getItem" | "setItem" | "removeItem">;
   readonly #fetch: typeof fetch;
   readonly #events: Batcher<WireEvent>;
@@ -69,10 +77,20 @@ export class RelayBrowser {
   constructor(opts: RelayBrowserOptions) {
     if (!opts.apiKey) throw new RelayError("apiKey is required");
     if (!opts.baseUrl) throw new RelayError("baseUrl is required");
-    this.#opts = { flushAt: 20, flushIntervalMs: 1_000, maxRetries: 3, ...opts, baseUrl: opts.baseUrl.replace(/\/+$/, "") };
+    this.#opts = {
+      flushAt: 20,
+      flushIntervalMs: 1_000,
+      maxRetries: 3,
+      ...opts,
+      baseUrl: opts.baseUrl.replace(/\/+$/, ""),
+    };
     this.#storage = opts.storage ?? defaultStorage();
     this.#fetch = opts.fetch ?? ((...args) => fetch(...args));
-    this.#events = new Batcher((events) => this.#send("/users/events", events), Math.min(Math.max(1, this.#opts.flushAt), 1000), this.#opts.flushIntervalMs);
+    this.#events = new Batcher(
+      (events) => this.#send("/users/events", events),
+      Math.min(Math.max(1, this.#opts.flushAt), 1000),
+      this.#opts.flushIntervalMs,
+    );
     // Leaving the page: send what is queued with keepalive, so the browser finishes the request after unload.
     if (typeof addEventListener === "function") {
       const leave = () => {
@@ -80,7 +98,8 @@ export class RelayBrowser {
         void this.flush().finally(() => (this.#leaving = false));
       };
       addEventListener("pagehide", leave);
-      if (typeof document !== "undefined") document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && leave());
+      if (typeof document !== "undefined")
+        document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && leave());
     }
   }
 
@@ -108,7 +127,13 @@ export class RelayBrowser {
   async identify(userId: string, traits: Traits = {}): Promise<void> {
     if (!userId) throw new RelayError("identify needs a userId");
     this.#storage.setItem(USER_ID_KEY, userId);
-    const body = { ...traits, identifier: [{ source: "anonymous", external_id: this.anonymousId }, { source: "default", external_id: userId }] };
+    const body = {
+      ...traits,
+      identifier: [
+        { source: "anonymous", external_id: this.anonymousId },
+        { source: "default", external_id: userId },
+      ],
+    };
     try {
       await this.#send("/users", body);
     } catch (e) {
@@ -125,8 +150,16 @@ export class RelayBrowser {
    */
   track(name: string, data: Record<string, unknown> = {}): Promise<void> {
     const userId = this.userId;
-    const identifier = userId ? [{ source: "default", external_id: userId }] : [{ source: "anonymous", external_id: this.anonymousId }];
-    return this.#events.add({ id: globalThis.crypto.randomUUID(), name, identifier, data, timestamp: new Date().toISOString() });
+    const identifier = userId
+      ? [{ source: "default", external_id: userId }]
+      : [{ source: "anonymous", external_id: this.anonymousId }];
+    return this.#events.add({
+      id: globalThis.crypto.randomUUID(),
+      name,
+      identifier,
+      data,
+      timestamp: new Date().toISOString(),
+    });
   }
 
   /** Sends every queued event now. */
@@ -163,7 +196,12 @@ export class RelayBrowser {
       } catch (cause) {
         // A page being left gets one attempt: there is no later.
         if (this.#leaving || attempt >= this.#opts.maxRetries) {
-          throw this.#sendFailed(new RelayNetworkError(`Relay did not answer POST ${path}: ${(cause as Error)?.message ?? cause}`, { cause }), path);
+          throw this.#sendFailed(
+            new RelayNetworkError(`Relay did not answer POST ${path}: ${(cause as Error)?.message ?? cause}`, {
+              cause,
+            }),
+            path,
+          );
         }
         await sleep(backoffMs(attempt, 200));
         continue;

@@ -4,10 +4,24 @@ import { backoffMs, retryAfterMs } from "./http";
 
 describe("case mapping", () => {
   it("renames our fields both ways and leaves data, metadata and match contents alone", () => {
-    const input = { identifier: [{ externalId: "a", metadata: { someKey: 1 } }], scheduledAt: "t", data: { firstName: "A", nested: { deepKey: 1 } }, match: { planName: "x" } };
+    const input = {
+      identifier: [{ externalId: "a", metadata: { someKey: 1 } }],
+      scheduledAt: "t",
+      data: { firstName: "A", nested: { deepKey: 1 } },
+      match: { planName: "x" },
+    };
     const wire = toWire(input);
-    expect(wire).toEqual({ identifier: [{ external_id: "a", metadata: { someKey: 1 } }], scheduled_at: "t", data: { firstName: "A", nested: { deepKey: 1 } }, match: { planName: "x" } });
-    expect(fromWire({ created_at: "c", data: { first_name: 1 }, identifier: [{ external_id: "a" }] })).toEqual({ createdAt: "c", data: { first_name: 1 }, identifier: [{ externalId: "a" }] });
+    expect(wire).toEqual({
+      identifier: [{ external_id: "a", metadata: { someKey: 1 } }],
+      scheduled_at: "t",
+      data: { firstName: "A", nested: { deepKey: 1 } },
+      match: { planName: "x" },
+    });
+    expect(fromWire({ created_at: "c", data: { first_name: 1 }, identifier: [{ external_id: "a" }] })).toEqual({
+      createdAt: "c",
+      data: { first_name: 1 },
+      identifier: [{ externalId: "a" }],
+    });
   });
 });
 

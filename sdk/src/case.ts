@@ -5,7 +5,9 @@
  */
 const OPAQUE = new Set(["data", "metadata", "match"]);
 
-export type SnakeKey<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeKey<T>}` : S;
+export type SnakeKey<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeKey<T>}`
+  : S;
 export type CamelKey<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelKey<T>>}` : S;
 
 /** The camelCase view of a wire type; records with free keys (`{ [key: string]: unknown }`) are left as they are. */
@@ -14,7 +16,11 @@ export type Camelize<T> = T extends readonly (infer U)[]
   : T extends object
     ? string extends keyof T
       ? T
-      : { [K in keyof T as K extends string ? CamelKey<K> : K]: K extends "data" | "metadata" | "match" ? T[K] : Camelize<T[K]> }
+      : {
+          [K in keyof T as K extends string ? CamelKey<K> : K]: K extends "data" | "metadata" | "match"
+            ? T[K]
+            : Camelize<T[K]>;
+        }
     : T;
 
 const toSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

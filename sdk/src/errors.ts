@@ -14,7 +14,18 @@ export class RelayError extends Error {
   readonly requestId?: string;
   readonly body?: unknown;
 
-  constructor(message: string, opts: { status?: number; type?: string; detail?: string; errors?: FieldError[]; requestId?: string; body?: unknown; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    opts: {
+      status?: number;
+      type?: string;
+      detail?: string;
+      errors?: FieldError[];
+      requestId?: string;
+      body?: unknown;
+      cause?: unknown;
+    } = {},
+  ) {
     super(message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = new.target.name;
     this.status = opts.status ?? 0;
@@ -43,7 +54,11 @@ export class RelayRateLimitError extends RelayError {
 /** 5xx after every retry (503 when the database is down). */
 export class RelayServerError extends RelayError {}
 
-export function errorFor(status: number, problem: Record<string, unknown> | undefined, requestId: string | undefined): RelayError {
+export function errorFor(
+  status: number,
+  problem: Record<string, unknown> | undefined,
+  requestId: string | undefined,
+): RelayError {
   const detail = typeof problem?.detail === "string" ? problem.detail : undefined;
   const opts = {
     status,

@@ -55,15 +55,25 @@ export class Http {
     const { baseUrl, apiKey, maxRetries, retryBaseMs, timeoutMs } = this.#opts;
     const init = {
       method,
-      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}`, "user-agent": "relay-sdk-js/0.1" },
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${apiKey}`,
+        "user-agent": "relay-sdk-js/0.1",
+      },
       body: JSON.stringify(toWire(body)),
     };
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await this.#opts.fetch(`${baseUrl}/api/client${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        res = await this.#opts.fetch(`${baseUrl}/api/client${path}`, {
+          ...init,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (cause) {
-        if (attempt >= maxRetries) throw new RelayNetworkError(`Relay did not answer ${method} ${path}: ${(cause as Error)?.message ?? cause}`, { cause });
+        if (attempt >= maxRetries)
+          throw new RelayNetworkError(`Relay did not answer ${method} ${path}: ${(cause as Error)?.message ?? cause}`, {
+            cause,
+          });
         await sleep(backoffMs(attempt, retryBaseMs));
         continue;
       }

@@ -24,43 +24,67 @@ function spyFetch(inject: (n: number, url: string) => Response | Error | "lose-a
 }
 
 const intakeCount = async (name: string) =>
-  (await sql`select count(*)::int as n from event_intake where project_id = ${p.projectId} and name = ${name}`)[0]!.n as number;
+  (await sql`select count(*)::int as n from event_intake where project_id = ${p.projectId} and name = ${name}`)[0]!
+    .n as number;
 
 describe("Relay SDK against the real server", () => {
   it("camelCase in, snake_case on the wire, camelCase out; data keys are the caller's and stay as sent", async () => {
     const relay = new Relay({ apiKey: p.keys.client, baseUrl });
-    const user = await relay.users.upsert({ identifier: [{ externalId: "sdk-1" }], email: "sdk@example.com", data: { firstName: "Ada", plan_name: "pro" } });
+    const user = await relay.users.upsert({
+      identifier: [{ externalId: "sdk-1" }],
+      email: "sdk@example.com",
+      data: { firstName: "Ada", plan_name: "pro" },
+    });
     expect(user.identifier[0]).toMatchObject({ source: "default", externalId: "sdk-1" });
     expect(user.data).toEqual({ firstName: "Ada", plan_name: "pro" });
     expect(Date.parse(user.createdAt)).not.toBeNaN();
     const [row] = await sql`select data from users where project_id = ${p.projectId} and id = ${user.id}`;
     expect(row!.data).toEqual({ firstName: "Ada", plan_name: "pro" });
 
-    const batch = await relay.users.batch([{ identifier: [{ externalId: "sdk-2" }] }, { identifier: [{ externalId: "sdk-1" }], locale: "en" }]);
+    const batch = await relay.users.batch([
+      { identifier: [{ externalId: "sdk-2" }] },
+      { identifier: [{ externalId: "sdk-1" }], locale: "en" },
+    ]);
     expect(batch).toMatchObject({ created: 1, updated: 1 });
 
     const org = await relay.organizations.upsert({ identifier: [{ externalId: "sdk-org" }], name: "SDK Org" });
-    const member = await relay.organizations.members.add({ organization: { identifier: [{ externalId: "sdk-org" }] }, user: { identifier: [{ externalId: "sdk-1" }] }, data: { role: "owner" } });
+    const member = await relay.organizations.members.add({
+      organization: { identifier: [{ externalId: "sdk-org" }] },
+      user: { identifier: [{ externalId: "sdk-1" }] },
+      data: { role: "owner" },
+    });
     expect(member).toMatchObject({ organizationId: org.id, userId: user.id, data: { role: "owner" } });
-    const assignment = await relay.users.schedules.assign({ name: "sdk_trial", identifier: [{ externalId: "sdk-1" }], scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const assignment = await relay.users.schedules.assign({
+      name: "sdk_trial",
+      identifier: [{ externalId: "sdk-1" }],
+      scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(assignment.name).toBe("sdk_trial");
     await relay.users.schedules.remove({ name: "sdk_trial", identifier: [{ externalId: "sdk-1" }] });
-    await relay.organizations.members.remove({ organization: { identifier: [{ externalId: "sdk-org" }] }, user: { identifier: [{ externalId: "sdk-1" }] } });
+    await relay.organizations.members.remove({
+      organization: { identifier: [{ externalId: "sdk-org" }] },
+      user: { identifier: [{ externalId: "sdk-1" }] },
+    });
     await relay.organizations.delete({ identifier: [{ externalId: "sdk-org" }] });
     await relay.users.delete({ identifier: [{ externalId: "sdk-2" }] });
-    await expect(relay.users.delete({ identifier: [{ externalId: "sdk-2" }] })).rejects.toBeInstanceOf(RelayNotFoundError);
+    await expect(relay.users.delete({ identifier: [{ externalId: "sdk-2" }] })).rejects.toBeInstanceOf(
+      RelayNotFoundError,
+    );
     await relay.close();
   });
 
   it("batches events: 250 tracks are 3 requests of at most 100, each event with its own client id", async () => {
     const spy = spyFetch();
     const relay = new Relay({ apiKey: p.keys.client, baseUrl, fetch: spy.fetch });
-    const done = Array.from({ length: 250 }, (_, i) => relay.users.events.track({ name: "sdk_batched", identifier: [{ externalId: `b-${i % 5}` }], data: { i } }));
+    const done = Array.from({ length: 250 }, (_, i) =>
+      relay.users.events.track({ name: "sdk_batched", identifier: [{ externalId: `b-${i % 5}` }], data: { i } }),
+    );
     await relay.flush();
     await Promise.all(done);
     expect(spy.calls).toEqual(["/api/client/users/events", "/api/client/users/events", "/api/client/users/events"]);
     expect(await intakeCount("sdk_batched")).toBe(250);
-    const ids = await sql`select count(distinct client_id)::int as n from event_intake where project_id = ${p.projectId} and name = 'sdk_batched'`;
+    const ids =
+      await sql`select count(distinct client_id)::int as n from event_intake where project_id = ${p.projectId} and name = 'sdk_batched'`;
     expect(ids[0]!.n).toBe(250);
     await relay.close();
   });
@@ -76,7 +100,15 @@ describe("Relay SDK against the real server", () => {
   });
 
   it("retries network errors and 503; a lost answer retried is not a doubled event", async () => {
-    const spy = spyFetch((n) => (n === 1 ? "lose-answer" : n === 2 ? new Response(null, { status: 503 }) : n === 3 ? new TypeError("fetch failed") : undefined));
+    const spy = spyFetch((n) =>
+      n === 1
+        ? "lose-answer"
+        : n === 2
+          ? new Response(null, { status: 503 })
+          : n === 3
+            ? new TypeError("fetch failed")
+            : undefined,
+    );
     const relay = new Relay({ apiKey: p.keys.client, baseUrl, fetch: spy.fetch, retryBaseMs: 10 });
     await relay.users.events.track({ name: "sdk_retried", identifier: [{ externalId: "r-1" }], data: {} });
     await relay.flush();
@@ -86,7 +118,9 @@ describe("Relay SDK against the real server", () => {
   });
 
   it("honours Retry-After on 429", async () => {
-    const spy = spyFetch((n) => (n === 1 ? new Response(null, { status: 429, headers: { "retry-after": "1" } }) : undefined));
+    const spy = spyFetch((n) =>
+      n === 1 ? new Response(null, { status: 429, headers: { "retry-after": "1" } }) : undefined,
+    );
     const relay = new Relay({ apiKey: p.keys.client, baseUrl, fetch: spy.fetch, retryBaseMs: 1 });
     const started = Date.now();
     await relay.users.upsert({ identifier: [{ externalId: "rl-1" }] });
@@ -97,14 +131,18 @@ describe("Relay SDK against the real server", () => {
   it("never retries a 400; the typed error carries the problem's errors[]", async () => {
     const spy = spyFetch();
     const relay = new Relay({ apiKey: p.keys.client, baseUrl, fetch: spy.fetch });
-    const err = await relay.users.upsert({ identifier: [{ externalId: "bad" }], locale: "not a locale" }).catch((e) => e);
+    const err = await relay.users
+      .upsert({ identifier: [{ externalId: "bad" }], locale: "not a locale" })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RelayValidationError);
     expect(err.status).toBe(400);
     expect(err.errors.map((e: { path: string }) => e.path)).toEqual(["locale"]);
     expect(spy.calls.length).toBe(1);
     const errors: unknown[] = [];
     const events = new Relay({ apiKey: p.keys.client, baseUrl, fetch: spy.fetch, onError: (e) => errors.push(e) });
-    await expect(events.users.events.track({ name: "user.created", identifier: [{ externalId: "x" }], data: {} })).rejects.toBeInstanceOf(RelayValidationError);
+    await expect(
+      events.users.events.track({ name: "user.created", identifier: [{ externalId: "x" }], data: {} }),
+    ).rejects.toBeInstanceOf(RelayValidationError);
     expect(errors).toHaveLength(1);
   });
 });

@@ -85,7 +85,8 @@ export class Relay {
 
     this.organizations = {
       upsert: (input: T.OrganizationInput) => http.request<T.Organization>("POST", "/organizations", input),
-      batch: (inputs: T.OrganizationInput[]) => http.request<T.BatchResult<T.Organization>>("POST", "/organizations/batch", inputs),
+      batch: (inputs: T.OrganizationInput[]) =>
+        http.request<T.BatchResult<T.Organization>>("POST", "/organizations/batch", inputs),
       /** Deletes the organization and its memberships; users stay. */
       delete: (input: T.IdentifyInput) => http.request<void>("DELETE", "/organizations", input),
       events: {

@@ -7,16 +7,18 @@ import type { paths } from "./generated/api.js";
  * server's document), so a change to the API changes these types.
  */
 type Op<P extends keyof paths, M extends "post" | "delete"> = NonNullable<paths[P][M]>;
-type BodyOf<P extends keyof paths, M extends "post" | "delete"> = Op<P, M> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
-type OkOf<P extends keyof paths, M extends "post" | "delete"> = Op<P, M> extends { responses: infer R }
-  ? R extends { 200: { content: { "application/json": infer B } } }
-    ? B
-    : R extends { 201: { content: { "application/json": infer B } } }
+type BodyOf<P extends keyof paths, M extends "post" | "delete"> =
+  Op<P, M> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
+type OkOf<P extends keyof paths, M extends "post" | "delete"> =
+  Op<P, M> extends { responses: infer R }
+    ? R extends { 200: { content: { "application/json": infer B } } }
       ? B
-      : R extends { 202: { content: { "application/json": infer B } } }
+      : R extends { 201: { content: { "application/json": infer B } } }
         ? B
-        : void
-  : never;
+        : R extends { 202: { content: { "application/json": infer B } } }
+          ? B
+          : void
+    : never;
 
 /** The camelCase input of `M path`. */
 export type Input<P extends keyof paths, M extends "post" | "delete" = "post"> = Camelize<BodyOf<P, M>>;

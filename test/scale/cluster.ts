@@ -32,7 +32,15 @@ export async function stopLaunched() {
 
 function launch(name: string, script: string, env: Record<string, string>, url: string): Proc {
   const child = spawn(process.execPath, ["--import", "tsx", script], {
-    env: { ...process.env, NODE_ENV: "production", LOG_FORMAT: "json", AUTH_TRUST_HOST: "true", AUTH_SECRET: "scale-test-secret-not-for-production", ...env, RELAY_PROCESS: name },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_FORMAT: "json",
+      AUTH_TRUST_HOST: "true",
+      AUTH_SECRET: "scale-test-secret-not-for-production",
+      ...env,
+      RELAY_PROCESS: name,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -81,7 +89,8 @@ async function until(proc: Proc, ready: () => Promise<boolean>, what: string, ti
   for (;;) {
     if (!proc.alive()) throw new Error(`${proc.name} exited before ${what}:\n${proc.output().slice(-4000)}`);
     if (await ready().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${proc.name}: no ${what} within ${timeoutMs / 1000} s:\n${proc.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${proc.name}: no ${what} within ${timeoutMs / 1000} s:\n${proc.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -90,25 +99,50 @@ async function until(proc: Proc, ready: () => Promise<boolean>, what: string, ti
 export async function startWeb(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Proc> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = launch(name, "scripts/start-web.ts", { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: url, ...env }, url);
+  const proc = launch(
+    name,
+    "scripts/start-web.ts",
+    { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", AUTH_URL: url, ...env },
+    url,
+  );
   await until(proc, async () => (await fetch(`${url}/api/health/live`)).ok, "health/live");
   return proc;
 }
 
 /** One `npm run worker` with its ops server on a free port; resolves once it logged that it is ready. */
-export async function startWorkerProc(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Proc> {
+export async function startWorkerProc(
+  name: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<Proc> {
   const port = await freePort();
-  const proc = launch(name, "worker/index.ts", { DATABASE_URL: databaseUrl, WORKER_PORT: String(port), ...env }, `http://127.0.0.1:${port}`);
+  const proc = launch(
+    name,
+    "worker/index.ts",
+    { DATABASE_URL: databaseUrl, WORKER_PORT: String(port), ...env },
+    `http://127.0.0.1:${port}`,
+  );
   // Its ops port answers once everything else has started (and whatever LOG_LEVEL hides).
-  await until(proc, async () => proc.output().includes("[worker] ready") || (await fetch(`${proc.url}/health/live`)).ok, "worker ready");
+  await until(
+    proc,
+    async () => proc.output().includes("[worker] ready") || (await fetch(`${proc.url}/health/live`)).ok,
+    "worker ready",
+  );
   return proc;
 }
 
 /** Several webs and workers started at the same moment (so their migrations race for the lock). */
-export async function startCluster(databaseUrl: string, opts: { webs: number; workers: number; env?: Record<string, string>; workerEnv?: Record<string, string> }) {
+export async function startCluster(
+  databaseUrl: string,
+  opts: { webs: number; workers: number; env?: Record<string, string>; workerEnv?: Record<string, string> },
+) {
   const [webs, workers] = await Promise.all([
     Promise.all(Array.from({ length: opts.webs }, (_, i) => startWeb(`web${i + 1}`, databaseUrl, opts.env))),
-    Promise.all(Array.from({ length: opts.workers }, (_, i) => startWorkerProc(`worker${i + 1}`, databaseUrl, { ...opts.env, ...opts.workerEnv }))),
+    Promise.all(
+      Array.from({ length: opts.workers }, (_, i) =>
+        startWorkerProc(`worker${i + 1}`, databaseUrl, { ...opts.env, ...opts.workerEnv }),
+      ),
+    ),
   ]);
   const all = [...webs, ...workers];
   return {

@@ -29,10 +29,18 @@ let failed = false;
 beforeAll(async () => {
   pg = await startTestPostgres();
   sql = postgres(pg.url, { max: 2, onnotice: () => {}, connect_timeout: 15 });
-  cluster = await startCluster(pg.url, { webs: 2, workers: 2, env: { RATE_LIMIT_STORE: "postgres", DATABASE_POOL_SIZE: "8", DATABASE_CONNECT_TIMEOUT: "15" } });
+  cluster = await startCluster(pg.url, {
+    webs: 2,
+    workers: 2,
+    env: { RATE_LIMIT_STORE: "postgres", DATABASE_POOL_SIZE: "8", DATABASE_CONNECT_TIMEOUT: "15" },
+  });
   pids = cluster.all.map((p) => p.child.pid!);
   setup = await setUpProject(pg.url, cluster.webs[0]!.url);
-  await warmUp(cluster.webs.map((w) => w.url), setup.projectId, setup.key);
+  await warmUp(
+    cluster.webs.map((w) => w.url),
+    setup.projectId,
+    setup.key,
+  );
 }, 300_000);
 
 afterEach((ctx) => {
@@ -56,7 +64,13 @@ describe("a database restart in the middle of the load", () => {
   it("refuses with 503 + Retry-After while the database is down and resumes within 10 s of its return", async () => {
     const webs = cluster.webs.map((w) => w.url);
     const onAnswer = (a: Answer) => {
-      if (!timeline.firstAccepted && timeline.up && a.at >= timeline.up && (a.status === 202 || a.status === 200 || a.status === 201)) timeline.firstAccepted = a.at + a.ms;
+      if (
+        !timeline.firstAccepted &&
+        timeline.up &&
+        a.at >= timeline.up &&
+        (a.status === 202 || a.status === 200 || a.status === 201)
+      )
+        timeline.firstAccepted = a.at + a.ms;
     };
     const outage = (async () => {
       await new Promise((r) => setTimeout(r, DOWN_AT_MS));
@@ -66,7 +80,11 @@ describe("a database restart in the middle of the load", () => {
       // Readiness says why while the database is away.
       for (const w of webs) {
         const res = await fetch(`${w}/api/health/ready`);
-        readyDuringOutage.push({ status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() });
+        readyDuringOutage.push({
+          status: res.status,
+          retryAfter: res.headers.get("retry-after"),
+          body: await res.json(),
+        });
       }
       await new Promise((r) => setTimeout(r, Math.max(0, DOWN_FOR_MS - (Date.now() - timeline.stopped))));
       timeline.starting = Date.now();
@@ -83,11 +101,27 @@ describe("a database restart in the middle of the load", () => {
     })();
     // At least 12 s of load after the database is back, however long its stop and start took.
     const until = () => (timeline.up ? timeline.up + 12_000 : Date.now() + 1000);
-    ledger = await runLoad({ webs, projectId: setup.projectId, key: setup.key, seconds: LOAD_SECONDS, clients: 4, onAnswer, until });
+    ledger = await runLoad({
+      webs,
+      projectId: setup.projectId,
+      key: setup.key,
+      seconds: LOAD_SECONDS,
+      clients: 4,
+      onAnswer,
+      until,
+    });
     await outage;
     const rel = (t: number) => (t ? t - timeline.stopping : null);
     console.log("[restart] load", JSON.stringify(summarize(ledger, LOAD_SECONDS)));
-    console.log("[restart] ms after the stop began:", JSON.stringify({ stopped: rel(timeline.stopped), up: rel(timeline.up), firstAccepted: rel(timeline.firstAccepted), firstRecorded: rel(timeline.firstRecorded) }));
+    console.log(
+      "[restart] ms after the stop began:",
+      JSON.stringify({
+        stopped: rel(timeline.stopped),
+        up: rel(timeline.up),
+        firstAccepted: rel(timeline.firstAccepted),
+        firstRecorded: rel(timeline.firstRecorded),
+      }),
+    );
 
     // Refusals happened, and each was a 503 that says when to come back; no connection broke.
     const refused = ledger.answers.filter((a) => a.status >= 500);

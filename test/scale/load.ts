@@ -121,7 +121,14 @@ export async function runLoad(opts: LoadOptions): Promise<Ledger> {
         signal: AbortSignal.timeout(30_000),
       });
       const text = await res.text();
-      const answer = { web, op, status: res.status, at, retryAfter: res.headers.get("retry-after"), ms: Date.now() - at };
+      const answer = {
+        web,
+        op,
+        status: res.status,
+        at,
+        retryAfter: res.headers.get("retry-after"),
+        ms: Date.now() - at,
+      };
       ledger.answers.push(answer);
       opts.onAnswer?.(answer);
       let parsed: any = null;
@@ -131,7 +138,13 @@ export async function runLoad(opts: LoadOptions): Promise<Ledger> {
       return { status: res.status, body: parsed };
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      ledger.netErrors.push({ web, op, at, failedAt: Date.now(), message: `${(err as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ""}` });
+      ledger.netErrors.push({
+        web,
+        op,
+        at,
+        failedAt: Date.now(),
+        message: `${(err as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ""}`,
+      });
       down.add(web);
       return { status: 0, body: null };
     }
@@ -141,10 +154,18 @@ export async function runLoad(opts: LoadOptions): Promise<Ledger> {
     async idEvents() {
       const events = Array.from({ length: batch }, () => {
         const s = ++seq;
-        return { name: "Purchased", id: `buy-${s}`, identifier: [{ external_id: `b-${rand(BUYERS)}` }], data: { seq: s, amount: rand(200) } };
+        return {
+          name: "Purchased",
+          id: `buy-${s}`,
+          identifier: [{ external_id: `b-${rand(BUYERS)}` }],
+          data: { seq: s, amount: rand(200) },
+        };
       });
       const r = await send("idEvents", "POST", "/users/events", events);
-      for (const e of events) (r.status === 202 ? ledger.accepted : r.status === 0 || r.status >= 500 ? ledger.uncertain : null)?.add(`Purchased:${e.data.seq}`);
+      for (const e of events)
+        (r.status === 202 ? ledger.accepted : r.status === 0 || r.status >= 500 ? ledger.uncertain : null)?.add(
+          `Purchased:${e.data.seq}`,
+        );
       if (r.status === 202) ledger.idBatches.push(events);
     },
     async duplicateIds() {
@@ -161,32 +182,53 @@ export async function runLoad(opts: LoadOptions): Promise<Ledger> {
         return { name: "Viewed", identifier: [{ external_id: who }], data: { seq: s, page: `/p/${rand(50)}` } };
       });
       const r = await send("plainEvents", "POST", "/users/events", events);
-      for (const e of events) (r.status === 202 ? ledger.accepted : r.status === 0 || r.status >= 500 ? ledger.uncertain : null)?.add(`Viewed:${e.data.seq}`);
+      for (const e of events)
+        (r.status === 202 ? ledger.accepted : r.status === 0 || r.status >= 500 ? ledger.uncertain : null)?.add(
+          `Viewed:${e.data.seq}`,
+        );
     },
     async upsert() {
       // New users and re-upserts of earlier ones (each id once per batch: a batch naming one twice is a 409).
-      const ids = new Set(Array.from({ length: 5 }, () => (rand(3) === 0 && upserts > 0 ? `up-${rand(upserts)}` : `up-${upserts++}`)));
-      const users = [...ids].map((id) => ({ identifier: [{ external_id: id }], data: { plan: "free", touched: Date.now() } }));
+      const ids = new Set(
+        Array.from({ length: 5 }, () => (rand(3) === 0 && upserts > 0 ? `up-${rand(upserts)}` : `up-${upserts++}`)),
+      );
+      const users = [...ids].map((id) => ({
+        identifier: [{ external_id: id }],
+        data: { plan: "free", touched: Date.now() },
+      }));
       const r = await send("upsert", "POST", "/users/batch", users);
-      for (const u of users) (r.status === 200 ? ledger.upserted : r.status === 0 || r.status >= 500 ? ledger.upsertUncertain : null)?.add(u.identifier[0]!.external_id);
+      for (const u of users)
+        (r.status === 200 ? ledger.upserted : r.status === 0 || r.status >= 500 ? ledger.upsertUncertain : null)?.add(
+          u.identifier[0]!.external_id,
+        );
     },
     async fanout() {
       const s = ++seq;
-      const r = await send("fanout", "POST", "/users/events", [{ name: "Promo", match: { cohort: "fan" }, data: { seq: s } }]);
+      const r = await send("fanout", "POST", "/users/events", [
+        { name: "Promo", match: { cohort: "fan" }, data: { seq: s } },
+      ]);
       if (r.status === 202) ledger.fanAccepted.add(s);
       else if (r.status === 0 || r.status >= 500) ledger.fanUncertain.add(s);
     },
     async assign() {
       // A user made now, then a one-off schedule on it due before the load ends.
       const id = `s-${++seq}`;
-      const u = await send("assignUser", "POST", "/users", { identifier: [{ external_id: id }], data: { plan: "trial" } });
+      const u = await send("assignUser", "POST", "/users", {
+        identifier: [{ external_id: id }],
+        data: { plan: "trial" },
+      });
       if (u.status === 0 || u.status >= 500) ledger.upsertUncertain.add(id);
       if (u.status !== 201 && u.status !== 200) return;
       ledger.upserted.add(id);
       const latest = end - slack - Date.now();
       if (latest < 1500) return;
       const due = Date.now() + 1000 + rand(latest - 1000);
-      const r = await send("assign", "POST", "/users/scheduled", { name: SCHEDULE_NAME, identifier: [{ external_id: id }], scheduled_at: new Date(due).toISOString(), data: { seq } });
+      const r = await send("assign", "POST", "/users/scheduled", {
+        name: SCHEDULE_NAME,
+        identifier: [{ external_id: id }],
+        scheduled_at: new Date(due).toISOString(),
+        data: { seq },
+      });
       if (r.status === 200 || r.status === 201) ledger.assigned.set(id, due);
       else if (r.status === 0 || r.status >= 500) ledger.assignUncertain.set(id, due);
     },
@@ -244,7 +286,9 @@ export async function probeSharedLimit(webs: string[], projectId: string, key: s
     while (next < n) {
       const i = next++;
       const w = i % webs.length;
-      const res = await fetch(`${webs[w]}/api/admin/projects/${projectId}/users?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${webs[w]}/api/admin/projects/${projectId}/users?limit=1`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       await res.arrayBuffer();
       if (res.status === 200) perWeb[w]!.ok++;
       else if (res.status === 429) {

@@ -12,9 +12,11 @@ import { PgBoss } from "pg-boss";
 
 const direct = process.env.DIRECT_URL;
 const pooled = process.env.POOLED_URL;
-if (!direct || !pooled) throw new Error("Set DIRECT_URL (PostgreSQL itself) and POOLED_URL (through PgBouncer, pool_mode = transaction).");
+if (!direct || !pooled)
+  throw new Error("Set DIRECT_URL (PostgreSQL itself) and POOLED_URL (through PgBouncer, pool_mode = transaction).");
 
-const say = (what: string, ok: boolean, detail: string) => process.stdout.write(`${ok ? "works " : "BREAKS"}  ${what}: ${detail}\n`);
+const say = (what: string, ok: boolean, detail: string) =>
+  process.stdout.write(`${ok ? "works " : "BREAKS"}  ${what}: ${detail}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quiet = { onnotice: () => {} };
 
@@ -33,7 +35,11 @@ async function preparedStatements(prepare: boolean) {
     ),
   );
   await Promise.all([a.end(), b.end()]);
-  say(`postgres.js queries with prepare: ${prepare}`, errors === 0, errors ? `${errors}/400 failed, e.g. "${first}"` : "400/400 answered");
+  say(
+    `postgres.js queries with prepare: ${prepare}`,
+    errors === 0,
+    errors ? `${errors}/400 failed, e.g. "${first}"` : "400/400 answered",
+  );
 }
 
 async function startupParameter() {
@@ -81,7 +87,11 @@ async function sessionState() {
   for (let i = 0; i < 30; i++) pids.add((await a`select pg_backend_pid() as pid`)[0]!.pid as number);
   await busy;
   await Promise.all([a.end(), b.end()]);
-  say("session state (pg_advisory_lock, SET, LISTEN) kept between statements", pids.size === 1, `one client's 30 statements ran on ${pids.size} backends`);
+  say(
+    "session state (pg_advisory_lock, SET, LISTEN) kept between statements",
+    pids.size === 1,
+    `one client's 30 statements ran on ${pids.size} backends`,
+  );
 }
 
 async function pgBoss() {
@@ -96,9 +106,16 @@ async function pgBoss() {
     await boss.work("check", { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
       for (const j of jobs) done.add((j.data as { i: string }).i);
     });
-    await boss.insert("check", Array.from({ length: 200 }, (_, i) => ({ data: { i: String(i) } })));
+    await boss.insert(
+      "check",
+      Array.from({ length: 200 }, (_, i) => ({ data: { i: String(i) } })),
+    );
     for (let t = 0; t < 100 && done.size < 200; t++) await sleep(100);
-    say("pg-boss 12 start (its own migrations), insert, work, complete", done.size === 200 && !error, `${done.size}/200 jobs done${error ? `; error: ${error}` : ""}`);
+    say(
+      "pg-boss 12 start (its own migrations), insert, work, complete",
+      done.size === 200 && !error,
+      `${done.size}/200 jobs done${error ? `; error: ${error}` : ""}`,
+    );
   } catch (e) {
     say("pg-boss 12 start (its own migrations), insert, work, complete", false, (e as Error).message);
   } finally {

@@ -23,7 +23,11 @@ export async function emptyDatabase(prefix: string) {
 }
 
 async function call(base: string, key: string, method: string, path: string, body: unknown) {
-  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return JSON.parse(text);
@@ -42,18 +46,49 @@ export async function setUpProject(databaseUrl: string, web: string, limited = {
   const { createProjectWithOwner } = await import("../../lib/projects/create-project");
   const { createApiKey } = await import("../../lib/access/api-keys");
   const db = getDb();
-  const { project } = await createProjectWithOwner(db, { orgName: "scale", projectName: "scale", ownerEmail: `scale-${randomBytes(4).toString("hex")}@example.com` });
+  const { project } = await createProjectWithOwner(db, {
+    orgName: "scale",
+    projectName: "scale",
+    ownerEmail: `scale-${randomBytes(4).toString("hex")}@example.com`,
+  });
   const projectId = project.id;
-  const key = (await createApiKey(db, { projectId, name: "load", role: "admin", rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 })).secret;
-  const limitedKey = (await createApiKey(db, { projectId, name: "limited", role: "support", rateLimitPerSecond: limited.perSecond, rateLimitBurst: limited.burst })).secret;
+  const key = (
+    await createApiKey(db, {
+      projectId,
+      name: "load",
+      role: "admin",
+      rateLimitPerSecond: 1_000_000,
+      rateLimitBurst: 1_000_000,
+    })
+  ).secret;
+  const limitedKey = (
+    await createApiKey(db, {
+      projectId,
+      name: "limited",
+      role: "support",
+      rateLimitPerSecond: limited.perSecond,
+      rateLimitBurst: limited.burst,
+    })
+  ).secret;
   const client = `${web}/api/client/projects/${projectId}`;
   const admin = `${web}/api/admin/projects/${projectId}`;
   const users = [
-    ...Array.from({ length: BUYERS }, (_, i) => ({ identifier: [{ external_id: `b-${i}` }], email: `b${i}@example.com`, data: { cohort: "buyers" } })),
-    ...Array.from({ length: FAN_COHORT }, (_, i) => ({ identifier: [{ external_id: `f-${i}` }], data: { cohort: "fan" } })),
+    ...Array.from({ length: BUYERS }, (_, i) => ({
+      identifier: [{ external_id: `b-${i}` }],
+      email: `b${i}@example.com`,
+      data: { cohort: "buyers" },
+    })),
+    ...Array.from({ length: FAN_COHORT }, (_, i) => ({
+      identifier: [{ external_id: `f-${i}` }],
+      data: { cohort: "fan" },
+    })),
   ];
   await call(client, key, "POST", "/users/batch", users);
-  const list = await call(admin, key, "POST", "/lists", { name: "Buyers", kind: "dynamic", rules: { event: { name: "Purchased", at_least: 1 } } });
+  const list = await call(admin, key, "POST", "/lists", {
+    name: "Buyers",
+    kind: "dynamic",
+    rules: { event: { name: "Purchased", at_least: 1 } },
+  });
   const journey = await call(admin, key, "POST", "/journeys", {
     name: "Every purchase",
     allow_multiple_entries: true,
@@ -73,8 +108,14 @@ export async function warmUp(webs: string[], projectId: string, key: string) {
     const client = `${web}/api/client/projects/${projectId}`;
     await call(client, key, "POST", "/users", { identifier: [{ external_id: `warm-${i}` }] });
     await call(client, key, "POST", "/users/batch", [{ identifier: [{ external_id: `warm-${i}` }] }]);
-    await call(client, key, "POST", "/users/events", [{ name: "Warm", identifier: [{ external_id: `warm-${i}` }], data: {} }]);
-    await call(client, key, "POST", "/users/scheduled", { name: "warm", identifier: [{ external_id: `warm-${i}` }], scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
+    await call(client, key, "POST", "/users/events", [
+      { name: "Warm", identifier: [{ external_id: `warm-${i}` }], data: {} },
+    ]);
+    await call(client, key, "POST", "/users/scheduled", {
+      name: "warm",
+      identifier: [{ external_id: `warm-${i}` }],
+      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     await call(`${web}/api/admin/projects/${projectId}`, key, "GET", "/users?limit=1", undefined);
     await fetch(`${web}/api/health/ready`).then((r) => r.arrayBuffer());
   }

@@ -26,9 +26,17 @@ beforeAll(async () => {
   db = await emptyDatabase("relay_scale");
   sql = postgres(db.url, { max: 4, onnotice: () => {}, connect_timeout: 15 });
   // Started together on an empty database: all four race to migrate it.
-  cluster = await startCluster(db.url, { webs: 2, workers: 2, env: { RATE_LIMIT_STORE: "postgres", DATABASE_POOL_SIZE: "8", DATABASE_CONNECT_TIMEOUT: "15" } });
+  cluster = await startCluster(db.url, {
+    webs: 2,
+    workers: 2,
+    env: { RATE_LIMIT_STORE: "postgres", DATABASE_POOL_SIZE: "8", DATABASE_CONNECT_TIMEOUT: "15" },
+  });
   setup = await setUpProject(db.url, cluster.webs[0]!.url);
-  await warmUp(cluster.webs.map((w) => w.url), setup.projectId, setup.key);
+  await warmUp(
+    cluster.webs.map((w) => w.url),
+    setup.projectId,
+    setup.key,
+  );
 }, 300_000);
 
 afterEach((ctx) => {
@@ -45,13 +53,19 @@ afterAll(async () => {
 
 describe("two web processes and two workers on one database", () => {
   it("applied the migrations once although four processes started together", async () => {
-    const [row] = await sql`select count(*)::int as n, count(distinct hash)::int as d from drizzle.__drizzle_migrations`;
+    const [row] =
+      await sql`select count(*)::int as n, count(distinct hash)::int as d from drizzle.__drizzle_migrations`;
     expect(row).toEqual({ n: journal.entries.length, d: journal.entries.length });
     for (const p of cluster.all) expect(p.output()).not.toMatch(/already exists|migration failed/i);
   });
 
   it("shares the per-key rate limit across both web processes (RATE_LIMIT_STORE=postgres)", async () => {
-    const { perWeb, retryAfter, other, seconds } = await probeSharedLimit(cluster.webs.map((w) => w.url), setup.projectId, setup.limitedKey, 60);
+    const { perWeb, retryAfter, other, seconds } = await probeSharedLimit(
+      cluster.webs.map((w) => w.url),
+      setup.projectId,
+      setup.limitedKey,
+      60,
+    );
     expect(other).toEqual([]);
     const ok = perWeb.reduce((n, w) => n + w.ok, 0);
     // One bucket of burst 20 refilling 2/s: at most 20 + 2·t (+1 for a refill landing mid-probe).
@@ -120,7 +134,10 @@ describe("two web processes and two workers on one database", () => {
 
   it("logged no error in the processes that stayed up", () => {
     for (const p of [cluster.webs[0]!, cluster.workers[0]!]) {
-      const errors = p.output().split("\n").filter((l) => /"level":(50|60)/.test(l));
+      const errors = p
+        .output()
+        .split("\n")
+        .filter((l) => /"level":(50|60)/.test(l));
       expect(errors.slice(0, 3), p.name).toEqual([]);
     }
   });

@@ -7,8 +7,17 @@ import { log } from "@/lib/observability/logger";
 type Params = { token: string };
 
 // Re-serialized: the WHATWG parser percent-encodes anything a header may not carry.
-const redirect = (url: string) => new Response(null, { status: 302, headers: { location: new URL(url).href, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
-const dead = () => plainPage(404, "This link is not valid", "The link may have been copied incompletely or changed. Nothing was opened.");
+const redirect = (url: string) =>
+  new Response(null, {
+    status: 302,
+    headers: { location: new URL(url).href, "cache-control": "no-store", "referrer-policy": "no-referrer" },
+  });
+const dead = () =>
+  plainPage(
+    404,
+    "This link is not valid",
+    "The link may have been copied incompletely or changed. Nothing was opened.",
+  );
 
 /** A followed tracked link: redirect and record `link.clicked`. A click that fails to record still redirects. */
 export const GET = publicRoute<Params>(async (req, { db, params }) => {

@@ -6,7 +6,13 @@ const OPTIONS = [
 ] as const;
 
 /** One group: two radios styled as a segmented control, named by the group for screen readers. */
-export function GroupChoice(props: { id: string; name: string; description: string | null; channel: string; chosen: string }) {
+export function GroupChoice(props: {
+  id: string;
+  name: string;
+  description: string | null;
+  channel: string;
+  chosen: string;
+}) {
   const labelId = `group-${props.id}-label`;
   return (
     <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
@@ -16,10 +22,20 @@ export function GroupChoice(props: { id: string; name: string; description: stri
         </p>
         {props.description ? <p className="mt-1 text-sm text-zinc-500">{props.description}</p> : null}
       </div>
-      <div role="radiogroup" aria-labelledby={labelId} className="inline-flex shrink-0 self-start rounded-lg bg-zinc-100 p-1 sm:self-auto">
+      <div
+        role="radiogroup"
+        aria-labelledby={labelId}
+        className="inline-flex shrink-0 self-start rounded-lg bg-zinc-100 p-1 sm:self-auto"
+      >
         {OPTIONS.map((o) => (
           <label key={o.value} className="relative">
-            <input type="radio" name={`group:${props.id}`} value={o.value} defaultChecked={props.chosen === o.value} className="peer sr-only" />
+            <input
+              type="radio"
+              name={`group:${props.id}`}
+              value={o.value}
+              defaultChecked={props.chosen === o.value}
+              className="peer sr-only"
+            />
             <span className="block cursor-pointer rounded-md px-3 py-1.5 text-sm font-medium text-zinc-500 peer-checked:bg-white peer-checked:text-zinc-900 peer-checked:shadow-sm peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500">
               {o.label}
             </span>

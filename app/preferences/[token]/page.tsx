@@ -7,9 +7,16 @@ import { shownState } from "@/lib/subscriptions/group-view";
 import { GroupChoice } from "./group-choice";
 
 // The token is a credential: keep it out of search indexes and out of Referer headers.
-export const metadata: Metadata = { title: "Your preferences", robots: { index: false, follow: false }, referrer: "no-referrer" };
+export const metadata: Metadata = {
+  title: "Your preferences",
+  robots: { index: false, follow: false },
+  referrer: "no-referrer",
+};
 
-type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** The preference center: every group with its state, all changed in one form that works without JavaScript. */
 export default async function PreferencesPage({ params, searchParams }: Props) {
@@ -19,7 +26,9 @@ export default async function PreferencesPage({ params, searchParams }: Props) {
   const link = await describeLink("preferences", token);
   if (!link) notFound();
   const hasSms = link.subscriptions.some((s) => s.channel === "sms");
-  const contact = [link.email, hasSms && link.phone ? `the number ending in ${link.phone}` : null].filter(Boolean).join(" and ");
+  const contact = [link.email, hasSms && link.phone ? `the number ending in ${link.phone}` : null]
+    .filter(Boolean)
+    .join(" and ");
   const smsStopped = link.subscriptions.some((s) => s.channel === "sms" && s.channel_opted_out);
 
   return (
@@ -32,11 +41,19 @@ export default async function PreferencesPage({ params, searchParams }: Props) {
       ) : null}
       <h1 className="text-xl font-semibold text-zinc-900">Your subscriptions</h1>
       <p className="mt-1 text-sm leading-6 text-zinc-600">
-        Choose what {link.project} may send you{contact ? <> at <span className="font-medium text-zinc-800">{contact}</span></> : null}.
+        Choose what {link.project} may send you
+        {contact ? (
+          <>
+            {" "}
+            at <span className="font-medium text-zinc-800">{contact}</span>
+          </>
+        ) : null}
+        .
       </p>
       {smsStopped ? (
         <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          You replied STOP to our text messages, so we send you no texts. Reply START to that number to receive them again.
+          You replied STOP to our text messages, so we send you no texts. Reply START to that number to receive them
+          again.
         </p>
       ) : null}
       {link.subscriptions.length === 0 ? (
@@ -46,7 +63,13 @@ export default async function PreferencesPage({ params, searchParams }: Props) {
           <ul className="divide-y divide-zinc-100 border-y border-zinc-100">
             {link.subscriptions.map((s) => (
               <li key={s.group_id}>
-                <GroupChoice id={s.group_id} name={s.group} description={s.description} channel={s.channel} chosen={shownState(s)} />
+                <GroupChoice
+                  id={s.group_id}
+                  name={s.group}
+                  description={s.description}
+                  channel={s.channel}
+                  chosen={shownState(s)}
+                />
               </li>
             ))}
           </ul>

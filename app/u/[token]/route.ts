@@ -6,7 +6,8 @@ import { unsubscribePagePath } from "@/lib/subscriptions/tokens";
 
 type Params = { token: string };
 
-const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+const seeOther = (location: string) =>
+  new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
 /**
  * The signed unsubscribe URL that goes in `List-Unsubscribe`. GET (a person's click, or a link scanner)

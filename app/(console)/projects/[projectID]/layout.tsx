@@ -5,7 +5,13 @@ import { currentAdmin, shellData } from "@/lib/access/console-session";
 import { ProjectProvider } from "@/components/console/project-context";
 
 /** A project's pages: only for admins with a role in it (the admin API checks again on every call). */
-export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ projectID: string }> }) {
+export default async function ProjectLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ projectID: string }>;
+}) {
   const { projectID } = await params;
   const admin = await currentAdmin();
   if (!admin) redirect("/signin");
@@ -13,7 +19,15 @@ export default async function ProjectLayout({ children, params }: { children: Re
   const project = (await shellData(admin)).projects.find((p) => p.id === projectID);
   if (!project) notFound();
   return (
-    <ProjectProvider project={{ id: project.id, name: project.name, orgName: project.org_name, role: project.role, inherited: project.inherited }}>
+    <ProjectProvider
+      project={{
+        id: project.id,
+        name: project.name,
+        orgName: project.org_name,
+        role: project.role,
+        inherited: project.inherited,
+      }}
+    >
       {children}
     </ProjectProvider>
   );

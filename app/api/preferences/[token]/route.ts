@@ -17,7 +17,11 @@ const isState = (v: string | null): v is SubscriptionState => v === "subscribed"
  */
 export const POST = publicRoute<Params>(async (req, { db, params }) => {
   const { token } = params;
-  const back = (query: string) => new Response(null, { status: 303, headers: { location: `${preferencesPath(token)}?${query}`, "cache-control": "no-store" } });
+  const back = (query: string) =>
+    new Response(null, {
+      status: 303,
+      headers: { location: `${preferencesPath(token)}?${query}`, "cache-control": "no-store" },
+    });
   try {
     const form = await readForm(req);
     const choices = new Map<string, SubscriptionState>();

@@ -8,7 +8,10 @@ import { toRelayOp } from "@/lib/segment/to-relay";
 /** Segment's `POST /v1/batch`: messages of every type, applied in order, all or nothing. A client-role key holds every permission it needs. */
 export const POST = withProject("events.write", async (req, ctx) => {
   const messages = await readJson(req, segmentBatch);
-  const { accepted } = await ingestSegment(ctx, messages.map((m, i) => toRelayOp(m, `batch[${i}].`)));
+  const { accepted } = await ingestSegment(
+    ctx,
+    messages.map((m, i) => toRelayOp(m, `batch[${i}].`)),
+  );
   metrics.eventsAccepted.inc(accepted);
   return json({ success: true });
 });

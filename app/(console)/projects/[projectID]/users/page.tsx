@@ -12,7 +12,15 @@ export default function UsersPage() {
         { value: "email", label: "E-mail", placeholder: "ada@example.com" },
         { value: "data", label: "Data contains", placeholder: '{"plan": "pro"}' },
       ]}
-      column={{ header: "E-mail", cell: (r) => (r.email ? <span title={r.email as string}>{r.email as string}</span> : <span className="text-zinc-400">—</span>) }}
+      column={{
+        header: "E-mail",
+        cell: (r) =>
+          r.email ? (
+            <span title={r.email as string}>{r.email as string}</span>
+          ) : (
+            <span className="text-zinc-400">—</span>
+          ),
+      }}
     />
   );
 }

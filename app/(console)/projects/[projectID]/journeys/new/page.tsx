@@ -7,7 +7,10 @@ export const metadata: Metadata = { title: "New journey" };
 export default function Page() {
   return (
     <>
-      <PageHeader title="New journey" description="Say what lets users in: an event (with conditions) or a schedule offset firing. The entering event's data is kept as journey.<data key>." />
+      <PageHeader
+        title="New journey"
+        description="Say what lets users in: an event (with conditions) or a schedule offset firing. The entering event's data is kept as journey.<data key>."
+      />
       <JourneyEditor />
     </>
   );

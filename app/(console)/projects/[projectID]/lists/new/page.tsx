@@ -7,7 +7,10 @@ export const metadata: Metadata = { title: "New list" };
 export default function Page() {
   return (
     <>
-      <PageHeader title="New list" description="A dynamic list follows its rules as events arrive; the preview shows who matches right now." />
+      <PageHeader
+        title="New list"
+        description="A dynamic list follows its rules as events arrive; the preview shows who matches right now."
+      />
       <ListEditor />
     </>
   );

@@ -10,13 +10,20 @@ export const POST = withProject(
   async (req, ctx) => {
     const { kind } = readQuery(req, importKindQuery);
     const fileName = decodeFileName(req.headers.get("x-file-name"));
-    const created = await createImport(ctx, { kind, contentType: req.headers.get("content-type"), fileName, body: req.body });
+    const created = await createImport(ctx, {
+      kind,
+      contentType: req.headers.get("content-type"),
+      fileName,
+      body: req.body,
+    });
     return json(created, 202);
   },
   { sessions: true },
 );
 
-export const GET = withProject("imports.read", async (_req, ctx) => json({ data: await listImports(ctx) }), { sessions: true });
+export const GET = withProject("imports.read", async (_req, ctx) => json({ data: await listImports(ctx) }), {
+  sessions: true,
+});
 
 /** `X-File-Name` is percent-encoded (header values are ASCII); a name that does not decode is kept as sent. */
 function decodeFileName(raw: string | null): string | null {

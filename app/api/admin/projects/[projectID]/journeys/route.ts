@@ -5,7 +5,11 @@ import { createJourney } from "@/lib/journeys/create-journey";
 import { listJourneys, listJourneysQuery } from "@/lib/journeys/list-journeys";
 import { journeyInput } from "@/lib/journeys/schemas";
 
-export const GET = withProject("journeys.read", async (req, ctx) => json(await listJourneys(ctx, readQuery(req, listJourneysQuery))), { sessions: true });
+export const GET = withProject(
+  "journeys.read",
+  async (req, ctx) => json(await listJourneys(ctx, readQuery(req, listJourneysQuery))),
+  { sessions: true },
+);
 
 export const POST = withProject(
   "journeys.write",

@@ -5,7 +5,11 @@ import { createList } from "@/lib/lists/create-list";
 import { listLists, listListsQuery } from "@/lib/lists/list-lists";
 import { listInput } from "@/lib/lists/schemas";
 
-export const GET = withProject("lists.read", async (req, ctx) => json(await listLists(ctx, readQuery(req, listListsQuery))), { sessions: true });
+export const GET = withProject(
+  "lists.read",
+  async (req, ctx) => json(await listLists(ctx, readQuery(req, listListsQuery))),
+  { sessions: true },
+);
 
 export const POST = withProject(
   "lists.write",

@@ -4,7 +4,9 @@ import { createGroup } from "@/lib/subscriptions/create-group";
 import { listGroups } from "@/lib/subscriptions/list-groups";
 import { groupInput } from "@/lib/subscriptions/schemas";
 
-export const GET = withProject("subscriptions.read", async (_req, ctx) => json(await listGroups(ctx)), { sessions: true });
+export const GET = withProject("subscriptions.read", async (_req, ctx) => json(await listGroups(ctx)), {
+  sessions: true,
+});
 
 export const POST = withProject(
   "subscriptions.configure",

@@ -6,6 +6,7 @@ import { subscriptionLinksInput } from "@/lib/subscriptions/schemas";
 
 export const POST = withProject(
   "links.write",
-  async (req, ctx) => json(await mintSubscriptionLinks(ctx, await readJson(req, subscriptionLinksInput), publicOrigin(req))),
+  async (req, ctx) =>
+    json(await mintSubscriptionLinks(ctx, await readJson(req, subscriptionLinksInput), publicOrigin(req))),
   { sessions: true },
 );

@@ -19,6 +19,13 @@ function signedUrlCandidates(req: Request): string[] {
 /** Twilio's "A message comes in" webhook (form-encoded POST); answers empty TwiML since Twilio itself replies to STOP/START. */
 export const POST = publicRoute<Params>(async (req, { db, params }) => {
   const fields = [...(await readForm(req))] as [string, string][];
-  await handleInboundSms(systemContext(db, params.projectID), { urls: signedUrlCandidates(req), params: fields, signature: req.headers.get("x-twilio-signature") });
-  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', { status: 200, headers: { "content-type": "text/xml" } });
+  await handleInboundSms(systemContext(db, params.projectID), {
+    urls: signedUrlCandidates(req),
+    params: fields,
+    signature: req.headers.get("x-twilio-signature"),
+  });
+  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', {
+    status: 200,
+    headers: { "content-type": "text/xml" },
+  });
 });

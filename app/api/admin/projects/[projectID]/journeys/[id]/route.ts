@@ -8,7 +8,11 @@ import { readJson } from "@/lib/http/read-json";
 
 type Params = { projectID: string; id: string };
 
-export const GET = withProject<Params>("journeys.read", async (_req, ctx, p) => json(await getJourney(ctx, readRecordId(p.id, "journey"))), { sessions: true });
+export const GET = withProject<Params>(
+  "journeys.read",
+  async (_req, ctx, p) => json(await getJourney(ctx, readRecordId(p.id, "journey"))),
+  { sessions: true },
+);
 
 export const DELETE = withProject<Params>(
   "journeys.write",
@@ -21,6 +25,7 @@ export const DELETE = withProject<Params>(
 
 export const PATCH = withProject<Params>(
   "journeys.write",
-  async (req, ctx, p) => json(await updateJourney(ctx, readRecordId(p.id, "journey"), await readJson(req, journeyPatch))),
+  async (req, ctx, p) =>
+    json(await updateJourney(ctx, readRecordId(p.id, "journey"), await readJson(req, journeyPatch))),
   { sessions: true },
 );

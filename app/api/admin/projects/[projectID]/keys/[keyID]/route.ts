@@ -18,6 +18,7 @@ export const DELETE = withProject<Params>(
 
 export const PATCH = withProject<Params>(
   "keys.write",
-  async (req, ctx, params) => json(await changeKey(ctx, readRecordId(params.keyID, "API key"), await readJson(req, changeKeyBody))),
+  async (req, ctx, params) =>
+    json(await changeKey(ctx, readRecordId(params.keyID, "API key"), await readJson(req, changeKeyBody))),
   { sessions: true },
 );

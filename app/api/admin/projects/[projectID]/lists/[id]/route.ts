@@ -8,7 +8,11 @@ import { updateList } from "@/lib/lists/update-list";
 
 type Params = { projectID: string; id: string };
 
-export const GET = withProject<Params>("lists.read", async (_req, ctx, p) => json(await getList(ctx, readRecordId(p.id, "list"))), { sessions: true });
+export const GET = withProject<Params>(
+  "lists.read",
+  async (_req, ctx, p) => json(await getList(ctx, readRecordId(p.id, "list"))),
+  { sessions: true },
+);
 
 export const PATCH = withProject<Params>(
   "lists.write",

@@ -12,7 +12,12 @@ export const PATCH = withProject<Params>(
   async (req, ctx, params) => {
     const { role } = await readJson(req, changeRoleBody);
     const row = await changeMemberRole(ctx, readRecordId(params.adminID, "member"), role);
-    return json({ admin_id: row.adminId, role: row.role, joined_at: row.createdAt.toISOString(), revoked_key_ids: row.revokedKeyIds });
+    return json({
+      admin_id: row.adminId,
+      role: row.role,
+      joined_at: row.createdAt.toISOString(),
+      revoked_key_ids: row.revokedKeyIds,
+    });
   },
   { sessions: true },
 );

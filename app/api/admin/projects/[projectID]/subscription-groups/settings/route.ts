@@ -5,7 +5,11 @@ import { getSettings } from "@/lib/subscriptions/get-settings";
 import { settingsPatch } from "@/lib/subscriptions/schemas";
 import { updateSettings } from "@/lib/subscriptions/update-settings";
 
-export const GET = withProject("subscriptions.read", async (req, ctx) => json(await getSettings(ctx, publicOrigin(req))), { sessions: true });
+export const GET = withProject(
+  "subscriptions.read",
+  async (req, ctx) => json(await getSettings(ctx, publicOrigin(req))),
+  { sessions: true },
+);
 
 export const PATCH = withProject(
   "subscriptions.configure",

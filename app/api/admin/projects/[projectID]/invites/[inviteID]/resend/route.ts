@@ -8,6 +8,7 @@ type Params = { projectID: string; inviteID: string };
 /** 202: the mail is queued again; the answer is the invitation with `delivery: "queued"`. */
 export const POST = withProject<Params>(
   "invites.write",
-  async (req, ctx, params) => json(await resendInvite(ctx, readRecordId(params.inviteID, "invitation"), publicOrigin(req)), 202),
+  async (req, ctx, params) =>
+    json(await resendInvite(ctx, readRecordId(params.inviteID, "invitation"), publicOrigin(req)), 202),
   { sessions: true },
 );

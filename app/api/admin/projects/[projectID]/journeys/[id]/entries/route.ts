@@ -7,6 +7,7 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "journeys.read",
-  async (req, ctx, p) => json(await listJourneyEntries(ctx, readRecordId(p.id, "journey"), readQuery(req, listEntriesQuery))),
+  async (req, ctx, p) =>
+    json(await listJourneyEntries(ctx, readRecordId(p.id, "journey"), readQuery(req, listEntriesQuery))),
   { sessions: true },
 );

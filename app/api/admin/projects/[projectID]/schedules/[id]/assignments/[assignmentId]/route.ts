@@ -10,7 +10,9 @@ type Params = { projectID: string; id: string; assignmentId: string };
 export const GET = withProject<Params>(
   "schedules.read",
   async (_req, ctx, params) =>
-    json(await getAssignment(ctx, readRecordId(params.id, "schedule"), readRecordId(params.assignmentId, "assignment"))),
+    json(
+      await getAssignment(ctx, readRecordId(params.id, "schedule"), readRecordId(params.assignmentId, "assignment")),
+    ),
   { sessions: true },
 );
 
@@ -19,7 +21,14 @@ export const PATCH = withProject<Params>(
   "schedules.write",
   async (req, ctx, params) => {
     const patch = await readJson(req, assignmentPatchInput);
-    return json(await patchAssignment(ctx, readRecordId(params.id, "schedule"), readRecordId(params.assignmentId, "assignment"), patch));
+    return json(
+      await patchAssignment(
+        ctx,
+        readRecordId(params.id, "schedule"),
+        readRecordId(params.assignmentId, "assignment"),
+        patch,
+      ),
+    );
   },
   { sessions: true },
 );
