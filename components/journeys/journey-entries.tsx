@@ -1,7 +1,7 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { useCursorPager } from "@/components/data-table/cursor-pager";
@@ -63,11 +63,14 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
     onError: (_e, _id, ctx) => ctx?.before && qc.setQueryData(key, ctx.before),
     onSettled: () => qc.invalidateQueries({ queryKey: ["journey-entries", project.id, journey.id] }),
   });
-  const entranceLabel = (id: string) => {
-    const i = journey.entrances.findIndex((e) => e.id === id);
-    const e = journey.entrances[i];
-    return e ? `${i + 1}: ${e.kind === "event" ? e.event_name : "schedule"}` : "removed entrance";
-  };
+  const entranceLabel = useCallback(
+    (id: string) => {
+      const i = journey.entrances.findIndex((e) => e.id === id);
+      const e = journey.entrances[i];
+      return e ? `${i + 1}: ${e.kind === "event" ? e.event_name : "schedule"}` : "removed entrance";
+    },
+    [journey.entrances],
+  );
   const columns = useMemo<Columns<Entry>>(
     () => [
       {
@@ -121,8 +124,7 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
           ]
         : []),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canExit, project.id, journey.entrances, exit],
+    [canExit, project.id, entranceLabel, exit],
   );
   return (
     <Card className="overflow-hidden">

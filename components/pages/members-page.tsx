@@ -37,6 +37,7 @@ export function MembersPage() {
           {(["members", "invites"] as const).map((t) => (
             <button
               key={t}
+              type="button"
               role="tab"
               id={`tab-${t}`}
               aria-selected={tab === t}

@@ -111,7 +111,7 @@ export function SchedulesPage() {
   );
 }
 
-const describe = (o: Offset) =>
+const describeOffset = (o: Offset) =>
   /^0 \w+$|^00:00:00$|^0$/.test(o.offset.trim()) ? "at the time" : `${o.offset} ${o.direction}`;
 
 function OffsetList({
@@ -149,7 +149,7 @@ function OffsetList({
             key={o.id}
             className="inline-flex items-center gap-1 rounded-full bg-zinc-100 py-0.5 pl-2.5 pr-1 text-xs text-zinc-700"
           >
-            {describe(o)}
+            {describeOffset(o)}
             {canEdit && canRemove && schedule.offsets.length > 1 ? (
               <button
                 type="button"
@@ -202,8 +202,8 @@ function OffsetList({
         title="Remove offset?"
         body={
           <>
-            Pending firings for <strong>{removing && describe(removing)}</strong> are dropped from every assignment of{" "}
-            {schedule.name}.
+            Pending firings for <strong>{removing && describeOffset(removing)}</strong> are dropped from every
+            assignment of {schedule.name}.
           </>
         }
         confirmLabel="Remove offset"

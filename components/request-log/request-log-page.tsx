@@ -56,7 +56,7 @@ function RequestDetail({ r }: { r: Logged }) {
     }
   };
   return (
-    <div className="space-y-3 text-sm" aria-label={`Request ${r.request_id}`}>
+    <section className="space-y-3 text-sm" aria-label={`Request ${r.request_id}`}>
       <p className="text-xs text-zinc-500">
         Request id <code className="select-all rounded bg-white px-1 font-mono text-zinc-800">{r.request_id}</code>:
         quote it to find the server's log lines.
@@ -101,7 +101,7 @@ function RequestDetail({ r }: { r: Logged }) {
           {curl}
         </pre>
       </div>
-    </div>
+    </section>
   );
 }
 

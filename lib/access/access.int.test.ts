@@ -152,7 +152,7 @@ describe("rate limits", () => {
       rateLimitBurst: 3,
     });
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof api>> | undefined;
     for (let i = 0; i < 5; i++) {
       last = await api("GET", a.admin("/users?limit=1"), { key: secret });
       statuses.push(last.status);

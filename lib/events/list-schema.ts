@@ -41,11 +41,9 @@ export const schemaOutput = z
             last_seen: z.iso.datetime(),
           }),
         ),
-        properties_truncated: z
-          .boolean()
-          .meta({
-            description: `True when the event has more than ${PROPERTIES_SHOWN} property paths; the first ones (by path) are shown.`,
-          }),
+        properties_truncated: z.boolean().meta({
+          description: `True when the event has more than ${PROPERTIES_SHOWN} property paths; the first ones (by path) are shown.`,
+        }),
       }),
     ),
     next_cursor: z.string().nullable(),

@@ -17,7 +17,7 @@ export async function readForm(req: Request, limit = MAX_FORM_BYTES): Promise<UR
       .formData()
       .catch(() => null);
     const out = new URLSearchParams();
-    data?.forEach((v, k) => typeof v === "string" && out.append(k, v));
+    for (const [k, v] of data?.entries() ?? []) if (typeof v === "string") out.append(k, v);
     return out;
   }
   return type === "application/x-www-form-urlencoded"

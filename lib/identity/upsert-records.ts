@@ -85,7 +85,11 @@ export async function upsertRecords(
   // Each pair's key, made once (item i's keys at keys[i]).
   const keys = items.map((item) => item.identifier.map((p) => pairKey(p.source, p.external_id)));
   const unique = new Map<string, Identifier>();
-  items.forEach((item, i) => item.identifier.forEach((p, j) => unique.set(keys[i]![j]!, p)));
+  items.forEach((item, i) => {
+    item.identifier.forEach((p, j) => {
+      unique.set(keys[i]![j]!, p);
+    });
+  });
   const owner = await lookupPairs(ctx, kind, [...unique.values()], reject);
 
   const targets = new Map<string, Target>();

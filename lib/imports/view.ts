@@ -19,12 +19,9 @@ export const importOutput = z
     rows: z.number().int().meta({ description: "Rows read so far (all rows once done)." }),
     processed: z.number().int().meta({ description: "Rows applied." }),
     failed: z.number().int().meta({ description: "Rows refused, each with a row error." }),
-    errors: z
-      .array(z.object({ line: z.number().int(), message: z.string() }))
-      .meta({
-        description:
-          "The first 1,000 row errors, with the line of the file each row ends on (the CSV header is line 1).",
-      }),
+    errors: z.array(z.object({ line: z.number().int(), message: z.string() })).meta({
+      description: "The first 1,000 row errors, with the line of the file each row ends on (the CSV header is line 1).",
+    }),
     error: z.string().nullable().meta({ description: "Why the import failed as a whole." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { projectInvites, projects } from "@/db/schema";
-import { type ProjectContext } from "@/lib/access/context";
+import type { ProjectContext } from "@/lib/access/context";
 import { assertMayGrant } from "@/lib/access/rank-rules";
 import { RuleBroken } from "@/lib/http/errors";
 import { DEFAULT_INVITE_LIFETIME_MS, MAX_INVITE_LIFETIME_MS, parseExpiresIn } from "./expires-in";

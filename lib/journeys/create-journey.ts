@@ -45,30 +45,28 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
         allowConcurrentRuns: input.allow_concurrent_runs,
       })
       .returning();
-    await tx
-      .insert(journeyEntrances)
-      .values(
-        input.entrances.map((e) =>
-          e.kind === "event"
-            ? {
-                projectId: ctx.projectId,
-                journeyId: row!.id,
-                kind: e.kind,
-                eventName: e.event_name,
-                condition: e.condition ?? null,
-                userRule: e.user_rule ?? null,
-                dataKey: e.data_key,
-              }
-            : {
-                projectId: ctx.projectId,
-                journeyId: row!.id,
-                kind: e.kind,
-                scheduleId: e.schedule_id,
-                scheduleOffsetId: e.schedule_offset_id,
-                dataKey: e.data_key,
-              },
-        ),
-      );
+    await tx.insert(journeyEntrances).values(
+      input.entrances.map((e) =>
+        e.kind === "event"
+          ? {
+              projectId: ctx.projectId,
+              journeyId: row!.id,
+              kind: e.kind,
+              eventName: e.event_name,
+              condition: e.condition ?? null,
+              userRule: e.user_rule ?? null,
+              dataKey: e.data_key,
+            }
+          : {
+              projectId: ctx.projectId,
+              journeyId: row!.id,
+              kind: e.kind,
+              scheduleId: e.schedule_id,
+              scheduleOffsetId: e.schedule_offset_id,
+              dataKey: e.data_key,
+            },
+      ),
+    );
     return (await toJourneyViews({ ...ctx, db: tx }, [row!]))[0]!;
   });
 }

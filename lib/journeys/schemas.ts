@@ -28,13 +28,10 @@ export const entranceInput = z
   .meta({ id: "JourneyEntranceInput" });
 
 const keptId = {
-  id: z
-    .uuid()
-    .optional()
-    .meta({
-      description:
-        "An existing entrance's id: it is updated in place, so its entries keep pointing at it. Omit for a new entrance.",
-    }),
+  id: z.uuid().optional().meta({
+    description:
+      "An existing entrance's id: it is updated in place, so its entries keep pointing at it. Omit for a new entrance.",
+  }),
 };
 export const entranceEdit = z
   .discriminatedUnion("kind", [eventEntrance.extend(keptId), scheduledEntrance.extend(keptId)])

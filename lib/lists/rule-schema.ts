@@ -84,7 +84,10 @@ const ruleChildren: Children = (v) => {
   const out: { path: (string | number)[]; value: unknown }[] = [];
   for (const key of ["all", "any"] as const) {
     const list = (v as Record<string, unknown>)[key];
-    if (Array.isArray(list)) list.forEach((value, i) => out.push({ path: [key, i], value }));
+    if (Array.isArray(list))
+      list.forEach((value, i) => {
+        out.push({ path: [key, i], value });
+      });
   }
   return out;
 };

@@ -53,12 +53,10 @@ export const listPreviewInput = z.strictObject({ rules: rule }).meta({ id: "List
 export const listPreviewOutput = z
   .object({
     count: z.number().int().meta({ description: "Users matching the rules now (an estimate when `estimated`)." }),
-    estimated: z
-      .boolean()
-      .meta({
-        description:
-          "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users.",
-      }),
+    estimated: z.boolean().meta({
+      description:
+        "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users.",
+    }),
     sample: z
       .array(
         z.object({

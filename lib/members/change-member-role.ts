@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { projectMembers } from "@/db/schema";
-import { type ProjectContext } from "@/lib/access/context";
+import type { ProjectContext } from "@/lib/access/context";
 import { countAdministrators } from "@/lib/access/project-role";
 import { assertMayGrant, assertNotOutranked } from "@/lib/access/rank-rules";
 import type { Role } from "@/lib/access/roles";

@@ -145,7 +145,7 @@ interface Operation {
 
 let p: TestProject;
 let admin: TestAdmin;
-let ops: Operation[] = [];
+const ops: Operation[] = [];
 let components: Record<string, Schema> = {};
 
 beforeAll(async () => {

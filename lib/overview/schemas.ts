@@ -9,12 +9,9 @@ const eventBucket = z.object({
 
 export const overviewOutput = z
   .object({
-    events_per_minute: z
-      .array(eventBucket)
-      .meta({
-        description:
-          "The last 60 minutes (oldest first), by receipt time: client, system and scheduled events recorded.",
-      }),
+    events_per_minute: z.array(eventBucket).meta({
+      description: "The last 60 minutes (oldest first), by receipt time: client, system and scheduled events recorded.",
+    }),
     events_per_hour: z.array(eventBucket).meta({ description: "The last 7 days by hour (168 buckets, oldest first)." }),
     requests_per_hour: z
       .array(z.object({ at: z.iso.datetime(), accepted: z.number().int(), rejected: z.number().int() }))
@@ -29,12 +26,9 @@ export const overviewOutput = z
           .meta({ description: "Accepted events waiting for the worker, counted up to 100,000." }),
         backlog_capped: z.boolean().meta({ description: "The backlog is at least `backlog`." }),
         failed: z.number().int().meta({ description: "Rows set aside as poison (counted up to 10,000)." }),
-        lag_seconds: z
-          .number()
-          .nullable()
-          .meta({
-            description: "Age of the oldest waiting event: how far the pipeline is behind. Null when nothing waits.",
-          }),
+        lag_seconds: z.number().nullable().meta({
+          description: "Age of the oldest waiting event: how far the pipeline is behind. Null when nothing waits.",
+        }),
       })
       .meta({ id: "IntakeState" }),
     firings_next_24h: z

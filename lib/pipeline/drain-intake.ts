@@ -99,7 +99,7 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
         mine.map((r) => ({ identifier: r.identifier! })),
         { conflicts: "first" },
       );
-      mine.forEach((r, i) =>
+      mine.forEach((r, i) => {
         toInsert.push({
           id: r.id,
           n: r.name,
@@ -109,8 +109,8 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
           c: r.client_id,
           t: r.occurred_at,
           rt: r.received_at,
-        }),
-      );
+        });
+      });
     }
   });
   if (toInsert.length) {

@@ -40,13 +40,10 @@ export const assignmentInput = z
   .strictObject({
     name: scheduleName,
     identifier: identifierList,
-    type: z
-      .enum(["single", "recurring"])
-      .optional()
-      .meta({
-        description:
-          "Optional: implied by `scheduled_at` (single) or `interval` (recurring); when given it must agree with them.",
-      }),
+    type: z.enum(["single", "recurring"]).optional().meta({
+      description:
+        "Optional: implied by `scheduled_at` (single) or `interval` (recurring); when given it must agree with them.",
+    }),
     scheduled_at: z.iso.datetime({ offset: true }).optional().meta({ description: "Fire time of a single schedule." }),
     interval: intervalText.optional().meta({ description: "Makes the schedule recurring, e.g. `7 days`." }),
     start_at: z.iso

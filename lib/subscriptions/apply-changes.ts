@@ -70,20 +70,18 @@ export async function applyChanges(
       ),
     );
   }
-  await ctx.db
-    .insert(subscriptionChanges)
-    .values(
-      real.map((c) => ({
-        projectId: ctx.projectId,
-        userId,
-        groupId: c.group.id,
-        channel: c.group.channel,
-        previousState: before.get(c.group.id) ?? null,
-        state: c.state,
-        source,
-        detail,
-      })),
-    );
+  await ctx.db.insert(subscriptionChanges).values(
+    real.map((c) => ({
+      projectId: ctx.projectId,
+      userId,
+      groupId: c.group.id,
+      channel: c.group.channel,
+      previousState: before.get(c.group.id) ?? null,
+      state: c.state,
+      source,
+      detail,
+    })),
+  );
   await recordSystemEvents(
     ctx,
     real.map((c) => ({

@@ -3,13 +3,11 @@ import { identifierList } from "@/lib/identity/schemas";
 import { text } from "@/lib/http/json-value";
 
 export const channel = z.enum(["email", "sms", "push"]).meta({ id: "MessageChannel" });
-export const policy = z
-  .enum(["opt_out", "opt_in"])
-  .meta({
-    id: "SubscriptionPolicy",
-    description:
-      "`opt_out`: an unset state counts as subscribed (subscribe by default). `opt_in`: only an explicit subscribe counts.",
-  });
+export const policy = z.enum(["opt_out", "opt_in"]).meta({
+  id: "SubscriptionPolicy",
+  description:
+    "`opt_out`: an unset state counts as subscribed (subscribe by default). `opt_in`: only an explicit subscribe counts.",
+});
 export const state = z.enum(["subscribed", "unsubscribed"]).meta({ id: "SubscriptionState" });
 export const source = z
   .enum(["client_api", "admin_api", "console", "one_click", "unsubscribe_page", "preference_center", "sms"])
@@ -160,10 +158,8 @@ export const subscriptionLinksOutput = z
       .string()
       .nullable()
       .meta({ description: "GET shows a confirmation page; POST unsubscribes (RFC 8058)." }),
-    headers: z
-      .record(z.string(), z.string())
-      .meta({
-        description: "`List-Unsubscribe` and `List-Unsubscribe-Post` to put on the message (when a group is given).",
-      }),
+    headers: z.record(z.string(), z.string()).meta({
+      description: "`List-Unsubscribe` and `List-Unsubscribe-Post` to put on the message (when a group is given).",
+    }),
   })
   .meta({ id: "SubscriptionLinks" });

@@ -45,8 +45,12 @@ export class Batcher<T> {
     }
     if (!group.length) return Promise.resolve();
     const sending = this.send(group.map((g) => g.item)).then(
-      () => group.forEach((g) => g.resolve()),
-      (e) => group.forEach((g) => g.reject(e)),
+      () => {
+        for (const g of group) g.resolve();
+      },
+      (e) => {
+        for (const g of group) g.reject(e);
+      },
     );
     this.#inFlight.add(sending);
     void sending.finally(() => this.#inFlight.delete(sending));

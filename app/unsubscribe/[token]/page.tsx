@@ -35,7 +35,7 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
           className="flex h-11 w-11 items-center justify-center rounded-full bg-emerald-100 text-emerald-700"
           aria-hidden
         >
-          <svg viewBox="0 0 20 20" fill="currentColor" className="h-6 w-6">
+          <svg viewBox="0 0 20 20" fill="currentColor" className="h-6 w-6" role="img" aria-label="Unsubscribed">
             <path
               fillRule="evenodd"
               d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z"
