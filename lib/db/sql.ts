@@ -7,7 +7,7 @@ import type { DbOrTx } from "@/db/client";
  * array literal. For reading a project's rows by id, prefer `rowsById`: `project_id = $p and id =
  * any($1::uuid[])` is planned from the table's statistics, and with them stale or missing (a table
  * filling fast, or autovacuum off) the planner took another index on project_id and read every row of
- * the project to find twenty (lib/identity/upsert-one-plans.int.test.ts).
+ * the project to find twenty (lib/db/probe-plans.int.test.ts).
  */
 export function uuidArray(ids: string[]): SQL {
   return sql`${`{${ids.join(",")}}`}::uuid[]`;

@@ -45,7 +45,7 @@ export interface RecordTotals {
   metadata_bytes: number;
 }
 
-/** The 422 for a record past a limit, or undefined; shared with the one-call upsert (lib/identity/upsert-one.ts). */
+/** The 422 for a record past a limit, or undefined. */
 export function totalsError(kind: Kind, row: RecordTotals, prefix: string): RuleBroken | undefined {
   const { label } = KINDS[kind];
   if (row.identifiers > MAX_RECORD_IDENTIFIERS) {

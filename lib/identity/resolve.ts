@@ -8,9 +8,6 @@ import { pairKey } from "./pair-key";
 import { KINDS, type Kind } from "./tables";
 import type { ProjectContext } from "@/lib/access/context";
 
-/** @deprecated Moved to `lib/db/transaction.ts`; this re-export goes in the verb-signature sweep. */
-export { RetryTransaction };
-
 export interface StoredIdentifier {
   source: string;
   external_id: string;

@@ -40,7 +40,7 @@ export const identifierList = z
   .min(1, "at least one identifier is required")
   .max(MAX_IDENTIFIERS, `at most ${MAX_IDENTIFIERS} identifiers`)
   .transform((list) => {
-    // Nearly every body names one identifier: nothing to collapse (the map cost a batch 1 µs a user).
+    // Nearly every body names one identifier: nothing to collapse, and no map to build.
     if (list.length === 1) return list;
     const seen = new Map<string, Identifier>();
     for (const id of list) {

@@ -221,9 +221,7 @@ export type RawRecord = {
  * its data as the jsonb of the data sent, no insert trigger), and its times are the statement's `now()`,
  * written explicitly, so the statement answers one row: each record's stored data size (for the totals
  * check) and that time. Reading a thousand rows back printed and parsed their jsonb again, with two
- * timestamps each (three pairs of bench/profile-route.ts batch said 127-130 µs of machine CPU per
- * batched user against 131-136; bench/ab-batch.ts later measured 4.9 ± 2.1 µs less PostgreSQL CPU
- * and 6.0 ± 1.7 less JavaScript per user, 50 interleaved blocks a side). The one difference from a
+ * timestamps each (docs/decisions/0002-set-based-identity-writes.md). The one difference from a
  * read: an object's keys come in the order sent, not jsonb's (shortest first), the same JSON value.
  */
 async function insertRecords(
@@ -239,8 +237,7 @@ async function insertRecords(
   // record's pairs, every profile column (null when unset) and its data. The statement takes the
   // record's columns and data from it (`->>`, `->`: a copy of part of the parsed value) instead of
   // building the event's object again from them with jsonb_build_object, and the process hands the same
-  // objects over in hand. bench/ab-batch.ts, 50 interleaved blocks a side: 5.7 ± 1.5 µs less PostgreSQL
-  // CPU per batched user (of 88), 2.0 ± 2.0 less JavaScript.
+  // objects over in hand (docs/decisions/0002-set-based-identity-writes.md).
   const created = fresh.map((f) => createdData(kind, f));
   const input = JSON.stringify(fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], v: created[o] })));
   const cols = sql.join(
@@ -260,8 +257,7 @@ async function insertRecords(
   const hooks = onCreatedSql(ctx, kind, sql`select x.o as ord, x.id, now() as created_at from x`, fresh.length);
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
-  // `x` holds (measured with an earlier form of the input: 2.5 ± 1.4 µs less PostgreSQL CPU per batched
-  // user, 1.1 ± 1.7 less JavaScript; bench/ab-batch.ts, 50 blocks).
+  // `x` holds.
   const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(
     ctx.db,
     sql`
@@ -461,7 +457,7 @@ function recordEvent(
   return kind === "user" ? { name, userId: id, data } : { name, organizationId: id, data };
 }
 
-/** The 409 for an item whose identifiers name several records (`named`, in the item's order); shared with upsert-one. */
+/** The 409 for an item whose identifiers name several records (`named`, in the item's order) */
 export function conflictError(
   kind: Kind,
   item: RecordChange,

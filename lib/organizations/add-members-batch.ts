@@ -1,6 +1,6 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
 import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
-import { BATCH_ATTEMPTS } from "@/lib/users/upsert-user";
+import { BATCH_ATTEMPTS } from "@/lib/identity/upsert-many";
 import { addMembers } from "./add-members";
 import type { MembershipInput } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";

@@ -5,7 +5,7 @@ import type { OrganizationView } from "./schemas";
 import { isoTime } from "@/lib/db/iso-time";
 import type { ProjectContext } from "@/lib/access/context";
 
-/** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
+/** The view of a row as lib/identity stores and returns it (snake_case, timestamps as text). */
 export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): OrganizationView {
   return {
     id: r.id,

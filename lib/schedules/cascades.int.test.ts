@@ -141,7 +141,7 @@ describe("writers racing deletes", () => {
 
   it("a single upsert creating a user holds the anniversary schedule and its offset until it commits", async () => {
     // What the foreign keys' checks held: the deletion of a parent waits for the writer (0019's key-share
-    // locks, which every later version of relay_upsert_user must keep).
+    // locks, which lib/schedules/anniversary.ts takes).
     await client("POST", "/users", { identifier: [{ external_id: "held-warm" }] });
     const [parent] = await sql`
       select s.id as schedule_id, o.id as offset_id from schedules s

@@ -5,7 +5,7 @@ import type { UserView } from "./schemas";
 import { isoTime } from "@/lib/db/iso-time";
 import type { ProjectContext } from "@/lib/access/context";
 
-/** The view of a row as lib/identity/upsert-one.ts returns it (snake_case, timestamps as text). */
+/** The view of a row as lib/identity stores and returns it (snake_case, timestamps as text). */
 export function userViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): UserView {
   // Built directly (no intermediate User with Dates): a batch shows a thousand of these.
   return {
