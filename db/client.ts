@@ -7,8 +7,6 @@ export type Db = PostgresJsDatabase<typeof schema>;
 export type Transaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** The database or an open transaction: verbs accept either, so an outer transaction can be reused. */
 export type DbOrTx = Transaction | Db;
-/** @deprecated Renamed `DbOrTx` (it was never only a transaction); the alias goes in the verb-signature sweep. */
-export type Tx = DbOrTx;
 
 let cached: { sql: postgres.Sql; db: Db; listen?: postgres.Sql } | undefined;
 
@@ -128,11 +126,8 @@ export function applicationName(): string {
  * A web process is one JavaScript thread, and a handful of connections keep the database as busy as that
  * thread can: when every connection has a query in flight, postgres.js pipelines the next ones onto them
  * (round-robin), and a backend finds them waiting in its socket instead of sleeping and being woken for
- * each. Measured on the two-core bench machine, new users through POST /users at 32 concurrent requests
- * (bench/profile-route.ts create, three interleaved pairs): 4 connections answered 459-545 req/s and
- * spent 775-860 µs of PostgreSQL CPU per request, 20 connections 351-428 req/s and 1,240-1,398 µs, with
- * about 7 context switches per request against 12; 10 (the old default) measured like 20, 8 between the
- * two (README, "A few connections per web process"; docs/scaling.md). The cost: a query queued
+ * each; more connections cost PostgreSQL more CPU per request and answered fewer requests
+ * (docs/decisions/0007-few-connections-per-web-process.md; docs/scaling.md). The cost: a query queued
  * behind a slow one on a busy connection waits for it, and a 5th concurrent transaction waits for a
  * connection. The worker runs several transactions at once (pipeline jobs, schedule claimers, imports),
  * so it keeps 10.

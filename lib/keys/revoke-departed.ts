@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { ProjectContext } from "@/lib/access/context";
 import { apiKeys } from "@/db/schema";
 import { ROLES, roleRank, type Role } from "@/lib/access/roles";
@@ -10,7 +10,7 @@ import { ROLES, roleRank, type Role } from "@/lib/access/roles";
  * a key, a role the roster no longer gives them. Returns the ids revoked, for the answer and the console.
  */
 export async function revokeKeysAbove(
-  ctx: ProjectContext<Tx>,
+  ctx: ProjectContext<DbOrTx>,
   adminId: string,
   keepUpTo: Role | null,
 ): Promise<string[]> {

@@ -44,8 +44,8 @@ export async function wakeIntakeAfter(db: DbOrTx): Promise<void> {
         const sent = Date.now();
         await db.execute(sql`select pg_notify(${INTAKE_CHANNEL}, '')`).catch(() => {});
         // Writes keep coming: the next NOTIFY waits out the spacing. Sent back to back, a steady stream of
-        // writes sent one per round trip (393 in a second from four writers in the test), each a commit,
-        // a signal and a wake-up of the drain, which drains everything present whenever it wakes anyway.
+        // writes sent one NOTIFY per round trip, each a commit, a signal and a wake-up of the drain, which
+        // drains everything present whenever it wakes anyway.
         const wait = sent + WAKE_SPACING_MS - Date.now();
         if (state.again && wait > 0) await new Promise((r) => setTimeout(r, wait));
       } while (state.again);
