@@ -24,8 +24,14 @@ describe("PATCH /journeys/{id}", () => {
       })
     ).body;
     const [first, second] = j.entrances;
-    const scheduleId = crypto.randomUUID();
-    const offsetId = crypto.randomUUID();
+    const s = (
+      await api("POST", p.admin("/schedules"), {
+        key: p.keys.editor,
+        body: { name: "trial_edit", type: "single", offsets: [{ offset: "3 days", direction: "before" }] },
+      })
+    ).body;
+    const scheduleId: string = s.id;
+    const offsetId: string = s.offsets.find((o: { direction: string }) => o.direction === "before").id;
     const r = await patch(j.id, {
       name: "Onboarding v2",
       allow_multiple_entries: true,
@@ -55,7 +61,7 @@ describe("PATCH /journeys/{id}", () => {
     expect(await sql`select 1 from journey_entrances where id = ${second.id}`).toHaveLength(0);
   });
 
-  it("refuses support, a foreign entrance id and bad data keys without writing", async () => {
+  it("refuses support, a foreign entrance id, bad data keys and a missing schedule or offset without writing", async () => {
     const j = (
       await api("POST", p.admin("/journeys"), {
         key: p.keys.editor,
@@ -70,6 +76,23 @@ describe("PATCH /journeys/{id}", () => {
       400,
     );
     expect((await patch(crypto.randomUUID(), { name: "x" })).status).toBe(404);
+    // A scheduled entrance naming a schedule or offset that does not exist is refused as create refuses it.
+    const s = (
+      await api("POST", p.admin("/schedules"), { key: p.keys.editor, body: { name: "solo_edit", type: "single" } })
+    ).body;
+    const missingSchedule = await patch(j.id, {
+      name: "changed",
+      entrances: [
+        { kind: "scheduled", schedule_id: crypto.randomUUID(), schedule_offset_id: s.offsets[0].id, data_key: "t" },
+      ],
+    });
+    expect(missingSchedule.status).toBe(404);
+    expect(missingSchedule.body.errors[0].path).toBe("entrances[0].schedule_id");
+    const missingOffset = await patch(j.id, {
+      entrances: [{ kind: "scheduled", schedule_id: s.id, schedule_offset_id: crypto.randomUUID(), data_key: "t" }],
+    });
+    expect(missingOffset.status).toBe(404);
+    expect(missingOffset.body.errors[0].path).toBe("entrances[0].schedule_offset_id");
     const after = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body;
     expect(after).toMatchObject({ name: "Solo", entrances: [{ id: j.entrances[0].id, event_name: "Ping" }] });
   });

@@ -2,6 +2,7 @@ import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { journeyEntrances, journeys } from "@/db/schema";
 import { withTransaction } from "@/lib/db/transaction";
 import { Invalid } from "@/lib/http/errors";
+import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { findJourney } from "./get-journey";
 import type { JourneyPatch, JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
@@ -40,6 +41,7 @@ export async function updateJourney(ctx: ProjectContext, id: string, patch: Jour
   return withTransaction(ctx.db, async (tx) => {
     await findJourney({ ...ctx, db: tx }, id);
     if (patch.entrances) {
+      await checkScheduledEntrances({ ...ctx, db: tx }, { entrances: patch.entrances });
       const kept = patch.entrances.flatMap((e) => (e.id ? [e.id] : []));
       if (new Set(kept).size !== kept.length)
         throw new Invalid("An entrance id appears twice.", {
