@@ -17,9 +17,8 @@ import { newUsersBody } from "./bodies";
  * its PostgreSQL backend's CPU (from /proc) and its own process's CPU (its JavaScript), per user; the
  * mean paired difference B - A is printed with its standard error.
  *
- * Why: on these shared two-core machines the same build's machine CPU per batched user ranged 110-147 µs
- * over minutes (bench/profile-route.ts, one run each), so a few pairs of whole-server runs cannot show a
- * change of a few percent. Short interleaved blocks put both sides in the same minute, and the paired
+ * Why: on a shared machine the same build's CPU per batched user drifts by a quarter over minutes, so a
+ * few pairs of whole-server runs cannot show a change of a few percent. Short interleaved blocks put both sides in the same minute, and the paired
  * differences cancel the drift. No HTTP, no response: a change to those needs bench/profile-route.ts.
  * NO_GIN=1 drops users_data_gin first: its pending list is merged by whichever insert fills it, which
  * puts a spike into one side's block at random.

@@ -59,8 +59,7 @@ const { secret } = await createApiKey(getDb(), {
 
 /**
  * Users `i` = 0..USERS-1 get the id `00000000-0000-7000-<i in hex>` so events can point at them without a
- * join; plans rotate per ten users, so every plan has buyers (a database seeded before 2026-11-23 19:05 UTC
- * used g % 4, where no "pro" user ever bought: the rule asks for "team", which has buyers either way).
+ * join; plans rotate per ten users, so every plan has buyers (the rule asks for "team").
  * Events spread evenly over the last 7 days, a tenth of them `purchase` (all ten events of every tenth
  * user), a few system and scheduled ones so the overview's three series all have data.
  */
