@@ -1,5 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
+import {
+  useOwnDatabase,
+  api,
+  createTestProject,
+  eventsOf,
+  snapshotCounts,
+  sql,
+  type TestProject,
+} from "../../scripts/test/helpers";
+
+// Counts event_intake rows: a database of its own, which no other file's worker drains.
+useOwnDatabase("relay_upsert_user");
 
 let p: TestProject;
 beforeAll(async () => {

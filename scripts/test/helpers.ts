@@ -1,12 +1,57 @@
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import postgres from "postgres";
 import type { Role } from "../../lib/access/roles";
 
 /** Points this test process's db/client at the run's database before anything opens a connection. */
 process.env.DATABASE_URL = inject("databaseUrl");
 
-export const baseUrl = inject("baseUrl");
-export const sql = postgres(inject("databaseUrl"), { max: 4, onnotice: () => {} });
+// `let`: useOwnDatabase() points them at a file's own database and server (importers see the new values).
+export let baseUrl = inject("baseUrl");
+export let sql = postgres(inject("databaseUrl"), { max: 4, onnotice: () => {} });
+
+/**
+ * Gives the calling test file a database and a `next start` server of its own, for tests that count rows
+ * other files' workers would drain from the shared database (event_intake). Call it at the top of the
+ * file, before any other hook: `api`, `sql`, `baseUrl`, `createTestProject` and the in-process db client
+ * then use the file's own database, which no worker drains unless the file starts one.
+ */
+export function useOwnDatabase(prefix: string): void {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const { createTestDatabase } = await import("./database");
+    const { startNextServer } = await import("./next-server");
+    const { closeDatabase } = await import("../../db/client");
+    const db = await createTestDatabase(prefix);
+    let server: Awaited<ReturnType<typeof startNextServer>>;
+    try {
+      server = await startNextServer({
+        DATABASE_URL: db.url,
+        RELAY_TEST_OUTBOX: "1",
+        OUTBOX_PATH: inject("outboxPath"),
+      });
+    } catch (err) {
+      await db.drop();
+      throw err;
+    }
+    await closeDatabase();
+    process.env.DATABASE_URL = db.url;
+    const shared = sql;
+    baseUrl = server.url;
+    sql = postgres(db.url, { max: 4, onnotice: () => {} });
+    stop = async () => {
+      const { stopBoss } = await import("../../lib/queue/boss");
+      await stopBoss(2_000);
+      await sql.end({ timeout: 2 });
+      sql = shared;
+      await closeDatabase();
+      await server.stop();
+      await db.drop();
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await stop?.();
+  }, 60_000);
+}
 
 export interface ApiResponse<T = any> {
   status: number;
