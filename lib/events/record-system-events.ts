@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { batchInHand } from "@/lib/pipeline/batch-in-hand";
+import { wakesAfterCommit } from "@/lib/pipeline/wake-intake";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { SystemEventName } from "./system-events";
 import type { ProjectContext } from "@/lib/access/context";
@@ -69,12 +70,15 @@ export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
   // Inside a drain (or a batch endpoint) the events join the batch in hand; anywhere else a `recorded`
   // intake row hands them over.
   if (batchInHand(ctx)) return { ctes: recorded, from: sql`` };
-  return {
-    ctes: sql`${recorded}, handed_over as (
+  const handedOver = sql`${recorded}, handed_over as (
       -- The data rides along so the worker can compute the schema step without re-reading the event.
       insert into event_intake (project_id, id, kind, name, data, occurred_at, recorded)
       select ${ctx.projectId}::uuid, id, kind, name, data, coalesce(occurred_at, now()), true from input
-    ), woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`,
+    )`;
+  // The writer that owns the transaction wakes the drain after its commit (lib/pipeline/wake-intake.ts).
+  if (wakesAfterCommit(ctx.db)) return { ctes: handedOver, from: sql`` };
+  return {
+    ctes: sql`${handedOver}, woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`,
     from: sql`, woken`,
   };
 }

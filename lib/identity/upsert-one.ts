@@ -1,5 +1,6 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
-import { wakeIntakeAfter } from "@/lib/pipeline/wake-intake";
+import { isTransaction } from "@/lib/db/transaction";
+import { deferWakeToCommit, wakeIntakeAfter } from "@/lib/pipeline/wake-intake";
 import { loadRecords } from "./load-records";
 import type { StoredIdentifier } from "./resolve";
 import type { Kind } from "./tables";
@@ -24,19 +25,26 @@ export interface UpsertedRecord {
  * runs again when a concurrent writer won a race on a new identifier (it then finds the pair and updates).
  * A new record is answered from what was inserted; an existing one is read back in the same transaction.
  * Its system event goes to the intake (not handed over in process as a batch's are), and the drain is
- * woken after the commit (lib/pipeline/wake-intake.ts). Inside a caller's transaction the retry is the
- * caller's.
+ * woken after the commit when there is one (lib/pipeline/wake-intake.ts). Inside a caller's transaction
+ * the retry is the caller's.
  */
 export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordChange): Promise<UpsertedRecord> {
+  // In a transaction of its own the drain is woken after the commit, not by a NOTIFY inside it: notifying
+  // transactions commit one at a time (docs/decisions/0008-wake-the-intake-after-commit.md). Inside a
+  // caller's transaction the NOTIFY joins it.
+  const own = !isTransaction(ctx.db);
   const result = await inRetryingTransaction(ctx.db, async (tx) => {
+    if (own) deferWakeToCommit(tx);
     const inTx = { ...ctx, db: tx };
     const r = await upsertRecords(inTx, kind, [change], { conflicts: "reject" });
     const id = r.ids[0]!;
     const fresh = r.fresh.get(id);
-    if (fresh) return { row: fresh.row as RecordRow, identifier: fresh.identifier, created: true };
+    if (fresh)
+      return { row: fresh.row as RecordRow, identifier: fresh.identifier, created: true, recorded: r.recorded };
     const [stored] = await loadRecords(inTx, kind, [id]);
-    return { row: stored!.row, identifier: stored!.identifier, created: false };
+    return { row: stored!.row, identifier: stored!.identifier, created: false, recorded: r.recorded };
   });
-  await wakeIntakeAfter(ctx.db);
-  return result;
+  // A call that changed nothing wrote no intake row: nothing to wake the drain for.
+  if (own && result.recorded) await wakeIntakeAfter(ctx.db);
+  return { row: result.row, identifier: result.identifier, created: result.created };
 }

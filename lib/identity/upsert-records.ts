@@ -48,6 +48,8 @@ export interface UpsertedRecords {
    * new record's pairs were written in this statement, so nothing needs reading back to show it.
    */
   fresh: Map<string, { row: RawRecord; identifier: StoredIdentifier[] }>;
+  /** How many system events (`*.created`, `*.updated`) the call recorded: none when it changed nothing. */
+  recorded: number;
 }
 
 interface Target {
@@ -192,6 +194,7 @@ export async function upsertRecords(
     ids: ids.map(real),
     created,
     fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])),
+    recorded: rows.length + events.length,
   };
 }
 

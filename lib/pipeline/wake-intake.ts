@@ -54,3 +54,20 @@ export async function wakeIntakeAfter(db: DbOrTx): Promise<void> {
     }
   })();
 }
+
+/** Transactions whose writer wakes the drain itself after the commit (deferWakeToCommit). */
+const deferred = new WeakSet<DbOrTx>();
+
+/**
+ * Marks a transaction its caller owns and will wake the drain after (wakeIntakeAfter on the pool, once
+ * it committed): statements recording system events in it then leave the NOTIFY out, so concurrent
+ * writers do not commit one at a time behind the notification queue's lock.
+ */
+export function deferWakeToCommit(tx: DbOrTx): void {
+  deferred.add(tx);
+}
+
+/** Whether a statement recording events in `db` should leave its NOTIFY to the caller (deferWakeToCommit). */
+export function wakesAfterCommit(db: DbOrTx): boolean {
+  return deferred.has(db);
+}
