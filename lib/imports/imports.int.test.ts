@@ -73,7 +73,9 @@ describe("POST /imports refuses what it cannot import, keeping nothing", () => {
       (await api("GET", p.admin(`/imports/00000000-0000-7000-8000-000000000000`), { key: p.keys.support })).status,
     ).toBe(404);
     await spawnWorker();
-    await new Promise((r) => setTimeout(r, 1500));
+    // The signal that the worker has been through the queue: an import uploaded after the cancelled one is done.
+    const later = await upload("external_id\nsentinel-after-cancel\n", "text/csv");
+    await waitFor(async () => (await getImport(later.body.id)).state === "done", 60_000, "the later import done");
     expect((await getImport(res.body.id)).state).toBe("cancelled");
     expect(await userCount("cancel-")).toEqual({ n: 0, d: 0 });
   }, 600_000);

@@ -65,6 +65,16 @@ const batch = (name: string, from: number, size: number, users: number, prefix =
     const i = from + k;
     return { name, id: `${name}-${i}`, identifier: [{ external_id: `${prefix}-${i % users}` }], data: { n: i } };
   });
+/**
+ * The signal that nothing more will be recorded: no intake row waits and no step job of the project is
+ * left to run (each job's effect commits before pg-boss marks it completed).
+ */
+const settled = async () => {
+  const [row] = await sql`select
+    exists (select 1 from event_intake where project_id = ${projectId} and failed_at is null) as intake,
+    exists (select 1 from pgboss.job where state in ('created', 'retry', 'active') and data->>'projectId' = ${projectId}) as jobs`;
+  return !row!.intake && !row!.jobs;
+};
 const counts = async (name: string) => {
   const [r] =
     await sql`select count(*)::int as n, count(distinct client_id)::int as d from events where project_id = ${projectId} and name = ${name}`;
@@ -112,7 +122,7 @@ describe("exactly-once under faults", () => {
     console.log(
       `[faults] killed at ${atKill}; restart to all recorded ${t1 - t0} ms, to all steps ${Date.now() - t0} ms`,
     );
-    await new Promise((r) => setTimeout(r, 1_000));
+    await waitFor(settled, 60_000, "intake empty and no step job left");
     expect(await counts("Load")).toEqual({ n: 20_000, d: 20_000 });
     expect(await schemaCount("Load")).toBe(20_000);
     const [{ users, created }] = await sql`
@@ -138,7 +148,7 @@ describe("exactly-once under faults", () => {
       90_000,
       "race recorded",
     );
-    await new Promise((r) => setTimeout(r, 1_000));
+    await waitFor(settled, 60_000, "intake empty and no step job left");
     expect(await counts("Race")).toEqual({ n: 5_000, d: 5_000 });
     expect(await schemaCount("Race")).toBe(5_000);
     const [{ racers, created }] = await sql`

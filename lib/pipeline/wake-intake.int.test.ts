@@ -9,6 +9,7 @@ import { createProjectWithOwner } from "../projects/create-project";
 import { INTAKE_CHANNEL } from "../queue/jobs";
 import { upsertUser } from "../users/upsert-user";
 import { createTestDatabase } from "../../scripts/test/database";
+import { waitFor } from "../../scripts/test/worker";
 
 /*
  * Writes that leave rows in the intake wake the drain (lib/pipeline/wake-intake.ts) after their commit.
@@ -26,7 +27,11 @@ beforeAll(async () => {
   database = await createTestDatabase("relay_wake_intake");
   sql = postgres(database.url, { max: 4, onnotice: () => {} });
   listener = postgres(database.url, { max: 1, onnotice: () => {} });
-  await listener.listen(INTAKE_CHANNEL, () => {
+  await listener.listen(INTAKE_CHANNEL, (payload) => {
+    if (payload === SENTINEL) {
+      for (const w of sentinelWaiters.splice(0)) w();
+      return;
+    }
     heard++;
     heardAt.push(Date.now());
   });
@@ -45,12 +50,33 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** Notifications heard while `fn` runs and shortly after it (a wake-up follows its write out of band). */
+const SENTINEL = "test-sentinel";
+const sentinelWaiters: (() => void)[] = [];
+
+/**
+ * Resolves once every NOTIFY sent before it has been heard: notifications reach a listener in commit
+ * order, so hearing a sentinel sent now means the earlier ones arrived.
+ */
+async function heardEverythingSent(): Promise<void> {
+  const heardIt = new Promise<void>((r) => sentinelWaiters.push(r));
+  await sql`select pg_notify(${INTAKE_CHANNEL}, ${SENTINEL})`;
+  await heardIt;
+}
+
+/** Until this process has no wake-up in flight or queued (lib/pipeline/wake-intake.ts keeps it on globalThis). */
+async function noWakeInFlight(): Promise<void> {
+  const state = (globalThis as Record<symbol, { inFlight: boolean } | undefined>)[Symbol.for("relay.wakeIntake")];
+  await waitFor(async () => !state?.inFlight, 10_000, "no wake-up in flight");
+}
+
+/** Notifications heard while `fn` runs and after it, until its out-of-band wake-up (if any) was surely heard. */
 async function heardDuring(fn: () => Promise<unknown>): Promise<number> {
-  await new Promise((r) => setTimeout(r, 200));
+  await noWakeInFlight();
+  await heardEverythingSent();
   heard = 0;
   await fn();
-  await new Promise((r) => setTimeout(r, 300));
+  await noWakeInFlight();
+  await heardEverythingSent();
   return heard;
 }
 
@@ -106,7 +132,8 @@ describe("waking the intake drain", () => {
     const n = await heardDuring(() =>
       db.transaction(async (tx) => {
         await upsertUser(systemContext(tx, ctx.projectId), { ...user, data: { n: 3 } });
-        await new Promise((r) => setTimeout(r, 300));
+        // Everything committed so far has been heard, and this transaction's NOTIFY is not among it.
+        await heardEverythingSent();
         before = heard;
       }),
     );
