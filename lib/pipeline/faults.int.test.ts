@@ -18,6 +18,8 @@ import { discoverSchema, schemaDeltaOf } from "./discover-schema";
  */
 let pg: Awaited<ReturnType<typeof startTestPostgres>>;
 let server: Awaited<ReturnType<typeof startNextServer>>;
+/** The web server's DATABASE_CONNECT_TIMEOUT: how long a request may wait for a database that is down. */
+const CONNECT_TIMEOUT_SECONDS = 2;
 let sql: postgres.Sql;
 let db: Db;
 let projectId: string;
@@ -43,7 +45,7 @@ beforeAll(async () => {
       rateLimitBurst: 100_000,
     })
   ).secret;
-  server = await startNextServer({ DATABASE_URL: pg.url, DATABASE_CONNECT_TIMEOUT: "2" });
+  server = await startNextServer({ DATABASE_URL: pg.url, DATABASE_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_SECONDS) });
 }, 180_000);
 
 afterAll(async () => {
@@ -227,7 +229,8 @@ describe("exactly-once under faults", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(((await res.json()) as { status: number }).status).toBe(503);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Bounded by the server's connect timeout, with a wide margin for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_SECONDS * 1000 * 5);
 
     await pg.start();
     const ok = await waitFor(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 /* Item 6 of the schedules issue end to end: an assignment fires in a real worker and the users enter a journey whose entrance is that schedule's offset. */
@@ -72,7 +72,17 @@ describe("scheduled journey entrances", () => {
         plan: r.user_id === ids.a ? "a" : "b",
       });
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    // The signal that nothing more will enter: no firing due now is left unfired, and the pipeline's
+    // intake and step jobs for the project are all done.
+    await waitFor(
+      async () =>
+        (
+          await sql`select count(*)::int as n from schedule_firings
+            where project_id = ${p.projectId} and state = 'pending' and fire_at <= now()`
+        )[0]!.n === 0 && (await pipelineSettled(p.projectId)),
+      30_000,
+      "due firings fired and the pipeline settled",
+    );
     const [{ n }] =
       await sql`select count(*)::int as n from journey_entries where project_id = ${p.projectId} and journey_id = ${j.body.id}`;
     expect(n).toBe(2);
