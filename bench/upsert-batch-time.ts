@@ -105,7 +105,8 @@ try {
       }
       // As the batch endpoints and imports call it: system events handed to steps 2-4 in hand (INTAKE=1: through event_intake).
       const ctx = systemContext(tx, project.id);
-      const run = () => upsertRecords(ctx, "user", items, { conflicts: "reject", path: (i) => `[${i}].identifier` });
+      const run = () =>
+        upsertRecords(ctx, { kind: "user", items, conflicts: "reject", path: (i) => `[${i}].identifier` });
       const r = INTAKE ? await run() : await withStepsInHand(ctx, run);
       if (VIEWS) await loadUserViews(systemContext(tx, project.id), r.ids);
     });

@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../../db/schema";
 import type { Db } from "../../db/client";
-import { systemContext, type ProjectContext } from "../access/context";
+import { type ProjectContext } from "../access/context";
 import { acceptEvents } from "../events/accept-events";
 import { organizationEventBatch, userEventBatch } from "../events/schemas";
 import { deleteOrganization } from "../organizations/delete-organization";
 import { organizationInput } from "../organizations/schemas";
 import { upsertOrganization } from "../organizations/upsert-organization";
 import { drainIntake } from "../pipeline/drain-intake";
-import { createProjectWithOwner } from "../projects/create-project";
 import { deleteUser } from "../users/delete-user";
 import { userInput } from "../users/schemas";
 import { upsertUser } from "../users/upsert-user";
 import { stopBoss } from "../queue/boss";
 import { createTestDatabase } from "../../scripts/test/database";
+import { projectIn } from "../../scripts/test/in-process";
 
 /*
  * A record deleted while events naming it still wait in the intake must stay deleted: the drain would
@@ -31,13 +29,7 @@ beforeAll(async () => {
   // The drain hands steps 2-4 to pg-boss, whose sender connects to DATABASE_URL: this database.
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
-  ctx = systemContext(db, project.id);
+  ({ ctx } = await projectIn(sql));
 }, 60_000);
 
 afterAll(async () => {

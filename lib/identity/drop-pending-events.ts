@@ -10,7 +10,8 @@ import { KINDS, type Kind } from "./tables";
  * commit; its events are then recorded against the record and erased with it. `match` events name no
  * identifier and are not touched. Scans only the project's intake backlog (normally small).
  */
-export async function dropPendingEvents(ctx: ProjectContext, kind: Kind, recordId: string): Promise<number> {
+export async function dropPendingEvents(ctx: ProjectContext, input: { kind: Kind; recordId: string }): Promise<number> {
+  const { kind, recordId } = input;
   const t = KINDS[kind].sql;
   const rows = await ctx.db.execute(sql`
     delete from event_intake q

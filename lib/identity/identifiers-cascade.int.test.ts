@@ -99,10 +99,9 @@ describe("identifiers without a foreign key", () => {
     // The drain's resolution (`first`): the known pair names the doomed user, the new one is attached to it.
     let done = false;
     const attaching = inRetryingTransaction(db, (tx) =>
-      upsertRecords(
-        systemContext(tx, projectId),
-        "user",
-        [
+      upsertRecords(systemContext(tx, projectId), {
+        kind: "user",
+        items: [
           {
             identifier: [
               { source: "default", external_id: "race-known" },
@@ -110,8 +109,8 @@ describe("identifiers without a foreign key", () => {
             ],
           },
         ],
-        { conflicts: "first" },
-      ),
+        conflicts: "first",
+      }),
     ).finally(() => (done = true));
     // It must wait for the deletion (as the foreign key's check did) rather than write the pair at once.
     const until = Date.now() + 10_000;

@@ -12,9 +12,9 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function loadRecords(
   ctx: ProjectContext,
-  kind: Kind,
-  ids: string[],
+  input: { kind: Kind; ids: string[] },
 ): Promise<{ row: RecordRow; identifier: StoredIdentifier[] }[]> {
+  const { kind, ids } = input;
   if (!ids.length) return [];
   const rows = await queryRows<RecordRow & { identifiers: StoredIdentifier[] }>(
     ctx.db,

@@ -1,10 +1,8 @@
 import { and, eq, exists, sql, type Column, type SQL } from "drizzle-orm";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import type { DbOrTx } from "@/db/client";
-import { RetryTransaction } from "@/lib/db/transaction";
 import { Conflict } from "@/lib/http/errors";
 import type { Identifier } from "./schemas";
-import { pairKey } from "./pair-key";
 import { KINDS, type Kind } from "./tables";
 import type { ProjectContext } from "@/lib/access/context";
 
@@ -14,15 +12,19 @@ export interface StoredIdentifier {
   metadata: Record<string, unknown> | null;
 }
 
+/** Which record to find: the kind, its identifiers, and where they are in the request body (for a 409). */
+export interface ResolveInput {
+  kind: Kind;
+  identifier: Identifier[];
+  path?: string;
+}
+
 /** Finds the one record the given identifiers name, or null. Identifiers naming two records are a 409. */
-export async function resolveIdentifiers(
-  ctx: ProjectContext,
-  kind: Kind,
-  ids: Identifier[],
-  path = "identifier",
-): Promise<string | null> {
-  const { db: tx, projectId } = ctx;
-  return (await findOwner(tx, kind, projectId, ids, path, null))?.recordId ?? null;
+export async function resolveIdentifiers(ctx: ProjectContext, input: ResolveInput): Promise<string | null> {
+  return (
+    (await findOwner(ctx.db, input.kind, ctx.projectId, input.identifier, input.path ?? "identifier", null))
+      ?.recordId ?? null
+  );
 }
 
 /**
@@ -30,23 +32,9 @@ export async function resolveIdentifiers(
  * deleted until the caller's transaction ends, so a row the caller hangs on it is not left orphaned
  * (schedule assignments, which have no foreign key: db/migrations/0019_schedule_cascade_triggers.sql).
  */
-export async function resolveAndHold(
-  ctx: ProjectContext,
-  kind: Kind,
-  ids: Identifier[],
-  path = "identifier",
-): Promise<string | null> {
-  const { db: tx, projectId } = ctx;
-  return (await findOwner(tx, kind, projectId, ids, path, "key share"))?.recordId ?? null;
-}
-
-/**
- * Like resolveIdentifiers, and locks the record row in the same statement, so the caller can update it
- * next without a separate lock. Also says which of the given pairs the record already holds.
- */
-export async function resolveForUpdate(ctx: ProjectContext, kind: Kind, ids: Identifier[], path = "identifier") {
-  const { db: tx, projectId } = ctx;
-  return findOwner(tx, kind, projectId, ids, path, "update");
+export async function resolveAndHold(ctx: ProjectContext, input: ResolveInput): Promise<string | null> {
+  const { kind, identifier, path = "identifier" } = input;
+  return (await findOwner(ctx.db, kind, ctx.projectId, identifier, path, "key share"))?.recordId ?? null;
 }
 
 async function findOwner(
@@ -55,7 +43,7 @@ async function findOwner(
   projectId: string,
   ids: Identifier[],
   path: string,
-  lock: "update" | "key share" | null,
+  lock: "key share" | null,
 ) {
   const { identifiers: t, idColumn, records } = KINDS[kind];
   const pairs = sql.join(
@@ -83,69 +71,7 @@ async function findOwner(
     );
   }
   if (!recordIds.length) return null;
-  return { recordId: recordIds[0]!, known: new Set(rows.map((r) => pairKey(r.source, r.externalId))) };
-}
-
-/** The identifiers an update must still write: pairs the record lacks, and pairs carrying metadata to merge. */
-export function identifiersToAttach(ids: Identifier[], known: Set<string>): Identifier[] {
-  return ids.filter((i) => i.metadata || !known.has(pairKey(i.source, i.external_id)));
-}
-
-/**
- * Attaches identifiers to a record. New pairs are inserted; pairs already on this record get their
- * metadata shallow-merged. A pair that a concurrent transaction just gave to another record makes the
- * whole transaction retry (the retry then sees the conflict and answers 409).
- * Returns how many pairs were new.
- */
-export async function attachIdentifiers(
-  ctx: ProjectContext,
-  kind: Kind,
-  recordId: string,
-  ids: Identifier[],
-): Promise<number> {
-  const { db: tx, projectId } = ctx;
-  const { identifiers: t, idColumn } = KINDS[kind];
-  const idKey = kind === "user" ? "userId" : "organizationId";
-  const inserted = await tx
-    .insert(t)
-    .values(
-      ids.map(
-        (i) =>
-          ({
-            projectId,
-            source: i.source,
-            externalId: i.external_id,
-            [idKey]: recordId,
-            metadata: i.metadata ?? null,
-          }) as never,
-      ),
-    )
-    .onConflictDoNothing()
-    .returning({ source: t.source, externalId: t.externalId });
-  if (inserted.length === ids.length) return inserted.length;
-  const insertedKeys = new Set(inserted.map((r) => pairKey(r.source, r.externalId)));
-  const existing = ids.filter((i) => !insertedKeys.has(pairKey(i.source, i.external_id)));
-  const owned = await tx
-    .select({ source: t.source, externalId: t.externalId, recordId: idColumn })
-    .from(t)
-    .where(
-      and(
-        eq(t.projectId, projectId),
-        sql`(${t.source}, ${t.externalId}) in (${sql.join(
-          existing.map((i) => sql`(${i.source}, ${i.external_id})`),
-          sql`, `,
-        )})`,
-      ),
-    );
-  if (owned.length !== existing.length || owned.some((r) => r.recordId !== recordId)) throw new RetryTransaction();
-  for (const i of existing) {
-    if (!i.metadata) continue;
-    await tx
-      .update(t)
-      .set({ metadata: sql`coalesce(${t.metadata}, '{}'::jsonb) || ${JSON.stringify(i.metadata)}::jsonb` })
-      .where(and(eq(t.projectId, projectId), eq(t.source, i.source), eq(t.externalId, i.external_id)));
-  }
-  return inserted.length;
+  return { recordId: recordIds[0]! };
 }
 
 /** `EXISTS` filter for list endpoints: the record holds an identifier with this source and/or external id. */

@@ -30,11 +30,11 @@ export async function upsertMany<V>(
     async (tx) => {
       const inTx = { ...ctx, db: tx };
       const r = await withStepsInHand(inTx, () =>
-        upsertRecords(inTx, kind, changes, { conflicts: "reject", path: (i) => `[${i}].identifier` }),
+        upsertRecords(inTx, { kind, items: changes, conflicts: "reject", path: (i) => `[${i}].identifier` }),
       );
       const views = new Map([...r.fresh].map(([id, f]) => [id, view(f.row as RecordRow, f.identifier)]));
       const existing = [...new Set(r.ids)].filter((id) => !views.has(id));
-      for (const s of await loadRecords(inTx, kind, existing)) views.set(s.row.id, view(s.row, s.identifier));
+      for (const s of await loadRecords(inTx, { kind, ids: existing })) views.set(s.row.id, view(s.row, s.identifier));
       return { views: r.ids.map((id) => views.get(id)!), created: r.created.filter(Boolean).length };
     },
     BATCH_ATTEMPTS,

@@ -28,7 +28,11 @@ export interface UpsertedRecord {
  * woken after the commit when there is one (lib/pipeline/wake-intake.ts). Inside a caller's transaction
  * the retry is the caller's.
  */
-export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordChange): Promise<UpsertedRecord> {
+export async function upsertOne(
+  ctx: ProjectContext,
+  input: { kind: Kind; change: RecordChange },
+): Promise<UpsertedRecord> {
+  const { kind, change } = input;
   // In a transaction of its own the drain is woken after the commit, not by a NOTIFY inside it: notifying
   // transactions commit one at a time (docs/decisions/0008-wake-the-intake-after-commit.md). Inside a
   // caller's transaction the NOTIFY joins it.
@@ -36,12 +40,12 @@ export async function upsertOne(ctx: ProjectContext, kind: Kind, change: RecordC
   const result = await inRetryingTransaction(ctx.db, async (tx) => {
     if (own) deferWakeToCommit(tx);
     const inTx = { ...ctx, db: tx };
-    const r = await upsertRecords(inTx, kind, [change], { conflicts: "reject" });
+    const r = await upsertRecords(inTx, { kind, items: [change], conflicts: "reject" });
     const id = r.ids[0]!;
     const fresh = r.fresh.get(id);
     if (fresh)
       return { row: fresh.row as RecordRow, identifier: fresh.identifier, created: true, recorded: r.recorded };
-    const [stored] = await loadRecords(inTx, kind, [id]);
+    const [stored] = await loadRecords(inTx, { kind, ids: [id] });
     return { row: stored!.row, identifier: stored!.identifier, created: false, recorded: r.recorded };
   });
   // A call that changed nothing wrote no intake row: nothing to wake the drain for.

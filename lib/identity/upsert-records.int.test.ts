@@ -1,13 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  useOwnDatabase,
-  api,
-  createTestProject,
-  eventsOf,
-  snapshotCounts,
-  sql,
-  type TestProject,
-} from "../../scripts/test/helpers";
+import { useOwnDatabase } from "../../scripts/test/helpers";
+import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
 import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
 import { upsertRecords } from "./upsert-records";
@@ -416,7 +409,7 @@ describe("a new record's *.created outside a batch (the intake hand-over)", () =
       data: { tier: "gold", n: 1.5 },
     };
     const r = await getDb().transaction((tx) =>
-      upsertRecords(systemContext(tx, p.projectId), "organization", [change], { conflicts: "reject" }),
+      upsertRecords(systemContext(tx, p.projectId), { kind: "organization", items: [change], conflicts: "reject" }),
     );
     expect(r.created).toEqual([true]);
     const [event] =

@@ -38,6 +38,12 @@ export interface UpsertRecordsOptions {
   path?: (i: number) => string;
 }
 
+/** What upsertRecords applies: changes of one kind, in order, with the conflict rule and 409 paths. */
+export interface UpsertRecordsInput extends UpsertRecordsOptions {
+  kind: Kind;
+  items: RecordChange[];
+}
+
 export interface UpsertedRecords {
   /** The record each item names, in item order. */
   ids: string[];
@@ -76,13 +82,9 @@ interface Target {
  * race; the retry finds the pair and updates instead). Pairs are written in one global order, so
  * concurrent batches sharing pairs wait for each other rather than deadlock.
  */
-export async function upsertRecords(
-  ctx: ProjectContext,
-  kind: Kind,
-  items: RecordChange[],
-  opts: UpsertRecordsOptions,
-): Promise<UpsertedRecords> {
+export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInput): Promise<UpsertedRecords> {
   const { db: tx, projectId } = ctx;
+  const { kind, items, ...opts } = input;
   const reject = opts.conflicts === "reject";
   // Each pair's key, made once (item i's keys at keys[i]).
   const keys = items.map((item) => item.identifier.map((p) => pairKey(p.source, p.external_id)));

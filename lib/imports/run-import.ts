@@ -342,9 +342,16 @@ async function applyRows(ctx: ProjectContext, kind: ImportKind, bodies: unknown[
   const path = (i: number) => `[${i}].identifier`;
   await withStepsInHand(ctx, async () => {
     if (kind === "users")
-      await upsertRecords(ctx, "user", (bodies as UserInput[]).map(userChange), { conflicts: "reject", path });
+      await upsertRecords(ctx, {
+        kind: "user",
+        items: (bodies as UserInput[]).map(userChange),
+        conflicts: "reject",
+        path,
+      });
     else if (kind === "organizations")
-      await upsertRecords(ctx, "organization", (bodies as OrganizationInput[]).map(organizationChange), {
+      await upsertRecords(ctx, {
+        kind: "organization",
+        items: (bodies as OrganizationInput[]).map(organizationChange),
         conflicts: "reject",
         path,
       });

@@ -20,7 +20,7 @@ export async function deleteOrganization(
   opts: DeleteOrganizationOptions = { keepEvents: false },
 ): Promise<void> {
   await inRetryingTransaction(ctx.db, async (tx) => {
-    const id = await resolveIdentifiers({ ...ctx, db: tx }, "organization", identifier);
+    const id = await resolveIdentifiers({ ...ctx, db: tx }, { kind: "organization", identifier });
     if (!id || !(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts)))
       throw new NotFound("No organization has these identifiers.");
   });
@@ -49,7 +49,7 @@ async function deleteOrganizationIn(
     .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, id)))
     .for("update");
   // Accepted but unrecorded events naming it would create it again once drained.
-  await dropPendingEvents(ctx, "organization", id);
+  await dropPendingEvents(ctx, { kind: "organization", recordId: id });
   const deleted = await tx
     .delete(organizations)
     .where(and(eq(organizations.projectId, projectId), eq(organizations.id, id)))

@@ -11,8 +11,12 @@ import type { ProjectContext } from "@/lib/access/context";
 
 /** Both ends must exist: adding a member never creates a user or an organization (404 names which is missing). */
 async function resolveBoth(ctx: ProjectContext, org: Identifier[], user: Identifier[]) {
-  const organizationId = await resolveIdentifiers(ctx, "organization", org, "organization.identifier");
-  const userId = await resolveIdentifiers(ctx, "user", user, "user.identifier");
+  const organizationId = await resolveIdentifiers(ctx, {
+    kind: "organization",
+    identifier: org,
+    path: "organization.identifier",
+  });
+  const userId = await resolveIdentifiers(ctx, { kind: "user", identifier: user, path: "user.identifier" });
   const missing = [!organizationId && "organization", !userId && "user"].filter(Boolean) as string[];
   if (missing.length) {
     throw new NotFound(`No ${missing.join(" and no ")} has these identifiers; nothing was created.`, {

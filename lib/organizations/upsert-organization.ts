@@ -16,7 +16,7 @@ export async function upsertOrganization(
   ctx: ProjectContext,
   input: OrganizationInput,
 ): Promise<{ organization: OrganizationView; created: boolean }> {
-  const r = await upsertOne(ctx, "organization", organizationChange(input));
+  const r = await upsertOne(ctx, { kind: "organization", change: organizationChange(input) });
   return { organization: organizationViewFromRow(r.row, r.identifier), created: r.created };
 }
 
@@ -36,7 +36,9 @@ export async function upsertOrganizationIn(
   input: OrganizationInput,
   path = "identifier",
 ): Promise<{ id: string; created: boolean }> {
-  const r = await upsertRecords(ctx, "organization", [organizationChange(input)], {
+  const r = await upsertRecords(ctx, {
+    kind: "organization",
+    items: [organizationChange(input)],
     conflicts: "reject",
     path: () => path,
   });

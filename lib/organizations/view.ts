@@ -18,5 +18,7 @@ export function organizationViewFromRow(r: RecordRow, identifier: StoredIdentifi
 }
 
 export async function loadOrganizationViews(ctx: ProjectContext, ids: string[]): Promise<OrganizationView[]> {
-  return (await loadRecords(ctx, "organization", ids)).map((r) => organizationViewFromRow(r.row, r.identifier));
+  return (await loadRecords(ctx, { kind: "organization", ids })).map((r) =>
+    organizationViewFromRow(r.row, r.identifier),
+  );
 }

@@ -93,12 +93,11 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
       const mine = hard.filter((r) => r.kind === kind);
       if (!mine.length) continue;
       // The same set-based code as the upsert batches, with event rules: the first known pair wins.
-      const { ids: owners } = await upsertRecords(
-        ctx,
+      const { ids: owners } = await upsertRecords(ctx, {
         kind,
-        mine.map((r) => ({ identifier: r.identifier! })),
-        { conflicts: "first" },
-      );
+        items: mine.map((r) => ({ identifier: r.identifier! })),
+        conflicts: "first",
+      });
       mine.forEach((r, i) => {
         toInsert.push({
           id: r.id,

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../../db/schema";
 import type { Db } from "../../db/client";
 import { systemContext, type ProjectContext } from "../access/context";
 import { acceptEvents } from "../events/accept-events";
-import { createProjectWithOwner } from "../projects/create-project";
 import { INTAKE_CHANNEL } from "../queue/jobs";
 import { upsertUser } from "../users/upsert-user";
 import { createTestDatabase } from "../../scripts/test/database";
+import { projectIn } from "../../scripts/test/in-process";
 import { waitFor } from "../../scripts/test/worker";
 
 /*
@@ -35,13 +33,7 @@ beforeAll(async () => {
     heard++;
     heardAt.push(Date.now());
   });
-  db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
-  ctx = systemContext(db, project.id);
+  ({ db, ctx } = await projectIn(sql));
 }, 60_000);
 
 afterAll(async () => {

@@ -23,7 +23,7 @@ export async function resolveSubject(
   kind: SubjectKind,
   identifier: Identifier[],
 ): Promise<string> {
-  const id = await resolveAndHold(ctx, kind, identifier);
+  const id = await resolveAndHold(ctx, { kind, identifier });
   if (!id)
     throw new NotFound(`No ${kind} with these identifiers in this project.`, {
       errors: [{ path: "identifier", message: `no such ${kind}` }],

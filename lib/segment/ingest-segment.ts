@@ -33,7 +33,10 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
       } else if (op.kind === "alias") {
         // previousId is whichever id the user had before: a known userId, else an anonymousId.
         const asUserId = { source: "default", external_id: op.previousId };
-        const previous = (await resolveIdentifiers({ ...ctx, db: tx }, "user", [asUserId], op.path))
+        const previous = (await resolveIdentifiers(
+          { ...ctx, db: tx },
+          { kind: "user", identifier: [asUserId], path: op.path },
+        ))
           ? asUserId
           : { source: "anonymous", external_id: op.previousId };
         // Both ids on one record; if each already names a different user this is the usual 409.

@@ -90,6 +90,33 @@ describe("Segment HTTP API with @segment/analytics-node", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("single /v1/page and /v1/screen calls record page_viewed and screen_viewed with name, category and properties", async () => {
+    const key = p.keys.client;
+    const page = await api("POST", "/v1/page", {
+      key,
+      body: { userId: "pager-1", name: "Pricing", category: "Docs", properties: { path: "/pricing" } },
+    });
+    expect(page.status).toBe(200);
+    expect(page.body).toEqual({ success: true });
+    const screen = await api("POST", "/api/v1/screen", {
+      key,
+      body: { anonymousId: "screener-1", name: "Home", properties: { tab: "feed" } },
+    });
+    expect(screen.status).toBe(200);
+    expect(screen.body).toEqual({ success: true });
+    const rows = (await intake(p.projectId)).filter((e) => e.name === "page_viewed" || e.name === "screen_viewed");
+    const pageRow = rows.find(
+      (r) => r.name === "page_viewed" && r.data.name === "Pricing" && r.data.category === "Docs",
+    );
+    expect(pageRow?.data).toMatchObject({ name: "Pricing", category: "Docs", path: "/pricing" });
+    const screenRow = rows.find((r) => r.name === "screen_viewed" && r.data.tab === "feed");
+    expect(screenRow?.data).toMatchObject({ name: "Home", tab: "feed" });
+    // A page call without a user is refused like any Segment call naming no one, and writes nothing.
+    const nobody = await api("POST", "/v1/page", { key, body: { name: "Lost" } });
+    expect(nobody.status).toBe(400);
+    expect((await intake(p.projectId)).some((e) => e.data?.name === "Lost")).toBe(false);
+  });
+
   it("single calls answer 200 {success:true}; a malformed one is problem+json 400 naming the field and writes nothing", async () => {
     const key = p.keys.client;
     expect((await api("POST", "/v1/track", { key, body: { userId: "single-1", event: "Single" } })).body).toEqual({

@@ -23,7 +23,10 @@ export async function setUserSubscriptions(
   detail: Record<string, unknown> = {},
 ) {
   return inRetryingTransaction(ctx.db, async (tx) => {
-    const userId = "id" in user ? user.id : await resolveIdentifiers({ ...ctx, db: tx }, "user", user.identifier);
+    const userId =
+      "id" in user
+        ? user.id
+        : await resolveIdentifiers({ ...ctx, db: tx }, { kind: "user", identifier: user.identifier });
     if (!userId)
       throw new NotFound("No user has these identifiers.", {
         errors: [{ path: "identifier", message: "matches no user" }],

@@ -14,7 +14,7 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function eraseUserById(ctx: ProjectContext, userId: string): Promise<boolean> {
   const { db: tx, projectId } = ctx;
-  await dropPendingEvents(ctx, "user", userId);
+  await dropPendingEvents(ctx, { kind: "user", recordId: userId });
   await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.userId, userId)));
   const deleted = await tx
     .delete(users)
@@ -26,7 +26,7 @@ export async function eraseUserById(ctx: ProjectContext, userId: string): Promis
 export async function deleteUser(ctx: ProjectContext, identifier: Identifier[]): Promise<void> {
   const { db } = ctx;
   await inRetryingTransaction(db, async (tx) => {
-    const id = await resolveIdentifiers({ ...ctx, db: tx }, "user", identifier);
+    const id = await resolveIdentifiers({ ...ctx, db: tx }, { kind: "user", identifier });
     if (!id || !(await eraseUserById({ ...ctx, db: tx }, id))) throw new NotFound("No user has these identifiers.");
   });
 }

@@ -1,13 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  useOwnDatabase,
-  api,
-  createTestProject,
-  eventsOf,
-  snapshotCounts,
-  sql,
-  type TestProject,
-} from "../../scripts/test/helpers";
+import { useOwnDatabase } from "../../scripts/test/helpers";
+import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
 
 // Counts event_intake rows: a database of its own, which no other file's worker drains.
 useOwnDatabase("relay_upsert_user");

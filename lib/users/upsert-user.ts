@@ -16,7 +16,7 @@ export function userChange(input: UserInput): RecordChange {
  * created. A race on a new identifier is settled by the unique key: the loser runs again and updates.
  */
 export async function upsertUser(ctx: ProjectContext, input: UserInput): Promise<{ user: UserView; created: boolean }> {
-  const r = await upsertOne(ctx, "user", userChange(input));
+  const r = await upsertOne(ctx, { kind: "user", change: userChange(input) });
   return { user: userViewFromRow(r.row, r.identifier), created: r.created };
 }
 
@@ -35,6 +35,11 @@ export async function upsertUserIn(
   input: UserInput,
   path = "identifier",
 ): Promise<{ id: string; created: boolean }> {
-  const r = await upsertRecords(ctx, "user", [userChange(input)], { conflicts: "reject", path: () => path });
+  const r = await upsertRecords(ctx, {
+    kind: "user",
+    items: [userChange(input)],
+    conflicts: "reject",
+    path: () => path,
+  });
   return { id: r.ids[0]!, created: r.created[0]! };
 }

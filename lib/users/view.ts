@@ -23,5 +23,5 @@ export function userViewFromRow(r: RecordRow, identifier: StoredIdentifier[]): U
 
 /** Loads users with their identifiers, in the order of `ids`. */
 export async function loadUserViews(ctx: ProjectContext, ids: string[]): Promise<UserView[]> {
-  return (await loadRecords(ctx, "user", ids)).map((r) => userViewFromRow(r.row, r.identifier));
+  return (await loadRecords(ctx, { kind: "user", ids })).map((r) => userViewFromRow(r.row, r.identifier));
 }
