@@ -76,11 +76,11 @@ it("a pipeline step loads its batch's events, not the project's", async () => {
 
 it("a page of records lists its records' identifiers, not the project's", async () => {
   for (let i = 0; i < 8; i++)
-    await listIdentifiers(systemContext(db, projectId), "user", userIds.slice(i * 5, i * 5 + 5));
+    await listIdentifiers(systemContext(db, projectId), { kind: "user", recordIds: userIds.slice(i * 5, i * 5 + 5) });
   const ids = userIds.slice(-N);
   let listed = new Map<string, unknown[]>();
   const read = await rowsRead("user_identifiers", async (tx) => {
-    listed = await listIdentifiers(systemContext(tx, projectId), "user", ids);
+    listed = await listIdentifiers(systemContext(tx, projectId), { kind: "user", recordIds: ids });
   });
   expect([...listed.keys()].sort()).toEqual([...ids].sort());
   expect([...listed.values()].every((l) => l.length === 2)).toBe(true);

@@ -16,21 +16,20 @@ export interface Pair {
  */
 export async function lookupPairs(
   ctx: ProjectContext,
-  kind: Kind,
-  pairs: Pair[],
-  lock = false,
+  input: { kind: Kind; pairs: Pair[]; lock?: boolean },
 ): Promise<Map<string, string>> {
   const { db: tx, projectId } = ctx;
+  const { kind, pairs, lock = false } = input;
   const owners = new Map<string, string>();
   if (!pairs.length) return owners;
   const t = KINDS[kind].sql;
-  const input = JSON.stringify(pairs.map((p) => ({ s: p.source, e: p.external_id })));
+  const asJson = JSON.stringify(pairs.map((p) => ({ s: p.source, e: p.external_id })));
   const rows = await queryRows<{ source: string; external_id: string; record_id: string }>(
     tx,
     sql`
     with found as (
       select i.source, i.external_id, i.rid
-      from jsonb_to_recordset(${input}::jsonb) as x(s text, e text)
+      from jsonb_to_recordset(${asJson}::jsonb) as x(s text, e text)
       -- One primary-key probe per pair (OFFSET 0 keeps the subquery from being flattened): planned as a
       -- join, a batch of new pairs was answered by scanning all of the project's identifiers, a cost that
       -- grew with the table (quadratic over an import).

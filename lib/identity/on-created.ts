@@ -14,9 +14,9 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function onRecordsCreated(
   ctx: ProjectContext,
-  kind: Kind,
-  records: { id: string; createdAt: Date }[],
+  input: { kind: Kind; records: { id: string; createdAt: Date }[] },
 ): Promise<void> {
+  const { kind, records } = input;
   await assignAnniversaries(ctx, kind, records);
 }
 
@@ -28,11 +28,9 @@ export async function onRecordsCreated(
  */
 export function onCreatedSql(
   ctx: ProjectContext,
-  kind: Kind,
-  created: SQL,
-  count: number,
-  now = new Date(),
+  input: { kind: Kind; created: SQL; count: number; now?: Date },
 ): { ctes: SQL; complete: SQL } {
+  const { kind, created, count, now = new Date() } = input;
   const subjects = sql`select a.assignment_id, c.id, c.created_at
     from (${created}) c join unnest(${uuidArray(uuidv7s(count))}) with ordinality as a(assignment_id, n) on a.n = c.ord + 1`;
   const anniversary = anniversarySql(ctx, kind, subjects, now);

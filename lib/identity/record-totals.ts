@@ -19,10 +19,9 @@ export const MAX_RECORD_DATA_BYTES = 256 * 1024;
  */
 export async function checkRecordTotals(
   ctx: ProjectContext,
-  kind: Kind,
-  recordIds: string[],
-  prefixOf: (id: string) => string = () => "",
+  input: { kind: Kind; recordIds: string[]; prefixOf?: (id: string) => string },
 ): Promise<void> {
+  const { kind, recordIds, prefixOf = () => "" } = input;
   const { db: tx, projectId } = ctx;
   if (!recordIds.length) return;
   const { sql: names } = KINDS[kind];

@@ -103,11 +103,12 @@ export function identifiersJson(kind: Kind, recordId: SQL, projectId: SQL) {
     from ${t} where ${t.projectId} = ${projectId} and ${idColumn} = ${recordId}), '[]'::json)`;
 }
 
+/** The identifiers of each record, in the read endpoints' order (records without any are left out). */
 export async function listIdentifiers(
   ctx: ProjectContext,
-  kind: Kind,
-  recordIds: string[],
+  input: { kind: Kind; recordIds: string[] },
 ): Promise<Map<string, StoredIdentifier[]>> {
+  const { kind, recordIds } = input;
   const out = new Map<string, StoredIdentifier[]>();
   if (!recordIds.length) return out;
   // One (project, record) equality per id, which only the record index answers: `record = any(ids)`

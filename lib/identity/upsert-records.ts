@@ -94,7 +94,7 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
       unique.set(keys[i]![j]!, p);
     });
   });
-  const owner = await lookupPairs(ctx, kind, [...unique.values()], reject);
+  const owner = await lookupPairs(ctx, { kind, pairs: [...unique.values()], lock: reject });
 
   const targets = new Map<string, Target>();
   const ids: string[] = [];
@@ -183,15 +183,11 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
     }
     const touched = existing.filter((t) => t.data || (added.counts.get(t.id) ?? 0) > 0 || t.pairs.size);
     const prefix = new Map(touched.map((t) => [t.id, prefixOf(t)]));
-    await checkRecordTotals(ctx, kind, [...prefix.keys()], (id) => prefix.get(id) ?? "");
+    await checkRecordTotals(ctx, { kind, recordIds: [...prefix.keys()], prefixOf: (id) => prefix.get(id) ?? "" });
   }
   await recordSystemEvents(ctx, events);
   if (!made.hooked)
-    await onRecordsCreated(
-      ctx,
-      kind,
-      rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })),
-    );
+    await onRecordsCreated(ctx, { kind, records: rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })) });
   return {
     ids: ids.map(real),
     created,
@@ -259,7 +255,11 @@ async function insertRecords(
       : sql`null::uuid as user_id, x.id as organization_id`;
   const recording = systemEventsSql(ctx);
   // The times are the statement's now() (the transaction's start), here as in the insert.
-  const hooks = onCreatedSql(ctx, kind, sql`select x.o as ord, x.id, now() as created_at from x`, fresh.length);
+  const hooks = onCreatedSql(ctx, {
+    kind,
+    created: sql`select x.o as ord, x.id, now() as created_at from x`,
+    count: fresh.length,
+  });
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
   // `x` holds.

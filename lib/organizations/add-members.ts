@@ -37,16 +37,11 @@ type RawMember = {
  */
 export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[], path: (i: number) => string) {
   const { db: tx, projectId } = ctx;
-  const orgs = await lookupPairs(
-    ctx,
-    "organization",
-    inputs.flatMap((m) => m.organization.identifier),
-  );
-  const users = await lookupPairs(
-    ctx,
-    "user",
-    inputs.flatMap((m) => m.user.identifier),
-  );
+  const orgs = await lookupPairs(ctx, {
+    kind: "organization",
+    pairs: inputs.flatMap((m) => m.organization.identifier),
+  });
+  const users = await lookupPairs(ctx, { kind: "user", pairs: inputs.flatMap((m) => m.user.identifier) });
 
   const groups = new Map<
     string,

@@ -21,11 +21,7 @@ export async function getOrganization(ctx: ProjectContext, organizationId: strin
     .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.organizationId, organizationId)))
     .orderBy(organizationMembers.createdAt)
     .limit(MEMBERS_SHOWN);
-  const userIdentifiers = await listIdentifiers(
-    ctx,
-    "user",
-    members.map((m) => m.userId),
-  );
+  const userIdentifiers = await listIdentifiers(ctx, { kind: "user", recordIds: members.map((m) => m.userId) });
   const recent = await db
     .select()
     .from(events)

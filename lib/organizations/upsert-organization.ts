@@ -33,12 +33,12 @@ export async function upsertOrganizations(ctx: ProjectContext, inputs: Organizat
 /** One upsert inside the caller's transaction (Segment's group): `path` names the identifiers in a 409. */
 export async function upsertOrganizationIn(
   ctx: ProjectContext,
-  input: OrganizationInput,
-  path = "identifier",
+  input: { organization: OrganizationInput; path?: string },
 ): Promise<{ id: string; created: boolean }> {
+  const { organization, path = "identifier" } = input;
   const r = await upsertRecords(ctx, {
     kind: "organization",
-    items: [organizationChange(input)],
+    items: [organizationChange(organization)],
     conflicts: "reject",
     path: () => path,
   });

@@ -36,16 +36,14 @@ export async function listAssignments(
     ctx,
     data.map((r) => r.id),
   );
-  const users = await listIdentifiers(
-    ctx,
-    "user",
-    views.flatMap((v) => (v.user_id ? [v.user_id] : [])),
-  );
-  const orgs = await listIdentifiers(
-    ctx,
-    "organization",
-    views.flatMap((v) => (v.organization_id ? [v.organization_id] : [])),
-  );
+  const users = await listIdentifiers(ctx, {
+    kind: "user",
+    recordIds: views.flatMap((v) => (v.user_id ? [v.user_id] : [])),
+  });
+  const orgs = await listIdentifiers(ctx, {
+    kind: "organization",
+    recordIds: views.flatMap((v) => (v.organization_id ? [v.organization_id] : [])),
+  });
   return {
     data: views.map((v) => ({
       ...v,

@@ -21,11 +21,11 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
   return inRetryingTransaction(ctx.db, async (tx) => {
     for (const op of ops) {
       if (op.kind === "user") {
-        await upsertUserIn({ ...ctx, db: tx }, op.input);
+        await upsertUserIn({ ...ctx, db: tx }, { user: op.input });
       } else if (op.kind === "group") {
         // Segment's group() is "this user belongs to this group": both sides are created if new.
-        await upsertUserIn({ ...ctx, db: tx }, { identifier: op.user });
-        await upsertOrganizationIn({ ...ctx, db: tx }, op.organization, "groupId");
+        await upsertUserIn({ ...ctx, db: tx }, { user: { identifier: op.user } });
+        await upsertOrganizationIn({ ...ctx, db: tx }, { organization: op.organization, path: "groupId" });
         await addMember(
           { ...ctx, db: tx },
           { organization: { identifier: op.organization.identifier }, user: { identifier: op.user } },
@@ -42,8 +42,7 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
         // Both ids on one record; if each already names a different user this is the usual 409.
         await upsertUserIn(
           { ...ctx, db: tx },
-          { identifier: [{ source: "default", external_id: op.userId }, previous] },
-          op.path,
+          { user: { identifier: [{ source: "default", external_id: op.userId }, previous] }, path: op.path },
         );
       }
     }

@@ -32,11 +32,10 @@ export async function getUser(ctx: ProjectContext, userId: string) {
             .from(organizationMembers)
             .where(and(eq(organizationMembers.projectId, projectId), eq(organizationMembers.userId, userId)))
         )[0]!.n;
-  const orgIdentifiers = await listIdentifiers(
-    ctx,
-    "organization",
-    members.map((m) => m.organizationId),
-  );
+  const orgIdentifiers = await listIdentifiers(ctx, {
+    kind: "organization",
+    recordIds: members.map((m) => m.organizationId),
+  });
   const recent = await db
     .select()
     .from(events)

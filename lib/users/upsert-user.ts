@@ -32,12 +32,12 @@ export async function upsertUsers(
 /** One upsert inside the caller's transaction (Segment's identify/group/alias): `path` names the identifiers in a 409. */
 export async function upsertUserIn(
   ctx: ProjectContext,
-  input: UserInput,
-  path = "identifier",
+  input: { user: UserInput; path?: string },
 ): Promise<{ id: string; created: boolean }> {
+  const { user, path = "identifier" } = input;
   const r = await upsertRecords(ctx, {
     kind: "user",
-    items: [userChange(input)],
+    items: [userChange(user)],
     conflicts: "reject",
     path: () => path,
   });
