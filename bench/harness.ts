@@ -7,11 +7,11 @@ import { closeDatabase, getDb } from "../db/client";
 import { createTestDatabase } from "../scripts/test/database";
 import { startNextServer } from "../scripts/test/next-server";
 
-/** A fresh database, the built app on a free port, and a project with an unthrottled admin key. */
-export async function benchEnvironment(name: string) {
-  const db = await createTestDatabase(`relay_bench_${name}`);
-  process.env.DATABASE_URL = db.url;
-  const server = await startNextServer({ DATABASE_URL: db.url });
+/** A project in DATABASE_URL's database with an unthrottled API key of `role`. */
+export async function benchProject(
+  name: string,
+  role: "admin" | "client",
+): Promise<{ projectId: string; key: string }> {
   const { project } = await createProjectWithOwner(getDb(), {
     orgName: "bench",
     projectName: name,
@@ -20,16 +20,25 @@ export async function benchEnvironment(name: string) {
   const { secret } = await createApiKey(getDb(), {
     projectId: project.id,
     name: "bench",
-    role: "admin",
+    role,
     rateLimitPerSecond: 10_000_000,
     rateLimitBurst: 10_000_000,
   });
+  return { projectId: project.id, key: secret };
+}
+
+/** A fresh database, the built app on a free port, and a project with an unthrottled admin key. */
+export async function benchEnvironment(name: string) {
+  const db = await createTestDatabase(`relay_bench_${name}`);
+  process.env.DATABASE_URL = db.url;
+  const server = await startNextServer({ DATABASE_URL: db.url });
+  const { projectId, key } = await benchProject(name, "admin");
   return {
     url: server.url,
     /** The web process, for memory readings (/proc/<pid>/status). */
     webPid: server.child.pid,
-    projectId: project.id,
-    key: secret,
+    projectId,
+    key,
     db,
     async close() {
       await server.stop();

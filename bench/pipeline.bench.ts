@@ -28,25 +28,10 @@ let server: Awaited<ReturnType<typeof startNextServer>> | undefined;
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 
 try {
-  const { getDb, closeDatabase } = await import("../db/client");
-  const { createProjectWithOwner } = await import("../lib/projects/create-project");
-  const { createApiKey } = await import("../lib/access/api-keys");
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "bench",
-    projectName: "bench",
-    ownerEmail: "bench@example.com",
-  });
-  const key = (
-    await createApiKey(getDb(), {
-      projectId: project.id,
-      name: "bench",
-      role: "client",
-      rateLimitPerSecond: 10_000_000,
-      rateLimitBurst: 10_000_000,
-    })
-  ).secret;
+  const { closeDatabase } = await import("../db/client");
+  const { benchProject } = await import("./harness");
+  const { projectId: p, key } = await benchProject("bench", "client");
   await closeDatabase();
-  const p = project.id;
 
   log(`seeding ${FANOUT_USERS.toLocaleString()} users`);
   await sql`insert into users (project_id, data) select ${p}, jsonb_build_object('cohort', 'bench', 'i', g) from generate_series(1, ${FANOUT_USERS}) g`;

@@ -108,29 +108,15 @@ async function cpuMeter(cluster: Cluster) {
 
 async function project(name: string) {
   const { getDb } = await import("../db/client");
-  const { createProjectWithOwner } = await import("../lib/projects/create-project");
-  const { createApiKey } = await import("../lib/access/api-keys");
   const { ensureSchedule } = await import("../lib/schedules/definitions");
   const { systemContext } = await import("../lib/access/context");
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "bench",
-    projectName: name,
-    ownerEmail: "bench@example.com",
-  });
-  const key = (
-    await createApiKey(getDb(), {
-      projectId: project.id,
-      name: "bench",
-      role: "client",
-      rateLimitPerSecond: 10_000_000,
-      rateLimitBurst: 10_000_000,
-    })
-  ).secret;
-  const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
-  await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${USERS})`;
+  const { benchProject } = await import("./harness");
+  const { projectId, key } = await benchProject(name, "client");
+  const schedule = await ensureSchedule(systemContext(getDb(), projectId), "bench", "single");
+  await sql`insert into users (project_id) select ${projectId} from generate_series(1, ${USERS})`;
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
-    select ${project.id}, 'default', 'bench-' || row_number() over (order by id), id from users where project_id = ${project.id}`;
-  return { projectId: project.id, key, scheduleId: schedule.id };
+    select ${projectId}, 'default', 'bench-' || row_number() over (order by id), id from users where project_id = ${projectId}`;
+  return { projectId, key, scheduleId: schedule.id };
 }
 
 async function intakeEmpty(projectId: string) {

@@ -1,7 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { users } from "@/db/schema";
-import { NotFound } from "@/lib/http/errors";
+import { requireUser } from "@/lib/users/require-user";
 import { resolveGroup } from "./resolve-groups";
 import type { subscriptionLinksInput } from "./schemas";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "./tokens";
@@ -16,14 +14,7 @@ export async function mintSubscriptionLinks(
   input: z.output<typeof subscriptionLinksInput>,
   origin: string,
 ) {
-  const [user] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.projectId, ctx.projectId), eq(users.id, input.user_id)));
-  if (!user)
-    throw new NotFound("No user with this id in this project.", {
-      errors: [{ path: "user_id", message: "matches no user" }],
-    });
+  const user = await requireUser(ctx, { userId: input.user_id });
   const preferences_url = origin + preferencesPath(preferencesToken({ projectId: ctx.projectId, userId: user.id }));
   if (!input.group) return { preferences_url, unsubscribe_url: null, headers: {} };
   const group = await resolveGroup(ctx, input.group);
