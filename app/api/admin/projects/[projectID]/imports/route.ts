@@ -1,7 +1,8 @@
 import { readQuery } from "@/lib/http/pagination";
 import { json, withProject } from "@/lib/http/with-project";
 import { createImport } from "@/lib/imports/create-import";
-import { importKindQuery } from "@/lib/imports/formats";
+import { importKindQuery, MAX_IMPORT_BYTES } from "@/lib/imports/formats";
+import { decodedBody } from "@/lib/http/read-json";
 import { listImports } from "@/lib/imports/list-imports";
 
 /** The body is the file itself (text/csv or application/x-ndjson), streamed into storage, never read whole. */
@@ -14,7 +15,8 @@ export const POST = withProject(
       kind,
       contentType: req.headers.get("content-type"),
       fileName,
-      body: req.body,
+      // A gzip- or deflate-encoded upload is decompressed as it streams in (lib/http/read-json.ts).
+      body: decodedBody(req, MAX_IMPORT_BYTES)?.stream ?? null,
     });
     return json(created, 202);
   },
