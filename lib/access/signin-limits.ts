@@ -1,5 +1,5 @@
 import { BUDGETS } from "@/lib/http/budgets";
-import { clientAddress } from "@/lib/http/client-address";
+import { callerBucket } from "@/lib/http/client-address";
 import { RateLimited } from "@/lib/http/errors";
 import { limitOrThrow } from "@/lib/http/rate-limit";
 import { signInAddress } from "./sign-in-address";
@@ -21,7 +21,7 @@ export async function limitSignInMail(from: Request | Headers, email: string): P
 
 export async function assertSignInMailAllowed(from: Request | Headers, email: string): Promise<void> {
   const req = from instanceof Request ? from : new Request("http://relay.invalid/", { headers: from });
-  await limitOrThrow("signin:ip", clientAddress(req), BUDGETS.signInPerAddress(), "for sign-in mail from this address");
+  await limitOrThrow("signin:ip", callerBucket(req), BUDGETS.signInPerAddress(), "for sign-in mail from this address");
   // Counted as Auth.js will address the mail (an address it refuses is counted as sent, lower-cased).
   await limitOrThrow(
     "signin:email",
