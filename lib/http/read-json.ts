@@ -157,9 +157,17 @@ function tooLarge(limit: number) {
   return new PayloadTooLarge(`The request body is over the ${size} limit.`);
 }
 
-/** Content type, size, JSON syntax, then the zod schema: every failure is a typed 4xx. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  if (!isJsonContentType(req.headers.get("content-type"))) {
+/**
+ * Content type, size, JSON syntax, then the zod schema: every failure is a typed 4xx. `anyContentType`
+ * reads the body as JSON whatever its `Content-Type` says: Segment's tracking API does (RudderStack's Node
+ * SDK posts its gzipped JSON as `application/x-www-form-urlencoded`, axios's default).
+ */
+export async function readJson<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  opts: { anyContentType?: boolean } = {},
+): Promise<z.output<S>> {
+  if (!opts.anyContentType && !isJsonContentType(req.headers.get("content-type"))) {
     throw new UnsupportedMediaType("Send the body as JSON with `Content-Type: application/json`.");
   }
   const bytes = await readLimited(req, MAX_BODY_BYTES);

@@ -34,6 +34,9 @@ export const loggedRequestOutput = z
     body: z
       .string()
       .nullable()
-      .meta({ description: "A failed request's body: secret-named fields and API keys redacted, at most 8 KiB." }),
+      .meta({
+        description:
+          "A failed request's body: secret fields (names containing token, secret, password, key; Twilio settings) and API keys redacted, at most 4 KiB.",
+      }),
   })
   .meta({ id: "LoggedRequest" });
