@@ -76,6 +76,26 @@ export function decodedBody(
 }
 
 /**
+ * Hands the decoded body (see decodedBody) to `consume` as a stream, for bodies too large to hold (import
+ * files). When `consume` refuses the body part-way (a limit, a bad file), the rest of what the client is
+ * still sending is read and thrown away within the drain bounds before the error is answered, as for an
+ * oversized JSON body: the client then gets the answer, not a reset connection.
+ */
+export async function withBodyStream<T>(
+  req: Request,
+  rawLimit: number,
+  consume: (body: ReadableStream<Uint8Array> | null) => Promise<T>,
+): Promise<T> {
+  const body = decodedBody(req, rawLimit);
+  try {
+    return await consume(body?.stream ?? null);
+  } catch (err) {
+    if (body) await drain(body.raw, DRAIN_BYTES);
+    throw err;
+  }
+}
+
+/**
  * Reads at most `limit` decoded bytes: a lying or absent Content-Length, or a compressed body that inflates
  * past the limit (a "zip bomb"), cannot make us buffer more; the 413 comes as soon as the limit is passed,
  * having decompressed no more than the limit.

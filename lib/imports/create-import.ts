@@ -67,7 +67,8 @@ export async function createImport(ctx: ProjectContext<Db>, upload: ImportUpload
   const id = row.id;
   try {
     const sniff = new Sniffer(format, upload.kind);
-    let bytes = 0;
+    let bytes = 0; // read so far
+    let stored = 0; // in chunks so far
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -76,19 +77,20 @@ export async function createImport(ctx: ProjectContext<Db>, upload: ImportUpload
       const chunk = Buffer.concat(pending, pendingBytes);
       if (seq === 0) sniff.first(chunk);
       await ctx.db.insert(importChunks).values({ projectId: ctx.projectId, importId: id, seq: seq++, bytes: chunk });
+      stored += chunk.byteLength;
       pending = [];
       pendingBytes = 0;
       // The bytes stored so far count against the project's limit at once; `updated_at` shows the upload is
       // alive (a stale one is swept). A cancel while uploading is seen here, at the next chunk.
-      const [stored] = await queryRows<{ others: number }>(
+      const [held] = await queryRows<{ others: number }>(
         ctx.db,
-        sql`update imports set bytes = ${bytes}, updated_at = now()
+        sql`update imports set bytes = ${stored}, updated_at = now()
             where project_id = ${ctx.projectId}::uuid and id = ${id}::uuid and state = 'uploading'
             returning (select coalesce(sum(o.bytes), 0)::float8 from imports o
                        where o.project_id = ${ctx.projectId}::uuid and o.id <> ${id}::uuid and o.state in ('uploading', 'queued', 'running')) as others`,
       );
-      if (!stored) throw cancelledWhileUploading();
-      if (stored.others + bytes > limits.storedBytes) throw storageFull(limits.storedBytes, bytes);
+      if (!held) throw cancelledWhileUploading();
+      if (held.others + stored > limits.storedBytes) throw storageFull(limits.storedBytes, stored);
     };
     for await (const part of upload.body ?? []) {
       bytes += part.byteLength;
