@@ -4,6 +4,9 @@ export async function register() {
   // No server without a public origin in production: links made from a request's Host could point anywhere.
   const { exitUnlessPublicOriginConfigured } = await import("./lib/http/public-origin");
   exitUnlessPublicOriginConfigured();
+  // Under `npm start`, the web server leaves with its supervisor, however the supervisor ended.
+  const { exitWithSupervisor } = await import("./lib/observability/supervisor");
+  exitWithSupervisor(() => {});
   const { stampPeerAddress } = await import("./lib/http/peer-address");
   stampPeerAddress();
   const { mailConfigured, MAIL_NOT_CONFIGURED } = await import("./lib/mail/mail-configured");

@@ -27,6 +27,11 @@ test("magic link: opening it signs nobody in and keeps it usable; the POST signs
   mailbox,
   sql,
 }) => {
+  // The sign-in walk leaves no console error (a missing /favicon.ico once answered 404 on every page).
+  const consoleErrors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") consoleErrors.push(`${m.text()} ${m.location().url}`);
+  });
   await page.goto("/signin");
   await shot(page, "signin");
   const since = Date.now();
@@ -34,6 +39,7 @@ test("magic link: opening it signs nobody in and keeps it usable; the POST signs
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
   await shot(page, "check-email");
+  expect(consoleErrors).toEqual([]);
 
   const mail = await mailbox.waitFor(OWNER, { subject: /Sign in/, since });
   const [link] = linksIn(mail);

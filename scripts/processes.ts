@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { log } from "../lib/observability/logger";
+import { SUPERVISOR_PID_ENV } from "../lib/observability/supervisor";
 
 export interface ProcessSpec {
   name: string;
@@ -16,7 +17,8 @@ const STABLE_MS = 60_000;
 /**
  * Runs child processes side by side. Each child gets its own process group, so Ctrl-C reaches only this
  * supervisor, which then stops the children one at a time in reverse start order (worker, then web),
- * waiting for each, and finally calls `onExit` (which stops the database). A child marked `restart` that
+ * waiting for each, and finally calls `onExit` (which stops the database). Should the supervisor itself be
+ * killed outright, every child sees it gone within a second and exits (RELAY_SUPERVISOR_PID). A child marked `restart` that
  * exits on its own is restarted with backoff; any other child exiting stops everything.
  */
 export function runTogether(commands: ProcessSpec[], env: NodeJS.ProcessEnv, onExit: () => Promise<void>) {
@@ -44,7 +46,9 @@ export function runTogether(commands: ProcessSpec[], env: NodeJS.ProcessEnv, onE
   const start = (spec: ProcessSpec, attempt = 0) => {
     const startedAt = Date.now();
     const child = spawn(spec.cmd, spec.args, {
-      env: { ...env, RELAY_PROCESS: spec.name },
+      // Each child (and next's own child) watches this pid and exits when it is gone
+      // (lib/observability/supervisor.ts): a SIGKILLed supervisor leaves no orphans holding the port.
+      env: { ...env, RELAY_PROCESS: spec.name, [SUPERVISOR_PID_ENV]: String(process.pid) },
       stdio: ["ignore", "inherit", "inherit"],
       detached: true,
     });

@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { importRunOptions, runNextImport } from "@/lib/imports/run-import";
+import { sweepStaleUploads } from "@/lib/imports/sweep-stale-uploads";
 import { log } from "@/lib/observability/logger";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,9 +14,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function startImportLoop(db: Db, pollMs = Number(process.env.IMPORT_POLL_MS ?? 1000)) {
   let stopping = false;
   const opts = { ...importRunOptions(), stopping: () => stopping };
+  let sweptAt = 0;
   const running = (async () => {
     while (!stopping) {
       try {
+        if (Date.now() - sweptAt > 60_000) {
+          sweptAt = Date.now();
+          const swept = await sweepStaleUploads(db);
+          if (swept) log.warn({ swept }, "uploads cut off mid-stream were marked failed");
+        }
         if (!(await runNextImport(db, opts))) await sleep(pollMs);
       } catch (err) {
         log.error({ err }, "import loop error; retrying");

@@ -4,6 +4,7 @@ import { withLogContext } from "@/lib/observability/context";
 import { startHeartbeat } from "@/lib/observability/heartbeat";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
+import { exitWithSupervisor } from "@/lib/observability/supervisor";
 import { MAIL_NOT_CONFIGURED, mailConfigured } from "@/lib/mail/mail-configured";
 import { getBoss, stopBoss } from "@/lib/queue/boss";
 import type { QueueName } from "@/lib/queue/jobs";
@@ -85,6 +86,8 @@ async function shutdown(signal: string) {
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+// Under `npm start`: a supervisor killed outright (SIGKILL, the OOM killer) takes this worker with it.
+exitWithSupervisor(() => shutdown("supervisor gone"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 // A crash is logged as one line and exits non-zero, so the supervisor (npm start) restarts this worker.
 process.on("uncaughtException", (err) => {

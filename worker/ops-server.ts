@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
-import { checkReadiness, readinessResponse } from "@/lib/observability/health";
+import { cachedReadiness, readinessResponse } from "@/lib/observability/health";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
 import { metricsText } from "@/lib/observability/scrape";
@@ -19,7 +19,8 @@ export function startOpsServer(boss: PgBoss): Server {
       if (path === "/health/live")
         answer = Response.json({ status: "ok", checks: { process: { ok: true, detail: `pid ${process.pid}` } } });
       else if (path === "/health/ready") {
-        const r = readinessResponse(await checkReadiness(getDb()));
+        // The worker's port is loopback unless WORKER_HOST says otherwise, and serves /metrics openly: full details.
+        const r = readinessResponse(await cachedReadiness(getDb()), true);
         answer = new Response(r.body, { status: r.status, headers: r.headers });
       } else if (path === "/metrics") {
         await collectQueueSizes(boss);

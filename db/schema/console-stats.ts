@@ -20,7 +20,9 @@ export type RollupMetric =
   | "events.scheduled"
   | "users.created"
   | "requests.accepted"
-  | "requests.rejected";
+  | "requests.rejected"
+  /** Of the rejected, those refused by a rate limit (429): counted here, not written to the request log. */
+  | "requests.limited";
 
 /**
  * Per-minute counters behind the project overview, so the page never scans `events`: the pipeline's

@@ -58,6 +58,8 @@ export const imports = pgTable(
     errors: jsonb().$type<ImportRowError[]>().notNull().default([]),
     /** Why the whole import failed (an unreadable file), when state is failed. */
     error: text(),
+    /** Claims that took the import over from a worker that died holding it; at 2 the import is failed. */
+    takeovers: integer().notNull().default(0),
     leaseOwner: uuid(),
     leaseUntil: timestamp({ withTimezone: true }),
     createdAt: createdAt(),

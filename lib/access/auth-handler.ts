@@ -3,6 +3,7 @@ import { publicOrigin } from "@/lib/http/public-origin";
 import { MAX_FORM_BYTES } from "@/lib/http/read-form";
 import { readLimited } from "@/lib/http/read-json";
 import { authConfig } from "./auth";
+import { crossSite } from "./magic-link";
 
 const BASE_PATH = "/api/auth";
 
@@ -18,6 +19,14 @@ export async function handleAuthRequest(
   beforeAuth?: (request: Request) => Promise<void>,
 ): Promise<Response> {
   const { pathname, search } = new URL(req.url);
+  // The e-mail callback signs the browser in with whatever token it carries: another site must not be able
+  // to send a visitor there with the attacker's link (login CSRF), by GET or any other method. OAuth
+  // callbacks arrive cross-site by design and are bound to the browser by their state and PKCE cookies.
+  if (pathname.startsWith(`${BASE_PATH}/callback/nodemailer`) && crossSite(req))
+    return new Response("Cross-site sign-in refused: open the link from the e-mail and press the button.", {
+      status: 403,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   const url = new URL(pathname + search, publicOrigin(req));
   const body = req.method === "POST" ? await readLimited(req, MAX_FORM_BYTES) : undefined;
   const headers = new Headers(req.headers);

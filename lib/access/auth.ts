@@ -1,4 +1,5 @@
 import NextAuth, { type NextAuthConfig } from "next-auth";
+import { normalizeSignInIdentifier } from "./sign-in-address";
 import Nodemailer from "next-auth/providers/nodemailer";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { sql } from "drizzle-orm";
@@ -56,6 +57,8 @@ export const authConfig = (): NextAuthConfig => ({
       // Sending goes through lib/mail (SMTP_URL, or the development outbox); this is only required by the provider.
       server: process.env.SMTP_URL || "smtp://localhost:25",
       maxAge: 24 * 3600,
+      // Ours, the same function the sign-in limits count with (lib/access/sign-in-address.ts).
+      normalizeIdentifier: normalizeSignInIdentifier,
       async sendVerificationRequest({ identifier, url }) {
         const link = confirmationUrl(url);
         await sendMail({

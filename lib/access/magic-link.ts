@@ -10,13 +10,25 @@ import { safePath } from "@/lib/http/safe-path";
  */
 export function magicLinkCallback(req: Request, form: URLSearchParams | FormData): string | null {
   const origin = publicOrigin(req);
-  const from = req.headers.get("origin");
-  if (from !== null && from !== origin) return null;
-  if (req.headers.get("sec-fetch-site") === "cross-site") return null;
+  if (crossSite(req)) return null;
   const params = new URLSearchParams();
   for (const name of ["callbackUrl", "token", "email"]) {
     const v = form.get(name);
     if (typeof v === "string" && v) params.set(name, name === "callbackUrl" ? safePath(v, origin) : v);
   }
   return `${origin}/api/auth/callback/nodemailer?${params}`;
+}
+
+/**
+ * Whether a request that would sign a browser in comes from another site: an `Origin` other than ours
+ * (`null` included), or Fetch Metadata saying `cross-site` or `same-site` (a sibling subdomain is another
+ * site's code too). Our own confirmation form posts same-origin and its 303 to the callback stays
+ * same-origin; a link typed or pasted into the address bar says `none`. Browsers that send neither header
+ * pass: the token itself, and SameSite cookies, still protect them.
+ */
+export function crossSite(req: Request): boolean {
+  const from = req.headers.get("origin");
+  if (from !== null && from !== publicOrigin(req)) return true;
+  const site = req.headers.get("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
 }

@@ -1,4 +1,4 @@
-import { clientAddress } from "./client-address";
+import { callerBucket } from "./client-address";
 import { RateLimited } from "./errors";
 import { errorToResponse } from "./problem";
 import { drainUnread } from "./read-json";
@@ -32,21 +32,29 @@ export const BUDGETS = {
 
 /** One request from the caller's address on an unauthenticated door; returns the headers to send. */
 export function limitAnonymous(req: Request, door: string): Promise<Record<string, string>> {
-  return limitOrThrow(`ip:${door}`, clientAddress(req), BUDGETS.anonymous(), "from this address");
+  return limitOrThrow(`ip:${door}`, callerBucket(req), BUDGETS.anonymous(), "from this address");
 }
 
 export function limitSession(adminId: string): Promise<Record<string, string>> {
   return limitOrThrow("session", adminId, BUDGETS.session(), "for this console session");
 }
 
-export function limitKey(key: {
-  id: string;
-  rateLimitPerSecond: number;
-  rateLimitBurst: number;
-}): Promise<Record<string, string>> {
+/**
+ * One request on an API key's budget. A browser key (one with allowed origins) is public by nature, in
+ * every visitor's page: its budget is counted per caller address (`caller`), so one abuser spends only
+ * their own share and never starves the key's other visitors.
+ */
+export function limitKey(
+  key: {
+    id: string;
+    rateLimitPerSecond: number;
+    rateLimitBurst: number;
+  },
+  caller?: Request,
+): Promise<Record<string, string>> {
   return limitOrThrow(
     "key",
-    key.id,
+    caller ? `${key.id}|${callerBucket(caller)}` : key.id,
     perSecond(key.rateLimitPerSecond, key.rateLimitBurst),
     `for this key (${key.rateLimitPerSecond}/s, burst ${key.rateLimitBurst})`,
   );

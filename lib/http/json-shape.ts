@@ -64,3 +64,30 @@ export function nestingDepth(bytes: Uint8Array): number {
   }
   return max;
 }
+
+/**
+ * The bracket depth and the number of JSON values of a JSON text, in one pass over its bytes (brackets and
+ * commas inside strings do not count), so a row can be refused before JSON.parse turns it into objects.
+ * Every value but the first is preceded by a `,` or opens after a `[`/`:`: counting `,`, `[`, `:` outside
+ * strings, plus one, bounds the values from above. Stops counting once either limit is passed.
+ */
+export function textShape(bytes: Uint8Array, limits: { maxDepth: number; maxValues: number }) {
+  let depth = 0;
+  let maxDepth = 0;
+  let values = 1;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > maxDepth) maxDepth = depth;
+      if (b === 0x5b) values++;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+    else if (b === 0x2c || b === 0x3a) values++;
+    if (maxDepth > limits.maxDepth || values > limits.maxValues) break;
+  }
+  return { depth: maxDepth, values };
+}

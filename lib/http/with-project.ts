@@ -82,10 +82,11 @@ export function withProject<P extends { projectID: string } = { projectID: strin
               : "Send the API key as `Authorization: Bearer <key>`.",
           );
         keyOwner = { projectId: key.projectId, keyId: key.id };
-        headers = await limitKey(key);
-        // First: a browser on an origin the key does not list is refused whatever the route or role.
-        headers = { ...headers, ...checkOrigin(req, key.allowedOrigins) };
         browserKey = key.allowedOrigins !== null;
+        // First: a browser on an origin the key does not list is refused whatever the route or role, before
+        // it spends anything; then the budget, a browser key's counted per caller address (limitKey).
+        const cors = checkOrigin(req, key.allowedOrigins);
+        headers = { ...(await limitKey(key, browserKey ? req : undefined)), ...cors };
         if (browserKey && !opts.browser) {
           throw new Forbidden(
             "This is a browser key (it has allowed_origins): it may only upsert users and send user events (POST /users, POST /users/events).",

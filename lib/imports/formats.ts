@@ -8,8 +8,16 @@ export type ImportFormat = "csv" | "ndjson";
 
 /** Largest upload; larger bodies are refused (413) while streaming. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
-/** Largest single row (CSV record or NDJSON line); a longer one is a row error, never buffered further. */
-export const MAX_ROW_BYTES = 1024 * 1024;
+/**
+ * Largest single row (CSV record or NDJSON line); a longer one is a row error, never buffered further.
+ * The API's own limits (20 identifiers of 1,024 characters, 32 KiB of `data`, a few fields) fit well
+ * within it; a larger row could only be refused after parsing, so it is refused before.
+ */
+export const MAX_ROW_BYTES = 128 * 1024;
+/** JSON values one NDJSON row may hold (counted on the text, before parsing): 32 KiB of `data` holds fewer. */
+export const MAX_ROW_VALUES = 20_000;
+/** Nesting of one NDJSON row (counted on the text): `data` may nest 32 levels inside the row's own two. */
+export const MAX_ROW_DEPTH = 40;
 /** Row errors kept per import (the counts go on). */
 export const MAX_ROW_ERRORS = 1000;
 

@@ -3,7 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { parse } from "csv-parse";
 import type { DbOrTx } from "@/db/client";
 import { importChunks, type Import } from "@/db/schema";
-import { csvRowToBody, MAX_ROW_BYTES } from "./formats";
+import { textShape } from "@/lib/http/json-shape";
+import { csvRowToBody, MAX_ROW_BYTES, MAX_ROW_DEPTH, MAX_ROW_VALUES } from "./formats";
 
 /** One row of an import file: its body to validate, or why it could not even be read. */
 export interface FileRow {
@@ -26,7 +27,11 @@ async function* chunks(db: DbOrTx, imp: Import): AsyncGenerator<Buffer> {
       .where(
         and(eq(importChunks.projectId, imp.projectId), eq(importChunks.importId, imp.id), eq(importChunks.seq, seq)),
       );
-    if (!row) throw new Error(`import ${imp.id}: chunk ${seq} is missing`);
+    // The stored file is gone (the import was cancelled or swept meanwhile): the import cannot go on.
+    if (!row)
+      throw Object.assign(new Error(`The stored file is incomplete (part ${seq} is missing).`), {
+        code: "IMPORT_CHUNK_MISSING",
+      });
     yield Buffer.from(row.bytes);
   }
 }
@@ -101,6 +106,12 @@ async function* ndjsonRows(db: DbOrTx, imp: Import): AsyncGenerator<FileRow> {
     line++;
     bytes += raw.byteLength + 1;
     if (oversized) return { index: index++, line, bytes, error: `line longer than ${MAX_ROW_BYTES} bytes` };
+    // Bounded by depth and by the number of values on the text, before JSON.parse makes a single object.
+    const shape = textShape(raw, { maxDepth: MAX_ROW_DEPTH, maxValues: MAX_ROW_VALUES });
+    if (shape.depth > MAX_ROW_DEPTH)
+      return { index: index++, line, bytes, error: `nested deeper than ${MAX_ROW_DEPTH} levels` };
+    if (shape.values > MAX_ROW_VALUES)
+      return { index: index++, line, bytes, error: `more than ${MAX_ROW_VALUES} JSON values` };
     const text = raw.toString("utf8").trim();
     if (!text) return null;
     let body: unknown;

@@ -29,6 +29,12 @@ export interface ImportRunOptions {
    */
   batchSize: number;
   /**
+   * Bytes of the file per batch (IMPORT_BATCH_BYTES, default 2 MiB): a batch ends at whichever of
+   * `batchSize` rows or this many bytes comes first, so the rows parsed and in flight at once stay small
+   * whatever the rows hold (5,000 rows of 100 KiB would be half a gigabyte of objects).
+   */
+  batchBytes: number;
+  /**
    * Batches in flight at once (IMPORT_PARALLEL, 1 to 4, default 2). A batch's rows are applied while the
    * one before it is still committing, so the database works on two cores; checkpoints still commit in
    * file order (see commitBatch).
@@ -40,13 +46,20 @@ export interface ImportRunOptions {
 
 export const DEFAULT_IMPORT_BATCH = 5000;
 export const MAX_IMPORT_BATCH = 10_000;
+export const DEFAULT_IMPORT_BATCH_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_IMPORT_PARALLEL = 2;
+/** Claims of an import that lost their worker (its lease ran out) before the import is failed instead of taken again. */
+export const MAX_IMPORT_TAKEOVERS = 2;
 export const MAX_IMPORT_PARALLEL = 4;
 
 export function importRunOptions(env = process.env): ImportRunOptions {
   return {
     leaseSeconds: Number(env.IMPORT_LEASE_SECONDS ?? 30),
     batchSize: Math.max(1, Math.min(MAX_IMPORT_BATCH, Number(env.IMPORT_BATCH) || DEFAULT_IMPORT_BATCH)),
+    batchBytes: Math.max(
+      64 * 1024,
+      Math.min(64 * 1024 * 1024, Number(env.IMPORT_BATCH_BYTES) || DEFAULT_IMPORT_BATCH_BYTES),
+    ),
     parallel: Math.max(
       1,
       Math.min(MAX_IMPORT_PARALLEL, Math.floor(Number(env.IMPORT_PARALLEL)) || DEFAULT_IMPORT_PARALLEL),
@@ -63,18 +76,41 @@ class LeaseLost extends Error {}
  */
 export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boolean> {
   const owner = randomUUID();
-  const claimed = await queryRows<{ project_id: string; id: string }>(
+  // A claim of a `running` import whose lease ran out is a takeover: the worker that held it died with it
+  // (a graceful stop hands it back with no lease). After MAX_IMPORT_TAKEOVERS the import is failed instead,
+  // so a file that kills its worker (out of memory, say) cannot take the worker and the pipeline down forever.
+  const claimed = await queryRows<{ project_id: string; id: string; takeovers: number; rows_done: number }>(
     db,
     sql`
-    update imports set state = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${opts.leaseSeconds}), updated_at = now()
+    update imports set state = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${opts.leaseSeconds}),
+      takeovers = takeovers + (state = 'running' and lease_until is not null)::int, updated_at = now()
     where (project_id, id) = (
       select project_id, id from imports
       where state in ('queued', 'running') and (lease_until is null or lease_until < now())
       order by created_at limit 1 for update skip locked)
-    returning project_id, id`,
+    returning project_id, id, takeovers, rows_done`,
   );
   const key = claimed[0];
   if (!key) return false;
+  if (key.takeovers >= MAX_IMPORT_TAKEOVERS) {
+    const reason = `The import stopped its worker ${key.takeovers} times (the worker ran out of memory or was killed while applying the rows after row ${key.rows_done}); it is not taken again. Rows before that are applied.`;
+    await db
+      .update(imports)
+      .set({
+        state: "failed",
+        error: reason,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+        leaseOwner: null,
+        leaseUntil: null,
+      })
+      .where(and(eq(imports.projectId, key.project_id), eq(imports.id, key.id), eq(imports.leaseOwner, owner)));
+    await db
+      .delete(importChunks)
+      .where(and(eq(importChunks.projectId, key.project_id), eq(importChunks.importId, key.id)));
+    log.error({ importId: key.id, takeovers: key.takeovers }, "import failed: it stopped its worker repeatedly");
+    return true;
+  }
   const [imp] = await db
     .select()
     .from(imports)
@@ -114,12 +150,17 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
     inFlight.push(self.done);
   };
   let batch: FileRow[] = [];
+  let batchFrom = imp.bytesDone; // the file offset the batch's first row starts at
   try {
     try {
       for await (const row of readRows(db, imp)) {
-        if (row.index < imp.rowsDone) continue;
+        if (row.index < imp.rowsDone) {
+          batchFrom = row.bytes;
+          continue;
+        }
         batch.push(row);
-        if (batch.length >= opts.batchSize) {
+        if (batch.length >= opts.batchSize || row.bytes - batchFrom >= opts.batchBytes) {
+          batchFrom = row.bytes;
           if (opts.stopping?.()) {
             await settleAll();
             return release(db, imp, owner);
@@ -195,9 +236,13 @@ async function release(db: Db, imp: Import, owner: string) {
 
 function isFileError(err: unknown): boolean {
   return (
-    typeof (err as { code?: unknown })?.code === "string" && String((err as { code: string }).code).startsWith("CSV_")
+    typeof (err as { code?: unknown })?.code === "string" &&
+    /^(CSV_|IMPORT_CHUNK_MISSING$)/.test(String((err as { code: string }).code))
   );
 }
+
+/** A row error is kept short: it is stored, shown and logged, and the row's own content must not ride along. */
+const capped = (message: string) => (message.length > 500 ? `${message.slice(0, 497)}...` : message);
 
 /** The batch before this one had not committed in time, or failed: this one rolled back to go again after it. */
 class NotInOrder extends Error {}
@@ -248,9 +293,12 @@ async function commitBatch(
     else
       errors.push({
         line: row.line,
-        message: zodIssuesToFieldErrors(parsed.error.issues)
-          .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
-          .join("; "),
+        message: capped(
+          zodIssuesToFieldErrors(parsed.error.issues)
+            .slice(0, 5)
+            .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+            .join("; "),
+        ),
       });
   }
   const last = rows[rows.length - 1]!;

@@ -23,6 +23,17 @@ export function outboxEnabled(): boolean {
   return process.env.NODE_ENV !== "production" || process.env.RELAY_TEST_OUTBOX === "1";
 }
 
+/**
+ * Whether /dev/outbox may show the outbox to this caller: never in production (whatever else is set), and
+ * in development only to a loopback peer, the TCP address itself (a forwarded header could claim anything):
+ * the page shows working sign-in links.
+ */
+export function outboxPageVisible(peer: string | null): boolean {
+  if (process.env.NODE_ENV === "production" || !outboxEnabled()) return false;
+  const address = (peer ?? "").replace(/^::ffff:/i, "");
+  return address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
 export async function appendToOutbox(mail: Omit<OutboxMail, "id" | "sentAt">): Promise<void> {
   const file = outboxPath();
   await mkdir(path.dirname(file), { recursive: true });

@@ -33,7 +33,8 @@ export async function checkReadiness(db: Db, limits = readinessLimits()): Promis
   let dbError = "";
   try {
     state = await Promise.race([
-      readSystemState(db),
+      // Counted only as far as the threshold: a backlog past it is "too many" whatever its size.
+      readSystemState(db, limits.backlog + 1),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref(),
       ),
@@ -83,9 +84,44 @@ export async function checkReadiness(db: Db, limits = readinessLimits()): Promis
   return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "unavailable", checks };
 }
 
-/** The JSON answer of a readiness endpoint: 200 when every check passes, 503 with Retry-After otherwise. */
-export function readinessResponse(r: Readiness): { status: number; headers: Record<string, string>; body: string } {
+/** How long one readiness result answers every caller (HEALTH_CACHE_SECONDS, default 5; 0 turns it off). */
+const cacheMs = () => Math.max(0, Number(process.env.HEALTH_CACHE_SECONDS ?? 5) || 0) * 1000;
+
+type Cached = { at: number; result: Promise<Readiness> };
+const KEY = Symbol.for("relay.readiness");
+const g = globalThis as unknown as Record<symbol, Cached | undefined>;
+
+/**
+ * The readiness result, computed at most once per HEALTH_CACHE_SECONDS per process: the endpoint is public,
+ * and however often it is called the database answers one query per interval (callers arriving while it
+ * runs share it).
+ */
+export function cachedReadiness(db: Db): Promise<Readiness> {
+  const now = Date.now();
+  const hit = g[KEY];
+  if (hit && now - hit.at < cacheMs()) return hit.result;
+  const result = checkReadiness(db);
+  g[KEY] = { at: now, result };
+  return result;
+}
+
+/** What anyone may see: each check's name and verdict, without values or database error text. */
+function publicView(r: Readiness) {
+  return {
+    status: r.status,
+    checks: Object.fromEntries(Object.entries(r.checks).map(([name, c]) => [name, { ok: c.ok }])),
+  };
+}
+
+/**
+ * The JSON answer of a readiness endpoint: 200 when every check passes, 503 with Retry-After otherwise.
+ * Details (values, limits, why a check failed) only when `detailed` (a METRICS_TOKEN bearer).
+ */
+export function readinessResponse(
+  r: Readiness,
+  detailed: boolean,
+): { status: number; headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
   if (r.status !== "ok") headers["retry-after"] = "5";
-  return { status: r.status === "ok" ? 200 : 503, headers, body: JSON.stringify(r) };
+  return { status: r.status === "ok" ? 200 : 503, headers, body: JSON.stringify(detailed ? r : publicView(r)) };
 }

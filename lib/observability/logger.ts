@@ -64,7 +64,7 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
         method.apply(this, args.map((a) => (typeof a === "string" ? scrubSecrets(a) : a)) as Parameters<typeof method>);
       },
     },
-    serializers: { err: (e: unknown) => scrubError(e) },
+    serializers: { err: (e: unknown) => compactError(e) },
   };
   // Pretty printing on the main thread (no transport worker): Next's bundled route handlers cannot load transport workers.
   if (destination) return pino(options, destination);
@@ -81,11 +81,24 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
     : pino(options);
 }
 
-function scrubError(e: unknown) {
-  const s = pino.stdSerializers.err(e as Error) as unknown as Record<string, unknown>;
-  if (!s || typeof s !== "object") return s;
-  for (const k of ["message", "stack"]) if (typeof s[k] === "string") s[k] = scrubSecrets(s[k] as string);
-  return s;
+/**
+ * An error as one short log field: its type, message, code (and PostgreSQL's detail fields), a stack cut
+ * to a few frames, and its cause the same way. Nothing else of the object: a driver's error carries its
+ * client, connection and query (thousands of characters a line, and connection internals).
+ */
+export function compactError(e: unknown, depth = 0): unknown {
+  if (!(e instanceof Error)) {
+    if (e === null || e === undefined || typeof e !== "object") return e;
+    return { message: scrubSecrets(String((e as { message?: unknown }).message ?? "non-error object")).slice(0, 1000) };
+  }
+  const out: Record<string, unknown> = { type: e.name, message: scrubSecrets(e.message).slice(0, 1000) };
+  const fields = e as unknown as Record<string, unknown>;
+  for (const k of ["code", "severity", "detail", "constraint_name", "table_name"])
+    if (typeof fields[k] === "string" || typeof fields[k] === "number")
+      out[k] = typeof fields[k] === "string" ? scrubSecrets(fields[k] as string).slice(0, 300) : fields[k];
+  if (e.stack) out.stack = scrubSecrets(e.stack.split("\n").slice(0, 12).join("\n")).slice(0, 2000);
+  if (e.cause !== undefined && depth < 2) out.cause = compactError(e.cause, depth + 1);
+  return out;
 }
 
 const KEY = Symbol.for("relay.logger");

@@ -2,23 +2,7 @@ import { randomUUID } from "node:crypto";
 import { withLogContext } from "./context";
 import { log, scrubSecrets } from "./logger";
 import { metrics } from "./metrics";
-
-/** Ids, tokens and numbers in a path become placeholders, so the route label has few values. */
-export function routePattern(pathname: string): string {
-  return pathname
-    .split("/")
-    .map((seg) =>
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg)
-        ? ":id"
-        : /^\d+$/.test(seg)
-          ? ":n"
-          : seg.length > 40
-            ? ":token"
-            : seg,
-    )
-    .slice(0, 12)
-    .join("/");
-}
+import { routeTemplate } from "./route-template";
 
 /** A caller's request id is kept when it is short and plain (a load balancer's), else a new one is made. */
 function requestId(req: Request): string {
@@ -36,7 +20,7 @@ export function observed<A extends unknown[]>(handler: (req: Request, ...rest: A
     return withLogContext({ reqId }, async () => {
       const started = performance.now();
       const url = new URL(req.url);
-      const route = routePattern(url.pathname);
+      const route = routeTemplate(url.pathname);
       let status = 500;
       try {
         const res = await handler(req, ...rest);

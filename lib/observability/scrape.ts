@@ -8,18 +8,24 @@ import { metrics } from "./metrics";
  * endpoint is off (404), so metrics are never public by accident.
  */
 export async function scrapeResponse(req: Request): Promise<Response> {
-  const token = process.env.METRICS_TOKEN;
-  if (!token) return new Response("Metrics are off: set METRICS_TOKEN.\n", { status: 404 });
-  const given = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "")?.[1] ?? "";
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+  if (!process.env.METRICS_TOKEN) return new Response("Metrics are off: set METRICS_TOKEN.\n", { status: 404 });
+  if (!hasMetricsToken(req)) {
     return new Response("Send `Authorization: Bearer <METRICS_TOKEN>`.\n", {
       status: 401,
       headers: { "www-authenticate": "Bearer" },
     });
   }
   return metricsText();
+}
+
+/** Whether the request carries `Authorization: Bearer <METRICS_TOKEN>` (never, when none is set). */
+export function hasMetricsToken(req: Request): boolean {
+  const token = process.env.METRICS_TOKEN;
+  if (!token) return false;
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "")?.[1] ?? "";
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The registry as Prometheus text, with the database-read gauges refreshed first. */

@@ -21,9 +21,9 @@ const HEAD = journal.entries[journal.entries.length - 1]!;
 
 /**
  * The whole system's state in one read-only statement, shared by readiness and metrics. Each count is
- * bounded (`limit`) so a huge backlog costs no more than the threshold it is compared with.
+ * bounded (`cap`) so a huge backlog costs no more than the threshold it is compared with.
  */
-export async function readSystemState(db: Db): Promise<SystemState> {
+export async function readSystemState(db: Db, cap = 1_000_000): Promise<SystemState> {
   const [row] = await queryRows<{
     intake_backlog: number;
     intake_oldest: number;
@@ -38,10 +38,10 @@ export async function readSystemState(db: Db): Promise<SystemState> {
     db,
     sql`
     select
-      (select count(*) from (select 1 from event_intake where failed_at is null limit 1000000) b)::int as intake_backlog,
+      (select count(*) from (select 1 from event_intake where failed_at is null limit ${cap}) b)::int as intake_backlog,
       coalesce(extract(epoch from now() - (select min(received_at) from event_intake where failed_at is null)), 0)::float8 as intake_oldest,
-      (select count(*) from (select 1 from event_intake where failed_at is not null limit 100000) f)::int as intake_set_aside,
-      (select count(*) from (select 1 from schedule_firings where state = 'pending' and fire_at <= now() limit 1000000) d)::int as firings_due,
+      (select count(*) from (select 1 from event_intake where failed_at is not null limit ${Math.min(cap, 100_000)}) f)::int as intake_set_aside,
+      (select count(*) from (select 1 from schedule_firings where state = 'pending' and fire_at <= now() limit ${cap}) d)::int as firings_due,
       (select count(*) from event_fanouts where finished_at is null)::int as fanouts_open,
       (select coalesce(sum(delivered), 0) from event_fanouts where finished_at is null)::int as fanouts_delivered,
       extract(epoch from now() - (select max(seen_at) from worker_heartbeats))::float8 as heartbeat_age,

@@ -27,6 +27,7 @@ export const rollupDelta = z.array(
       "users.created",
       "requests.accepted",
       "requests.rejected",
+      "requests.limited",
     ]),
     m: z.string(),
     c: z.number().int(),

@@ -2,18 +2,20 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/http/errors";
 import { bodyRead } from "@/lib/http/read-json";
 import { scrubSecrets } from "@/lib/observability/logger";
-import { redactBody } from "./redact-body";
-import { logRequest } from "./request-log-buffer";
+import { redactBody, redactErrors } from "./redact-body";
+import { countLimited, logRequest } from "./request-log-buffer";
 
 /** A path with its query string, scrubbed of token-like values and capped, as the log shows it. */
 function loggedPath(url: string): string {
   const u = new URL(url);
-  return scrubSecrets(u.pathname + u.search).slice(0, 2048);
+  return scrubSecrets(u.pathname + u.search).slice(0, 512);
 }
 
 /**
  * Queues one API-key request for the key's project's request log. Failed requests (4xx and 5xx) keep
- * their problem's `errors[]` and their body (redacted, 8 KiB); successful ones keep neither.
+ * their problem's `errors[]` (redacted, capped) and their body (redacted, 4 KiB); successful ones keep
+ * neither, so an entry stays a few KiB whatever was sent. A 429 is only counted: a client hammering past
+ * its limit would otherwise write one row per refused request.
  */
 export function recordKeyRequest(
   req: Request,
@@ -23,6 +25,10 @@ export function recordKeyRequest(
   requestId: string | undefined,
   failure: unknown,
 ): void {
+  if (status === 429) {
+    countLimited(owner.projectId);
+    return;
+  }
   const failed = status >= 400;
   logRequest({
     projectId: owner.projectId,
@@ -33,7 +39,7 @@ export function recordKeyRequest(
     status,
     durationMs: Math.max(0, Math.round(durationMs)),
     requestId: requestId ?? randomUUID(),
-    errors: failed && failure instanceof AppError && failure.errors?.length ? failure.errors.slice(0, 100) : null,
+    errors: failed && failure instanceof AppError ? redactErrors(failure.errors) : null,
     body: failed ? redactBody(bodyRead(req)) : null,
   });
 }

@@ -21,11 +21,43 @@ export interface LoggedRequest {
 const MAX_BUFFERED = 20_000;
 const FLUSH_MS = 1000;
 
-type State = { buffer: LoggedRequest[]; dropped: number; timer: NodeJS.Timeout | null; flushing: Promise<void> | null };
+type State = {
+  buffer: LoggedRequest[];
+  /** Rate-limited (429) requests per project and minute: counted in the rollups, never logged one by one. */
+  limited: Map<string, number>;
+  dropped: number;
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void> | null;
+};
 // On globalThis: Next bundles route handlers into separate chunks, each of which would get its own buffer.
 const KEY = Symbol.for("relay.requestLog");
 const g = globalThis as unknown as Record<symbol, State | undefined>;
-const state: State = (g[KEY] ??= { buffer: [], dropped: 0, timer: null, flushing: null });
+const state: State = (g[KEY] ??= { buffer: [], limited: new Map(), dropped: 0, timer: null, flushing: null });
+state.limited ??= new Map();
+
+/** At most this many project-minutes of 429 counts wait in memory (each is one number). */
+const MAX_LIMITED_KEYS = 10_000;
+
+/** Counts one rate-limited request for its project's rollup (`requests.rejected` and `requests.limited`). */
+export function countLimited(projectId: string): void {
+  const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+  const key = `${projectId}|${minute}`;
+  if (!state.limited.has(key) && state.limited.size >= MAX_LIMITED_KEYS) {
+    state.dropped++;
+    return;
+  }
+  state.limited.set(key, (state.limited.get(key) ?? 0) + 1);
+  schedule();
+}
+
+function schedule() {
+  if (state.timer) return;
+  state.timer = setTimeout(() => {
+    state.timer = null;
+    void flushRequestLog();
+  }, FLUSH_MS);
+  state.timer.unref?.();
+}
 
 /**
  * Queues one request for the log. Never on the request's critical path: an array push; a timer (unref'd,
@@ -37,13 +69,7 @@ export function logRequest(entry: LoggedRequest): void {
     return;
   }
   state.buffer.push(entry);
-  if (!state.timer) {
-    state.timer = setTimeout(() => {
-      state.timer = null;
-      void flushRequestLog();
-    }, FLUSH_MS);
-    state.timer.unref?.();
-  }
+  schedule();
 }
 
 /**
@@ -53,10 +79,13 @@ export function logRequest(entry: LoggedRequest): void {
 export async function flushRequestLog(): Promise<void> {
   if (state.flushing) return state.flushing;
   const batch = state.buffer.splice(0, 5000);
-  if (!batch.length) return;
+  const limited = state.limited;
+  if (!batch.length && !limited.size) return;
+  state.limited = new Map();
   state.flushing = (async () => {
     try {
-      await writeIsolated(batch);
+      if (limited.size) await writeLimited(limited).catch((err) => putBackLimited(limited, err));
+      if (batch.length) await writeIsolated(batch);
       if (state.dropped) {
         log.warn({ dropped: state.dropped }, "request log buffer was full; requests were not logged");
         state.dropped = 0;
@@ -70,16 +99,37 @@ export async function flushRequestLog(): Promise<void> {
       state.buffer.unshift(...unwritten.slice(0, Math.max(0, MAX_BUFFERED - state.buffer.length)));
     } finally {
       state.flushing = null;
-      if (state.buffer.length && !state.timer) {
-        state.timer = setTimeout(() => {
-          state.timer = null;
-          void flushRequestLog();
-        }, FLUSH_MS);
-        state.timer.unref?.();
-      }
+      if (state.buffer.length || state.limited.size) schedule();
     }
   })();
   return state.flushing;
+}
+
+/** Counts that could not be written go back, added to whatever came in meanwhile (bounded like new ones). */
+function putBackLimited(limited: Map<string, number>, err: unknown) {
+  log.warn({ err, minutes: limited.size }, "rate-limited counts not written; will retry");
+  for (const [key, n] of limited) {
+    if (!state.limited.has(key) && state.limited.size >= MAX_LIMITED_KEYS) continue;
+    state.limited.set(key, (state.limited.get(key) ?? 0) + n);
+  }
+}
+
+async function writeLimited(limited: Map<string, number>) {
+  const rows = [...limited]
+    .flatMap(([key, c]) => {
+      const [p, m] = key.split("|") as [string, string];
+      return [
+        { p, k: "requests.rejected", m, c },
+        { p, k: "requests.limited", m, c },
+      ];
+    })
+    .sort((a, b) => (a.p + a.k + a.m < b.p + b.k + b.m ? -1 : 1));
+  await getDb().execute(sql`
+    insert into project_rollups as r (project_id, metric, minute, count)
+    select x.p, x.k, x.m, x.c
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(p uuid, k text, m timestamptz, c bigint)
+    where exists (select 1 from projects pr where pr.id = x.p)
+    on conflict (project_id, metric, minute) do update set count = r.count + excluded.count`);
 }
 
 /** The rows not yet written when the database went away in the middle of isolating a refused row. */

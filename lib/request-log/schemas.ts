@@ -31,9 +31,9 @@ export const loggedRequestOutput = z
       .array(z.object({ path: z.string(), message: z.string() }))
       .nullable()
       .meta({ description: "The problem's `errors[]` of a failed request." }),
-    body: z
-      .string()
-      .nullable()
-      .meta({ description: "A failed request's body: secret-named fields and API keys redacted, at most 8 KiB." }),
+    body: z.string().nullable().meta({
+      description:
+        "A failed request's body: secret fields (names containing token, secret, password, key; Twilio settings) and API keys redacted, at most 4 KiB.",
+    }),
   })
   .meta({ id: "LoggedRequest" });

@@ -1,3 +1,4 @@
+import RudderAnalytics from "@rudderstack/rudder-sdk-node";
 import { Analytics } from "@segment/analytics-node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
@@ -74,6 +75,29 @@ describe("Segment HTTP API with @segment/analytics-node", () => {
     expect(new Date(order.occurred_at).toISOString()).toBe("2026-03-01T10:00:00.000Z");
     expect(byName.get("page_viewed")!.data).toMatchObject({ name: "Pricing", path: "/pricing" });
     expect(JSON.stringify(events)).not.toContain(p.keys.client); // the writeKey in the batch body is never stored
+  });
+
+  it("RudderStack's Node SDK with its defaults (gzip on, axios's form content type) lands its calls", async () => {
+    const failures: unknown[] = [];
+    const client = new RudderAnalytics(p.keys.client, {
+      dataPlaneUrl: baseUrl,
+      flushAt: 50,
+      flushInterval: 200,
+      retryCount: 0,
+      logLevel: "error",
+      errorHandler: (e) => failures.push(e),
+    });
+    client.identify({ userId: "rs-1", traits: { email: "rs@example.com", plan: "team" } });
+    client.track({ userId: "rs-1", event: "Rudder Gzipped", properties: { total: 7 } });
+    client.group({ userId: "rs-1", groupId: "rs-org", traits: { name: "Rudder Org" } });
+    await client.flush();
+    expect(failures).toEqual([]);
+    const [user] = await sql`select u.email, u.data from users u join user_identifiers i on i.user_id = u.id
+      where i.project_id = ${p.projectId} and i.source = 'default' and i.external_id = 'rs-1'`;
+    expect(user).toMatchObject({ email: "rs@example.com", data: { plan: "team" } });
+    const tracked = (await intake(p.projectId)).filter((e) => e.name === "Rudder Gzipped");
+    expect(tracked).toHaveLength(1);
+    expect(tracked[0]!.data).toMatchObject({ total: 7 });
   });
 
   it("a retried batch is not doubled: messageId is the client event id", async () => {

@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { headers } from "next/headers";
 import { connection } from "next/server";
-import { outboxEnabled, readOutbox } from "@/lib/mail/outbox";
+import { PEER_HEADER } from "@/lib/http/client-address";
+import { outboxPageVisible, readOutbox } from "@/lib/mail/outbox";
 
 export const metadata: Metadata = { title: "Dev outbox", robots: { index: false } };
 
-/** Development only: the mail the console would have sent. Production answers 404. */
+/** Development only, to a browser on this machine: the mail the console would have sent. Otherwise 404. */
 export default async function OutboxPage() {
   await connection();
-  if (!outboxEnabled()) notFound();
+  if (!outboxPageVisible((await headers()).get(PEER_HEADER))) notFound();
   const mails = await readOutbox();
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">

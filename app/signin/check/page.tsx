@@ -12,7 +12,7 @@ export default function CheckEmailPage() {
         We sent you a sign-in link. Open it on this device and confirm to finish signing in. The link works once, for 24
         hours.
       </p>
-      {outboxEnabled() && !process.env.SMTP_URL && (
+      {outboxEnabled() && process.env.NODE_ENV !== "production" && !process.env.SMTP_URL && (
         <p className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
           Development: no SMTP_URL is set, so mail goes to the{" "}
           <Link href="/dev/outbox" className="font-medium underline">

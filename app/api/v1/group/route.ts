@@ -6,7 +6,7 @@ import { toRelayOp } from "@/lib/segment/to-relay";
 
 /** Segment's `POST /v1/group` (write key as the Basic user); see the mapping table in README. */
 export const POST = withProject("organizations.write", async (req, ctx) => {
-  const message = await readJson(req, segmentCall("group"));
+  const message = await readJson(req, segmentCall("group"), { anyContentType: true });
   await ingestSegment(ctx, [toRelayOp(message)]);
   return json({ success: true });
 });

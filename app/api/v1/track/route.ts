@@ -7,7 +7,7 @@ import { toRelayOp } from "@/lib/segment/to-relay";
 
 /** Segment's `POST /v1/track` (write key as the Basic user); see the mapping table in README. */
 export const POST = withProject("events.write", async (req, ctx) => {
-  const message = await readJson(req, segmentCall("track"));
+  const message = await readJson(req, segmentCall("track"), { anyContentType: true });
   metrics.eventsAccepted.inc((await ingestSegment(ctx, [toRelayOp(message)])).accepted);
   return json({ success: true });
 });

@@ -1,7 +1,8 @@
 import { readQuery } from "@/lib/http/pagination";
 import { json, withProject } from "@/lib/http/with-project";
 import { createImport } from "@/lib/imports/create-import";
-import { importKindQuery } from "@/lib/imports/formats";
+import { importKindQuery, MAX_IMPORT_BYTES } from "@/lib/imports/formats";
+import { withBodyStream } from "@/lib/http/read-json";
 import { listImports } from "@/lib/imports/list-imports";
 
 /** The body is the file itself (text/csv or application/x-ndjson), streamed into storage, never read whole. */
@@ -10,12 +11,10 @@ export const POST = withProject(
   async (req, ctx) => {
     const { kind } = readQuery(req, importKindQuery);
     const fileName = decodeFileName(req.headers.get("x-file-name"));
-    const created = await createImport(ctx, {
-      kind,
-      contentType: req.headers.get("content-type"),
-      fileName,
-      body: req.body,
-    });
+    // A gzip- or deflate-encoded upload is decompressed as it streams in (lib/http/read-json.ts).
+    const created = await withBodyStream(req, MAX_IMPORT_BYTES, (body) =>
+      createImport(ctx, { kind, contentType: req.headers.get("content-type"), fileName, body }),
+    );
     return json(created, 202);
   },
   { sessions: true },

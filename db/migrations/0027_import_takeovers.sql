@@ -1,0 +1,1 @@
+ALTER TABLE "imports" ADD COLUMN "takeovers" integer DEFAULT 0 NOT NULL;
