@@ -58,7 +58,7 @@ export interface AllowList {
  * `http`; a listed address or range may be connected to although it is private. A name does not vouch
  * for what it resolves to: a receiver on a private address needs its address listed too.
  */
-export function allowList(env = process.env): AllowList {
+export function allowList(env: Record<string, string | undefined> = process.env): AllowList {
   const names = new Set<string>();
   const addresses = new BlockList();
   for (const raw of (env.DESTINATIONS_ALLOW_HOSTS ?? "").split(",")) {

@@ -298,7 +298,12 @@ describe("connect-time address check", () => {
     // The server allows `localhost` by name (so create accepts it); this worker lists no address, so
     // the address `localhost` resolves to (loopback) is refused when connecting.
     await worker.stop("SIGTERM");
-    worker = await startWorker(process.env.DATABASE_URL!, { ...WORKER_ENV, DESTINATIONS_ALLOW_HOSTS: "localhost" });
+    worker = await startWorker(process.env.DATABASE_URL!, {
+      ...WORKER_ENV,
+      DESTINATIONS_ALLOW_HOSTS: "localhost",
+      // Seconds instead of 3 days, so the same failing destination shows being turned off for it.
+      DESTINATION_DISABLE_AFTER: "2s",
+    });
     const url = `http://localhost:${rx.port}/rebind`;
     const made = await create({ name: "rebind", url, events: ["Rebind"] });
     expect(made.status).toBe(201);
@@ -310,5 +315,11 @@ describe("connect-time address check", () => {
     expect(log.data[0].attempts[0].status).toBeNull();
     expect(log.data[0].attempts[0].error).toMatch(/refused to connect: localhost resolves to 127\.0\.0\.1/);
     expect(at("/rebind")).toEqual([]);
+    const off = await waitFor(async () => {
+      const b = (await api("GET", p.admin(`/destinations/${made.body.id}`), { key: p.keys.support })).body;
+      return b.enabled ? null : b;
+    });
+    expect(off.disabled_reason).toMatch(/^Turned off: every attempt failed since /);
+    expect(off.health.last_error).toMatch(/refused to connect/);
   }, 180_000);
 });
