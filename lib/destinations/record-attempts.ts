@@ -46,7 +46,9 @@ export async function recordAttempts(db: DbOrTx, outcomes: Outcome[], disableAft
           next_attempt_at = case when r.ok then null else r.next end,
           finished_at = case when r.ok or r.next is null then now() end,
           last_status = r.s, last_error = r.e
-        from r where dd.project_id = r.p and dd.id = r.id and dd.state = 'pending'
+        -- The || '' keeps the planner on the primary key: with a plain state = 'pending' it read the partial
+        -- due index by project alone and filtered every pending row of the project for each outcome.
+        from r where dd.project_id = r.p and dd.id = r.id and dd.state || '' = 'pending'
         returning dd.project_id, dd.id
       )
       insert into destination_attempts (project_id, delivery_id, destination_id, attempted_at, status, latency_ms, response, error)
