@@ -3,7 +3,7 @@ import { deliverInviteMail } from "@/lib/invites/deliver-invite-mail";
 import { rebuildList } from "@/lib/lists/rebuild-list";
 import { fanOut } from "@/lib/pipeline/fan-out";
 import { runHousekeeping } from "@/lib/pipeline/housekeeping";
-import { runJourneysSteps, runListsSteps, runSchemaStep } from "@/lib/pipeline/step-jobs";
+import { runDestinationsSteps, runJourneysSteps, runListsSteps, runSchemaStep } from "@/lib/pipeline/step-jobs";
 import { parseJob, type JobPayload, type QueueName } from "@/lib/queue/jobs";
 import { backfillOffset } from "@/lib/schedules/backfill-offset";
 import { systemContext } from "@/lib/access/context";
@@ -27,6 +27,7 @@ export const HANDLERS: Handlers = {
   // Merged: the jobs fetched together are decided in one pass per project (lib/pipeline/step-jobs.ts).
   "pipeline.lists": (jobs) => runListsSteps(getDb(), jobs),
   "pipeline.journeys": (jobs) => runJourneysSteps(getDb(), jobs),
+  "pipeline.destinations": (jobs) => runDestinationsSteps(getDb(), jobs),
   "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), job.fanoutId)),
   "lists.rebuild": each((job) => rebuildList(systemContext(getDb(), job.projectId), job.listId, "all")),
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
@@ -36,7 +37,11 @@ export const HANDLERS: Handlers = {
 };
 
 /** Queues whose handler takes the whole fetched batch at once (the others are handed one job at a time). */
-export const MERGED_QUEUES: ReadonlySet<QueueName> = new Set(["pipeline.lists", "pipeline.journeys"]);
+export const MERGED_QUEUES: ReadonlySet<QueueName> = new Set([
+  "pipeline.lists",
+  "pipeline.journeys",
+  "pipeline.destinations",
+]);
 
 /** Validates a batch with its queue's schema (the sender's) and hands it to the queue's handler. */
 export async function dispatch<Q extends QueueName>(

@@ -9,6 +9,7 @@ import { MAIL_NOT_CONFIGURED, mailConfigured } from "@/lib/mail/mail-configured"
 import { getBoss, stopBoss } from "@/lib/queue/boss";
 import type { QueueName } from "@/lib/queue/jobs";
 import { resumeBackfills } from "@/lib/schedules/resume-backfills";
+import { startSender } from "@/lib/destinations/sender";
 import { startDrain } from "./drain";
 import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
@@ -60,12 +61,14 @@ const drain = await startDrain();
 // The schedule firing loop: our own table and loop, not one pg-boss job per firing.
 const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());
 const importLoop = startImportLoop(getDb());
+// Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
+const sender = await startSender(getDb());
 const heartbeat = startHeartbeat(getDb());
 await heartbeat.ready;
 const opsServer = startOpsServer(boss);
 log.info(
   { queues: Object.keys(HANDLERS), heartbeat: heartbeat.id },
-  "[worker] ready: intake drain, schedule loop, import loop, job queues",
+  "[worker] ready: intake drain, schedule loop, import loop, destination sender, job queues",
 );
 if (!mailConfigured()) log.warn(`[worker] ${MAIL_NOT_CONFIGURED}`);
 
@@ -78,6 +81,7 @@ async function shutdown(signal: string) {
   await scheduleLoop.stop();
   await importLoop.stop();
   await drain.stop();
+  await sender.stop();
   await stopBoss();
   await heartbeat.stop();
   opsServer.close();

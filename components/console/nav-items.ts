@@ -26,6 +26,7 @@ export const NAV_ITEMS: NavItem[] = [
   { path: "/journeys", label: "Journeys", section: "Automation" },
   { path: "/members", label: "Members", section: "Settings" },
   { path: "/keys", label: "API keys", section: "Settings", minRole: "admin" },
+  { path: "/destinations", label: "Destinations", section: "Settings" },
   { path: "/requests", label: "Request log", section: "Settings", minRole: "admin" },
 ];
 

@@ -22,6 +22,7 @@ export const PERMISSIONS = {
   "schedules.read": "support",
   "lists.read": "support",
   "journeys.read": "support",
+  "destinations.read": "support",
   "subscriptions.read": "support",
   "imports.read": "support",
   // configuration
@@ -29,6 +30,9 @@ export const PERMISSIONS = {
   "lists.write": "editor",
   "journeys.write": "editor",
   "links.write": "editor",
+  "destinations.write": "editor",
+  // re-sends a window of past events to a receiver: bounded, and only by administrators
+  "destinations.replay": "admin",
   "subscriptions.configure": "admin",
   // destructive operations and access management
   "users.delete": "admin",

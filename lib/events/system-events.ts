@@ -1,5 +1,5 @@
 /** Names the service emits itself; clients may not send any name under these prefixes. */
-export const SYSTEM_EVENT_PREFIXES = ["user.", "organization.", "list.", "link.", "scheduled."] as const;
+export const SYSTEM_EVENT_PREFIXES = ["user.", "organization.", "list.", "link.", "scheduled.", "journey."] as const;
 
 export function isSystemEventName(name: string): boolean {
   return SYSTEM_EVENT_PREFIXES.some((p) => name.startsWith(p));
@@ -17,4 +17,6 @@ export type SystemEventName =
   | "list.user.removed"
   | "user.subscription.changed"
   | "link.clicked"
+  | "journey.user.entered"
+  | "journey.user.exited"
   | `scheduled.${string}`;

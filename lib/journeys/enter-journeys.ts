@@ -4,6 +4,7 @@ import { evaluateRule } from "@/lib/lists/evaluate-rule";
 import type { Condition, Rule } from "@/lib/lists/rules";
 import { matchesCondition } from "./match-condition";
 import { queryRows } from "@/lib/db/sql";
+import { recordSystemEvents } from "@/lib/events/record-system-events";
 import type { ProjectContext } from "@/lib/access/context";
 
 /**
@@ -21,7 +22,7 @@ function sendableSql(projectId: string) {
     from users su where su.project_id = ${projectId}::uuid and su.id = u::uuid)`;
 }
 
-type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean };
+type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean; journeyName: string };
 
 /** A scheduled entrance fires on the `scheduled.*` event of its schedule and offset (fields the schedules issue puts in the data). */
 function triggers(en: Entrance, e: EventRow): boolean {
@@ -41,7 +42,8 @@ function triggers(en: Entrance, e: EventRow): boolean {
  * enters its user; an organization event enters each member, filtered by the entrance's user rule. The
  * event data is the entry's context under the entrance's data key (`journey.<key>.<property>`).
  * Re-entry: without multiple entries a user enters once ever; without concurrent runs not while an entry
- * is active. The journey row is locked so racing workers decide one at a time.
+ * is active. The journey row is locked so racing workers decide one at a time. Each entry records a
+ * `journey.user.entered` event (journey id and name, entry id, the entering event's id, the context).
  */
 export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Promise<number> {
   const names = [...new Set(rows.map((r) => r.name))];
@@ -51,7 +53,8 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
     sql`
     select en.id, en.journey_id as "journeyId", en.kind, en.event_name as "eventName", en.condition, en.user_rule as "userRule",
       en.schedule_id as "scheduleId", en.schedule_offset_id as "scheduleOffsetId", en.data_key as "dataKey",
-      j.allow_multiple_entries as "allowMultipleEntries", j.allow_concurrent_runs as "allowConcurrentRuns"
+      j.allow_multiple_entries as "allowMultipleEntries", j.allow_concurrent_runs as "allowConcurrentRuns",
+      j.name as "journeyName"
     from journey_entrances en join journeys j on j.project_id = en.project_id and j.id = en.journey_id
     where en.project_id = ${ctx.projectId}::uuid
       and ((en.kind = 'event' and en.event_name in (select jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)))
@@ -81,9 +84,10 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
         );
         locked.add(en.journeyId);
       }
-      const inserted = await ctx.db.execute(sql`
+      const context = { [en.dataKey]: e.data };
+      const inserted = await ctx.db.execute<{ id: string; user_id: string }>(sql`
         insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, sendable)
-        select ${ctx.projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify({ [en.dataKey]: e.data })}::jsonb,
+        select ${ctx.projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify(context)}::jsonb,
           ${sendableSql(ctx.projectId)}
         from jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) u
         where (${en.allowMultipleEntries} or not exists (
@@ -91,8 +95,17 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
           and (${en.allowConcurrentRuns} or not exists (
             select 1 from journey_entries x where x.project_id = ${ctx.projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid and x.exited_at is null))
           and exists (select 1 from users where project_id = ${ctx.projectId}::uuid and id = u::uuid)
-        on conflict do nothing returning id`);
+        on conflict do nothing returning id, user_id`);
       entered += inserted.length;
+      // Each entry is an event too, in this transaction: destinations, lists and the event log see it.
+      await recordSystemEvents(
+        ctx,
+        inserted.map((r) => ({
+          name: "journey.user.entered" as const,
+          userId: r.user_id,
+          data: { journey_id: en.journeyId, journey_name: en.journeyName, entry_id: r.id, event_id: e.id, context },
+        })),
+      );
     }
   }
   return entered;

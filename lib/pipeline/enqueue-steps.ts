@@ -46,6 +46,7 @@ export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[
   }
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
   if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
+  if (listening.destinations) await enqueue(tx, "pipeline.destinations", steps);
 }
 
 /**

@@ -3,15 +3,17 @@ import type { Db } from "@/db/client";
 import { DEDUPE_WINDOW } from "@/lib/events/accept-events";
 import { refreshWindowedLists } from "@/lib/lists/refresh-windowed-lists";
 import { pruneRequestLog } from "@/lib/request-log/prune-request-log";
+import { pruneDeliveries } from "@/lib/destinations/prune-deliveries";
 
 /**
  * Periodic housekeeping (the `system.tick` job, every minute): forget client event ids older than the
  * de-duplication window, forget done-markers of batches whose jobs can no longer be retried, and let
- * members of time-windowed lists leave when their events age out; keep the request log and overview counters bounded.
+ * members of time-windowed lists leave when their events age out; keep the request log, the delivery log and overview counters bounded.
  */
 export async function runHousekeeping(db: Db): Promise<void> {
   await db.execute(sql`delete from event_client_ids where received_at < now() - ${DEDUPE_WINDOW}::interval`);
   await db.execute(sql`delete from pipeline_steps_done where done_at < now() - interval '14 days'`);
   await refreshWindowedLists(db);
   await pruneRequestLog(db);
+  await pruneDeliveries(db);
 }

@@ -3,21 +3,23 @@ import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Whether a dynamic list (step 3) or a journey entrance (step 4) of the project listens for one of the
- * event names (most batches: neither). Asked when the steps are enqueued and again when they run, since
+ * event names (most batches: neither), and whether the project has an enabled destination (step 5). Asked when the steps are enqueued and again when they run, since
  * lists and entrances may have changed in between.
  */
 export async function listenersFor(
   ctx: ProjectContext,
   names: string[],
-): Promise<{ lists: boolean; journeys: boolean }> {
+): Promise<{ lists: boolean; journeys: boolean; destinations: boolean }> {
   const { db: tx, projectId } = ctx;
   const json = JSON.stringify(names);
-  const [row] = await tx.execute<{ lists: boolean; journeys: boolean }>(sql`
+  const [row] = await tx.execute<{ lists: boolean; journeys: boolean; destinations: boolean }>(sql`
     select
       exists (select 1 from lists where project_id = ${projectId}::uuid and kind = 'dynamic'
         and event_names && array(select jsonb_array_elements_text(${json}::jsonb))) as lists,
       exists (select 1 from journey_entrances where project_id = ${projectId}::uuid
         and (event_name in (select jsonb_array_elements_text(${json}::jsonb))
-          or (kind = 'scheduled' and exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n where n like 'scheduled.%')))) as journeys`);
+          or (kind = 'scheduled' and exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n where n like 'scheduled.%')))) as journeys,
+      -- Which names a destination takes is decided by the step itself (lib/destinations/message-sql.ts).
+      exists (select 1 from destinations where project_id = ${projectId}::uuid and enabled) as destinations`);
   return row!;
 }

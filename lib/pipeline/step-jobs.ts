@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { decideDeliveries } from "@/lib/destinations/decide-deliveries";
 import { enterJourneys } from "@/lib/journeys/enter-journeys";
 import { recomputeListsForEvents } from "@/lib/lists/recompute-lists";
 import type { JobPayload } from "@/lib/queue/jobs";
@@ -40,6 +41,16 @@ export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
 }
 
 /**
+ * Pipeline step 5 for the jobs a worker fetched together: per project in one transaction with the
+ * done-markers, one delivery per (event, subscribed enabled destination).
+ */
+export function runDestinationsSteps(db: Db, jobs: StepJob[]): Promise<void> {
+  return runMerged(db, "pipeline.destinations", jobs, async (ctx, names, eventIds) => {
+    if ((await listenersFor(ctx, names)).destinations) await decideDeliveries(ctx, eventIds);
+  });
+}
+
+/**
  * Groups jobs by project into runs of at most MERGED_STEP_EVENTS events and runs each merged. When a
  * merged run fails for its content (not a lost race, which runSteps retries), its jobs run one at a time,
  * so one bad batch fails alone and the others are done (their markers make the retry of the whole fetch
@@ -47,7 +58,7 @@ export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
  */
 async function runMerged(
   db: Db,
-  step: "pipeline.lists" | "pipeline.journeys",
+  step: "pipeline.lists" | "pipeline.journeys" | "pipeline.destinations",
   jobs: StepJob[],
   effect: (ctx: ProjectContext, names: string[], eventIds: string[]) => Promise<void>,
 ): Promise<void> {

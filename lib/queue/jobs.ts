@@ -53,6 +53,8 @@ export const QUEUES = {
   "pipeline.lists": stepBatch,
   /** Pipeline step 4: evaluate journey entrances listening for the batch's event names. */
   "pipeline.journeys": stepBatch,
+  /** Pipeline step 5: decide the deliveries of the batch's events to the project's enabled destinations. */
+  "pipeline.destinations": stepBatch,
   /** Deliver a `match` event to every user (organization) whose data contains the filter, in chunks. */
   "pipeline.fanout": z.object({ projectId: z.uuid(), fanoutId: z.uuid() }),
   /** Evaluate a dynamic list over all users (after it is created or its rules change), in chunks. */
@@ -76,8 +78,8 @@ export function parseJob<Q extends QueueName>(queue: Q, data: unknown): JobPaylo
   return QUEUES[queue].parse(data) as JobPayload<Q>;
 }
 
-/** The three steps that follow recording, each its own job so one failing retries alone. */
-export type StepQueue = "pipeline.schema" | "pipeline.lists" | "pipeline.journeys";
+/** The steps that follow recording, each its own job so one failing retries alone. */
+export type StepQueue = "pipeline.schema" | "pipeline.lists" | "pipeline.journeys" | "pipeline.destinations";
 
 /** pg-boss's own tables live in their own schema, apart from ours. */
 export const BOSS_SCHEMA = "pgboss";

@@ -12,7 +12,8 @@ const db = await createTestDatabase("relay_e2e");
 writeFileSync(".next/e2e-database-url", db.url);
 const server = await startNextServer({ DATABASE_URL: db.url }, port);
 // The worker runs the event pipeline (and schedules), so pages that show its results can be tested.
-const worker = await startWorker(db.url);
+// Destination tests post to a receiver on loopback (the server gets the same list in next-server.ts).
+const worker = await startWorker(db.url, { DESTINATIONS_ALLOW_HOSTS: "127.0.0.1,localhost" });
 console.log(`[e2e] serving ${server.url} on database ${db.name}, with a worker`);
 
 let stopping = false;

@@ -4,14 +4,19 @@ import { openApiDocument } from "../../lib/openapi/document";
 type Document = ReturnType<typeof openApiDocument>;
 
 /**
- * Writes the part of our OpenAPI document the SDK calls (the key-scoped `/api/client/...` paths and the
- * component schemas they reach) to sdk/openapi.json, the input of `npm run generate:sdk`
+ * Writes the part of our OpenAPI document the SDK calls (the key-scoped `/api/client/...` paths, the
+ * admin API's destinations, and the component schemas they reach) to sdk/openapi.json, the input of `npm run generate:sdk`
  * (sdk/scripts/generate-types.ts). `sdk/src/openapi-drift.test.ts` fails when the server's document and
  * this file disagree.
  */
 export function clientDocument() {
   const doc = openApiDocument();
-  return withPaths(doc, (p) => p.startsWith("/api/client/") && !p.startsWith("/api/client/projects/"));
+  return withPaths(
+    doc,
+    (p) =>
+      (p.startsWith("/api/client/") && !p.startsWith("/api/client/projects/")) ||
+      p.startsWith("/api/admin/projects/{projectID}/destinations"),
+  );
 }
 
 /** `doc` with only the paths `keep` accepts and only the component schemas those paths reach (sorted by name). */

@@ -33,6 +33,11 @@ export const PARTS: { name: string; about: string; has: (p: string) => boolean }
     about: "organizations: upserts, batches, events",
     has: (p) => p.startsWith("/api/client/organizations"),
   },
+  {
+    name: "destinations",
+    about: "destinations (admin API): webhooks, their delivery log, replay",
+    has: (p) => p.startsWith("/api/admin/projects/{projectID}/destinations"),
+  },
 ];
 
 /**

@@ -51,21 +51,28 @@ export class Http {
   }
 
   /** One API call: camelCase body to snake_case JSON, retried on network errors, 429 and 503; the answer camelCased. */
-  async request<T>(method: "POST" | "DELETE", path: string, body: unknown): Promise<T> {
+  async request<T>(
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    path: string,
+    body: unknown,
+    opts: { raw?: boolean } = {},
+  ): Promise<T> {
     const { baseUrl, apiKey, maxRetries, retryBaseMs, timeoutMs } = this.#opts;
     const init = {
       method,
       headers: {
-        "content-type": "application/json",
+        ...(body !== undefined && { "content-type": "application/json" }),
         authorization: `Bearer ${apiKey}`,
         "user-agent": "relay-sdk-js/0.1",
       },
-      body: JSON.stringify(toWire(body)),
+      body: body === undefined ? undefined : JSON.stringify(opts.raw ? body : toWire(body)),
     };
+    // Admin paths are given whole; client paths are under /api/client (the key's project).
+    const url = path.startsWith("/api/") ? `${baseUrl}${path}` : `${baseUrl}/api/client${path}`;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await this.#opts.fetch(`${baseUrl}/api/client${path}`, {
+        res = await this.#opts.fetch(url, {
           ...init,
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -79,7 +86,8 @@ export class Http {
       }
       if (res.ok) {
         const text = await res.text();
-        return (text ? fromWire(JSON.parse(text)) : undefined) as T;
+        if (!text) return undefined as T;
+        return (opts.raw ? JSON.parse(text) : fromWire(JSON.parse(text))) as T;
       }
       const wait = retryAfterMs(res.headers.get("retry-after"));
       if (RETRY_STATUS.has(res.status) && attempt < maxRetries) {

@@ -1,4 +1,5 @@
 export { Relay, type RelayOptions } from "./relay.js";
+export * from "./destinations.js";
 export * from "./errors.js";
 export type * from "./types.js";
 export type { Camelize } from "./case.js";

@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { unseal } from "@/lib/signing/seal";
+import type { SigningSecrets } from "./sign";
+
+/** A claimed delivery may be sent by no one else for this long (longer than an attempt's 10 s timeout). */
+export const LEASE_SECONDS = 30;
+
+export interface ClaimedDelivery {
+  projectId: string;
+  id: string;
+  destinationId: string;
+  url: string;
+  body: string;
+  tries: number;
+  secrets: SigningSecrets;
+}
+
+const unsealed = new Map<string, string>();
+function open(sealed: string): string {
+  let s = unsealed.get(sealed);
+  if (s === undefined) {
+    s = unseal(sealed) ?? "";
+    if (unsealed.size > 10_000) unsealed.clear();
+    unsealed.set(sealed, s);
+  }
+  return s;
+}
+
+/**
+ * Claims due deliveries of enabled destinations, at most `room(destination)` per destination (its free
+ * slots in this process), oldest due first, with SKIP LOCKED so senders never share one. Claiming moves
+ * `next_attempt_at` a lease ahead: a sender killed mid-attempt leaves the delivery due again after it.
+ */
+export async function claimDue(
+  db: Db,
+  opts: { perDestination: number; busy: Map<string, number>; limit: number },
+): Promise<ClaimedDelivery[]> {
+  const busy = JSON.stringify([...opts.busy].map(([id, n]) => ({ id, n })));
+  const rows = await db.execute<{
+    project_id: string;
+    id: string;
+    destination_id: string;
+    url: string;
+    payload: string;
+    tries: number;
+    secret_sealed: string;
+    previous_secret_sealed: string | null;
+  }>(sql`
+    with room as (
+      select d.project_id, d.id, d.url, d.secret_sealed,
+        case when d.previous_secret_until > now() then d.previous_secret_sealed end as previous_secret_sealed,
+        ${opts.perDestination}::int - coalesce(b.n, 0) as k
+      from destinations d left join jsonb_to_recordset(${busy}::jsonb) as b(id uuid, n int) on b.id = d.id
+      where d.enabled and exists (select 1 from destination_deliveries x
+        where x.project_id = d.project_id and x.destination_id = d.id and x.state = 'pending' and x.next_attempt_at <= now())
+    ), picked as (
+      select x.project_id, x.id, r.id as destination_id from room r cross join lateral (
+        select dd.project_id, dd.id from destination_deliveries dd
+        where dd.project_id = r.project_id and dd.destination_id = r.id and dd.state = 'pending' and dd.next_attempt_at <= now()
+        order by dd.next_attempt_at limit greatest(r.k, 0) for update skip locked) x
+      limit ${opts.limit}
+    )
+    update destination_deliveries dd set next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
+    from picked p join room r on r.project_id = p.project_id and r.id = p.destination_id
+    where dd.project_id = p.project_id and dd.id = p.id
+    returning dd.project_id, dd.id, dd.destination_id, r.url, dd.payload::text as payload, dd.tries,
+      r.secret_sealed, r.previous_secret_sealed`);
+  return rows.map((r) => ({
+    projectId: r.project_id,
+    id: r.id,
+    destinationId: r.destination_id,
+    url: r.url,
+    body: r.payload,
+    tries: r.tries,
+    secrets: {
+      current: open(r.secret_sealed),
+      previous: r.previous_secret_sealed ? open(r.previous_secret_sealed) : null,
+    },
+  }));
+}

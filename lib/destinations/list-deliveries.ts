@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import type { ProjectContext } from "@/lib/access/context";
+import { decodeCursor, page } from "@/lib/http/pagination";
+import { deliveryViews } from "./delivery-view";
+import { getDestination } from "./get-destination";
+import type { listDeliveriesQuery } from "./schemas";
+
+/** A destination's delivery log, newest first, optionally one state; each message with its attempts. */
+export async function listDeliveries(
+  ctx: ProjectContext,
+  destinationId: string,
+  q: z.output<typeof listDeliveriesQuery>,
+) {
+  await getDestination(ctx, destinationId);
+  const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
+  const rows = await deliveryViews(
+    ctx,
+    sql`dd.destination_id = ${destinationId}::uuid
+      ${q.state ? sql`and dd.state = ${q.state}` : sql``}
+      ${after ? sql`and dd.id < ${after[0]}::uuid` : sql``}`,
+    q.limit + 1,
+  );
+  return page(rows, q.limit, (r) => [r.id]);
+}

@@ -1,0 +1,28 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+
+/** Finished messages kept per destination, and for how long (DESTINATION_LOG_DAYS, default 30). */
+export const DELIVERIES_PER_DESTINATION = 10_000;
+export const deliveryLogDays = (env = process.env) => Number(env.DESTINATION_LOG_DAYS ?? 30);
+
+/**
+ * Keeps the delivery log bounded (the worker's minute tick): finished messages older than the log's
+ * days go, and each destination keeps only its newest DELIVERIES_PER_DESTINATION finished ones. Pending
+ * messages are never pruned (they are not delivered yet). Attempts go with their message.
+ */
+export async function pruneDeliveries(db: Db): Promise<void> {
+  await db.execute(sql`
+    delete from destination_deliveries where ctid = any(array(
+      select ctid from destination_deliveries
+      where state <> 'pending' and created_at < now() - make_interval(days => ${deliveryLogDays()}::int) limit 10000))`);
+  await db.execute(sql`
+    delete from destination_deliveries dd using (
+      select project_id, destination_id from destination_deliveries where state <> 'pending'
+      group by project_id, destination_id having count(*) > ${DELIVERIES_PER_DESTINATION}
+    ) over_bound, lateral (
+      select x.id from destination_deliveries x where x.project_id = over_bound.project_id and x.destination_id = over_bound.destination_id
+      order by x.id desc offset ${DELIVERIES_PER_DESTINATION - 1} limit 1
+    ) cutoff
+    where dd.project_id = over_bound.project_id and dd.destination_id = over_bound.destination_id
+      and dd.id < cutoff.id and dd.state <> 'pending'`);
+}

@@ -1,0 +1,145 @@
+import postgres from "postgres";
+import { databaseUrl, type Db } from "@/db/client";
+import { log } from "@/lib/observability/logger";
+import { claimDue, type ClaimedDelivery } from "./claim-due";
+import { CONNECTIONS_PER_DESTINATION } from "./http-agent";
+import { DESTINATIONS_CHANNEL } from "./message-sql";
+import { postMessage } from "./post-message";
+import { recordAttempts, type Outcome } from "./record-attempts";
+import { disableAfterMs, nextAttemptDelay, retrySchedule } from "./retry-schedule";
+import { webhookIdOf } from "./sign";
+
+export interface SenderOptions {
+  /** Attempts in flight per destination in this process (DESTINATION_CONCURRENCY, default 16). */
+  perDestination: number;
+  /** Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 512). */
+  maxInFlight: number;
+  /** Poll when no notification came (a missed NOTIFY, a retry falling due): DESTINATION_POLL_MS, default 500. */
+  pollMs: number;
+}
+
+export function senderOptions(env = process.env): SenderOptions {
+  return {
+    perDestination: CONNECTIONS_PER_DESTINATION,
+    maxInFlight: Number(env.DESTINATION_MAX_IN_FLIGHT ?? 512),
+    pollMs: Number(env.DESTINATION_POLL_MS ?? 500),
+  };
+}
+
+/** What the outcome of one attempt means for its delivery: done, due again later, or spent. */
+export function outcomeOf(d: ClaimedDelivery, r: Awaited<ReturnType<typeof postMessage>>, schedule: number[]): Outcome {
+  const delay = r.ok || r.status === 410 ? null : nextAttemptDelay(d.tries + 1, schedule);
+  return {
+    ...r,
+    projectId: d.projectId,
+    deliveryId: d.id,
+    destinationId: d.destinationId,
+    nextAttemptAt: delay === null ? null : new Date(r.at.getTime() + delay),
+  };
+}
+
+/**
+ * The delivery sender of a worker: claims due deliveries (at most `perDestination` in flight per
+ * destination, so a slow or dead receiver only ever holds its own slots), posts each on the shared
+ * keep-alive agent, and writes outcomes in batches. Woken by NOTIFY when the pipeline decides deliveries
+ * and whenever a slot frees; polls for retries falling due. Any number of workers run one each.
+ */
+export async function startSender(db: Db, opts: SenderOptions = senderOptions()) {
+  const schedule = retrySchedule();
+  const disableAfter = disableAfterMs();
+  const busy = new Map<string, number>();
+  let inFlight = 0;
+  let stopping = false;
+  let pending: Outcome[] = [];
+  let wake: () => void = () => {};
+  let woken = false;
+  const poke = () => {
+    woken = true;
+    wake();
+  };
+  const listener = postgres(databaseUrl(), { max: 1, onnotice: () => {} });
+  await listener.listen(DESTINATIONS_CHANNEL, poke);
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken) return resolve();
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        wake = () => {};
+        resolve();
+      }
+      wake = done;
+    });
+
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    flushing = flushing.then(async () => {
+      while (pending.length) {
+        const batch = pending;
+        pending = [];
+        try {
+          await recordAttempts(db, batch, disableAfter);
+        } catch (err) {
+          log.error({ err }, "recording delivery attempts failed; retrying");
+          pending = [...batch, ...pending];
+          await new Promise((r) => setTimeout(r, 1000));
+          if (stopping && pending.length) return;
+        }
+      }
+    });
+    return flushing;
+  };
+  const flushTimer = setInterval(() => void flush(), 50);
+
+  const send = async (d: ClaimedDelivery) => {
+    try {
+      const result = await postMessage(d.url, d.secrets, webhookIdOf(d.id), d.body);
+      pending.push(outcomeOf(d, result, schedule));
+      if (pending.length >= 500) void flush();
+    } finally {
+      inFlight--;
+      const n = (busy.get(d.destinationId) ?? 1) - 1;
+      if (n > 0) busy.set(d.destinationId, n);
+      else busy.delete(d.destinationId);
+      poke();
+    }
+  };
+
+  const loop = async () => {
+    while (!stopping) {
+      woken = false;
+      const room = opts.maxInFlight - inFlight;
+      if (room <= 0) {
+        await sleep(opts.pollMs);
+        continue;
+      }
+      try {
+        const claimed = await claimDue(db, { perDestination: opts.perDestination, busy, limit: room });
+        for (const d of claimed) {
+          inFlight++;
+          busy.set(d.destinationId, (busy.get(d.destinationId) ?? 0) + 1);
+          void send(d);
+        }
+        if (!claimed.length) await sleep(opts.pollMs);
+      } catch (err) {
+        log.error({ err }, "claiming deliveries failed; retrying");
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
+  const running = loop();
+
+  return {
+    /** Stops claiming, lets attempts in flight finish (each at most 10 s), writes their outcomes. */
+    async stop() {
+      stopping = true;
+      wake();
+      await running;
+      while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+      clearInterval(flushTimer);
+      await flush();
+      await listener.end({ timeout: 2 });
+    },
+  };
+}

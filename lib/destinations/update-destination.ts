@@ -1,0 +1,39 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { destinations } from "@/db/schema";
+import type { ProjectContext } from "@/lib/access/context";
+import { NotFound } from "@/lib/http/errors";
+import { assertUrlAllowed } from "./create-destination";
+import { getDestination } from "./get-destination";
+import type { updateDestinationBody } from "./schemas";
+
+/**
+ * Changes a destination. Turning it on clears the reason Relay turned it off and its failing clock, and
+ * its waiting messages go out again.
+ */
+export async function updateDestination(
+  ctx: ProjectContext,
+  id: string,
+  input: z.output<typeof updateDestinationBody>,
+) {
+  if (input.url !== undefined) assertUrlAllowed(input.url);
+  const rows = await ctx.db
+    .update(destinations)
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.events !== undefined && { events: input.events }),
+      ...(input.filter !== undefined && { filter: input.filter }),
+      ...(input.enabled !== undefined && {
+        enabled: input.enabled,
+        disabledReason: null,
+        ...(input.enabled && { failingSince: null }),
+      }),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(destinations.projectId, ctx.projectId), eq(destinations.id, id)))
+    .returning({ id: destinations.id });
+  if (!rows.length) throw new NotFound("No destination with this id in this project.");
+  if (input.enabled) await ctx.db.execute(sql`select pg_notify('relay_destinations', '')`);
+  return getDestination(ctx, id);
+}
