@@ -12,3 +12,4 @@ export * from "./workers";
 export * from "./rate-limits";
 export * from "./imports";
 export * from "./console-stats";
+export * from "./explain";

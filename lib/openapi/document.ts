@@ -11,6 +11,7 @@ import "./subscriptions-paths";
 import "./segment-paths";
 import "./operations-paths";
 import "./console-stats-paths";
+import "./explain-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 
