@@ -26,6 +26,7 @@ ALTER TABLE "list_changes" ADD CONSTRAINT "list_changes_project_id_projects_id_f
 CREATE INDEX "list_changes_user_idx" ON "list_changes" USING btree ("project_id","user_id","at","id");--> statement-breakpoint
 CREATE INDEX "list_changes_list_user_idx" ON "list_changes" USING btree ("project_id","list_id","user_id","at");--> statement-breakpoint
 CREATE INDEX "list_changes_event_idx" ON "list_changes" USING btree ("project_id","cause_event_id");--> statement-breakpoint
+CREATE INDEX "events_user_name_idx" ON "events" USING btree ("project_id","user_id","name","occurred_at") WHERE "events"."user_id" is not null;--> statement-breakpoint
 CREATE INDEX "journey_entries_user_exit_idx" ON "journey_entries" USING btree ("project_id","user_id","exited_at","id") WHERE "journey_entries"."exited_at" is not null;--> statement-breakpoint
 CREATE INDEX "journey_entries_event_idx" ON "journey_entries" USING btree ("project_id","event_id");--> statement-breakpoint
 CREATE INDEX "journey_entries_user_idx" ON "journey_entries" USING btree ("project_id","user_id","entered_at","id");

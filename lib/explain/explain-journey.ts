@@ -35,17 +35,18 @@ async function candidates(ctx: ProjectContext, en: Entrance, userId: string): Pr
       ctx.db,
       sql`select ${cols} from events e where e.project_id = ${p}::uuid and e.user_id = ${userId}::uuid and e.name like 'scheduled.%'
         and e.data->>'schedule_id' = ${en.scheduleId} and e.data->>'schedule_offset_id' = ${en.scheduleOffsetId}
-        order by e.occurred_at desc, e.id desc limit ${CANDIDATES}`,
+        order by e.occurred_at desc limit ${CANDIDATES}`,
     );
+  // Each range by time alone (read backward, no sort): the index ends in the time, not the id.
   return queryRows<Row>(
     ctx.db,
     sql`select * from (
       (select ${cols} from events e where e.project_id = ${p}::uuid and e.user_id = ${userId}::uuid and e.name = ${en.eventName}
-        order by e.occurred_at desc, e.id desc limit ${CANDIDATES})
+        order by e.occurred_at desc limit ${CANDIDATES})
       union all
       (select ${cols} from organization_members m cross join lateral (
           select ${cols} from events e where e.project_id = ${p}::uuid and e.organization_id = m.organization_id and e.user_id is null and e.name = ${en.eventName}
-          order by e.occurred_at desc, e.id desc limit ${CANDIDATES}) e
+          order by e.occurred_at desc limit ${CANDIDATES}) e
         where m.project_id = ${p}::uuid and m.user_id = ${userId}::uuid)
     ) c order by c.occurred_at desc, c.id desc limit ${CANDIDATES}`,
   );

@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "@/lib/db/sql";
 import type { ProjectContext } from "@/lib/access/context";
 import type { TimelineItem } from "./schemas";
 
@@ -7,7 +6,7 @@ import type { TimelineItem } from "./schemas";
 export type TimelineCursor = { at: string; id: string };
 
 /** A row as every source selects it: `at` as sortable UTC text with microseconds. */
-type SourceRow = {
+export type SourceRow = {
   at: string;
   id: string;
   kind: TimelineItem["kind"];
@@ -35,16 +34,15 @@ export function before(t: SQL, id: SQL, c: TimelineCursor | null): SQL {
  */
 export const TIMELINE_SOURCES: {
   name: string;
-  load: (ctx: ProjectContext, userId: string, c: TimelineCursor | null, limit: number) => Promise<SourceRow[]>;
+  /** The source's one statement: at most `limit` rows before the cursor, newest first. */
+  query: (ctx: ProjectContext, userId: string, c: TimelineCursor | null, limit: number) => SQL;
 }[] = [
   {
     // The user's events; list changes are shown from list_changes (with their cause), not as their
     // `list.user.*` events, and `scheduled.*` events are the user's schedule firings.
     name: "events",
-    load: (ctx, userId, c, limit) =>
-      queryRows<SourceRow>(
-        ctx.db,
-        sql`
+    query: (ctx, userId, c, limit) =>
+      sql`
         select ${atText(sql`e.occurred_at`)} as at, e.id,
           case when e.name like 'scheduled.%' then 'schedule_fired' else 'event' end as kind,
           e.name as title, e.id as event_id,
@@ -54,14 +52,11 @@ export const TIMELINE_SOURCES: {
           and e.name not in ('list.user.added', 'list.user.removed')
           and ${before(sql`e.occurred_at`, sql`e.id`, c)}
         order by e.occurred_at desc, e.id desc limit ${limit}`,
-      ),
   },
   {
     name: "list_changes",
-    load: (ctx, userId, c, limit) =>
-      queryRows<SourceRow>(
-        ctx.db,
-        sql`
+    query: (ctx, userId, c, limit) =>
+      sql`
         select ${atText(sql`x.at`)} as at, x.id, case when x.change = 'added' then 'list_added' else 'list_removed' end as kind,
           case when x.change = 'added' then 'Added to ' else 'Removed from ' end || coalesce(l.name, 'a deleted list') as title,
           x.cause_event_id as event_id,
@@ -71,14 +66,11 @@ export const TIMELINE_SOURCES: {
           order by x.at desc, x.id desc limit ${limit}) x
         left join lists l on l.project_id = x.project_id and l.id = x.list_id
         order by x.at desc, x.id desc`,
-      ),
   },
   {
     name: "journey_entries",
-    load: (ctx, userId, c, limit) =>
-      queryRows<SourceRow>(
-        ctx.db,
-        sql`
+    query: (ctx, userId, c, limit) =>
+      sql`
         select ${atText(sql`x.entered_at`)} as at, x.id, 'journey_entered' as kind, 'Entered ' || coalesce(j.name, 'a deleted journey') as title,
           x.event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail
         from (select * from journey_entries x
@@ -86,14 +78,11 @@ export const TIMELINE_SOURCES: {
           order by x.entered_at desc, x.id desc limit ${limit}) x
         left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
         order by x.entered_at desc, x.id desc`,
-      ),
   },
   {
     name: "journey_exits",
-    load: (ctx, userId, c, limit) =>
-      queryRows<SourceRow>(
-        ctx.db,
-        sql`
+    query: (ctx, userId, c, limit) =>
+      sql`
         select ${atText(sql`x.exited_at`)} as at, x.id, 'journey_exited' as kind, 'Exited ' || coalesce(j.name, 'a deleted journey') as title,
           null::uuid as event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail
         from (select * from journey_entries x
@@ -102,14 +91,11 @@ export const TIMELINE_SOURCES: {
           order by x.exited_at desc, x.id desc limit ${limit}) x
         left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
         order by x.exited_at desc, x.id desc`,
-      ),
   },
   {
     name: "subscription_changes",
-    load: (ctx, userId, c, limit) =>
-      queryRows<SourceRow>(
-        ctx.db,
-        sql`
+    query: (ctx, userId, c, limit) =>
+      sql`
         select ${atText(sql`x.created_at`)} as at, x.id, 'subscription_changed' as kind,
           coalesce(g.name, x.channel::text) || ': ' || coalesce(x.previous_state::text, 'unset') || ' → ' || coalesce(x.state::text, 'unset') as title,
           null::uuid as event_id,
@@ -120,6 +106,5 @@ export const TIMELINE_SOURCES: {
           order by x.created_at desc, x.id desc limit ${limit}) x
         left join subscription_groups g on g.project_id = x.project_id and g.id = x.group_id
         order by x.created_at desc, x.id desc`,
-      ),
   },
 ];

@@ -4,7 +4,7 @@ import { findEvent } from "@/lib/events/find-event";
 import { NotFound } from "@/lib/http/errors";
 import { walkPaths } from "@/lib/pipeline/property-paths";
 import type { ProjectContext } from "@/lib/access/context";
-import { recordLabels } from "./record-labels";
+import { recordLabels } from "@/lib/identity/record-labels";
 import { type EventTrace, loadTraceSections } from "./trace-sections";
 
 /** Schema rows read per trace at most: an event name with more paths shows the ones this event carries among them. */

@@ -3,7 +3,8 @@ import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import type { ProjectContext } from "@/lib/access/context";
 import { findUserId } from "./find-user";
 import type { TimelineItem, timelineQuery } from "./schemas";
-import { TIMELINE_SOURCES } from "./timeline-sources";
+import { type SourceRow, TIMELINE_SOURCES } from "./timeline-sources";
+import { queryRows } from "@/lib/db/sql";
 
 const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/), z.uuid()]);
 
@@ -17,7 +18,8 @@ export async function userTimeline(ctx: ProjectContext, userId: string, q: z.out
   const after = decodeCursor(q.cursor, cursorShape);
   const c = after ? { at: after[0], id: after[1] } : null;
   const rows = [];
-  for (const s of TIMELINE_SOURCES) rows.push(...(await s.load(ctx, userId, c, q.limit + 1)));
+  for (const s of TIMELINE_SOURCES)
+    rows.push(...(await queryRows<SourceRow>(ctx.db, s.query(ctx, userId, c, q.limit + 1))));
   rows.sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1));
   const more = rows.length > q.limit;
   const page = rows.slice(0, q.limit);

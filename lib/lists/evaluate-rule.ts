@@ -24,6 +24,13 @@ export async function evaluateRule(ctx: ProjectContext, rule: Rule, userIds: str
  * row per node for the user found by the same key probe. Null when the user is not in the project.
  */
 export async function explainRule(ctx: ProjectContext, rule: Rule, userId: string): Promise<ExplainedRule | null> {
+  const rows = await queryRows<NodeReading & { matches: boolean }>(ctx.db, explainRuleSql(ctx, rule, userId));
+  if (!rows.length) return null;
+  return annotateRule(rule, new Map(rows.map((r) => [r.path, r])));
+}
+
+/** explainRule's one statement (the plan tests measure it). */
+export function explainRuleSql(ctx: ProjectContext, rule: Rule, userId: string): SQL {
   const nodes: SQL[] = [];
   const observer: RuleObserver = {
     node: (path, result, observed) => {
@@ -31,13 +38,8 @@ export async function explainRule(ctx: ProjectContext, rule: Rule, userId: strin
     },
   };
   const root = compileRule(rule, ctx.projectId, observer);
-  const rows = await queryRows<NodeReading & { matches: boolean }>(
-    ctx.db,
-    sql`
+  return sql`
     select n.path, n.result, n.observed, coalesce(${root}, false) as matches
     from ${rowsById("users", ctx.projectId, uuidArray([userId]), "u")}
-    cross join lateral (values ${sql.join(nodes, sql`, `)}) as n(path, result, observed)`,
-  );
-  if (!rows.length) return null;
-  return annotateRule(rule, new Map(rows.map((r) => [r.path, r])));
+    cross join lateral (values ${sql.join(nodes, sql`, `)}) as n(path, result, observed)`;
 }
