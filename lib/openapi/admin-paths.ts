@@ -36,11 +36,9 @@ export const userDetail = userOutput
     lists: z
       .array(z.object({ id: z.uuid(), name: z.string(), kind: z.enum(["dynamic", "static"]) }))
       .meta({ description: "The lists the user is a member of (at most 200, by name)." }),
-    journeys: z
-      .array(z.object({ id: z.uuid(), name: z.string(), active: z.boolean() }))
-      .meta({
-        description: "The journeys the user has entered (at most 200, by name); `active`: an entry not exited.",
-      }),
+    journeys: z.array(z.object({ id: z.uuid(), name: z.string(), active: z.boolean() })).meta({
+      description: "The journeys the user has entered (at most 200, by name); `active`: an entry not exited.",
+    }),
   })
   .meta({ id: "UserDetail" });
 
