@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, pipelineSettled, type TestProject } from "../../scripts/test/helpers";
+import { api, baseUrl, createTestProject, pipelineSettled, type TestProject } from "../../scripts/test/helpers";
+import { RelayExplain, RelayNotFoundError } from "../../sdk/src/index";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 let p: TestProject;
@@ -141,6 +142,21 @@ describe("list explain", () => {
     const j = (await explainList(listId, justOut)).body.rules;
     expect(node(j, "$.all[1].any[1]")).toMatchObject({ result: false, observed: { value: 5, type: "number" } });
     expect(node(j, "$.all[1]").result).toBe(false);
+  });
+
+  it("is available through the SDK's RelayExplain, camelCased, with stored values left as they are", async () => {
+    const u = await upsertUser("sdk-user", { plan: "pro", seats: { n: 7 } });
+    const explain = new RelayExplain({ apiKey: p.keys.support, baseUrl, projectId: p.projectId });
+    const why = await explain.list(listId, u);
+    expect(why).toMatchObject({ member: false, matches: false, memberSince: null, lastChange: null });
+    const ev = node(why.rules, "$.all[0]");
+    expect(ev.observed).toMatchObject({ found: 0, needed: 3, foundIgnoringWhere: 0 });
+    expect(ev.rule).toMatchObject({ at_least: 3, within_days: 30 });
+    expect(node(why.rules, "$.all[1].any[1]").observed.value).toEqual({ n: 7 });
+    const page = await explain.timeline(u, { limit: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0]).toMatchObject({ kind: "event", title: "user.created" });
+    await expect(explain.trace(crypto.randomUUID())).rejects.toBeInstanceOf(RelayNotFoundError);
   });
 
   it("says when and by whom a user was added to a static list", async () => {

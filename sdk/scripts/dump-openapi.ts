@@ -11,7 +11,15 @@ type Document = ReturnType<typeof openApiDocument>;
  */
 export function clientDocument() {
   const doc = openApiDocument();
-  return withPaths(doc, (p) => p.startsWith("/api/client/") && !p.startsWith("/api/client/projects/"));
+  return withPaths(
+    doc,
+    (p) =>
+      (p.startsWith("/api/client/") && !p.startsWith("/api/client/projects/")) ||
+      // The explain endpoints RelayAdmin calls (role support): why (not) in a list or journey, trace, timeline.
+      /^\/api\/admin\/projects\/\{projectID\}\/(lists|journeys)\/\{id\}\/explain$/.test(p) ||
+      /^\/api\/admin\/projects\/\{projectID\}\/events\/\{id\}\/trace$/.test(p) ||
+      /^\/api\/admin\/projects\/\{projectID\}\/users\/\{id\}\/timeline$/.test(p),
+  );
 }
 
 /** `doc` with only the paths `keep` accepts and only the component schemas those paths reach (sorted by name). */

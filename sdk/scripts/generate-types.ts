@@ -34,6 +34,11 @@ export const PARTS: { name: string; about: string; has: (p: string) => boolean }
     about: "organizations: upserts, batches, events",
     has: (p) => p.startsWith("/api/client/organizations"),
   },
+  {
+    name: "explain",
+    about: "explanations: list and journey explain, event trace, user timeline",
+    has: (p) => p.startsWith("/api/admin/"),
+  },
 ];
 
 const sdk = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

@@ -51,21 +51,26 @@ export class Http {
   }
 
   /** One API call: camelCase body to snake_case JSON, retried on network errors, 429 and 503; the answer camelCased. */
-  async request<T>(method: "POST" | "DELETE", path: string, body: unknown): Promise<T> {
+  async request<T>(
+    method: "GET" | "POST" | "DELETE",
+    path: string,
+    body?: unknown,
+    prefix = "/api/client",
+  ): Promise<T> {
     const { baseUrl, apiKey, maxRetries, retryBaseMs, timeoutMs } = this.#opts;
     const init = {
       method,
       headers: {
-        "content-type": "application/json",
+        ...(method === "GET" ? {} : { "content-type": "application/json" }),
         authorization: `Bearer ${apiKey}`,
         "user-agent": "relay-sdk-js/0.1",
       },
-      body: JSON.stringify(toWire(body)),
+      body: method === "GET" ? undefined : JSON.stringify(toWire(body)),
     };
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await this.#opts.fetch(`${baseUrl}/api/client${path}`, {
+        res = await this.#opts.fetch(`${baseUrl}${prefix}${path}`, {
           ...init,
           signal: AbortSignal.timeout(timeoutMs),
         });

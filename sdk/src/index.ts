@@ -1,4 +1,5 @@
 export { Relay, type RelayOptions } from "./relay.js";
+export { RelayExplain, type RelayExplainOptions } from "./explain.js";
 export * from "./errors.js";
 export type * from "./types.js";
 export type { Camelize } from "./case.js";

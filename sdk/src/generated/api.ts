@@ -7,6 +7,7 @@
  * - memberships.ts: organization memberships
  * - users.ts: users: upserts, batches, identify, events
  * - organizations.ts: organizations: upserts, batches, events
+ * - explain.ts: explanations: list and journey explain, event trace, user timeline
  */
 import type { components as C0, paths as P0 } from "./user-schedules.js";
 import type { components as C1, paths as P1 } from "./organization-schedules.js";
@@ -14,6 +15,7 @@ import type { components as C2, paths as P2 } from "./subscriptions.js";
 import type { components as C3, paths as P3 } from "./memberships.js";
 import type { components as C4, paths as P4 } from "./users.js";
 import type { components as C5, paths as P5 } from "./organizations.js";
+import type { components as C6, paths as P6 } from "./explain.js";
 
-export type paths = P0 & P1 & P2 & P3 & P4 & P5;
-export type components = C0 & C1 & C2 & C3 & C4 & C5;
+export type paths = P0 & P1 & P2 & P3 & P4 & P5 & P6;
+export type components = C0 & C1 & C2 & C3 & C4 & C5 & C6;
