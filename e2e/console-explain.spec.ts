@@ -64,7 +64,9 @@ test("why? shows the evaluated rule tree, the timeline tells the user's story, a
   const panel = owner.getByRole("region", { name: "Lists and journeys" });
   await expect(async () => {
     await owner.reload();
-    await expect(panel.getByRole("listitem").filter({ hasText: "Buyers" }).first()).toContainText("member", {
+    await expect(
+      panel.getByRole("listitem").filter({ has: owner.getByRole("link", { name: "Buyers", exact: true }) }),
+    ).toContainText("member", {
       timeout: 5_000,
     });
     await expect(panel.getByRole("listitem").filter({ hasText: "Thank you" })).toContainText("active", {
