@@ -289,6 +289,8 @@ describe("event trace and timeline", () => {
       key: p.keys.editor,
       body: { name: "Clickers", kind: "dynamic", rules: { event: { name: "Clicked" } } },
     });
+    // The new list's evaluation over every user finishes first: the membership below is the events' doing.
+    await waitFor(() => pipelineSettled(p.projectId), 20_000, "the list to be built");
     const u = await upsertUser("storyteller");
     await track(
       [1, 2, 3, 4].map((n) => ({ name: "Clicked", identifier: [{ external_id: "storyteller" }], data: { n } })),
