@@ -193,6 +193,7 @@ describe("list explain", () => {
     expect((await explainList(listId, theirUser)).status).toBe(404);
     expect((await explainList(listId, "not-a-uuid")).status).toBe(400);
     expect((await api("GET", p.admin(`/lists/${listId}/explain?user_id=${u}`))).status).toBe(401);
+    // `support` is the lowest role: every key may read explanations; without one the answer is 401.
     expect((await api("GET", p.admin(`/users/${theirUser}/timeline`), { key: p.keys.support })).status).toBe(404);
   });
 });
