@@ -12,6 +12,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import type { ListView } from "@/lib/lists/schemas";
+import { CheckUser } from "@/components/explain/check-user";
 import { ListEditor } from "./list-editor";
 import { StaticMembersForm } from "./static-members-form";
 
@@ -228,6 +229,7 @@ export function ListDetail({ listId }: { listId: string }) {
               )
             )}
             {list.kind === "static" && canEdit && <StaticMembersForm projectId={project.id} listId={list.id} />}
+            <CheckUser projectId={project.id} listId={list.id} />
             <div className="grid gap-6 xl:grid-cols-2">
               <Members list={list} />
               <History list={list} />

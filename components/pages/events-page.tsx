@@ -6,7 +6,10 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorBanner, controlClass, LoadingRows, PageHeader } from "@/components/ui/states";
-import { EventList, type EventRow } from "./event-list";
+import { Dialog } from "@/components/ui/dialog";
+import { EventTraceView } from "@/components/explain/event-trace";
+import type { EventListItem } from "@/components/console/api-types";
+import { EventList } from "./event-list";
 import { FanoutsCard } from "./fanouts-card";
 
 const POLL_MS = 2_000;
@@ -29,7 +32,7 @@ export function EventsPage() {
   for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
   const q = useQuery({
     queryKey: ["events", project.id, params.toString()],
-    queryFn: () => apiFetch<{ data: EventRow[] }>(adminPath(project.id, `/events?${params}`)),
+    queryFn: () => apiFetch<{ data: EventListItem[] }>(adminPath(project.id, `/events?${params}`)),
     refetchInterval: live ? POLL_MS : false,
   });
   useEffect(() => {
@@ -106,6 +109,9 @@ export function EventsPage() {
         </Card>
       )}
       <FanoutsCard projectId={project.id} live={live} />
+      <Dialog open={!!search.get("trace")} onClose={() => apply({})} title="Where this event went">
+        {search.get("trace") && <EventTraceView projectId={project.id} eventId={search.get("trace")!} />}
+      </Dialog>
     </>
   );
 }

@@ -125,24 +125,14 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
             {rows.map((a) => (
               <tr key={a.id}>
                 <td className={tdClass}>
-                  {a.user_id ? (
-                    <Link
-                      className="text-indigo-600 hover:underline"
-                      href={`/projects/${project.id}/users/${a.user_id}`}
-                    >
-                      user
-                    </Link>
-                  ) : (
-                    <Link
-                      className="text-indigo-600 hover:underline"
-                      href={`/projects/${project.id}/organizations/${a.organization_id}`}
-                    >
-                      organization
-                    </Link>
-                  )}
-                  <span className="ml-1 font-mono text-xs text-zinc-400">
-                    {(a.user_id ?? a.organization_id)!.slice(-8)}
-                  </span>
+                  <Link
+                    className="text-indigo-600 hover:underline"
+                    href={`/projects/${project.id}/${a.user_id ? "users" : "organizations"}/${a.user_id ?? a.organization_id}`}
+                    title={(a.user_id ?? a.organization_id)!}
+                  >
+                    {a.subject_label ?? `${a.user_id ? "user" : "organization"} (erased)`}
+                  </Link>
+                  <span className="ml-1 text-xs text-zinc-400">{a.user_id ? "user" : "organization"}</span>
                 </td>
                 <td className={tdClass}>
                   <Badge tone={a.state === "active" ? "green" : a.state === "paused" ? "amber" : "zinc"}>

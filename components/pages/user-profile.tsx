@@ -6,7 +6,8 @@ import { useProject } from "@/components/console/project-context";
 import { formatDateTime } from "@/components/ui/format";
 import { IdentifierChips, JsonView } from "@/components/ui/json-view";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
-import { EventList } from "./event-list";
+import { ListsJourneysPanel } from "@/components/explain/lists-journeys-panel";
+import { UserTimeline } from "@/components/explain/user-timeline";
 import { UserSubscriptionsPanel } from "@/components/subscriptions/user-subscriptions-panel";
 import { IdentifierTable, ScheduleAssignments, Section } from "./profile-parts";
 import type { UserDetail } from "@/components/console/api-types";
@@ -86,25 +87,24 @@ export function UserProfile({ userId }: { userId: string }) {
             <ScheduleAssignments items={u.schedules} queryKey={["user", project.id, userId]} />
           </Section>
         </div>
-        <Section
-          title="Event timeline"
-          aside={
-            <Link
-              href={`/projects/${project.id}/events?user_id=${u.id}`}
-              className="text-xs font-medium text-indigo-600 hover:underline"
-            >
-              All events
-            </Link>
-          }
-        >
-          {u.recent_events.length === 0 ? (
-            <p className="text-sm text-zinc-400">No events yet.</p>
-          ) : (
-            <div className="-m-5">
-              <EventList events={u.recent_events} projectId={project.id} />
-            </div>
-          )}
-        </Section>
+        <div className="space-y-6">
+          <Section title="Lists and journeys" description="Where this user is, and why (or why not).">
+            <ListsJourneysPanel projectId={project.id} user={u} />
+          </Section>
+          <Section
+            title="Timeline"
+            aside={
+              <Link
+                href={`/projects/${project.id}/events?user_id=${u.id}`}
+                className="text-xs font-medium text-indigo-600 hover:underline"
+              >
+                All events
+              </Link>
+            }
+          >
+            <UserTimeline projectId={project.id} userId={u.id} />
+          </Section>
+        </div>
       </div>
     </div>
   );

@@ -13,3 +13,4 @@ export * from "./rate-limits";
 export * from "./imports";
 export * from "./console-stats";
 export * from "./destinations";
+export * from "./explain";

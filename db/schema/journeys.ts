@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   foreignKey,
@@ -89,7 +90,13 @@ export const journeyEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
     uniqueIndex("journey_entries_event_uq").on(t.projectId, t.journeyId, t.userId, t.eventId),
-    index("journey_entries_user_idx").on(t.projectId, t.userId),
+    // A user's entries newest first (timeline keyset, explain's past entries) and exits likewise.
+    index("journey_entries_user_idx").on(t.projectId, t.userId, t.enteredAt, t.id),
+    index("journey_entries_user_exit_idx")
+      .on(t.projectId, t.userId, t.exitedAt, t.id)
+      .where(sql`${t.exitedAt} is not null`),
+    // An event's trace: the entries it made.
+    index("journey_entries_event_idx").on(t.projectId, t.eventId),
     foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete(
       "cascade",
     ),

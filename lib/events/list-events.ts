@@ -2,6 +2,7 @@ import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { events } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
+import { recordLabels } from "@/lib/identity/record-labels";
 import { toEventView } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 
@@ -35,5 +36,22 @@ export async function listEvents(ctx: ProjectContext, q: z.output<typeof listEve
     .orderBy(desc(events.occurredAt), desc(events.id))
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.occurredAt.toISOString(), r.id]);
-  return { data: data.map(toEventView), next_cursor };
+  // Who each event is about, as the console names them (one key probe per distinct record of the page).
+  const users = await recordLabels(
+    ctx,
+    "user",
+    data.flatMap((e) => (e.userId ? [e.userId] : [])),
+  );
+  const orgs = await recordLabels(
+    ctx,
+    "organization",
+    data.flatMap((e) => (!e.userId && e.organizationId ? [e.organizationId] : [])),
+  );
+  return {
+    data: data.map((e) => ({
+      ...toEventView(e),
+      who: (e.userId ? users.get(e.userId) : e.organizationId ? orgs.get(e.organizationId) : undefined) ?? null,
+    })),
+    next_cursor,
+  };
 }

@@ -28,3 +28,16 @@ export function toEventView(e: EventRow): z.infer<typeof eventOutput> {
     received_at: e.receivedAt.toISOString(),
   };
 }
+
+export const eventListItem = eventOutput
+  .extend({
+    who: z
+      .object({
+        kind: z.enum(["user", "organization"]),
+        id: z.uuid(),
+        label: z.string().meta({ description: "First identifier, else e-mail, else the id." }),
+      })
+      .nullable()
+      .meta({ description: "The record the event was recorded against, named for people." }),
+  })
+  .meta({ id: "EventListItem" });

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { EventRow, JourneyEntrance } from "@/db/schema";
 import { evaluateRule } from "@/lib/lists/evaluate-rule";
 import type { Condition, Rule } from "@/lib/lists/rules";
@@ -22,10 +22,18 @@ function sendableSql(projectId: string) {
     from users su where su.project_id = ${projectId}::uuid and su.id = u::uuid)`;
 }
 
-type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean; journeyName: string };
+export type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean; journeyName: string };
+
+/** The re-entry rule's two tests for user `user` (a uuid SQL expression); the pipeline and the explanation share them. */
+export function enteredBeforeSql(projectId: string, journeyId: string, user: SQL): SQL {
+  return sql`exists (select 1 from journey_entries x where x.project_id = ${projectId}::uuid and x.journey_id = ${journeyId}::uuid and x.user_id = ${user})`;
+}
+export function activeEntrySql(projectId: string, journeyId: string, user: SQL): SQL {
+  return sql`exists (select 1 from journey_entries x where x.project_id = ${projectId}::uuid and x.journey_id = ${journeyId}::uuid and x.user_id = ${user} and x.exited_at is null)`;
+}
 
 /** A scheduled entrance fires on the `scheduled.*` event of its schedule and offset (fields the schedules issue puts in the data). */
-function triggers(en: Entrance, e: EventRow): boolean {
+export function triggers(en: Entrance, e: Pick<EventRow, "name" | "data">): boolean {
   if (en.kind === "event")
     return (
       en.eventName === e.name && ((en.condition as Condition[] | null) ?? []).every((c) => matchesCondition(e.data, c))
@@ -90,10 +98,8 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
         select ${ctx.projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify(context)}::jsonb,
           ${sendableSql(ctx.projectId)}
         from jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) u
-        where (${en.allowMultipleEntries} or not exists (
-            select 1 from journey_entries x where x.project_id = ${ctx.projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid))
-          and (${en.allowConcurrentRuns} or not exists (
-            select 1 from journey_entries x where x.project_id = ${ctx.projectId}::uuid and x.journey_id = ${en.journeyId}::uuid and x.user_id = u::uuid and x.exited_at is null))
+        where (${en.allowMultipleEntries} or not ${enteredBeforeSql(ctx.projectId, en.journeyId, sql`u::uuid`)})
+          and (${en.allowConcurrentRuns} or not ${activeEntrySql(ctx.projectId, en.journeyId, sql`u::uuid`)})
           and exists (select 1 from users where project_id = ${ctx.projectId}::uuid and id = u::uuid)
         on conflict do nothing returning id, user_id`);
       entered += inserted.length;

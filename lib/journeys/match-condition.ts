@@ -22,7 +22,19 @@ function contains(a: unknown, b: unknown): boolean {
 
 /** The same semantics as lib/lists/rules.ts `compare`, in JavaScript, for an event's data in hand. */
 export function matchesCondition(data: Record<string, unknown>, c: Condition): boolean {
+  return observeCondition(data, c).passed;
+}
+
+/** What a condition read (the value at its path; null when missing) and its verdict: the pipeline's check, explained. */
+export function observeCondition(
+  data: Record<string, unknown>,
+  c: Condition,
+): { seen: unknown; missing: boolean; passed: boolean } {
   const v = at(data, c.path);
+  return { seen: v ?? null, missing: v === undefined || v === null, passed: verdict(v, c) };
+}
+
+function verdict(v: unknown, c: Condition): boolean {
   switch (c.op) {
     case "exists":
       return v !== undefined && v !== null;

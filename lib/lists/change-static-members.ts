@@ -19,7 +19,9 @@ export async function changeStaticMembers(
     if (list.kind !== "static")
       throw new RuleBroken("Members of a dynamic list follow its rules; they cannot be added or removed by hand.");
     const ids = [...new Set(userIds)].sort();
-    const r = await applyMembership({ ...ctx, db: tx }, list, op === "add" ? ids : [], op === "remove" ? ids : []);
+    const r = await applyMembership({ ...ctx, db: tx }, list, op === "add" ? ids : [], op === "remove" ? ids : [], {
+      kind: "manual",
+    });
     return { changed: op === "add" ? r.added : r.removed };
   });
 }

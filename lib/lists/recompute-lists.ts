@@ -1,12 +1,17 @@
 import { and, arrayOverlaps, eq, sql } from "drizzle-orm";
 import { lists, type EventRow, type List } from "@/db/schema";
-import { applyMembership } from "./apply-membership";
+import { applyMembership, type MembershipCause } from "./apply-membership";
 import { evaluateRule } from "./evaluate-rule";
 import type { Rule } from "./rules";
 import type { ProjectContext } from "@/lib/access/context";
 
 /** Re-evaluates one dynamic list for the given users and applies the difference. */
-export async function reevaluateList(ctx: ProjectContext, list: List, userIds: string[]) {
+export async function reevaluateList(
+  ctx: ProjectContext,
+  list: List,
+  userIds: string[],
+  cause: MembershipCause = { kind: "rebuild" },
+) {
   if (!userIds.length) return { added: [], removed: [] };
   const matching = await evaluateRule(ctx, list.rules as Rule, userIds);
   return applyMembership(
@@ -14,6 +19,7 @@ export async function reevaluateList(ctx: ProjectContext, list: List, userIds: s
     list,
     [...matching],
     userIds.filter((u) => !matching.has(u)),
+    cause,
   );
 }
 
@@ -29,18 +35,23 @@ export async function recomputeListsForEvents(ctx: ProjectContext, rows: EventRo
     .where(and(eq(lists.projectId, ctx.projectId), eq(lists.kind, "dynamic"), arrayOverlaps(lists.eventNames, names)))
     .orderBy(lists.id);
   for (const list of candidates) {
-    const hits = rows.filter((r) => list.eventNames.includes(r.name));
-    const userIds = new Set(hits.flatMap((r) => (r.userId ? [r.userId] : [])));
-    const orgIds = [...new Set(hits.filter((r) => !r.userId && r.organizationId).map((r) => r.organizationId!))];
-    if (orgIds.length) {
+    // In time order, so each user's cause is the latest event of the batch that re-evaluated them.
+    const hits = rows
+      .filter((r) => list.eventNames.includes(r.name))
+      .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+    const cause = new Map<string, string>();
+    for (const r of hits) if (r.userId) cause.set(r.userId, r.id);
+    const byOrg = new Map<string, string>();
+    for (const r of hits) if (!r.userId && r.organizationId) byOrg.set(r.organizationId, r.id);
+    if (byOrg.size) {
       // One key-prefix probe per organization: `organization_id in (ids)` could be planned as a scan of
       // the project's memberships when the statistics were stale (lib/db/probe-plans.int.test.ts).
-      const members = await ctx.db.execute<{ user_id: string }>(sql`
-        select m.user_id from jsonb_array_elements_text(${JSON.stringify(orgIds)}::jsonb) as o(id)
+      const members = await ctx.db.execute<{ user_id: string; organization_id: string }>(sql`
+        select m.user_id, o.id as organization_id from jsonb_array_elements_text(${JSON.stringify([...byOrg.keys()])}::jsonb) as o(id)
         cross join lateral (select user_id from organization_members m
           where m.project_id = ${ctx.projectId}::uuid and m.organization_id = o.id::uuid offset 0) m`);
-      for (const m of members) userIds.add(m.user_id);
+      for (const m of members) if (!cause.has(m.user_id)) cause.set(m.user_id, byOrg.get(m.organization_id)!);
     }
-    await reevaluateList(ctx, list, [...userIds].sort());
+    await reevaluateList(ctx, list, [...cause.keys()].sort(), { kind: "event", eventByUser: cause });
   }
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { eventOutput } from "@/lib/events/view";
+import { eventListItem, eventOutput } from "@/lib/events/view";
 import { identifierOutput } from "@/lib/identity/schemas";
 import { listEventsQuery } from "@/lib/events/list-events";
 import { listOrganizationsQuery } from "@/lib/organizations/list-organizations";
@@ -33,6 +33,12 @@ export const userDetail = userOutput
     subscriptions: z.array(userSubscriptionOutput),
     schedules: z.array(assignmentOutput),
     recent_events: z.array(eventOutput),
+    lists: z
+      .array(z.object({ id: z.uuid(), name: z.string(), kind: z.enum(["dynamic", "static"]) }))
+      .meta({ description: "The lists the user is a member of (at most 200, by name)." }),
+    journeys: z.array(z.object({ id: z.uuid(), name: z.string(), active: z.boolean() })).meta({
+      description: "The journeys the user has entered (at most 200, by name); `active`: an entry not exited.",
+    }),
   })
   .meta({ id: "UserDetail" });
 
@@ -116,7 +122,7 @@ registerPath({
   summary: "List events (newest first)",
   description: "Filters: `name`, `user_id`, `organization_id`, `since` (inclusive), `until` (exclusive).",
   request: { params: projectParams, query: queryOf(listEventsQuery) },
-  responses: { 200: jsonResponse(listOf(eventOutput, "EventList"), "A page of events.") },
+  responses: { 200: jsonResponse(listOf(eventListItem, "EventList"), "A page of events.") },
 });
 
 const importIdParams = projectParams.extend({ id: z.uuid() });

@@ -12,6 +12,7 @@ import "./segment-paths";
 import "./operations-paths";
 import "./console-stats-paths";
 import "./destinations-paths";
+import "./explain-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 

@@ -86,6 +86,7 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
   const recorded = rows.filter((r) => r.recorded || r.inserted).map(sample);
   const hard = rows.filter((r) => r.identifier);
   const toInsert: Record<string, unknown>[] = [];
+  const creations: { e: string; k: string; r: string | undefined }[] = [];
   // Records created here record their `*.created` events (and their hooks' events) into this batch.
   const ctx = systemContext(tx, projectId);
   const joined = await withBatchInHand(ctx, async () => {
@@ -93,12 +94,13 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
       const mine = hard.filter((r) => r.kind === kind);
       if (!mine.length) continue;
       // The same set-based code as the upsert batches, with event rules: the first known pair wins.
-      const { ids: owners } = await upsertRecords(ctx, {
+      const { ids: owners, created } = await upsertRecords(ctx, {
         kind,
         items: mine.map((r) => ({ identifier: r.identifier! })),
         conflicts: "first",
       });
       mine.forEach((r, i) => {
+        if (created[i]) creations.push({ e: r.id, k: kind, r: owners[i] });
         toInsert.push({
           id: r.id,
           n: r.name,
@@ -119,6 +121,13 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
       from jsonb_to_recordset(${JSON.stringify(toInsert)}::jsonb) as x(id uuid, n text, u uuid, o uuid, d jsonb, c text, t timestamptz, rt timestamptz)
       on conflict (project_id, id) do nothing
       returning id`);
+    // Which records these events created, for their trace (only creations: one row per new record).
+    if (creations.length)
+      await tx.execute(sql`
+        insert into event_created_records (project_id, event_id, kind, record_id)
+        select ${projectId}::uuid, x.e, x.k, x.r from jsonb_to_recordset(${JSON.stringify(creations)}::jsonb) as x(e uuid, k text, r uuid)
+        where x.r is not null and x.e in (select i.id from jsonb_to_recordset(${JSON.stringify(inserted)}::jsonb) as i(id uuid))
+        on conflict do nothing`);
     const byId = new Map(hard.map((r) => [r.id, r]));
     recorded.push(...inserted.map((r) => sample(byId.get(r.id)!)));
   }

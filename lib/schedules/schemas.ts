@@ -146,6 +146,10 @@ export const assignmentOutput = z
     type: z.enum(["single", "recurring"]),
     user_id: z.uuid().nullable(),
     organization_id: z.uuid().nullable(),
+    subject_label: z
+      .string()
+      .nullable()
+      .meta({ description: "The user or organization by first identifier, else e-mail (null when it is gone)." }),
     state: z.enum(["active", "paused", "fired"]),
     pause_mode: z.enum(pauseModes).nullable(),
     interval: z.string().nullable(),

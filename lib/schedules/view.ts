@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { AssignmentView } from "./schemas";
 import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
+import { recordLabels } from "@/lib/identity/record-labels";
 import type { ProjectContext } from "@/lib/access/context";
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
@@ -23,6 +24,16 @@ export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): P
     join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`,
   );
   const byId = new Map(rows.map((r) => [r.id as string, r]));
+  const users = await recordLabels(
+    ctx,
+    "user",
+    rows.flatMap((r) => (r.user_id ? [r.user_id as string] : [])),
+  );
+  const orgs = await recordLabels(
+    ctx,
+    "organization",
+    rows.flatMap((r) => (r.organization_id ? [r.organization_id as string] : [])),
+  );
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];
@@ -36,6 +47,7 @@ export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): P
         type: r.type,
         user_id: r.user_id,
         organization_id: r.organization_id,
+        subject_label: (r.user_id ? users.get(r.user_id) : orgs.get(r.organization_id))?.label ?? null,
         state: r.state,
         pause_mode: r.pause_mode,
         interval: r.interval,

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { events, users } from "@/db/schema";
+import { eventCreatedRecords, events, listChanges, users } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { dropPendingEvents } from "@/lib/identity/drop-pending-events";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
@@ -9,13 +9,17 @@ import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Erases a user and everything recorded against it: identifiers, memberships and other dependent rows go
- * by foreign-key cascade; events carry no foreign key (hot table) and are deleted here explicitly, and
+ * by foreign-key cascade; events, list changes and event creations carry no foreign key to it and are deleted here explicitly, and
  * events accepted for it but not yet recorded are dropped (else the drain would create the user again).
  */
 export async function eraseUserById(ctx: ProjectContext, userId: string): Promise<boolean> {
   const { db: tx, projectId } = ctx;
   await dropPendingEvents(ctx, { kind: "user", recordId: userId });
   await tx.delete(events).where(and(eq(events.projectId, projectId), eq(events.userId, userId)));
+  await tx.delete(listChanges).where(and(eq(listChanges.projectId, projectId), eq(listChanges.userId, userId)));
+  await tx
+    .delete(eventCreatedRecords)
+    .where(and(eq(eventCreatedRecords.projectId, projectId), eq(eventCreatedRecords.recordId, userId)));
   const deleted = await tx
     .delete(users)
     .where(and(eq(users.projectId, projectId), eq(users.id, userId)))

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { events, organizationMembers } from "@/db/schema";
 import { toEventView } from "@/lib/events/view";
 import { NotFound } from "@/lib/http/errors";
@@ -42,6 +42,15 @@ export async function getUser(ctx: ProjectContext, userId: string) {
     .where(and(eq(events.projectId, projectId), eq(events.userId, userId)))
     .orderBy(desc(events.occurredAt), desc(events.id))
     .limit(RECENT_EVENTS);
+  // The user's lists and journeys, each by its (project, user) index.
+  const lists = await db.execute<{ id: string; name: string; kind: "dynamic" | "static" }>(sql`
+    select l.id, l.name, l.kind from list_members m join lists l on l.project_id = m.project_id and l.id = m.list_id
+    where m.project_id = ${projectId}::uuid and m.user_id = ${userId}::uuid order by l.name limit ${MEMBERSHIPS_SHOWN}`);
+  const journeys = await db.execute<{ id: string; name: string; active: boolean }>(sql`
+    select j.id, j.name, bool_or(x.exited_at is null) as active
+    from journey_entries x join journeys j on j.project_id = x.project_id and j.id = x.journey_id
+    where x.project_id = ${projectId}::uuid and x.user_id = ${userId}::uuid
+    group by j.id, j.name order by j.name limit ${MEMBERSHIPS_SHOWN}`);
   return {
     ...user,
     memberships: members.map((m) => ({
@@ -55,5 +64,7 @@ export async function getUser(ctx: ProjectContext, userId: string) {
     subscriptions: await loadUserSubscriptions(ctx, userId),
     schedules: await loadSubjectAssignments(ctx, "user_id", userId),
     recent_events: recent.map(toEventView),
+    lists: [...lists],
+    journeys: [...journeys],
   };
 }

@@ -15,7 +15,11 @@ export function clientDocument() {
     doc,
     (p) =>
       (p.startsWith("/api/client/") && !p.startsWith("/api/client/projects/")) ||
-      p.startsWith("/api/admin/projects/{projectID}/destinations"),
+      p.startsWith("/api/admin/projects/{projectID}/destinations") ||
+      // The explain endpoints RelayAdmin calls (role support): why (not) in a list or journey, trace, timeline.
+      /^\/api\/admin\/projects\/\{projectID\}\/(lists|journeys)\/\{id\}\/explain$/.test(p) ||
+      /^\/api\/admin\/projects\/\{projectID\}\/events\/\{id\}\/trace$/.test(p) ||
+      /^\/api\/admin\/projects\/\{projectID\}\/users\/\{id\}\/timeline$/.test(p),
   );
 }
 

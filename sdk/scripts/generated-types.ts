@@ -38,6 +38,11 @@ export const PARTS: { name: string; about: string; has: (p: string) => boolean }
     about: "destinations (admin API): webhooks, their delivery log, replay",
     has: (p) => p.startsWith("/api/admin/projects/{projectID}/destinations"),
   },
+  {
+    name: "explain",
+    about: "explanations: list and journey explain, event trace, user timeline",
+    has: (p) => p.startsWith("/api/admin/"),
+  },
 ];
 
 /**

@@ -1,9 +1,10 @@
 /**
  * camelCase in, snake_case on the wire, camelCase back. Only our own field names are converted: the
  * contents of free-form objects (`data`, `metadata`, `match`) are the caller's and pass through untouched,
- * so `data: { firstName }` stays `firstName` (unlike a blanket recursive rename).
+ * so `data: { firstName }` stays `firstName` (unlike a blanket recursive rename). In explanations, a stored
+ * `rule` and the values compared and seen (`value`, `seen`) are shown as they are stored.
  */
-const OPAQUE = new Set(["data", "metadata", "match"]);
+const OPAQUE = new Set(["data", "metadata", "match", "rule", "value", "seen"]);
 
 export type SnakeKey<S extends string> = S extends `${infer H}${infer T}`
   ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeKey<T>}`
@@ -17,7 +18,13 @@ export type Camelize<T> = T extends readonly (infer U)[]
     ? string extends keyof T
       ? T
       : {
-          [K in keyof T as K extends string ? CamelKey<K> : K]: K extends "data" | "metadata" | "match"
+          [K in keyof T as K extends string ? CamelKey<K> : K]: K extends
+            | "data"
+            | "metadata"
+            | "match"
+            | "rule"
+            | "value"
+            | "seen"
             ? T[K]
             : Camelize<T[K]>;
         }

@@ -1,5 +1,6 @@
 export { Relay, type RelayOptions } from "./relay.js";
 export * from "./destinations.js";
+export { RelayExplain, type RelayExplainOptions } from "./explain.js";
 export * from "./errors.js";
 export type * from "./types.js";
 export type { Camelize } from "./case.js";

@@ -43,3 +43,13 @@ export type ScheduleAssignment = Output<"/api/client/users/scheduled">;
 export type SubscriptionsInput = Input<"/api/client/users/subscriptions">;
 export type Subscriptions = Output<"/api/client/users/subscriptions">;
 export type BatchResult<T> = { data: T[]; created: number; updated: number };
+
+type GetOk<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { "application/json": infer B } } } };
+}
+  ? Camelize<B>
+  : never;
+export type ListExplanation = GetOk<"/api/admin/projects/{projectID}/lists/{id}/explain">;
+export type JourneyExplanation = GetOk<"/api/admin/projects/{projectID}/journeys/{id}/explain">;
+export type EventTrace = GetOk<"/api/admin/projects/{projectID}/events/{id}/trace">;
+export type Timeline = GetOk<"/api/admin/projects/{projectID}/users/{id}/timeline">;

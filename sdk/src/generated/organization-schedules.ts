@@ -521,6 +521,8 @@ export interface components {
             user_id: string | null;
             /** Format: uuid */
             organization_id: string | null;
+            /** @description The user or organization by first identifier, else e-mail (null when it is gone). */
+            subject_label: string | null;
             /** @enum {string} */
             state: "active" | "paused" | "fired";
             /** @enum {string|null} */

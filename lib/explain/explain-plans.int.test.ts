@@ -1,0 +1,93 @@
+import { sql as dsql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { getDb, type Db } from "../../db/client";
+import { openPlansDatabase, pagesTouched, rowsRead } from "../../scripts/test/plans";
+import { explainRuleSql } from "../lists/evaluate-rule";
+import { rule as ruleSchema } from "../lists/rules";
+import { explainList } from "./explain-list";
+import { explainJourney } from "./explain-journey";
+import { TIMELINE_SOURCES } from "./timeline-sources";
+import { systemContext } from "@/lib/access/context";
+
+/**
+ * Explain, trace and timeline read what the pipeline's decision reads: bounded ranges of the same
+ * indexes, never a user's whole history. A user with 100,000 events and one with 1,000 (statistics
+ * taken while the tables were empty, the worst case for the planner) must cost the same pages and
+ * rows; a timeline page deep in the history must cost what the first one does (keyset, no offset).
+ */
+let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
+let db: Db;
+let projectId: string;
+const SMALL = "00000000-0000-7000-8000-000000000001";
+const BIG = "00000000-0000-7000-8000-000000000002";
+let listId: string;
+let journeyId: string;
+
+const rule = ruleSchema.parse({
+  all: [
+    { event: { name: "Purchased", at_least: 3, within_days: 30, where: [{ path: "amount", op: "gte", value: 10 }] } },
+    { any: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { event: { name: "Renewed" } }] },
+  ],
+});
+
+beforeAll(async () => {
+  plans = await openPlansDatabase("relay_explain_plans", ["users", "events", "list_changes", "journey_entries"]);
+  ({ db, projectId } = plans);
+  const g = getDb();
+  await g.execute(dsql`insert into users (project_id, id, data) values
+    (${projectId}, ${SMALL}, '{"plan":"pro"}'), (${projectId}, ${BIG}, '{"plan":"pro"}')`);
+  // Purchases a minute apart, newest now, alternating amounts (5, 15): each user's latest events match.
+  for (const [user, n] of [
+    [SMALL, 1_000],
+    [BIG, 100_000],
+  ] as const)
+    await g.execute(dsql`
+      insert into events (project_id, name, user_id, data, origin, occurred_at)
+      select ${projectId}::uuid, case when i % 10 = 0 then 'Viewed' else 'Purchased' end, ${user}::uuid,
+        jsonb_build_object('amount', 5 + (i % 2) * 10), 'client', now() - make_interval(mins => i)
+      from generate_series(1, ${n}) i`);
+  const [l] = await g.execute(dsql`insert into lists (project_id, name, kind, rules, event_names)
+    values (${projectId}, 'plans', 'dynamic', ${JSON.stringify(rule)}::jsonb, '{Purchased,Renewed}') returning id`);
+  listId = l!.id as string;
+  const [j] = await g.execute(
+    dsql`insert into journeys (project_id, name) values (${projectId}, 'plans') returning id`,
+  );
+  journeyId = j!.id as string;
+  await g.execute(dsql`insert into journey_entrances (project_id, journey_id, kind, event_name, condition, data_key)
+    values (${projectId}, ${journeyId}, 'event', 'Purchased', '[{"path":"amount","op":"gte","value":10}]', 'event')`);
+}, 180_000);
+afterAll(() => plans.close());
+
+it("the rule explanation touches as many pages for a user with 100,000 events as for one with 1,000", async () => {
+  const ctx = systemContext(db, projectId);
+  const small = await pagesTouched(db, explainRuleSql(ctx, rule, SMALL));
+  const big = await pagesTouched(db, explainRuleSql(ctx, rule, BIG));
+  // The same index descents; a leaf boundary crossed by one user's range and not the other's is the only slack.
+  expect(big).toBeLessThanOrEqual(small + 2);
+  expect(big).toBeLessThan(200);
+});
+
+it("list and journey explain read as many events for either user", async () => {
+  const rows = async (user: string) =>
+    rowsRead(db, ["events", "list_changes", "journey_entries"] as const, async (tx) => {
+      await explainList(systemContext(tx, projectId), listId, user);
+      await explainJourney(systemContext(tx, projectId), journeyId, user);
+    });
+  const small = await rows(SMALL);
+  const big = await rows(BIG);
+  expect(big.events).toBe(small.events);
+  expect(big.events).toBeLessThan(60);
+});
+
+it("a timeline page deep in a 100,000-event history costs what the first page does", async () => {
+  const ctx = systemContext(db, projectId);
+  const [deep] = await getDb().execute(dsql`
+    select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id::text as id from events
+    where project_id = ${projectId} and user_id = ${BIG} order by occurred_at desc, id desc offset 90000 limit 1`);
+  const c = { at: deep!.at as string, id: deep!.id as string };
+  for (const source of TIMELINE_SOURCES) {
+    const first = await pagesTouched(db, source.query(ctx, BIG, null, 51));
+    const later = await pagesTouched(db, source.query(ctx, BIG, c, 51));
+    expect(later, source.name).toBeLessThanOrEqual(first + 3);
+  }
+});

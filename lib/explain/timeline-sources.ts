@@ -1,0 +1,110 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { ProjectContext } from "@/lib/access/context";
+import type { TimelineItem } from "./schemas";
+
+/** A position in the feed: the last item's time (microseconds, UTC text) and id. */
+export type TimelineCursor = { at: string; id: string };
+
+/** A row as every source selects it: `at` as sortable UTC text with microseconds. */
+export type SourceRow = {
+  at: string;
+  id: string;
+  kind: TimelineItem["kind"];
+  title: string;
+  event_id: string | null;
+  detail: Record<string, unknown>;
+};
+
+/** `t` as sortable UTC text (microseconds), the form cursors carry and items are merged by. */
+export const atText = (t: SQL) => sql`to_char(${t} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Before the cursor on (time, id), written so the time bound is an index condition (`t <= c`) on indexes
+ * that end in the time column; the id only breaks ties.
+ */
+export function before(t: SQL, id: SQL, c: TimelineCursor | null): SQL {
+  if (!c) return sql`true`;
+  return sql`${t} <= ${c.at}::timestamptz and (${t} < ${c.at}::timestamptz or ${id} < ${c.id}::uuid)`;
+}
+
+/**
+ * The feeds a user's timeline merges. Each reads at most `limit` rows newest first from an index that
+ * starts (project, user, time), so a page costs the same at any depth. Another kind of item (deliveries,
+ * when destinations exist) is one more entry here.
+ */
+export const TIMELINE_SOURCES: {
+  name: string;
+  /** The source's one statement: at most `limit` rows before the cursor, newest first. */
+  query: (ctx: ProjectContext, userId: string, c: TimelineCursor | null, limit: number) => SQL;
+}[] = [
+  {
+    // The user's events; list changes are shown from list_changes (with their cause), not as their
+    // `list.user.*` events, and `scheduled.*` events are the user's schedule firings.
+    name: "events",
+    query: (ctx, userId, c, limit) =>
+      sql`
+        select ${atText(sql`e.occurred_at`)} as at, e.id,
+          case when e.name like 'scheduled.%' then 'schedule_fired' else 'event' end as kind,
+          e.name as title, e.id as event_id,
+          jsonb_build_object('name', e.name, 'origin', e.origin, 'data', e.data) as detail
+        from events e
+        where e.project_id = ${ctx.projectId}::uuid and e.user_id = ${userId}::uuid
+          and e.name not in ('list.user.added', 'list.user.removed')
+          and ${before(sql`e.occurred_at`, sql`e.id`, c)}
+        order by e.occurred_at desc, e.id desc limit ${limit}`,
+  },
+  {
+    name: "list_changes",
+    query: (ctx, userId, c, limit) =>
+      sql`
+        select ${atText(sql`x.at`)} as at, x.id, case when x.change = 'added' then 'list_added' else 'list_removed' end as kind,
+          case when x.change = 'added' then 'Added to ' else 'Removed from ' end || coalesce(l.name, 'a deleted list') as title,
+          x.cause_event_id as event_id,
+          jsonb_build_object('list_id', x.list_id, 'list_name', l.name, 'cause', x.cause, 'by', x.actor) as detail
+        from (select * from list_changes x
+          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.at`, sql`x.id`, c)}
+          order by x.at desc, x.id desc limit ${limit}) x
+        left join lists l on l.project_id = x.project_id and l.id = x.list_id
+        order by x.at desc, x.id desc`,
+  },
+  {
+    name: "journey_entries",
+    query: (ctx, userId, c, limit) =>
+      sql`
+        select ${atText(sql`x.entered_at`)} as at, x.id, 'journey_entered' as kind, 'Entered ' || coalesce(j.name, 'a deleted journey') as title,
+          x.event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail
+        from (select * from journey_entries x
+          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.entered_at`, sql`x.id`, c)}
+          order by x.entered_at desc, x.id desc limit ${limit}) x
+        left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
+        order by x.entered_at desc, x.id desc`,
+  },
+  {
+    name: "journey_exits",
+    query: (ctx, userId, c, limit) =>
+      sql`
+        select ${atText(sql`x.exited_at`)} as at, x.id, 'journey_exited' as kind, 'Exited ' || coalesce(j.name, 'a deleted journey') as title,
+          null::uuid as event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail
+        from (select * from journey_entries x
+          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and x.exited_at is not null
+            and ${before(sql`x.exited_at`, sql`x.id`, c)}
+          order by x.exited_at desc, x.id desc limit ${limit}) x
+        left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
+        order by x.exited_at desc, x.id desc`,
+  },
+  {
+    name: "subscription_changes",
+    query: (ctx, userId, c, limit) =>
+      sql`
+        select ${atText(sql`x.created_at`)} as at, x.id, 'subscription_changed' as kind,
+          coalesce(g.name, x.channel::text) || ': ' || coalesce(x.previous_state::text, 'unset') || ' → ' || coalesce(x.state::text, 'unset') as title,
+          null::uuid as event_id,
+          jsonb_build_object('group_id', x.group_id, 'group_name', g.name, 'channel', x.channel, 'previous_state', x.previous_state,
+            'state', x.state, 'source', x.source) as detail
+        from (select * from subscription_changes x
+          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.created_at`, sql`x.id`, c)}
+          order by x.created_at desc, x.id desc limit ${limit}) x
+        left join subscription_groups g on g.project_id = x.project_id and g.id = x.group_id
+        order by x.created_at desc, x.id desc`,
+  },
+];

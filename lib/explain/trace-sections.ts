@@ -1,0 +1,98 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { queryRows } from "@/lib/db/sql";
+import type { ProjectContext } from "@/lib/access/context";
+import { eventTraceBase } from "./schemas";
+
+/** The traced event as the sections see it. */
+export type TracedEvent = { id: string; receivedAt: Date };
+
+const iso = (v: string) => new Date(v).toISOString();
+
+/**
+ * What happened because of an event, one section per consequence: each names its key in the trace, its
+ * response schema and how to read it (by the event id, from an index of its own table). Another
+ * consequence (deliveries, when destinations exist) is one more entry here; the trace endpoint, its
+ * OpenAPI schema and the SDK follow.
+ */
+export const TRACE_SECTIONS = {
+  lists: {
+    schema: z
+      .array(
+        z.object({
+          list_id: z.uuid(),
+          list_name: z.string().nullable(),
+          user_id: z.uuid(),
+          change: z.enum(["added", "removed"]),
+          at: z.iso.datetime(),
+        }),
+      )
+      .meta({ description: "Membership changes this event caused (stored when decided)." }),
+    load: async (ctx: ProjectContext, e: TracedEvent) =>
+      (
+        await queryRows<{
+          list_id: string;
+          list_name: string | null;
+          user_id: string;
+          change: "added" | "removed";
+          at: string;
+        }>(
+          ctx.db,
+          sql`
+          select c.list_id, l.name as list_name, c.user_id, c.change, c.at::text as at
+          from list_changes c left join lists l on l.project_id = c.project_id and l.id = c.list_id
+          where c.project_id = ${ctx.projectId}::uuid and c.cause_event_id = ${e.id}::uuid
+          order by c.at, c.id limit 500`,
+        )
+      ).map((r) => ({ ...r, at: iso(r.at) })),
+  },
+  journeys: {
+    schema: z
+      .array(
+        z.object({
+          journey_id: z.uuid(),
+          journey_name: z.string().nullable(),
+          entry_id: z.uuid(),
+          user_id: z.uuid(),
+          entered_at: z.iso.datetime(),
+        }),
+      )
+      .meta({ description: "Journey entries this event made." }),
+    load: async (ctx: ProjectContext, e: TracedEvent) =>
+      (
+        await queryRows<{
+          journey_id: string;
+          journey_name: string | null;
+          entry_id: string;
+          user_id: string;
+          entered_at: string;
+        }>(
+          ctx.db,
+          sql`
+          select x.journey_id, j.name as journey_name, x.id as entry_id, x.user_id, x.entered_at::text as entered_at
+          from journey_entries x left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
+          where x.project_id = ${ctx.projectId}::uuid and x.event_id = ${e.id}::uuid
+          order by x.id limit 500`,
+        )
+      ).map((r) => ({ ...r, entered_at: iso(r.entered_at) })),
+  },
+} as const;
+
+type Sections = typeof TRACE_SECTIONS;
+export type TraceSectionsOutput = { [K in keyof Sections]: Awaited<ReturnType<Sections[K]["load"]>> };
+
+export const eventTrace = eventTraceBase
+  .extend(
+    Object.fromEntries(Object.entries(TRACE_SECTIONS).map(([k, s]) => [k, s.schema])) as {
+      [K in keyof Sections]: Sections[K]["schema"];
+    },
+  )
+  .meta({ id: "EventTrace" });
+export type EventTrace = z.infer<typeof eventTrace>;
+
+/** Every section for one event, read one after another (one connection; each is a single index range). */
+export async function loadTraceSections(ctx: ProjectContext, e: TracedEvent): Promise<TraceSectionsOutput> {
+  const out: Record<string, unknown> = {};
+  for (const [key, section] of Object.entries(TRACE_SECTIONS)) out[key] = await section.load(ctx, e);
+  return out as TraceSectionsOutput;
+}
