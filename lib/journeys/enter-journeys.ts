@@ -22,7 +22,11 @@ function sendableSql(projectId: string) {
     from users su where su.project_id = ${projectId}::uuid and su.id = u::uuid)`;
 }
 
-export type Entrance = JourneyEntrance & { allowMultipleEntries: boolean; allowConcurrentRuns: boolean; journeyName: string };
+export type Entrance = JourneyEntrance & {
+  allowMultipleEntries: boolean;
+  allowConcurrentRuns: boolean;
+  journeyName: string;
+};
 
 /** The re-entry rule's two tests for user `user` (a uuid SQL expression); the pipeline and the explanation share them. */
 export function enteredBeforeSql(projectId: string, journeyId: string, user: SQL): SQL {
