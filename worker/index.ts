@@ -12,6 +12,7 @@ import { startDrain } from "./drain";
 import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
 import { startOpsServer } from "./ops-server";
+import { startRetentionLoop } from "./retention-loop";
 import { scheduleLoopOptions, startScheduleLoop } from "./schedule-loop";
 
 process.env.RELAY_PROCESS ??= "worker";
@@ -59,6 +60,8 @@ const drain = await startDrain();
 // The schedule firing loop: our own table and loop, not one pg-boss job per firing.
 const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());
 const importLoop = startImportLoop(getDb());
+// Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
+const retentionLoop = startRetentionLoop(getDb());
 const heartbeat = startHeartbeat(getDb());
 await heartbeat.ready;
 const opsServer = startOpsServer(boss);
@@ -76,6 +79,7 @@ async function shutdown(signal: string) {
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
   await scheduleLoop.stop();
   await importLoop.stop();
+  await retentionLoop.stop();
   await drain.stop();
   await stopBoss();
   await heartbeat.stop();

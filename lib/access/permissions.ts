@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   "journeys.write": "editor",
   "links.write": "editor",
   "subscriptions.configure": "admin",
+  // the project itself: name, event retention (a shorter retention deletes events)
+  "project.configure": "admin",
   // destructive operations and access management
   "users.delete": "admin",
   "organizations.delete": "admin",

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { errorCode } from "@/lib/db/errors";
 import { Unavailable } from "@/lib/http/errors";
+import { checkWindowWithinRetention } from "./retention-window";
 import { compileRule, type Rule } from "./rules";
 import type { ListPreview } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
@@ -49,6 +50,7 @@ async function within<T>(db: Db, ms: number, query: SQL): Promise<T[] | null> {
  */
 export async function previewList(ctx: ProjectContext<Db>, rule: Rule): Promise<ListPreview> {
   const { db, projectId } = ctx;
+  await checkWindowWithinRetention(ctx, rule);
   const started = performance.now();
   const where = sql`u.project_id = ${projectId}::uuid and ${compileRule(rule, projectId)}`;
   const exactP = Promise.all([
