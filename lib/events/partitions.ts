@@ -83,7 +83,7 @@ export async function ensureEventPartitions(db: Db, now = new Date(), weeksAhead
   for (const week of wanted) {
     const name = partitionName(week);
     if (have.has(name)) continue;
-    if (await createWeek(db, week)) created.push(name);
+    if (await createWeekPartition(db, week)) created.push(name);
     have.add(name);
   }
   return created;
@@ -94,7 +94,7 @@ export async function ensureEventPartitions(db: Db, now = new Date(), weeksAhead
  * the default partition, then attached. ATTACH takes only SHARE UPDATE EXCLUSIVE on `events`, so writers
  * carry on; it checks the default partition holds nothing of the week (it does not: moved just before).
  */
-async function createWeek(db: Db, week: Date): Promise<boolean> {
+export async function createWeekPartition(db: Db, week: Date): Promise<boolean> {
   const name = sql.identifier(partitionName(week));
   const from = week.toISOString();
   const to = new Date(week.getTime() + WEEK_MS).toISOString();
