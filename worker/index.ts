@@ -14,6 +14,7 @@ import { startDrain } from "./drain";
 import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
 import { startOpsServer } from "./ops-server";
+import { startRetentionLoop } from "./retention-loop";
 import { scheduleLoopOptions, startScheduleLoop } from "./schedule-loop";
 
 process.env.RELAY_PROCESS ??= "worker";
@@ -63,6 +64,8 @@ const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());
 const importLoop = startImportLoop(getDb());
 // Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
 const sender = await startSender(getDb());
+// Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
+const retentionLoop = startRetentionLoop(getDb());
 const heartbeat = startHeartbeat(getDb());
 await heartbeat.ready;
 const opsServer = startOpsServer(boss);
@@ -80,6 +83,7 @@ async function shutdown(signal: string) {
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
   await scheduleLoop.stop();
   await importLoop.stop();
+  await retentionLoop.stop();
   await drain.stop();
   await sender.stop();
   await stopBoss();

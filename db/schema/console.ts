@@ -51,6 +51,8 @@ export const projects = pgTable(
       .notNull()
       .references(() => adminOrgs.id, { onDelete: "cascade" }),
     name: text().notNull(),
+    /** Days events are kept (by their time: the client's timestamp, else receipt); null keeps them forever. */
+    eventRetentionDays: integer(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -3,7 +3,9 @@ import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzl
 import { uuidV7 } from "./columns";
 
 /**
- * Recorded occurrences (pipeline step 1). No foreign keys to projects, users or organizations: this is the hot,
+ * Recorded occurrences (pipeline step 1). Partitioned by `occurred_at` (weekly ranges, a default
+ * partition for the rest: lib/events/partitions.ts, migration events_partitioned), so the primary key
+ * includes it: a partitioned table's unique keys must contain the partition key. No foreign keys to projects, users or organizations: this is the hot,
  * append-mostly table, and erasing a user deletes its rows explicitly by (project_id, user_id).
  * `id` is the pipeline's idempotency key: every step is keyed by it.
  */
@@ -27,7 +29,7 @@ export const events = pgTable(
   // Time indexes are ascending and read backward for newest-first (db/migrations/0020_ascending_time_indexes.sql:
   // times only grow, and a descending index would take every insert at its leftmost, half-filled leaf).
   (t) => [
-    primaryKey({ columns: [t.projectId, t.id] }),
+    primaryKey({ columns: [t.projectId, t.id, t.occurredAt] }),
     index("events_project_time_idx").on(t.projectId, t.occurredAt, t.id),
     index("events_user_idx").on(t.projectId, t.userId, t.occurredAt).where(sql`${t.userId} is not null`),
     // A user's events of one name, newest first: what an event rule counts (lib/lists/rules.ts) and what

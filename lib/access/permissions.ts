@@ -34,6 +34,8 @@ export const PERMISSIONS = {
   // re-sends a window of past events to a receiver: bounded, and only by administrators
   "destinations.replay": "admin",
   "subscriptions.configure": "admin",
+  // the project itself: name, event retention (a shorter retention deletes events)
+  "project.configure": "admin",
   // destructive operations and access management
   "users.delete": "admin",
   "organizations.delete": "admin",

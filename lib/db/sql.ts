@@ -45,12 +45,14 @@ export async function selectByIds<T extends PgTable & { projectId: PgColumn; id:
   table: T,
   projectId: string,
   ids: string[],
+  /** A further condition on each probe (a time bound that lets a partitioned table skip partitions). */
+  also?: SQL,
 ): Promise<T["$inferSelect"][]> {
   if (!ids.length) return [];
   const probe = db
     .select()
     .from(table as PgTable)
-    .where(and(eq(table.projectId, projectId), sql`${table.id} = probe_k.id`))
+    .where(and(eq(table.projectId, projectId), sql`${table.id} = probe_k.id`, also))
     .limit(1)
     .as("probe");
   // The probe's own fields, so the driver's values are decoded by the table's columns.

@@ -60,11 +60,18 @@ async function planOfLastList(query: Record<string, string>) {
     `explain (format json) ${last.query}`,
     last.params as never[],
   );
+  // `events` is partitioned (lib/events/partitions.ts): a partition's index is named by its partitioned index.
+  const parentIndex = new Map(
+    (
+      await sql<{ child: string; parent: string }[]>`
+        select c.relname as child, p.relname as parent from pg_inherits i
+        join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relkind = 'I'`
+    ).map((r) => [r.child, r.parent]),
+  );
   const nodes: string[] = [];
   const walk = (n: PlanNode) => {
-    nodes.push(
-      `${n["Node Type"]}${n["Index Name"] ? ` ${n["Index Name"]}` : ""}${n["Scan Direction"] ? ` ${n["Scan Direction"]}` : ""}`,
-    );
+    const index = n["Index Name"] && (parentIndex.get(n["Index Name"]) ?? n["Index Name"]);
+    nodes.push(`${n["Node Type"]}${index ? ` ${index}` : ""}${n["Scan Direction"] ? ` ${n["Scan Direction"]}` : ""}`);
     n.Plans?.forEach(walk);
   };
   walk(plan[0]!.Plan);

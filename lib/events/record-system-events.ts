@@ -41,15 +41,22 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
     })),
   );
   const recording = systemEventsSql(ctx);
-  const recorded = await ctx.db.execute<{ id: string; received_at: string }>(sql`
+  const recorded = await ctx.db.execute<{ id: string; received_at: string; occurred_at: string }>(sql`
     with input as materialized (
       select x.*
       from jsonb_to_recordset(${rows}::jsonb)
         as x(ord int, id uuid, name text, user_id uuid, organization_id uuid, kind text, data jsonb, occurred_at timestamptz)
     ), ${recording.ctes}
-    select input.id, now()::text as received_at from input${recording.from} order by input.ord`);
+    select input.id, now()::text as received_at, coalesce(input.occurred_at, now())::text as occurred_at
+    from input${recording.from} order by input.ord`);
   joinBatchInHand(ctx, () =>
-    recorded.map((r, i) => ({ id: r.id, name: list[i]!.name, data: list[i]!.data, receivedAt: r.received_at })),
+    recorded.map((r, i) => ({
+      id: r.id,
+      name: list[i]!.name,
+      data: list[i]!.data,
+      receivedAt: r.received_at,
+      occurredAt: r.occurred_at,
+    })),
   );
   return recorded.map((r) => r.id);
 }
@@ -89,7 +96,7 @@ export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
  */
 export function joinBatchInHand(
   ctx: ProjectContext,
-  events: () => { id: string; name: string; data: Record<string, unknown>; receivedAt: string }[],
+  events: () => { id: string; name: string; data: Record<string, unknown>; receivedAt: string; occurredAt?: string }[],
 ): void {
   batchInHand(ctx)?.push(...events());
 }

@@ -1,5 +1,6 @@
 import { lists } from "@/db/schema";
 import { enqueue } from "@/lib/queue/enqueue";
+import { checkWindowWithinRetention } from "./retention-window";
 import { ruleFacts } from "./rules";
 import type { ListInput, ListView } from "./schemas";
 import { toListViews } from "./view";
@@ -8,6 +9,7 @@ import type { ProjectContext } from "@/lib/access/context";
 
 /** Creates a list; a dynamic one is then evaluated over every existing user by the worker (`lists.rebuild`). */
 export async function createList(ctx: ProjectContext, input: ListInput): Promise<ListView> {
+  if (input.rules) await checkWindowWithinRetention(ctx, input.rules);
   return withTransaction(ctx.db, async (tx) => {
     const facts = input.rules ? ruleFacts(input.rules) : { eventNames: [], windowed: false };
     const [row] = await tx

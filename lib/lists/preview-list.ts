@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { errorCode } from "@/lib/db/errors";
 import { Unavailable } from "@/lib/http/errors";
+import { checkWindowWithinRetention } from "./retention-window";
 import { compileRule, type Rule } from "./rules";
 import type { ListPreview } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
@@ -14,6 +15,8 @@ const EXACT_BUDGET_MS = 1200;
  * points of the matching share.
  */
 const SAMPLE_USERS = 5_000;
+/** How long an exact count may still arrive after the estimate is ready, on projects large enough to estimate. */
+const EXACT_GRACE_MS = 150;
 /** The estimate's own budget (it starts beside the exact queries): past it the preview answers 503. */
 const ESTIMATE_BUDGET_MS = 1700;
 /** Projects smaller than this get their exact answer in time; no estimate is started for them. */
@@ -43,12 +46,15 @@ async function within<T>(db: Db, ms: number, query: SQL): Promise<T[] | null> {
  * compiles to the same SQL the pipeline uses; the exact count and the sample each get 1.2 s
  * (statement_timeout). For a project of 20,000 users or more an estimate starts at the same time, so a
  * miss costs no extra wait: a TABLESAMPLE SYSTEM of about 5,000 of its users, the rule evaluated on each,
- * the matching share scaled by the project's user count and marked `estimated`. When neither finishes in
+ * the matching share scaled by the project's user count and marked `estimated`. When the estimate is
+ * ready first, the exact count gets EXACT_GRACE_MS more and otherwise the estimate is the answer: a
+ * large project's preview then takes as long as its sample, not the exact budget. When neither finishes in
  * time the answer is a 503 that says so (the list can still be saved; its members are computed in the
  * background).
  */
 export async function previewList(ctx: ProjectContext<Db>, rule: Rule): Promise<ListPreview> {
   const { db, projectId } = ctx;
+  await checkWindowWithinRetention(ctx, rule);
   const started = performance.now();
   const where = sql`u.project_id = ${projectId}::uuid and ${compileRule(rule, projectId)}`;
   const exactP = Promise.all([
@@ -79,6 +85,22 @@ export async function previewList(ctx: ProjectContext<Db>, rule: Rule): Promise<
   const early = total >= ESTIMATE_FROM_USERS ? estimate() : null;
   // Unawaited when the exact answer wins: its failure must not become an unhandled rejection.
   early?.catch(() => {});
+  // On a large project the estimate usually lands first: answer with it unless the exact count follows
+  // within EXACT_GRACE_MS, so the preview takes about as long as the estimate whatever the project's size.
+  // The exact queries left behind end at their own statement timeout.
+  if (early) {
+    const first = await Promise.race([
+      exactP.then(() => "exact" as const),
+      early.then((r) => (r ? "estimate" : "none")),
+    ]);
+    if (first === "estimate") {
+      const graced = await Promise.race([exactP, new Promise<null>((r) => setTimeout(() => r(null), EXACT_GRACE_MS))]);
+      if (!graced?.[0] || !graced[1]) {
+        exactP.catch(() => {});
+        return fromSample((await early)!, total, started);
+      }
+    }
+  }
   const [exact, sample] = await exactP;
   if (exact && sample)
     return { count: exact[0]!.n, estimated: false, sample, took_ms: Math.round(performance.now() - started) };
@@ -94,6 +116,17 @@ export async function previewList(ctx: ProjectContext<Db>, rule: Rule): Promise<
     count,
     estimated: !exact,
     sample: sample ?? hits.slice(0, 20).map(({ hit: _, ...r }) => r),
+    took_ms: Math.round(performance.now() - started),
+  };
+}
+
+/** The answer from the sample: the matching share scaled by the project's user count, marked estimated. */
+function fromSample(rows: (SampleRow & { hit: boolean })[], total: number, started: number): ListPreview {
+  const hits = rows.filter((r) => r.hit);
+  return {
+    count: rows.length ? Math.round((hits.length / rows.length) * total) : 0,
+    estimated: true,
+    sample: hits.slice(0, 20).map(({ hit: _, ...r }) => r),
     took_ms: Math.round(performance.now() - started),
   };
 }

@@ -3,6 +3,7 @@ import { lists } from "@/db/schema";
 import { RuleBroken } from "@/lib/http/errors";
 import { enqueue } from "@/lib/queue/enqueue";
 import { findList } from "./get-list";
+import { checkWindowWithinRetention } from "./retention-window";
 import { ruleFacts } from "./rules";
 import type { ListPatch, ListView } from "./schemas";
 import { toListViews } from "./view";
@@ -15,6 +16,7 @@ export async function updateList(ctx: ProjectContext, id: string, patch: ListPat
     const list = await findList({ ...ctx, db: tx }, id, true);
     if (patch.rules && list.kind === "static")
       throw new RuleBroken("A static list has no rules; add and remove its users instead.");
+    if (patch.rules) await checkWindowWithinRetention({ ...ctx, db: tx }, patch.rules);
     const [row] = await tx
       .update(lists)
       .set({

@@ -4,6 +4,7 @@ import "./client-paths";
 import "./admin-paths";
 import "./events-paths";
 import "./lists-paths";
+import "./project-settings-paths";
 import "./journeys-paths";
 import "./schedule-paths";
 import "./console-paths";

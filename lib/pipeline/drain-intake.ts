@@ -18,6 +18,8 @@ type Claimed = {
   client_id: string | null;
   occurred_at: string;
   received_at: string;
+  /** occurred_at, always (occurred_at itself only when JavaScript must record the row). */
+  at: string;
   recorded: boolean;
   /** Set only when SQL could not settle the owner: some identifier is unknown (create or attach in JS). */
   identifier: Identifier[] | null;
@@ -64,10 +66,10 @@ export async function drainIntake(db: Db, limit = 1000, only?: IntakeKey): Promi
         select project_id, id, name, case when kind = 'user' then owner end, case when kind = 'organization' then owner end,
           data, 'client', client_id, occurred_at, received_at
         from resolved where owner is not null and found = pairs
-        on conflict (project_id, id) do nothing
+        on conflict (project_id, id, occurred_at) do nothing
         returning id
       )
-      select project_id, id, kind, name, data, match, received_at::text as received_at, recorded,
+      select project_id, id, kind, name, data, match, received_at::text as received_at, occurred_at::text as at, recorded,
         case when rest then client_id end as client_id, case when rest then occurred_at::text end as occurred_at,
         case when hard then identifier end as identifier, (not recorded and owner is not null and found = pairs) as inserted
       from (select *, identifier is not null and not recorded and (owner is null or found < pairs) as hard,
@@ -82,7 +84,13 @@ export async function drainIntake(db: Db, limit = 1000, only?: IntakeKey): Promi
 
 /** Step 1's rest for one project's claimed rows; system events it records (new records) join the batch. */
 async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
-  const sample = (r: Claimed): RecordedEvent => ({ id: r.id, name: r.name, data: r.data, receivedAt: r.received_at });
+  const sample = (r: Claimed): RecordedEvent => ({
+    id: r.id,
+    name: r.name,
+    data: r.data,
+    receivedAt: r.received_at,
+    occurredAt: r.at,
+  });
   const recorded = rows.filter((r) => r.recorded || r.inserted).map(sample);
   const hard = rows.filter((r) => r.identifier);
   const toInsert: Record<string, unknown>[] = [];
@@ -119,7 +127,7 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
       insert into events (project_id, id, name, user_id, organization_id, data, origin, client_id, occurred_at, received_at)
       select ${projectId}::uuid, x.id, x.n, x.u, x.o, x.d, 'client', x.c, x.t, x.rt
       from jsonb_to_recordset(${JSON.stringify(toInsert)}::jsonb) as x(id uuid, n text, u uuid, o uuid, d jsonb, c text, t timestamptz, rt timestamptz)
-      on conflict (project_id, id) do nothing
+      on conflict (project_id, id, occurred_at) do nothing
       returning id`);
     // Which records these events created, for their trace (only creations: one row per new record).
     if (creations.length)

@@ -12,6 +12,23 @@ export const STEP_BATCH = 1000;
 
 export interface RecordedEvent extends SchemaSample {
   id: string;
+  /**
+   * The event's `occurred_at` as PostgreSQL or ISO text. Absent: it occurred when received (a system
+   * event recorded now). Bounds the partitions steps 3-4 read (see `since` in lib/queue/jobs.ts).
+   */
+  occurredAt?: string;
+}
+
+/** A PostgreSQL timestamptz text ("2026-11-26 10:50:00.123+00") or ISO 8601, in ms. */
+export function timeOf(text: string): number {
+  return Date.parse(text.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+}
+
+/** The earliest time of the events (occurred, else received), ISO 8601: a step job's `since`. */
+export function earliestOf(events: RecordedEvent[]): string | undefined {
+  let min = Number.POSITIVE_INFINITY;
+  for (const e of events) min = Math.min(min, timeOf(e.occurredAt ?? e.receivedAt));
+  return Number.isFinite(min) ? new Date(min).toISOString() : undefined;
 }
 
 /**
@@ -42,6 +59,7 @@ export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[
       batchId: randomUUID(),
       names: [...new Set(slice.map((e) => e.name))],
       eventIds: slice.map((e) => e.id),
+      since: earliestOf(slice),
     });
   }
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);

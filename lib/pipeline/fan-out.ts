@@ -25,10 +25,11 @@ export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = 
         name: string;
         data: Record<string, unknown>;
         received_at: string;
+        occurred_at: string;
         finished: boolean;
         admitted: boolean;
       }>(sql`
-        select kind, name, data, received_at::text as received_at, finished_at is not null as finished, planned is not null as admitted
+        select kind, name, data, received_at::text as received_at, occurred_at::text as occurred_at, finished_at is not null as finished, planned is not null as admitted
         from event_fanouts where project_id = ${projectId} and id = ${fanoutId} for update`);
       if (!f || f.finished) return { delivered: 0, done: true };
       if (!f.admitted && !(await admitFanout({ ...ctx, db: tx }, fanoutId, f.kind)))
@@ -53,7 +54,13 @@ export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = 
         where project_id = ${projectId} and id = ${fanoutId}`);
       await enqueueSteps(
         { ...ctx, db: tx },
-        rows.map((r) => ({ id: r.id, name: f.name, data: f.data, receivedAt: f.received_at })),
+        rows.map((r) => ({
+          id: r.id,
+          name: f.name,
+          data: f.data,
+          receivedAt: f.received_at,
+          occurredAt: f.occurred_at,
+        })),
       );
       return { delivered: rows.length, done };
     });

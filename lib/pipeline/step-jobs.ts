@@ -28,15 +28,16 @@ type StepJob = JobPayload<"pipeline.lists">;
  * dynamic lists that (still) listen for the jobs' names, for the union of their events (see runSteps).
  */
 export function runListsSteps(db: Db, jobs: StepJob[]): Promise<void> {
-  return runMerged(db, "pipeline.lists", jobs, async (ctx, names, eventIds) => {
-    if ((await listenersFor(ctx, names)).lists) await recomputeListsForEvents(ctx, await loadEvents(ctx, eventIds));
+  return runMerged(db, "pipeline.lists", jobs, async (ctx, names, eventIds, since) => {
+    if ((await listenersFor(ctx, names)).lists)
+      await recomputeListsForEvents(ctx, await loadEvents(ctx, eventIds, since));
   });
 }
 
 /** Pipeline step 4 for the jobs a worker fetched together: the journey entrances that (still) listen, per project in one transaction. */
 export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
-  return runMerged(db, "pipeline.journeys", jobs, async (ctx, names, eventIds) => {
-    if ((await listenersFor(ctx, names)).journeys) await enterJourneys(ctx, await loadEvents(ctx, eventIds));
+  return runMerged(db, "pipeline.journeys", jobs, async (ctx, names, eventIds, since) => {
+    if ((await listenersFor(ctx, names)).journeys) await enterJourneys(ctx, await loadEvents(ctx, eventIds, since));
   });
 }
 
@@ -60,7 +61,7 @@ async function runMerged(
   db: Db,
   step: "pipeline.lists" | "pipeline.journeys" | "pipeline.destinations",
   jobs: StepJob[],
-  effect: (ctx: ProjectContext, names: string[], eventIds: string[]) => Promise<void>,
+  effect: (ctx: ProjectContext, names: string[], eventIds: string[], since?: string) => Promise<void>,
 ): Promise<void> {
   const run = (projectId: string, group: StepJob[]) =>
     runSteps(
@@ -74,6 +75,10 @@ async function runMerged(
           systemContext(tx, projectId),
           [...new Set(mine.flatMap((j) => j.names))],
           mine.flatMap((j) => j.eventIds),
+          // The earliest of the jobs' bounds; none when a job has none.
+          mine.every((j) => j.since)
+            ? mine.map((j) => j.since!).sort((a, b) => Date.parse(a) - Date.parse(b))[0]
+            : undefined,
         );
       },
     );

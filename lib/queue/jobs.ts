@@ -6,6 +6,11 @@ const stepBatch = z.object({
   batchId: z.uuid(),
   names: z.array(z.string()).min(1),
   eventIds: z.array(z.uuid()).min(1),
+  /**
+   * The earliest `occurred_at` among the events (ISO 8601): loading them reads only the partitions of
+   * `events` from there on (lib/events/partitions.ts). Absent in jobs sent before it existed.
+   */
+  since: z.iso.datetime({ offset: true }).optional(),
 });
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE "projects" ADD COLUMN "event_retention_days" integer;

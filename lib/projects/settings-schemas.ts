@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/** Longest retention that can be set: a hundred years (null keeps events forever). */
+export const MAX_RETENTION_DAYS = 36_500;
+
+export const projectSettingsOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    event_retention_days: z.number().int().nullable().meta({
+      description:
+        "Days events are kept, by their time (the client's `timestamp`, else the receipt); null keeps them forever. Expired events are removed within the worker's RETENTION_INTERVAL (default 1h).",
+    }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "ProjectSettings" });
+
+export const projectSettingsPatch = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    event_retention_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_RETENTION_DAYS)
+      .nullable()
+      .optional()
+      .meta({
+        description: `1 to ${MAX_RETENTION_DAYS} days, or null to keep events forever. Refused (400) while a dynamic list looks further back than the new retention.`,
+      }),
+  })
+  .strict()
+  .meta({ id: "ProjectSettingsPatch" });
+
+export type ProjectSettings = z.infer<typeof projectSettingsOutput>;
+export type ProjectSettingsPatch = z.infer<typeof projectSettingsPatch>;
