@@ -86,7 +86,7 @@ test("why? shows the evaluated rule tree, the timeline tells the user's story, a
   await expect(why).toContainText("rules do not match now");
   await expect(why).toContainText("found 1 of 2 needed");
   await expect(why).toContainText("(2 before the where clauses)");
-  await expect(why).toContainText("total = 20 (needs gte 50)");
+  await expect(why).toContainText("total = 20 (needs: at least 50)");
   await expect(why).toContainText('data.plan eq "pro"');
   await panel.getByRole("button", { name: "Why for Thank you?" }).click();
   await expect(panel.getByLabel("Why for Thank you", { exact: true })).toContainText("Refused by the re-entry rule");

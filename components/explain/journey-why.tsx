@@ -4,7 +4,7 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { formatDateTime } from "@/components/ui/format";
 import { Badge, ErrorBanner, LoadingRows } from "@/components/ui/states";
 import type { JourneyExplanation } from "@/components/console/api-types";
-import { RuleTree } from "./rule-tree";
+import { needs, RuleTree } from "./rule-tree";
 
 const REENTRY = {
   allowed: "Re-entry allowed now.",
@@ -47,8 +47,7 @@ export function JourneyWhy({ projectId, journeyId, userId }: { projectId: string
                   {c.organization_id && <span className="text-zinc-500">(organization event)</span>}
                   {c.conditions.map((k) => (
                     <span key={k.path} className={`font-mono text-xs ${k.passed ? "text-zinc-500" : "text-red-700"}`}>
-                      {k.path} = {k.missing ? "missing" : show(k.seen)}{" "}
-                      {k.passed ? "✓" : `✗ needs ${k.op} ${show(k.value)}`}
+                      {k.path} = {k.missing ? "missing" : show(k.seen)} {k.passed ? "✓" : `✗ ${needs(k.op, k.value)}`}
                     </span>
                   ))}
                   {c.member_rule_passed === false && <span className="text-red-700">member rule failed</span>}

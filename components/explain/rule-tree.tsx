@@ -1,6 +1,13 @@
 "use client";
 import { formatDateTime } from "@/components/ui/format";
 import type { ExplainedNode } from "@/components/console/api-types";
+import { OP_LABELS, type Op } from "@/components/rule-builder/operators";
+
+/** "needs at least 50", "needs to be set": the condition in the words the rule builder uses. */
+export function needs(op: string, value: unknown): string {
+  const label = OP_LABELS[op as Op] ?? op;
+  return op === "exists" || op === "not_exists" ? `needs: ${label}` : `needs: ${label} ${show(value)}`;
+}
 
 const show = (v: unknown) => (v === null || v === undefined ? "missing" : JSON.stringify(v));
 
@@ -64,7 +71,7 @@ function Leaf({ node }: { node: Extract<ExplainedNode, { kind: "event" | "proper
                   <span className="font-mono">
                     {w.path} = {w.missing ? "missing" : show(w.seen)}
                   </span>
-                  {!w.passed && ` (needs ${w.op} ${show(w.value)})`}
+                  {!w.passed && ` (${needs(w.op, w.value)})`}
                 </span>
               ))}
               <span className="sr-only">{s.counted ? "counted" : "not counted"}</span>
