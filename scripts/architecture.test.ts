@@ -1,6 +1,13 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { architectureViolations, importsOf, oldVerbSignatures, readSourceTree, type SourceTree } from "./architecture";
+import {
+  architectureViolations,
+  extraVerbParameters,
+  importsOf,
+  oldVerbSignatures,
+  readSourceTree,
+  type SourceTree,
+} from "./architecture";
 
 const tree = (files: Record<string, string>): SourceTree => new Map(Object.entries(files));
 
@@ -146,6 +153,30 @@ describe("importsOf", () => {
       { spec: "z", typeOnly: true },
       { spec: "w", typeOnly: false },
       { spec: "v", typeOnly: false },
+    ]);
+  });
+});
+
+describe("extraVerbParameters", () => {
+  it("names a verb of a converted folder taking more than (ctx, input), and passes (ctx, input) ones", () => {
+    expect(
+      extraVerbParameters(
+        tree({
+          "lib/identity/a.ts":
+            "export async function upsertRecords(ctx: ProjectContext, kind: Kind, items: RecordChange[]) {}",
+          "lib/identity/b.ts":
+            "export async function loadRecords(\n  ctx: ProjectContext,\n  input: { kind: Kind; ids: Map<string, string> },\n): Promise<X> {}",
+          "lib/identity/c.ts":
+            "export async function listIdentifiers(ctx: ProjectContext, input: { f: (a: number, b: number) => void }) {}",
+          "lib/users/d.ts":
+            'export async function upsertUserIn(ctx: ProjectContext, input: UserInput, path = "identifier") {}',
+          "lib/lists/e.ts": "export async function updateList(ctx: ProjectContext, id: string, patch: Patch) {}",
+          "lib/identity/e.int.test.ts": "export async function helper(ctx: ProjectContext, a: 1, b: 2) {}",
+        }),
+      ),
+    ).toEqual([
+      "lib/identity/a.ts: upsertRecords takes 3 parameters; a verb takes (ctx, input)",
+      "lib/users/d.ts: upsertUserIn takes 3 parameters; a verb takes (ctx, input)",
     ]);
   });
 });

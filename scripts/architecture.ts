@@ -62,6 +62,47 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
+/** Folders whose exported verbs all take `(ctx, input)`; the rest of lib/ is still being converted. */
+export const CTX_INPUT_FOLDERS = ["lib/identity/", "lib/users/"];
+
+const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
+
+/** The parameters of the list opening at `from` (just past its `(`), split at top-level commas. */
+function parameterList(source: string, from: number): string[] {
+  const params: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (let i = from; i < source.length; i++) {
+    const c = source[i]!;
+    if (depth === 0 && c === ")") break;
+    if ("([{<".includes(c)) depth++;
+    else if (")]}>".includes(c) && !(c === ">" && source[i - 1] === "=")) depth--;
+    if (depth === 0 && c === ",") {
+      params.push(current);
+      current = "";
+    } else current += c;
+  }
+  if (current.trim()) params.push(current);
+  return params.map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * Names the exported async verbs of CTX_INPUT_FOLDERS that take more than `(ctx, input)`: one shape to
+ * learn, and no two arguments of one type to swap.
+ */
+export function extraVerbParameters(tree: SourceTree): string[] {
+  const out: string[] = [];
+  for (const [file, source] of tree) {
+    if (!CTX_INPUT_FOLDERS.some((f) => file.startsWith(f)) || isTest(file)) continue;
+    for (const m of source.matchAll(ASYNC_EXPORT)) {
+      const params = parameterList(source, m.index! + m[0].length);
+      if (params[0]?.startsWith("ctx") && params.length > 2)
+        out.push(`${file}: ${m[1]} takes ${params.length} parameters; a verb takes (ctx, input)`);
+    }
+  }
+  return out;
+}
+
 /**
  * The layering rules of the lib/, worker/, db/ and components/ READMEs, as violations found in a tree:
  * - `lib/` never imports `app/` or `worker/`;
@@ -71,7 +112,8 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
  * - a client component ("use client") and everything it imports, transitively, reach neither `db/` nor
  *   drizzle-orm/postgres (type-only imports are erased and exempt; a db/ module importing nothing, such as
  *   db/roles.ts, is a plain constant and allowed).
- * - an exported lib/ verb takes `(ctx: ProjectContext, …)`, not `(db, projectId, …)` (`oldVerbSignatures`).
+ * - an exported lib/ verb takes `(ctx: ProjectContext, …)`, not `(db, projectId, …)` (`oldVerbSignatures`);
+ *   in CTX_INPUT_FOLDERS, exactly `(ctx, input)` (`extraVerbParameters`).
  * Tests are exempt from the first three and the last (they set up and inspect databases); they are never bundled.
  */
 export function architectureViolations(tree: SourceTree): string[] {
@@ -90,6 +132,7 @@ export function architectureViolations(tree: SourceTree): string[] {
   }
   for (const [file, source] of tree) if (isClient(source)) out.push(...clientLeaks(tree, file));
   out.push(...oldVerbSignatures(tree));
+  out.push(...extraVerbParameters(tree));
   return out;
 }
 

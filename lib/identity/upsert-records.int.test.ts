@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useOwnDatabase } from "../../scripts/test/helpers";
+import { ownDatabaseForFile } from "../../scripts/test/helpers";
 import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
 import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
 import { upsertRecords } from "./upsert-records";
 
 // Counts event_intake rows: a database of its own, which no other file's worker drains.
-useOwnDatabase("relay_upsert_records");
+ownDatabaseForFile("relay_upsert_records");
 
 let p: TestProject;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { userChannelOptOuts, userSubscriptions, users, type MessageChannel } from "@/db/schema";
-import { NotFound } from "@/lib/http/errors";
+import { userChannelOptOuts, userSubscriptions, type MessageChannel } from "@/db/schema";
+import { requireUser } from "@/lib/users/require-user";
 import { resolveGroup } from "./resolve-groups";
 import { loadSettings } from "./settings";
 import type { ProjectContext } from "@/lib/access/context";
@@ -20,14 +20,7 @@ export type SendReason =
  * entries record the channel part of it at entry (`sendable`, lib/journeys/enter-journeys.ts).
  */
 export async function canSend(ctx: ProjectContext, input: { userId: string; group: string; channel?: MessageChannel }) {
-  const [user] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.projectId, ctx.projectId), eq(users.id, input.userId)));
-  if (!user)
-    throw new NotFound("No user with this id in this project.", {
-      errors: [{ path: "user_id", message: "matches no user" }],
-    });
+  const user = await requireUser(ctx, { userId: input.userId });
   const group = await resolveGroup(ctx, input.group);
   const channel = input.channel ?? group.channel;
   const policy = group.defaultPolicy ?? (await loadSettings(ctx)).defaultPolicy;

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useOwnDatabase } from "../../scripts/test/helpers";
+import { ownDatabaseForFile } from "../../scripts/test/helpers";
 import { api, createTestProject, eventsOf, snapshotCounts, sql, type TestProject } from "../../scripts/test/helpers";
 
 // Counts event_intake rows: a database of its own, which no other file's worker drains.
-useOwnDatabase("relay_upsert_user");
+ownDatabaseForFile("relay_upsert_user");
 
 let p: TestProject;
 beforeAll(async () => {

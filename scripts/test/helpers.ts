@@ -5,7 +5,7 @@ import type { Role } from "../../lib/access/roles";
 /** Points this test process's db/client at the run's database before anything opens a connection. */
 process.env.DATABASE_URL = inject("databaseUrl");
 
-// `let`: useOwnDatabase() points them at a file's own database and server (importers see the new values).
+// `let`: ownDatabaseForFile() points them at a file's own database and server (importers see the new values).
 export let baseUrl = inject("baseUrl");
 export let sql = postgres(inject("databaseUrl"), { max: 4, onnotice: () => {} });
 
@@ -15,7 +15,7 @@ export let sql = postgres(inject("databaseUrl"), { max: 4, onnotice: () => {} })
  * file, before any other hook: `api`, `sql`, `baseUrl`, `createTestProject` and the in-process db client
  * then use the file's own database, which no worker drains unless the file starts one.
  */
-export function useOwnDatabase(prefix: string): void {
+export function ownDatabaseForFile(prefix: string): void {
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const { createTestDatabase } = await import("./database");

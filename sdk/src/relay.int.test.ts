@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useOwnDatabase, baseUrl, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { ownDatabaseForFile, baseUrl, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
 import { Relay, RelayNotFoundError, RelayValidationError } from "./index";
 
 // Counts event_intake rows: a database of its own, which no other file's worker drains.
-useOwnDatabase("relay_sdk");
+ownDatabaseForFile("relay_sdk");
 
 let p: TestProject;
 beforeAll(async () => {
