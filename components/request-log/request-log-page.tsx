@@ -77,7 +77,7 @@ function RequestDetail({ r }: { r: Logged }) {
       {r.body !== null && (
         <div>
           <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">
-            Body (secrets redacted, 8 KiB at most)
+            Body (secrets redacted, 4 KiB at most)
           </p>
           <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded-md bg-white p-2 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200">
             {r.body}

@@ -63,3 +63,37 @@ describe("redactErrors", () => {
     ]);
   });
 });
+
+describe("compactError", () => {
+  it("keeps type, message, code and a short stack, never the rest of a driver's error object", async () => {
+    const { compactError } = await import("@/lib/observability/logger");
+    const err = Object.assign(new Error("connect ECONNREFUSED"), {
+      code: "ECONNREFUSED",
+      client: { options: { password: "hunter2" }, queue: Array.from({ length: 1000 }, (_, i) => ({ i })) },
+    });
+    const out = compactError(err) as Record<string, unknown>;
+    expect(Object.keys(out).sort()).toEqual(["code", "message", "stack", "type"]);
+    expect(JSON.stringify(out).length).toBeLessThan(3000);
+    expect(JSON.stringify(out)).not.toContain("hunter2");
+  });
+});
+
+describe("outboxPageVisible", () => {
+  it("answers only a loopback peer in development, and never in production", async () => {
+    const { outboxPageVisible } = await import("@/lib/mail/outbox");
+    const env = process.env as Record<string, string | undefined>;
+    const before = env.NODE_ENV;
+    try {
+      env.NODE_ENV = "development";
+      expect(outboxPageVisible("127.0.0.1")).toBe(true);
+      expect(outboxPageVisible("::1")).toBe(true);
+      expect(outboxPageVisible("::ffff:127.0.0.1")).toBe(true);
+      expect(outboxPageVisible("10.0.0.5")).toBe(false);
+      expect(outboxPageVisible(null)).toBe(false);
+      env.NODE_ENV = "production";
+      expect(outboxPageVisible("127.0.0.1")).toBe(false);
+    } finally {
+      env.NODE_ENV = before;
+    }
+  });
+});

@@ -69,10 +69,30 @@ export function decodedBody(
     cancel() {}, // the raw body is the caller's to drain or cancel
   });
   if (!format) return { stream: counted, raw };
-  return {
-    stream: counted.pipeThrough(new DecompressionStream(format) as TransformStream<Uint8Array, Uint8Array>),
-    raw,
-  };
+  const inflated = counted.pipeThrough(new DecompressionStream(format) as TransformStream<Uint8Array, Uint8Array>);
+  const reader = inflated.getReader();
+  // Corrupt or truncated compressed data is the client's error (400), whoever reads the stream.
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (err) {
+        controller.error(
+          err instanceof PayloadTooLarge
+            ? err
+            : new Invalid(`The body is not valid ${format} data.`, {
+                errors: [{ path: "", message: "malformed compressed body" }],
+              }),
+        );
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { stream, raw };
 }
 
 /**
@@ -122,14 +142,10 @@ export async function readLimited(req: Request, limit: number): Promise<Uint8Arr
     try {
       next = await reader.read();
     } catch (err) {
-      if (err instanceof PayloadTooLarge) throw await refuse(err);
-      if (!bodyEncoding(req)) throw err;
-      // A decompression error (corrupt or truncated data), or the client went away.
-      throw await refuse(
-        new Invalid(`The body is not valid ${req.headers.get("content-encoding")?.trim().toLowerCase()} data.`, {
-          errors: [{ path: "", message: "malformed compressed body" }],
-        }),
-      );
+      // Too large, or corrupt compressed data (decodedBody): answered after draining. Anything else (the
+      // client went away) goes on as it is.
+      if (err instanceof PayloadTooLarge || err instanceof Invalid) throw await refuse(err);
+      throw err;
     }
     if (next.done) break;
     size += next.value.byteLength;

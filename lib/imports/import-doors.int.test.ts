@@ -53,7 +53,7 @@ describe("1. an import cannot crash-loop the worker", () => {
     const send = async () => {
       const r = await api("POST", p.client("/users/events"), {
         key: p.keys.client,
-        body: [{ name: `Beat-${sent++}`, identifier: [{ external_id: "beat" }] }],
+        body: [{ name: `Beat-${sent++}`, identifier: [{ external_id: "beat" }], data: {} }],
       });
       expect(r.status).toBe(202);
     };

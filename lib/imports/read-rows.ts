@@ -105,7 +105,9 @@ async function* ndjsonRows(db: DbOrTx, imp: Import): AsyncGenerator<FileRow> {
   const row = (raw: Buffer): FileRow | null => {
     line++;
     bytes += raw.byteLength + 1;
-    if (oversized) return { index: index++, line, bytes, error: `line longer than ${MAX_ROW_BYTES} bytes` };
+    // A line may sit whole inside one stored chunk (up to 1 MiB): its length is checked here too.
+    if (oversized || raw.byteLength > MAX_ROW_BYTES)
+      return { index: index++, line, bytes, error: `line longer than ${MAX_ROW_BYTES} bytes` };
     // Bounded by depth and by the number of values on the text, before JSON.parse makes a single object.
     const shape = textShape(raw, { maxDepth: MAX_ROW_DEPTH, maxValues: MAX_ROW_VALUES });
     if (shape.depth > MAX_ROW_DEPTH)

@@ -94,20 +94,23 @@ export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boo
   if (!key) return false;
   if (key.takeovers >= MAX_IMPORT_TAKEOVERS) {
     const reason = `The import stopped its worker ${key.takeovers} times (the worker ran out of memory or was killed while applying the rows after row ${key.rows_done}); it is not taken again. Rows before that are applied.`;
-    await db
-      .update(imports)
-      .set({
-        state: "failed",
-        error: reason,
-        finishedAt: new Date(),
-        updatedAt: new Date(),
-        leaseOwner: null,
-        leaseUntil: null,
-      })
-      .where(and(eq(imports.projectId, key.project_id), eq(imports.id, key.id), eq(imports.leaseOwner, owner)));
-    await db
-      .delete(importChunks)
-      .where(and(eq(importChunks.projectId, key.project_id), eq(importChunks.importId, key.id)));
+    // One transaction: an import seen as failed never still holds its file.
+    await db.transaction(async (tx) => {
+      await tx
+        .update(imports)
+        .set({
+          state: "failed",
+          error: reason,
+          finishedAt: new Date(),
+          updatedAt: new Date(),
+          leaseOwner: null,
+          leaseUntil: null,
+        })
+        .where(and(eq(imports.projectId, key.project_id), eq(imports.id, key.id), eq(imports.leaseOwner, owner)));
+      await tx
+        .delete(importChunks)
+        .where(and(eq(importChunks.projectId, key.project_id), eq(importChunks.importId, key.id)));
+    });
     log.error({ importId: key.id, takeovers: key.takeovers }, "import failed: it stopped its worker repeatedly");
     return true;
   }

@@ -30,7 +30,7 @@ registerPath({
   summary: "The API request log",
   description:
     "Requests made with the project's API keys, newest first: the last 1,000 per key, kept 7 days. Failed requests keep the problem's `errors[]` and their body " +
-    "(secret-named fields and API keys redacted, at most 8 KiB). Written in batches about a second after the request. Role `admin` (it holds request bodies); a console session works too.",
+    "(secret-named fields and API keys redacted, at most 4 KiB; rate-limited requests are counted, not listed). Written in batches about a second after the request. Role `admin` (it holds request bodies); a console session works too.",
   request: { params: projectParams, query: requestLogQuery },
   responses: { 200: jsonResponse(listOf(loggedRequestOutput, "LoggedRequestList"), "A page of requests.") },
 });

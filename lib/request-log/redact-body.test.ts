@@ -27,7 +27,7 @@ describe("redactBody", () => {
     expect(redactBody(undefined)).toBeNull();
   });
 
-  it("caps at 8 KiB on a character boundary and says how big the body was", () => {
+  it("caps at 4 KiB on a character boundary and says how big the body was", () => {
     const body = JSON.stringify({ s: "é".repeat(10_000) });
     const out = redactBody(bytes(body))!;
     expect(Buffer.byteLength(out)).toBeLessThanOrEqual(MAX_LOGGED_BODY);

@@ -58,7 +58,7 @@ function redactValue(v: unknown, depth: number): unknown {
 
 /**
  * The body as stored in the request log: JSON has secret-named keys' values replaced and API keys and
- * bearer tokens inside strings scrubbed; anything else is scrubbed as text. Then capped at 8 KiB, cut on
+ * bearer tokens inside strings scrubbed; anything else is scrubbed as text. Then capped at 4 KiB, cut on
  * a character boundary, so the log never holds a credential or a whole 1 MiB upload.
  */
 export function redactBody(raw: Uint8Array | null | undefined): string | null {

@@ -58,7 +58,7 @@ describe("GET /requests (the API request log)", () => {
     expect(good).toMatchObject({ errors: null, body: null });
   });
 
-  it("caps a failed body at 8 KiB and filters by status class and exact status", async () => {
+  it("caps a failed body at 4 KiB and filters by status class and exact status", async () => {
     const big = await api("POST", p.client("/users"), {
       key: p.keys.client,
       body: { identifier: [], data: { blob: "x".repeat(50_000) } },
@@ -78,7 +78,7 @@ describe("GET /requests (the API request log)", () => {
     );
     expect(rows.every((r: any) => r.status >= 400 && r.status < 500)).toBe(true);
     const truncated = rows.find((r: any) => r.body?.includes("truncated"));
-    expect(Buffer.byteLength(truncated.body)).toBeLessThanOrEqual(8 * 1024);
+    expect(Buffer.byteLength(truncated.body)).toBeLessThanOrEqual(4 * 1024);
     const only404 = (await log("?status=404")).body.data;
     expect(only404.length).toBeGreaterThan(0);
     expect(only404.every((r: any) => r.status === 404)).toBe(true);
