@@ -9,8 +9,17 @@ import { recordAttempts, type Outcome } from "./record-attempts";
 import { disableAfterMs, nextAttemptDelay, retrySchedule } from "./retry-schedule";
 import { webhookIdOf } from "./sign";
 
+/**
+ * Messages claimed ahead per destination, per connection: with only as many claimed as connections, every
+ * message waited for a claim round trip; with a few queued on the Agent's pool, connections stay busy.
+ */
+const CLAIM_AHEAD = 4;
+
 export interface SenderOptions {
-  /** Attempts in flight per destination in this process (DESTINATION_CONCURRENCY, default 16). */
+  /**
+   * Messages in flight (posting or queued on its connections) per destination in this process:
+   * DESTINATION_CONCURRENCY connections (default 16) times CLAIM_AHEAD.
+   */
   perDestination: number;
   /** Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 512). */
   maxInFlight: number;
@@ -20,7 +29,7 @@ export interface SenderOptions {
 
 export function senderOptions(env = process.env): SenderOptions {
   return {
-    perDestination: CONNECTIONS_PER_DESTINATION,
+    perDestination: CONNECTIONS_PER_DESTINATION * CLAIM_AHEAD,
     maxInFlight: Number(env.DESTINATION_MAX_IN_FLIGHT ?? 512),
     pollMs: Number(env.DESTINATION_POLL_MS ?? 500),
   };
