@@ -58,10 +58,20 @@ export interface AllowList {
  * `http`; a listed address or range may be connected to although it is private. A name does not vouch
  * for what it resolves to: a receiver on a private address needs its address listed too.
  */
+let cached: { text: string; list: AllowList } | undefined;
+
 export function allowList(env: Record<string, string | undefined> = process.env): AllowList {
+  const text = env.DESTINATIONS_ALLOW_HOSTS ?? "";
+  if (cached?.text === text) return cached.list;
+  const list = parseAllowList(text);
+  cached = { text, list };
+  return list;
+}
+
+function parseAllowList(text: string): AllowList {
   const names = new Set<string>();
   const addresses = new BlockList();
-  for (const raw of (env.DESTINATIONS_ALLOW_HOSTS ?? "").split(",")) {
+  for (const raw of text.split(",")) {
     const entry = raw
       .trim()
       .toLowerCase()

@@ -153,11 +153,17 @@ describe("delivery", () => {
       return b.data[0]?.state === "delivered" ? b : null;
     });
     expect(log.data[0].webhook_id).toBe([...ids][0]);
-    expect(log.data[0].attempts.map((a: { status: number }) => a.status)).toEqual([500, 500, 200]);
-    expect(log.data[0].attempts[0].response).toBe("status 500");
+    type Attempt = { status: number | null; error: string | null; response: string | null };
+    const attempts: Attempt[] = log.data[0].attempts;
+    // On a loaded machine a reused keep-alive connection can be closed by the receiver as the attempt
+    // starts: that attempt fails without an answer (and is retried like any other failure).
+    const answered = attempts.filter((a) => a.status !== null);
+    expect(answered.map((a) => a.status)).toEqual([500, 500, 200]);
+    expect(answered[0]!.response).toBe("status 500");
+    for (const a of attempts.filter((a) => a.status === null)) expect(a.error).toBeTruthy();
     const health = (await api("GET", p.admin(`/destinations/${d.id}`), { key: p.keys.support })).body.health;
-    expect(health.attempts_24h).toBe(3);
-    expect(health.success_rate_24h).toBeCloseTo(1 / 3);
+    expect(health.attempts_24h).toBe(attempts.length);
+    expect(health.success_rate_24h).toBeCloseTo(1 / attempts.length);
     expect(health.last_error).toBe("answered 500");
     rx.answerWith(() => 200);
     await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: false } });
@@ -204,6 +210,22 @@ describe("delivery", () => {
     expect(log.data[0].state).toBe("failed");
     expect(log.data[0].attempts).toHaveLength(1);
     rx.answerWith(() => 200);
+  });
+
+  it("does not follow redirects: a 3xx is a failed attempt", async () => {
+    const d = (await create({ name: "redirect", url: rx.url("/redirect"), events: ["Redirect"] })).body;
+    rx.answerWith((r) => (r.path === "/redirect" ? 307 : 200));
+    await track([{ name: "Redirect", user: "redir" }]);
+    const log = await waitFor(async () => {
+      const b = await deliveries(d.id);
+      return b.data[0]?.attempts.length ? b : null;
+    });
+    expect(log.data[0].attempts[0].status).toBe(307);
+    expect(log.data[0].state).toBe("pending");
+    // A followed redirect would have been requested within that attempt, before its outcome was written.
+    expect(at("/redirect-redirected")).toEqual([]);
+    rx.answerWith(() => 200);
+    await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: false } });
   });
 
   it("rotates the secret: both signatures verify during the overlap", async () => {

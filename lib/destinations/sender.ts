@@ -9,8 +9,17 @@ import { recordAttempts, type Outcome } from "./record-attempts";
 import { disableAfterMs, nextAttemptDelay, retrySchedule } from "./retry-schedule";
 import { webhookIdOf } from "./sign";
 
+/**
+ * Messages claimed ahead per destination, per connection: with only as many claimed as connections, every
+ * message waited for a claim round trip; with a few queued on the Agent's pool, connections stay busy.
+ */
+const CLAIM_AHEAD = 4;
+
 export interface SenderOptions {
-  /** Attempts in flight per destination in this process (DESTINATION_CONCURRENCY, default 16). */
+  /**
+   * Messages in flight (posting or queued on its connections) per destination in this process:
+   * DESTINATION_CONCURRENCY connections (default 16) times CLAIM_AHEAD.
+   */
   perDestination: number;
   /** Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 512). */
   maxInFlight: number;
@@ -20,7 +29,7 @@ export interface SenderOptions {
 
 export function senderOptions(env = process.env): SenderOptions {
   return {
-    perDestination: CONNECTIONS_PER_DESTINATION,
+    perDestination: CONNECTIONS_PER_DESTINATION * CLAIM_AHEAD,
     maxInFlight: Number(env.DESTINATION_MAX_IN_FLIGHT ?? 512),
     pollMs: Number(env.DESTINATION_POLL_MS ?? 500),
   };
@@ -90,7 +99,7 @@ export async function startSender(db: Db, opts: SenderOptions = senderOptions())
     });
     return flushing;
   };
-  const flushTimer = setInterval(() => void flush(), 50);
+  const flushTimer = setInterval(() => void flush(), 100);
 
   const send = async (d: ClaimedDelivery) => {
     try {
@@ -102,7 +111,9 @@ export async function startSender(db: Db, opts: SenderOptions = senderOptions())
       const n = (busy.get(d.destinationId) ?? 1) - 1;
       if (n > 0) busy.set(d.destinationId, n);
       else busy.delete(d.destinationId);
-      poke();
+      // Claim again once half a destination's slots are free, not after every message: one claim then
+      // fetches dozens, and a busy sender does not spend its database on claims of one or two rows.
+      if (n <= opts.perDestination / 2 || inFlight <= opts.maxInFlight / 2) poke();
     }
   };
 

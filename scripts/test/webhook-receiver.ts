@@ -61,7 +61,14 @@ export async function startReceiver(port = 0) {
       const a = answer(r);
       r.answered = a;
       if (a === "hang") hanging.push(res);
-      else res.writeHead(a, { "content-type": "text/plain" }).end(a < 300 ? "ok" : `status ${a}`);
+      else
+        res
+          // A 3xx points elsewhere on this receiver, so a followed redirect would show up there.
+          .writeHead(a, {
+            "content-type": "text/plain",
+            ...(a >= 300 && a < 400 && { location: `${r.path}-redirected` }),
+          })
+          .end(a < 300 ? "ok" : `status ${a}`);
     });
   };
   let server: Server = createServer(onRequest);
