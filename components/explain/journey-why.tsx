@@ -25,7 +25,7 @@ export function JourneyWhy({ projectId, journeyId, userId }: { projectId: string
   if (q.isError) return <ErrorBanner message={q.error.message} />;
   const x = q.data;
   return (
-    <div className="space-y-3 text-sm" aria-label={`Why for ${x.journey.name}`}>
+    <section className="space-y-3 text-sm" aria-label={`Why for ${x.journey.name}`}>
       <p className={x.reentry.verdict === "allowed" ? "text-zinc-600" : "font-medium text-amber-800"}>
         {REENTRY[x.reentry.verdict]}
       </p>
@@ -78,6 +78,6 @@ export function JourneyWhy({ projectId, journeyId, userId }: { projectId: string
           </ul>
         )}
       </div>
-    </div>
+    </section>
   );
 }

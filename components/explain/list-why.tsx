@@ -26,7 +26,7 @@ export function ListWhy({ projectId, listId, userId }: { projectId: string; list
   const x = q.data;
   const c = x.last_change;
   return (
-    <div className="space-y-3" aria-label={`Why for ${x.list.name}`}>
+    <section className="space-y-3" aria-label={`Why for ${x.list.name}`}>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Badge tone={x.member ? "green" : "zinc"}>{x.member ? "member" : "not a member"}</Badge>
         {x.matches !== null && (
@@ -63,6 +63,6 @@ export function ListWhy({ projectId, listId, userId }: { projectId: string; list
           <RuleTree node={x.rules} />
         </div>
       )}
-    </div>
+    </section>
   );
 }
