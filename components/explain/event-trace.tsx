@@ -96,6 +96,31 @@ export function EventTraceView({ projectId, eventId }: { projectId: string; even
             <span className="text-zinc-500">none</span>
           )}
         </Row>
+        <Row label="Deliveries">
+          {t.deliveries.length ? (
+            <ul>
+              {t.deliveries.map((d) => (
+                <li key={d.id}>
+                  <Badge tone={d.state === "delivered" ? "green" : d.state === "failed" ? "red" : "zinc"}>
+                    {d.state}
+                  </Badge>{" "}
+                  <Link className="text-indigo-700 hover:underline" href={`${base}/destinations`}>
+                    {d.attempts.length} attempt{d.attempts.length === 1 ? "" : "s"}
+                  </Link>{" "}
+                  <span className="text-xs text-zinc-500">
+                    {d.finished_at
+                      ? formatDateTime(d.finished_at)
+                      : d.next_attempt_at
+                        ? `next ${formatDateTime(d.next_attempt_at)}`
+                        : ""}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <span className="text-zinc-500">none</span>
+          )}
+        </Row>
         {t.fanout && (
           <Row label="Fan-out">
             {t.fanout.state}: {t.fanout.delivered.toLocaleString()} delivered

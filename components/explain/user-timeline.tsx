@@ -15,6 +15,7 @@ const DOT: Record<TimelineItem["kind"], string> = {
   journey_exited: "bg-sky-300",
   schedule_fired: "bg-amber-500",
   subscription_changed: "bg-fuchsia-500",
+  delivery: "bg-teal-500",
 };
 const KIND: Record<TimelineItem["kind"], string> = {
   event: "event",
@@ -24,6 +25,7 @@ const KIND: Record<TimelineItem["kind"], string> = {
   journey_exited: "journey",
   schedule_fired: "schedule",
   subscription_changed: "subscription",
+  delivery: "delivery",
 };
 
 /** A user's story, newest first, 25 items a page with "Show older". */

@@ -80,7 +80,8 @@ export const destinationDeliveries = pgTable(
       .where(sql`${t.state} = 'pending'`),
     index("destination_deliveries_log_idx").on(t.projectId, t.destinationId, t.id),
     index("destination_deliveries_event_idx").on(t.projectId, t.eventId),
-    index("destination_deliveries_user_idx").on(t.projectId, t.userId, t.id),
+    // The user timeline reads deliveries newest first by (created_at, id).
+    index("destination_deliveries_user_idx").on(t.projectId, t.userId, t.createdAt, t.id),
     index("destination_deliveries_created_idx").on(t.createdAt),
     foreignKey({
       columns: [t.projectId, t.destinationId],

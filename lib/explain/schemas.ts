@@ -160,6 +160,7 @@ export const TIMELINE_KINDS = [
   "journey_exited",
   "schedule_fired",
   "subscription_changed",
+  "delivery",
 ] as const;
 
 export const timelineItem = z

@@ -29,8 +29,8 @@ export function before(t: SQL, id: SQL, c: TimelineCursor | null): SQL {
 
 /**
  * The feeds a user's timeline merges. Each reads at most `limit` rows newest first from an index that
- * starts (project, user, time), so a page costs the same at any depth. Another kind of item (deliveries,
- * when destinations exist) is one more entry here.
+ * starts (project, user, time), so a page costs the same at any depth. Another kind of item is one more
+ * entry here.
  */
 export const TIMELINE_SOURCES: {
   name: string;
@@ -105,6 +105,22 @@ export const TIMELINE_SOURCES: {
           where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.created_at`, sql`x.id`, c)}
           order by x.created_at desc, x.id desc limit ${limit}) x
         left join subscription_groups g on g.project_id = x.project_id and g.id = x.group_id
+        order by x.created_at desc, x.id desc`,
+  },
+  {
+    // Messages to destinations made from the user's events (destination_deliveries_user_idx).
+    name: "deliveries",
+    query: (ctx, userId, c, limit) =>
+      sql`
+        select ${atText(sql`x.created_at`)} as at, x.id, 'delivery' as kind,
+          x.event_name || ' to ' || coalesce(d.name, 'a deleted destination') || ': ' || x.state as title,
+          x.event_id,
+          jsonb_build_object('destination_id', x.destination_id, 'destination_name', d.name, 'state', x.state,
+            'last_status', x.last_status, 'finished_at', x.finished_at, 'next_attempt_at', x.next_attempt_at) as detail
+        from (select * from destination_deliveries x
+          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.created_at`, sql`x.id`, c)}
+          order by x.created_at desc, x.id desc limit ${limit}) x
+        left join destinations d on d.project_id = x.project_id and d.id = x.destination_id
         order by x.created_at desc, x.id desc`,
   },
 ];

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryRows } from "@/lib/db/sql";
 import type { ProjectContext } from "@/lib/access/context";
+import { listEventDeliveries } from "@/lib/destinations/list-event-deliveries";
+import { deliveryOutput } from "@/lib/destinations/schemas";
 import { eventTraceBase } from "./schemas";
 
 /** The traced event as the sections see it. */
@@ -12,7 +14,7 @@ const iso = (v: string) => new Date(v).toISOString();
 /**
  * What happened because of an event, one section per consequence: each names its key in the trace, its
  * response schema and how to read it (by the event id, from an index of its own table). Another
- * consequence (deliveries, when destinations exist) is one more entry here; the trace endpoint, its
+ * consequence is one more entry here; the trace endpoint, its
  * OpenAPI schema and the SDK follow.
  */
 export const TRACE_SECTIONS = {
@@ -75,6 +77,14 @@ export const TRACE_SECTIONS = {
           order by x.id limit 500`,
         )
       ).map((r) => ({ ...r, entered_at: iso(r.entered_at) })),
+  },
+  deliveries: {
+    schema: z
+      .array(deliveryOutput)
+      .meta({
+        description: "The messages this event became, one per subscribed destination (plus replays), with attempts.",
+      }),
+    load: (ctx: ProjectContext, e: TracedEvent) => listEventDeliveries(ctx, e.id),
   },
 } as const;
 

@@ -475,6 +475,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Delivery: {
+            /** Format: uuid */
+            id: string;
+            /** @description The `webhook-id` header of every attempt of this message. */
+            webhook_id: string;
+            /** Format: uuid */
+            destination_id: string;
+            /** Format: uuid */
+            event_id: string | null;
+            event_name: string;
+            /** Format: uuid */
+            user_id: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        DeliveryAttempt: {
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description The HTTP status; null when nothing answered. */
+            status: number | null;
+            latency_ms: number;
+            /** @description The answer's first 1 KiB. */
+            response: string | null;
+            error: string | null;
+        };
         EventTrace: {
             /** Format: uuid */
             id: string;
@@ -539,6 +571,8 @@ export interface components {
                 /** Format: date-time */
                 entered_at: string;
             }[];
+            /** @description The messages this event became, one per subscribed destination (plus replays), with attempts. */
+            deliveries: components["schemas"]["Delivery"][];
         };
         JourneyCandidateEvent: {
             /** Format: uuid */
@@ -706,7 +740,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            kind: "event" | "list_added" | "list_removed" | "journey_entered" | "journey_exited" | "schedule_fired" | "subscription_changed";
+            kind: "event" | "list_added" | "list_removed" | "journey_entered" | "journey_exited" | "schedule_fired" | "subscription_changed" | "delivery";
             /** @description One line saying what happened. */
             title: string;
             /**
