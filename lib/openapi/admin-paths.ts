@@ -134,7 +134,8 @@ registerPath({
   summary: "Import users, organizations or memberships from a file",
   description: [
     "The body is the file itself, streamed into storage (never read whole), up to 1 GiB: `text/csv` (a header row) or `application/x-ndjson` (one upsert body per line, as `POST /users`, `/organizations` or `/organizations/users`).",
-    "Answered `202` at once; the worker applies the rows in batches of 1,000 through the same set-based path as the batch endpoints, committing each batch with its checkpoint, so an import resumes after a worker crash with no row applied twice and none lost. Watch it with `GET /imports/{id}`.",
+    "Answered `202` at once; the worker applies the rows in batches (5,000 rows or 2 MiB, whichever comes first) through the same set-based path as the batch endpoints, committing each batch with its checkpoint, so an import resumes after a worker crash with no row applied twice and none lost. An import that stopped its worker twice is failed with its reason. Watch it with `GET /imports/{id}`.",
+    "A project holds at most 2 unfinished imports (`IMPORT_MAX_UNFINISHED`) and 2 GiB of stored upload (`IMPORT_MAX_STORED_BYTES`); past either, `429` with `Retry-After`. A row is at most 128 KiB (an NDJSON row also 40 levels and 20,000 JSON values, checked before it is parsed); a larger one is a row error. The file may be sent with `Content-Encoding: gzip` or `deflate`.",
     "CSV columns: users `external_id` (required), `source`, `email`, `phone`, `timezone`, `locale`; organizations `external_id`, `source`, `name`; memberships `organization_external_id`, `user_external_id`, `organization_source`, `user_source`; all kinds `data.<key>` cells, typed: numbers, `true`/`false`/`null` and JSON objects, arrays or strings stay values, anything else is text; empty cells are omitted.",
     "A malformed or invalid row (or one whose identifiers name two records, or a membership whose user is missing) is a row error with its line number, not a failed import. Role `client` or above; `X-File-Name` (percent-encoded) names the upload in the console.",
   ].join("\n\n"),
@@ -149,8 +150,14 @@ registerPath({
   responses: {
     202: jsonResponse(importOutput, "Stored and queued."),
     400: errorResponse("An empty file, a CSV header with no rows, or a header with missing or unknown columns."),
-    413: errorResponse("Over 1 GiB (refused while streaming; nothing kept)."),
-    415: errorResponse("Not `text/csv` or `application/x-ndjson`, or binary content."),
+    413: errorResponse("Over 1 GiB, or over what the project may store (refused while streaming; nothing kept)."),
+    415: errorResponse(
+      "Not `text/csv` or `application/x-ndjson`, binary content, or a `Content-Encoding` other than gzip or deflate.",
+    ),
+    422: errorResponse("The import was cancelled while it was uploading."),
+    429: errorResponse(
+      "The project's unfinished imports are at their limit (count or stored bytes); see `Retry-After`.",
+    ),
   },
 });
 registerPath({
