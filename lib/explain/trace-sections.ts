@@ -79,11 +79,9 @@ export const TRACE_SECTIONS = {
       ).map((r) => ({ ...r, entered_at: iso(r.entered_at) })),
   },
   deliveries: {
-    schema: z
-      .array(deliveryOutput)
-      .meta({
-        description: "The messages this event became, one per subscribed destination (plus replays), with attempts.",
-      }),
+    schema: z.array(deliveryOutput).meta({
+      description: "The messages this event became, one per subscribed destination (plus replays), with attempts.",
+    }),
     load: (ctx: ProjectContext, e: TracedEvent) => listEventDeliveries(ctx, e.id),
   },
 } as const;
