@@ -24,6 +24,7 @@ export const NAV_ITEMS: NavItem[] = [
   { path: "/schedules", label: "Schedules", section: "Automation" },
   { path: "/lists", label: "Lists", section: "Automation" },
   { path: "/journeys", label: "Journeys", section: "Automation" },
+  { path: "/settings", label: "Project settings", section: "Settings" },
   { path: "/members", label: "Members", section: "Settings" },
   { path: "/keys", label: "API keys", section: "Settings", minRole: "admin" },
   { path: "/destinations", label: "Destinations", section: "Settings" },

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { ProjectSettingsPage } from "@/components/pages/project-settings-page";
+
+export const metadata: Metadata = { title: "Project settings" };
+
+export default function Page() {
+  return <ProjectSettingsPage />;
+}
