@@ -34,7 +34,7 @@ export const events = pgTable(
     index("events_user_idx").on(t.projectId, t.userId, t.occurredAt).where(sql`${t.userId} is not null`),
     // A user's events of one name, newest first: what an event rule counts (lib/lists/rules.ts) and what
     // explain shows, in a range as long as the answer, not the user's whole history
-    // (docs/decisions/0001-events-by-user-and-name.md).
+    // (docs/decisions/0016-events-by-user-and-name.md).
     index("events_user_name_idx").on(t.projectId, t.userId, t.name, t.occurredAt).where(sql`${t.userId} is not null`),
     index("events_org_idx").on(t.projectId, t.organizationId, t.occurredAt).where(sql`${t.organizationId} is not null`),
     index("events_name_idx").on(t.projectId, t.name, t.occurredAt),
