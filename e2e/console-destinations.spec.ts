@@ -92,7 +92,7 @@ test("destinations: create with the secret shown once, deliveries with attempts,
   const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
   expect(rotated).not.toBe(secret);
   await page.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByText("Old secret signs until")).toBeVisible();
+  await expect(page.getByText("Rotating: the old secret signs too until")).toBeVisible();
   rx.setSecrets([secret, rotated]);
   await page.getByRole("button", { name: "Send a test ping to Warehouse" }).click();
   await baseExpect.poll(() => rx.received.at(-1)?.verifiedBy.join(","), { timeout: 30_000 }).toBe("0,1");

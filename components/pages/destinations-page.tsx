@@ -114,12 +114,12 @@ export function DestinationsPage() {
                       {d.filter && <Badge tone="indigo">filtered</Badge>}
                     </div>
                   </td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} min-w-[11rem]`}>
                     {d.enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Off</Badge>}
                     {d.disabled_reason && <p className="mt-1 max-w-xs text-xs text-red-700">{d.disabled_reason}</p>}
                     {d.secret_rotating_until && (
                       <p className="mt-1 text-xs text-zinc-500">
-                        Old secret signs until {formatDateTime(d.secret_rotating_until)}
+                        Rotating: the old secret signs too until {formatDateTime(d.secret_rotating_until)}
                       </p>
                     )}
                   </td>
