@@ -68,7 +68,7 @@ test("destinations: create with the secret shown once, deliveries with attempts,
   const log = page.getByRole("region", { name: "Delivery log of Warehouse" });
   await expect(log.getByText("Order Completed")).toBeVisible({ timeout: 30_000 });
   await expect(log.getByText("user.created")).toBeVisible({ timeout: 30_000 });
-  await expect(log.getByText("delivered", { exact: true })).toHaveCount(2, { timeout: 60_000 });
+  await expect(log.getByRole("cell", { name: "delivered", exact: true })).toHaveCount(2, { timeout: 60_000 });
   await expect(log.getByText("500").first()).toBeVisible();
   await page.reload();
   await page.getByRole("button", { name: "Delivery log of Warehouse" }).click();
