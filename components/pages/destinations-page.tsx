@@ -114,12 +114,12 @@ export function DestinationsPage() {
                       {d.filter && <Badge tone="indigo">filtered</Badge>}
                     </div>
                   </td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} min-w-[11rem]`}>
                     {d.enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Off</Badge>}
                     {d.disabled_reason && <p className="mt-1 max-w-xs text-xs text-red-700">{d.disabled_reason}</p>}
                     {d.secret_rotating_until && (
                       <p className="mt-1 text-xs text-zinc-500">
-                        Old secret signs until {formatDateTime(d.secret_rotating_until)}
+                        Rotating: the old secret signs too until {formatDateTime(d.secret_rotating_until)}
                       </p>
                     )}
                   </td>
@@ -138,45 +138,47 @@ export function DestinationsPage() {
                     )}
                   </td>
                   <td className={tdClass}>{d.health.backlog}</td>
-                  <td className={`${tdClass} whitespace-nowrap text-right`}>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => setLogOf(d.id === logOf ? null : d.id)}
-                      aria-label={`Delivery log of ${d.name}`}
-                    >
-                      Log
-                    </Button>
-                    {canWrite && (
-                      <>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          disabled={test.isPending}
-                          onClick={() => test.mutate(d)}
-                          aria-label={`Send a test ping to ${d.name}`}
-                        >
-                          Test
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => setRotating(d)}
-                          aria-label={`Rotate the secret of ${d.name}`}
-                        >
-                          Rotate secret
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          disabled={toggle.isPending}
-                          onClick={() => toggle.mutate(d)}
-                          aria-label={`${d.enabled ? "Disable" : "Enable"} ${d.name}`}
-                        >
-                          {d.enabled ? "Disable" : "Enable"}
-                        </Button>
-                      </>
-                    )}
+                  <td className={`${tdClass} text-right`}>
+                    <div className="flex flex-wrap justify-end gap-1">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => setLogOf(d.id === logOf ? null : d.id)}
+                        aria-label={`Delivery log of ${d.name}`}
+                      >
+                        Log
+                      </Button>
+                      {canWrite && (
+                        <>
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            disabled={test.isPending}
+                            onClick={() => test.mutate(d)}
+                            aria-label={`Send a test ping to ${d.name}`}
+                          >
+                            Test
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            onClick={() => setRotating(d)}
+                            aria-label={`Rotate the secret of ${d.name}`}
+                          >
+                            Rotate secret
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            disabled={toggle.isPending}
+                            onClick={() => toggle.mutate(d)}
+                            aria-label={`${d.enabled ? "Disable" : "Enable"} ${d.name}`}
+                          >
+                            {d.enabled ? "Disable" : "Enable"}
+                          </Button>
+                        </>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

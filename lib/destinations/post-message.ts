@@ -6,6 +6,9 @@ import { destinationAgent } from "./http-agent";
 import { ATTEMPT_TIMEOUT_MS } from "./retry-schedule";
 import { signedHeaders, type SigningSecrets } from "./sign";
 
+/** Errors of a connection that closed under a request before any answer. */
+const STALE_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
 /** Kept of each answer for the log. */
 export const RESPONSE_KEEP_BYTES = 1024;
 
@@ -36,6 +39,13 @@ export async function postMessage(
     latencyMs: Math.round(performance.now() - started),
     ok: r.status !== null && r.status >= 200 && r.status < 300,
   });
+  if (!secrets.current)
+    return done({
+      status: null,
+      response: null,
+      error:
+        "not sent: the signing secret cannot be read here (RELAY_SIGNING_SECRET or AUTH_SECRET differs from the process that created it)",
+    });
   const allow = allowList();
   const refusal = urlRefusal(url, allow);
   if (refusal) return done({ status: null, response: null, error: `refused: the URL ${refusal}` });
@@ -44,12 +54,21 @@ export async function postMessage(
   if (isIP(host) && forbiddenAddress(host, allow))
     return done({ status: null, response: null, error: `refused: ${forbiddenAddress(host, allow)}` });
   try {
-    const res = await request(url, {
-      method: "POST",
-      dispatcher: destinationAgent(),
-      headers: signedHeaders(secrets, webhookId, body, at),
-      body,
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    const signal = AbortSignal.timeout(ATTEMPT_TIMEOUT_MS);
+    const send = () =>
+      request(url, {
+        method: "POST",
+        dispatcher: destinationAgent(),
+        headers: signedHeaders(secrets, webhookId, body, at),
+        body,
+        signal,
+      });
+    // A kept-alive connection the receiver closed just as it was reused fails before any answer (Node's
+    // servers drop idle connections after 5 s, right when the first retry comes): send once more on a
+    // new connection, within the same attempt and timeout. The receiver de-duplicates on webhook-id.
+    const res = await send().catch((err) => {
+      if (signal.aborted || !STALE_CONNECTION.has((err as { code?: string }).code ?? "")) throw err;
+      return send();
     });
     let kept = "";
     let bytes = 0;

@@ -13,7 +13,11 @@ writeFileSync(".next/e2e-database-url", db.url);
 const server = await startNextServer({ DATABASE_URL: db.url }, port);
 // The worker runs the event pipeline (and schedules), so pages that show its results can be tested.
 // Destination tests post to a receiver on loopback (the server gets the same list in next-server.ts).
-const worker = await startWorker(db.url, { DESTINATIONS_ALLOW_HOSTS: "127.0.0.1,localhost" });
+// The worker signs with secrets the web process sealed: it needs the web's server secret (next-server.ts).
+const worker = await startWorker(db.url, {
+  DESTINATIONS_ALLOW_HOSTS: "127.0.0.1,localhost",
+  AUTH_SECRET: "test-secret-not-for-production",
+});
 console.log(`[e2e] serving ${server.url} on database ${db.name}, with a worker`);
 
 let stopping = false;
