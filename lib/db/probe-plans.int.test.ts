@@ -54,7 +54,7 @@ beforeAll(async () => {
     userIds.push(...made.users.map((u) => u.id));
   }
   await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "acme" }] }]);
-  await addMembers(ctx, memberships(0, USERS, "seed"), (i) => `[${i}].`);
+  await addMembers(ctx, { memberships: memberships(0, USERS, "seed"), path: (i) => `[${i}].` });
 }, 120_000);
 afterAll(() => plans.close());
 
@@ -101,14 +101,16 @@ function memberships(from: number, to: number, tag: string) {
 
 it("a batch of memberships locks, merges and reads its own memberships, not the organization's", async () => {
   for (let i = 0; i < 8; i++)
-    await addMembers(systemContext(db, projectId), memberships(i * 5, i * 5 + 5, `warm-${i}`), (j) => `[${j}].`);
+    await addMembers(systemContext(db, projectId), {
+      memberships: memberships(i * 5, i * 5 + 5, `warm-${i}`),
+      path: (j) => `[${j}].`,
+    });
   let updated = 0;
   const read = await rowsRead("organization_members", async (tx) => {
-    const r = await addMembers(
-      systemContext(tx, projectId),
-      memberships(USERS - N, USERS, "measured"),
-      (j) => `[${j}].`,
-    );
+    const r = await addMembers(systemContext(tx, projectId), {
+      memberships: memberships(USERS - N, USERS, "measured"),
+      path: (j) => `[${j}].`,
+    });
     updated = r.memberships.filter((m) => m.data.tag === "measured").length;
   });
   expect(updated).toBe(N);
@@ -150,14 +152,13 @@ it("an organization's event re-evaluates its own members, found without reading 
   const ctx = systemContext(getDb(), projectId);
   const [tiny] = (await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "tiny" }] }]))
     .organizations;
-  await addMembers(
-    ctx,
-    memberships(0, 2, "tiny").map((m) => ({
+  await addMembers(ctx, {
+    memberships: memberships(0, 2, "tiny").map((m) => ({
       ...m,
       organization: { identifier: [{ source: "default", external_id: "tiny" }] },
     })),
-    (i) => `[${i}].`,
-  );
+    path: (i) => `[${i}].`,
+  });
   const rules = { event: { name: "org.evt", scope: "organization" as const, at_least: 1 } };
   await getDb()
     .insert(lists)
