@@ -63,7 +63,7 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
 }
 
 /** Folders whose exported verbs all take `(ctx, input)`; the rest of lib/ is still being converted. */
-export const CTX_INPUT_FOLDERS = ["lib/identity/", "lib/users/", "lib/organizations/"];
+export const CTX_INPUT_FOLDERS = ["lib/identity/", "lib/users/", "lib/organizations/", "lib/subscriptions/"];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
 
