@@ -37,16 +37,14 @@ export async function listEvents(ctx: ProjectContext, q: z.output<typeof listEve
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.occurredAt.toISOString(), r.id]);
   // Who each event is about, as the console names them (one key probe per distinct record of the page).
-  const users = await recordLabels(
-    ctx,
-    "user",
-    data.flatMap((e) => (e.userId ? [e.userId] : [])),
-  );
-  const orgs = await recordLabels(
-    ctx,
-    "organization",
-    data.flatMap((e) => (!e.userId && e.organizationId ? [e.organizationId] : [])),
-  );
+  const users = await recordLabels(ctx, {
+    kind: "user",
+    ids: data.flatMap((e) => (e.userId ? [e.userId] : [])),
+  });
+  const orgs = await recordLabels(ctx, {
+    kind: "organization",
+    ids: data.flatMap((e) => (!e.userId && e.organizationId ? [e.organizationId] : [])),
+  });
   return {
     data: data.map((e) => ({
       ...toEventView(e),

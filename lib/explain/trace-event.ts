@@ -25,7 +25,7 @@ export async function traceEvent(ctx: ProjectContext, id: string): Promise<Event
     const kind = event.userId ? "user" : event.organizationId ? "organization" : null;
     const recordId = event.userId ?? event.organizationId;
     if (kind && recordId) {
-      const labels = await recordLabels(ctx, kind, [recordId]);
+      const labels = await recordLabels(ctx, { kind, ids: [recordId] });
       const [made] = await queryRows<{ n: number }>(
         ctx.db,
         sql`select 1 as n from event_created_records where project_id = ${ctx.projectId}::uuid and event_id = ${event.id}::uuid`,

@@ -11,8 +11,7 @@ export type RecordLabel = { kind: "user" | "organization"; id: string; label: st
  */
 export async function recordLabels(
   ctx: ProjectContext,
-  kind: "user" | "organization",
-  ids: string[],
+  { kind, ids }: { kind: "user" | "organization"; ids: string[] },
 ): Promise<Map<string, RecordLabel>> {
   const out = new Map<string, RecordLabel>();
   const unique = [...new Set(ids.filter(Boolean))];

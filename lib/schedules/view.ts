@@ -24,16 +24,14 @@ export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): P
     join schedules s on s.project_id = a.project_id and s.id = a.schedule_id`,
   );
   const byId = new Map(rows.map((r) => [r.id as string, r]));
-  const users = await recordLabels(
-    ctx,
-    "user",
-    rows.flatMap((r) => (r.user_id ? [r.user_id as string] : [])),
-  );
-  const orgs = await recordLabels(
-    ctx,
-    "organization",
-    rows.flatMap((r) => (r.organization_id ? [r.organization_id as string] : [])),
-  );
+  const users = await recordLabels(ctx, {
+    kind: "user",
+    ids: rows.flatMap((r) => (r.user_id ? [r.user_id as string] : [])),
+  });
+  const orgs = await recordLabels(ctx, {
+    kind: "organization",
+    ids: rows.flatMap((r) => (r.organization_id ? [r.organization_id as string] : [])),
+  });
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];
