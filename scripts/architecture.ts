@@ -63,7 +63,15 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
 }
 
 /** Folders whose exported verbs all take `(ctx, input)`; the rest of lib/ is still being converted. */
-export const CTX_INPUT_FOLDERS = ["lib/identity/", "lib/users/", "lib/organizations/", "lib/subscriptions/"];
+export const CTX_INPUT_FOLDERS = [
+  "lib/identity/",
+  "lib/users/",
+  "lib/organizations/",
+  "lib/subscriptions/",
+  "lib/keys/",
+  "lib/invites/",
+  "lib/members/",
+];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
 
