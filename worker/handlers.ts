@@ -35,7 +35,7 @@ export const HANDLERS: Handlers = {
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
   "schedules.backfill-offset": each((job) => backfillOffset(systemContext(getDb(), job.projectId), job.offsetId)),
   // Throws on an SMTP failure (after recording it on the invitation), so pg-boss retries with the mail backoff.
-  "mail.invite": each((job) => deliverInviteMail(getDb(), job)),
+  "mail.invite": each((job) => deliverInviteMail(systemContext(getDb(), job.projectId), job)),
 };
 
 /** Queues whose handler takes the whole fetched batch at once (the others are handed one job at a time). */
