@@ -71,6 +71,13 @@ export const CTX_INPUT_FOLDERS = [
   "lib/keys/",
   "lib/invites/",
   "lib/members/",
+  "lib/journeys/",
+  "lib/links/",
+  "lib/lists/",
+  "lib/access/",
+  "lib/projects/",
+  "lib/overview/",
+  "lib/request-log/",
 ];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
