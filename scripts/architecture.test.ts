@@ -170,7 +170,7 @@ describe("extraVerbParameters", () => {
             "export async function listIdentifiers(ctx: ProjectContext, input: { f: (a: number, b: number) => void }) {}",
           "lib/users/d.ts":
             'export async function upsertUserIn(ctx: ProjectContext, input: UserInput, path = "identifier") {}',
-          "lib/lists/e.ts": "export async function updateList(ctx: ProjectContext, id: string, patch: Patch) {}",
+          "lib/events/e.ts": "export async function updateEvent(ctx: ProjectContext, id: string, patch: Patch) {}",
           "lib/identity/e.int.test.ts": "export async function helper(ctx: ProjectContext, a: 1, b: 2) {}",
         }),
       ),

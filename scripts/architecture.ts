@@ -63,7 +63,22 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
 }
 
 /** Folders whose exported verbs all take `(ctx, input)`; the rest of lib/ is still being converted. */
-export const CTX_INPUT_FOLDERS = ["lib/identity/", "lib/users/"];
+export const CTX_INPUT_FOLDERS = [
+  "lib/identity/",
+  "lib/users/",
+  "lib/organizations/",
+  "lib/subscriptions/",
+  "lib/keys/",
+  "lib/invites/",
+  "lib/members/",
+  "lib/journeys/",
+  "lib/links/",
+  "lib/lists/",
+  "lib/access/",
+  "lib/projects/",
+  "lib/overview/",
+  "lib/request-log/",
+];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
 

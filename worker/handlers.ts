@@ -29,11 +29,13 @@ export const HANDLERS: Handlers = {
   "pipeline.journeys": (jobs) => runJourneysSteps(getDb(), jobs),
   "pipeline.destinations": (jobs) => runDestinationsSteps(getDb(), jobs),
   "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), job.fanoutId)),
-  "lists.rebuild": each((job) => rebuildList(systemContext(getDb(), job.projectId), job.listId, "all")),
+  "lists.rebuild": each((job) =>
+    rebuildList(systemContext(getDb(), job.projectId), { listId: job.listId, scope: "all" }),
+  ),
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
   "schedules.backfill-offset": each((job) => backfillOffset(systemContext(getDb(), job.projectId), job.offsetId)),
   // Throws on an SMTP failure (after recording it on the invitation), so pg-boss retries with the mail backoff.
-  "mail.invite": each((job) => deliverInviteMail(getDb(), job)),
+  "mail.invite": each((job) => deliverInviteMail(systemContext(getDb(), job.projectId), job)),
 };
 
 /** Queues whose handler takes the whole fetched batch at once (the others are handed one job at a time). */

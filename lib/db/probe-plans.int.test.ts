@@ -54,7 +54,7 @@ beforeAll(async () => {
     userIds.push(...made.users.map((u) => u.id));
   }
   await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "acme" }] }]);
-  await addMembers(ctx, memberships(0, USERS, "seed"), (i) => `[${i}].`);
+  await addMembers(ctx, { memberships: memberships(0, USERS, "seed"), path: (i) => `[${i}].` });
 }, 120_000);
 afterAll(() => plans.close());
 
@@ -101,14 +101,16 @@ function memberships(from: number, to: number, tag: string) {
 
 it("a batch of memberships locks, merges and reads its own memberships, not the organization's", async () => {
   for (let i = 0; i < 8; i++)
-    await addMembers(systemContext(db, projectId), memberships(i * 5, i * 5 + 5, `warm-${i}`), (j) => `[${j}].`);
+    await addMembers(systemContext(db, projectId), {
+      memberships: memberships(i * 5, i * 5 + 5, `warm-${i}`),
+      path: (j) => `[${j}].`,
+    });
   let updated = 0;
   const read = await rowsRead("organization_members", async (tx) => {
-    const r = await addMembers(
-      systemContext(tx, projectId),
-      memberships(USERS - N, USERS, "measured"),
-      (j) => `[${j}].`,
-    );
+    const r = await addMembers(systemContext(tx, projectId), {
+      memberships: memberships(USERS - N, USERS, "measured"),
+      path: (j) => `[${j}].`,
+    });
     updated = r.memberships.filter((m) => m.data.tag === "measured").length;
   });
   expect(updated).toBe(N);
@@ -126,21 +128,23 @@ it("a list's re-evaluation reads the users it names, and removes members by key"
   // A list far larger than the batch (so reading it whole is not the cheap plan), its statistics stale.
   await getDb().execute(dsql`with u as (insert into users (project_id, id) select ${projectId}::uuid, gen_random_uuid() from generate_series(1, 30000) returning id)
     insert into list_members (project_id, list_id, user_id) select ${projectId}::uuid, ${list!.id}::uuid, id from u`);
-  await applyMembership(ctx, list!, userIds, []);
+  await applyMembership(ctx, { list: list!, add: userIds, remove: [] });
   const rule = { property: { path: "data.missing", op: "not_exists" as const } };
-  for (let i = 0; i < 8; i++) await evaluateRule(systemContext(db, projectId), rule, userIds.slice(i * 5, i * 5 + 5));
+  for (let i = 0; i < 8; i++)
+    await evaluateRule(systemContext(db, projectId), { rule, userIds: userIds.slice(i * 5, i * 5 + 5) });
   const ids = userIds.slice(-N);
   let matched = new Set<string>();
   const usersRead = await rowsRead("users", async (tx) => {
-    matched = await evaluateRule(systemContext(tx, projectId), rule, ids);
+    matched = await evaluateRule(systemContext(tx, projectId), { rule, userIds: ids });
   });
   expect([...matched].sort()).toEqual([...ids].sort());
   expect(usersRead).toBeLessThanOrEqual(N);
 
-  for (let i = 0; i < 8; i++) await applyMembership(systemContext(db, projectId), list!, [], [userIds[i]!]);
+  for (let i = 0; i < 8; i++)
+    await applyMembership(systemContext(db, projectId), { list: list!, add: [], remove: [userIds[i]!] });
   let removed: string[] = [];
   const membersRead = await rowsRead("list_members", async (tx) => {
-    removed = (await applyMembership(systemContext(tx, projectId), list!, [], ids)).removed;
+    removed = (await applyMembership(systemContext(tx, projectId), { list: list!, add: [], remove: ids })).removed;
   });
   expect(removed.sort()).toEqual([...ids].sort());
   expect(membersRead).toBeLessThanOrEqual(N * 2);
@@ -150,14 +154,13 @@ it("an organization's event re-evaluates its own members, found without reading 
   const ctx = systemContext(getDb(), projectId);
   const [tiny] = (await upsertOrganizations(ctx, [{ identifier: [{ source: "default", external_id: "tiny" }] }]))
     .organizations;
-  await addMembers(
-    ctx,
-    memberships(0, 2, "tiny").map((m) => ({
+  await addMembers(ctx, {
+    memberships: memberships(0, 2, "tiny").map((m) => ({
       ...m,
       organization: { identifier: [{ source: "default", external_id: "tiny" }] },
     })),
-    (i) => `[${i}].`,
-  );
+    path: (i) => `[${i}].`,
+  });
   const rules = { event: { name: "org.evt", scope: "organization" as const, at_least: 1 } };
   await getDb()
     .insert(lists)

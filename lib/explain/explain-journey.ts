@@ -95,7 +95,7 @@ export async function explainJourney(
   const out: JourneyExplanation["entrances"] = [];
   for (const en of entrances) {
     const rows = await candidates(ctx, en, userId);
-    const memberRule = en.userRule ? await explainRule(ctx, en.userRule as Rule, userId) : null;
+    const memberRule = en.userRule ? await explainRule(ctx, { rule: en.userRule as Rule, userId }) : null;
     out.push({
       id: en.id,
       kind: en.kind,

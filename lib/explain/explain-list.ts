@@ -16,7 +16,7 @@ const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
  * read is a key probe or a bounded index range, so it costs the same whatever the user's history.
  */
 export async function explainList(ctx: ProjectContext, listId: string, userId: string): Promise<ListExplanation> {
-  const list = await findList(ctx, listId);
+  const list = await findList(ctx, { id: listId });
   await findUserId(ctx, userId);
   const [state] = await queryRows<{
     added_at: string | null;
@@ -39,7 +39,8 @@ export async function explainList(ctx: ProjectContext, listId: string, userId: s
       where c.project_id = ${ctx.projectId}::uuid and c.list_id = ${list.id}::uuid and c.user_id = ${userId}::uuid
       order by c.at desc, c.id desc limit 1) c on true`,
   );
-  const rules = list.kind === "dynamic" && list.rules ? await explainRule(ctx, list.rules as Rule, userId) : null;
+  const rules =
+    list.kind === "dynamic" && list.rules ? await explainRule(ctx, { rule: list.rules as Rule, userId }) : null;
   return {
     list: { id: list.id, name: list.name, kind: list.kind },
     user_id: userId,

@@ -77,7 +77,7 @@ describe("deleting a record whose events are still in the intake", () => {
       "organization",
       organizationEventBatch.parse([{ name: "Renewed", identifier: [{ external_id: "acme" }] }]),
     );
-    await deleteOrganization(ctx, [{ source: "default", external_id: "acme" }]);
+    await deleteOrganization(ctx, { identifier: [{ source: "default", external_id: "acme" }] });
     while (await drainIntake(ctx.db, 100));
     const [row] =
       await sql`select count(*)::int as n from organization_identifiers where project_id = ${ctx.projectId} and external_id = 'acme'`;

@@ -406,6 +406,6 @@ async function applyRows(ctx: ProjectContext, kind: ImportKind, bodies: unknown[
         conflicts: "reject",
         path,
       });
-    else await addMembers(ctx, bodies as MembershipInput[], (i) => `[${i}].`);
+    else await addMembers(ctx, { memberships: bodies as MembershipInput[], path: (i) => `[${i}].` });
   });
 }

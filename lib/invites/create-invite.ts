@@ -16,7 +16,10 @@ import { withTransaction } from "@/lib/db/transaction";
  * is a `mail.invite` job enqueued in the same transaction: the answer never waits on (or fails with) SMTP,
  * and the worker retries the mail for over a day (lib/mail/retry-policy.ts).
  */
-export async function createInvite(ctx: ProjectContext, input: z.output<typeof createInviteBody>, origin: string) {
+export async function createInvite(
+  ctx: ProjectContext,
+  { body: input, origin }: { body: z.output<typeof createInviteBody>; origin: string },
+) {
   assertMayGrant(ctx.actor, input.role, "invite someone as");
   const lifetime = input.expires_in ? parseExpiresIn(input.expires_in)! : DEFAULT_INVITE_LIFETIME_MS;
   if (lifetime > MAX_INVITE_LIFETIME_MS)

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 import { admins, projectInvites, projects } from "@/db/schema";
 import { mailRetryPolicy } from "@/lib/mail/retry-policy";
 import { sendMail } from "@/lib/mail/send-mail";
@@ -15,10 +16,14 @@ const MAX_ERROR = 500;
  * (accepted, revoked, expired) sends nothing. A failed attempt records its error and throws, so pg-boss
  * retries with backoff; the last allowed attempt marks the delivery `failed`.
  */
-export async function deliverInviteMail(db: Db, job: JobPayload<"mail.invite">): Promise<void> {
+export async function deliverInviteMail(
+  ctx: ProjectContext<Db>,
+  job: Omit<JobPayload<"mail.invite">, "projectId">,
+): Promise<void> {
+  const { db } = ctx;
   const current = and(
     eq(projectInvites.id, job.inviteId),
-    eq(projectInvites.projectId, job.projectId),
+    eq(projectInvites.projectId, ctx.projectId),
     eq(projectInvites.deliveryId, job.deliveryId),
   );
   // Count the attempt first (its own statement), so a worker killed mid-send still used one up.

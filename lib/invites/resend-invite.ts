@@ -11,7 +11,7 @@ import { inviteState, toInviteView } from "./view";
  * `mail.invite` job in one transaction. The new delivery id supersedes a job of the old one still retrying,
  * so the invitee gets one mail from this resend, not one per outstanding job.
  */
-export async function resendInvite(ctx: ProjectContext, inviteId: string, origin: string) {
+export async function resendInvite(ctx: ProjectContext, { inviteId, origin }: { inviteId: string; origin: string }) {
   return withTransaction(ctx.db, async (tx) => {
     const [invite] = await tx
       .select()

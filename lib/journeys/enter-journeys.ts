@@ -85,7 +85,7 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
           select user_id from organization_members where project_id = ${ctx.projectId}::uuid and organization_id = ${e.organizationId}::uuid order by user_id`);
         recipients = members.map((m) => m.user_id);
         if (en.userRule && recipients.length) {
-          const ok = await evaluateRule(ctx, en.userRule as Rule, recipients);
+          const ok = await evaluateRule(ctx, { rule: en.userRule as Rule, userIds: recipients });
           recipients = recipients.filter((u) => ok.has(u));
         }
       }

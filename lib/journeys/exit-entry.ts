@@ -8,7 +8,10 @@ import { inRetryingTransaction } from "@/lib/db/retry";
  * Ends an active entry (what a journey does in between is a later issue); a user without concurrent runs
  * may then enter again. Records `journey.user.exited` in the same transaction.
  */
-export function exitJourneyEntry(ctx: ProjectContext, journeyId: string, entryId: string): Promise<void> {
+export function exitJourneyEntry(
+  ctx: ProjectContext,
+  { journeyId, entryId }: { journeyId: string; entryId: string },
+): Promise<void> {
   return inRetryingTransaction(ctx.db, (tx) => exitIn({ ...ctx, db: tx }, journeyId, entryId));
 }
 

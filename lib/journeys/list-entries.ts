@@ -14,7 +14,10 @@ export const listEntriesQuery = paginationQuery
   .meta({ id: "ListJourneyEntriesQuery" });
 
 /** Entries of a journey, newest first, optionally for one user, one entrance, active or exited ones. */
-export async function listJourneyEntries(ctx: ProjectContext, journeyId: string, q: z.output<typeof listEntriesQuery>) {
+export async function listJourneyEntries(
+  ctx: ProjectContext,
+  { journeyId, query: q }: { journeyId: string; query: z.output<typeof listEntriesQuery> },
+) {
   await findJourney(ctx, journeyId);
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const rows = await ctx.db

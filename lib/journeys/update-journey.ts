@@ -37,7 +37,10 @@ function columns(e: Edit) {
  * are updated in place (their entries keep their `entrance_id`), new ones are added, the rest removed.
  * Entries already made are untouched. One transaction.
  */
-export async function updateJourney(ctx: ProjectContext, id: string, patch: JourneyPatch): Promise<JourneyView> {
+export async function updateJourney(
+  ctx: ProjectContext,
+  { id, patch }: { id: string; patch: JourneyPatch },
+): Promise<JourneyView> {
   return withTransaction(ctx.db, async (tx) => {
     await findJourney({ ...ctx, db: tx }, id);
     if (patch.entrances) {

@@ -8,7 +8,10 @@ import { toKeyView } from "./view";
 import { forgetKeys } from "@/lib/access/key-cache";
 
 /** Sets a live key's budget and/or allowed origins; both apply from the key's next request. */
-export async function changeKey(ctx: ProjectContext, keyId: string, input: z.output<typeof changeKeyBody>) {
+export async function changeKey(
+  ctx: ProjectContext,
+  { keyId, body: input }: { keyId: string; body: z.output<typeof changeKeyBody> },
+) {
   const live = and(eq(apiKeys.id, keyId), eq(apiKeys.projectId, ctx.projectId), isNull(apiKeys.revokedAt));
   if (input.allowed_origins) {
     // Only client keys may be browser keys: an editor or admin secret must never sit in a web page.

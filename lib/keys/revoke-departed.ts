@@ -11,8 +11,7 @@ import { ROLES, roleRank, type Role } from "@/lib/access/roles";
  */
 export async function revokeKeysAbove(
   ctx: ProjectContext<DbOrTx>,
-  adminId: string,
-  keepUpTo: Role | null,
+  { adminId, keepUpTo }: { adminId: string; keepUpTo: Role | null },
 ): Promise<string[]> {
   const above = keepUpTo === null ? [...ROLES] : ROLES.filter((r) => roleRank(r) > roleRank(keepUpTo));
   if (!above.length) return [];

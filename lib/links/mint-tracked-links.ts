@@ -5,7 +5,10 @@ import { linkToken } from "./tokens";
 import type { ProjectContext } from "@/lib/access/context";
 
 /** Signs one tracked link per URL for a campaign and recipient. Nothing is stored: the token is the link. */
-export async function mintTrackedLinks(ctx: ProjectContext, input: z.output<typeof mintLinksInput>, origin: string) {
+export async function mintTrackedLinks(
+  ctx: ProjectContext,
+  { body: input, origin }: { body: z.output<typeof mintLinksInput>; origin: string },
+) {
   const user = await requireUser(ctx, { userId: input.user_id });
   return {
     campaign_id: input.campaign_id,

@@ -27,10 +27,12 @@ function actorOf(a: Actor): Record<string, unknown> {
  */
 export async function applyMembership(
   ctx: ProjectContext,
-  list: { id: string; name: string },
-  add: string[],
-  remove: string[],
-  cause: MembershipCause = { kind: "rebuild" },
+  {
+    list,
+    add,
+    remove,
+    cause = { kind: "rebuild" },
+  }: { list: { id: string; name: string }; add: string[]; remove: string[]; cause?: MembershipCause },
 ) {
   const added = add.length
     ? await ctx.db.execute<{ user_id: string }>(sql`

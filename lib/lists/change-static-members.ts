@@ -10,18 +10,17 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function changeStaticMembers(
   ctx: ProjectContext,
-  listId: string,
-  op: "add" | "remove",
-  userIds: string[],
+  { listId, op, userIds }: { listId: string; op: "add" | "remove"; userIds: string[] },
 ) {
   return withTransaction(ctx.db, async (tx) => {
-    const list = await findList({ ...ctx, db: tx }, listId, true);
+    const list = await findList({ ...ctx, db: tx }, { id: listId, lock: true });
     if (list.kind !== "static")
       throw new RuleBroken("Members of a dynamic list follow its rules; they cannot be added or removed by hand.");
     const ids = [...new Set(userIds)].sort();
-    const r = await applyMembership({ ...ctx, db: tx }, list, op === "add" ? ids : [], op === "remove" ? ids : [], {
-      kind: "manual",
-    });
+    const r = await applyMembership(
+      { ...ctx, db: tx },
+      { list, add: op === "add" ? ids : [], remove: op === "remove" ? ids : [], cause: { kind: "manual" } },
+    );
     return { changed: op === "add" ? r.added : r.removed };
   });
 }

@@ -5,7 +5,10 @@ import type { ProjectContext } from "@/lib/access/context";
 import { annotateRule, type ExplainedRule, type NodeReading } from "./explained-rule";
 
 /** The subset of `userIds` that satisfy the rule right now. */
-export async function evaluateRule(ctx: ProjectContext, rule: Rule, userIds: string[]): Promise<Set<string>> {
+export async function evaluateRule(
+  ctx: ProjectContext,
+  { rule, userIds }: { rule: Rule; userIds: string[] },
+): Promise<Set<string>> {
   if (!userIds.length) return new Set();
   // The users by key probe (rowsById): `id in (ids)` was planned as a scan of the project's users when
   // the statistics were stale (lib/db/probe-plans.int.test.ts).
@@ -23,7 +26,10 @@ export async function evaluateRule(ctx: ProjectContext, rule: Rule, userIds: str
  * endpoints). The expressions are the ones evaluateRule runs (compileRule with an observer), selected one
  * row per node for the user found by the same key probe. Null when the user is not in the project.
  */
-export async function explainRule(ctx: ProjectContext, rule: Rule, userId: string): Promise<ExplainedRule | null> {
+export async function explainRule(
+  ctx: ProjectContext,
+  { rule, userId }: { rule: Rule; userId: string },
+): Promise<ExplainedRule | null> {
   const rows = await queryRows<NodeReading & { matches: boolean }>(ctx.db, explainRuleSql(ctx, rule, userId));
   if (!rows.length) return null;
   return annotateRule(rule, new Map(rows.map((r) => [r.path, r])));

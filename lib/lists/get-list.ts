@@ -5,7 +5,10 @@ import type { ListView } from "./schemas";
 import { toListViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 
-export async function findList(ctx: ProjectContext, id: string, lock = false): Promise<List> {
+export async function findList(
+  ctx: ProjectContext,
+  { id, lock = false }: { id: string; lock?: boolean },
+): Promise<List> {
   const q = ctx.db
     .select()
     .from(lists)
@@ -16,5 +19,5 @@ export async function findList(ctx: ProjectContext, id: string, lock = false): P
 }
 
 export async function getList(ctx: ProjectContext, id: string): Promise<ListView> {
-  return (await toListViews(ctx, [await findList(ctx, id)]))[0]!;
+  return (await toListViews(ctx, [await findList(ctx, { id })]))[0]!;
 }

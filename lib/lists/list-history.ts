@@ -10,8 +10,11 @@ export const listHistoryQuery = paginationQuery.meta({ id: "ListHistoryQuery" })
  * A list's entries and exits, newest first: its `list.user.added` / `list.user.removed` events, read from
  * the events' (project, name, time) index.
  */
-export async function listHistory(ctx: ProjectContext, listId: string, q: z.output<typeof listHistoryQuery>) {
-  await findList(ctx, listId);
+export async function listHistory(
+  ctx: ProjectContext,
+  { listId, query: q }: { listId: string; query: z.output<typeof listHistoryQuery> },
+) {
+  await findList(ctx, { id: listId });
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
   const rows = await ctx.db.execute<{
     event_id: string;

@@ -8,8 +8,11 @@ import type { ProjectContext } from "@/lib/access/context";
 export const listMembersQuery = paginationQuery.meta({ id: "ListMembersQuery" });
 
 /** Members, most recently added first. */
-export async function listListMembers(ctx: ProjectContext, listId: string, q: z.output<typeof listMembersQuery>) {
-  await findList(ctx, listId);
+export async function listListMembers(
+  ctx: ProjectContext,
+  { listId, query: q }: { listId: string; query: z.output<typeof listMembersQuery> },
+) {
+  await findList(ctx, { id: listId });
   const after = decodeCursor(q.cursor, z.tuple([z.iso.datetime(), z.uuid()]));
   const rows = await ctx.db
     .select()

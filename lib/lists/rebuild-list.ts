@@ -15,8 +15,7 @@ const CHUNK = 2000;
  */
 export async function rebuildList(
   ctx: ProjectContext<Db>,
-  listId: string,
-  scope: "all" | "members" = "all",
+  { listId, scope = "all" }: { listId: string; scope?: "all" | "members" },
 ): Promise<void> {
   let cursor: string | null = null;
   for (;;) {
@@ -33,11 +32,7 @@ export async function rebuildList(
       const ids = await tx.execute<{ id: string }>(sql`
         select id from ${source} s where s.project_id = ${ctx.projectId}::uuid and (${cursor}::uuid is null or s.id > ${cursor}::uuid)
         order by s.id limit ${CHUNK}`);
-      await reevaluateList(
-        { ...ctx, db: tx },
-        list,
-        ids.map((r) => r.id),
-      );
+      await reevaluateList({ ...ctx, db: tx }, { list, userIds: ids.map((r) => r.id) });
       return ids.length === CHUNK ? ids[ids.length - 1]!.id : null;
     });
     if (!next) return;

@@ -8,19 +8,16 @@ import type { ProjectContext } from "@/lib/access/context";
 /** Re-evaluates one dynamic list for the given users and applies the difference. */
 export async function reevaluateList(
   ctx: ProjectContext,
-  list: List,
-  userIds: string[],
-  cause: MembershipCause = { kind: "rebuild" },
+  { list, userIds, cause = { kind: "rebuild" } }: { list: List; userIds: string[]; cause?: MembershipCause },
 ) {
   if (!userIds.length) return { added: [], removed: [] };
-  const matching = await evaluateRule(ctx, list.rules as Rule, userIds);
-  return applyMembership(
-    ctx,
+  const matching = await evaluateRule(ctx, { rule: list.rules as Rule, userIds });
+  return applyMembership(ctx, {
     list,
-    [...matching],
-    userIds.filter((u) => !matching.has(u)),
+    add: [...matching],
+    remove: userIds.filter((u) => !matching.has(u)),
     cause,
-  );
+  });
 }
 
 /**
@@ -52,6 +49,10 @@ export async function recomputeListsForEvents(ctx: ProjectContext, rows: EventRo
           where m.project_id = ${ctx.projectId}::uuid and m.organization_id = o.id::uuid offset 0) m`);
       for (const m of members) if (!cause.has(m.user_id)) cause.set(m.user_id, byOrg.get(m.organization_id)!);
     }
-    await reevaluateList(ctx, list, [...cause.keys()].sort(), { kind: "event", eventByUser: cause });
+    await reevaluateList(ctx, {
+      list,
+      userIds: [...cause.keys()].sort(),
+      cause: { kind: "event", eventByUser: cause },
+    });
   }
 }

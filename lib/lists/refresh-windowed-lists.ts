@@ -10,6 +10,6 @@ export async function refreshWindowedLists(db: Db): Promise<number> {
     .select({ projectId: lists.projectId, id: lists.id })
     .from(lists)
     .where(and(eq(lists.kind, "dynamic"), eq(lists.windowed, true)));
-  for (const l of rows) await rebuildList(systemContext(db, l.projectId), l.id, "members");
+  for (const l of rows) await rebuildList(systemContext(db, l.projectId), { listId: l.id, scope: "members" });
   return rows.length;
 }

@@ -11,9 +11,12 @@ import { withTransaction } from "@/lib/db/transaction";
 import type { ProjectContext } from "@/lib/access/context";
 
 /** Renames a list or replaces a dynamic list's rules (then re-evaluated over every user). */
-export async function updateList(ctx: ProjectContext, id: string, patch: ListPatch): Promise<ListView> {
+export async function updateList(
+  ctx: ProjectContext,
+  { id, patch }: { id: string; patch: ListPatch },
+): Promise<ListView> {
   return withTransaction(ctx.db, async (tx) => {
-    const list = await findList({ ...ctx, db: tx }, id, true);
+    const list = await findList({ ...ctx, db: tx }, { id, lock: true });
     if (patch.rules && list.kind === "static")
       throw new RuleBroken("A static list has no rules; add and remove its users instead.");
     if (patch.rules) await checkWindowWithinRetention({ ...ctx, db: tx }, patch.rules);

@@ -15,7 +15,7 @@ import { withTransaction } from "@/lib/db/transaction";
  * the caller's, or when it would leave the project without an administrator (org owners/admins count).
  * Keys the member created with a role above the new one are revoked in the same transaction.
  */
-export async function changeMemberRole(ctx: ProjectContext, adminId: string, role: Role) {
+export async function changeMemberRole(ctx: ProjectContext, { adminId, role }: { adminId: string; role: Role }) {
   // Keys revoked in the transaction: this process drops the ones it holds once it has committed.
   const result = await withTransaction(ctx.db, async (tx) => {
     const target = await lockRosterTarget({ ...ctx, db: tx }, adminId);
@@ -29,7 +29,7 @@ export async function changeMemberRole(ctx: ProjectContext, adminId: string, rol
       .set({ role, updatedAt: sql`now()` })
       .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)))
       .returning();
-    const revokedKeyIds = await revokeKeysAbove({ ...ctx, db: tx }, adminId, role);
+    const revokedKeyIds = await revokeKeysAbove({ ...ctx, db: tx }, { adminId, keepUpTo: role });
     return { ...row!, revokedKeyIds };
   });
   forgetKeys();

@@ -24,7 +24,7 @@ export async function removeMember(ctx: ProjectContext, adminId: string): Promis
     await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.projectId, ctx.projectId), eq(projectMembers.adminId, adminId)));
-    return revokeKeysAbove({ ...ctx, db: tx }, adminId, null);
+    return revokeKeysAbove({ ...ctx, db: tx }, { adminId, keepUpTo: null });
   });
   forgetKeys();
   return result;

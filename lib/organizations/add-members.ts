@@ -35,7 +35,10 @@ type RawMember = {
  * naming a missing or ambiguous one rejects the whole call with its path, nothing written. Items naming
  * the same membership are merged in order. `path(i)` prefixes item i's error paths.
  */
-export async function addMembers(ctx: ProjectContext, inputs: MembershipInput[], path: (i: number) => string) {
+export async function addMembers(
+  ctx: ProjectContext,
+  { memberships: inputs, path }: { memberships: MembershipInput[]; path: (i: number) => string },
+) {
   const { db: tx, projectId } = ctx;
   const orgs = await lookupPairs(ctx, {
     kind: "organization",

@@ -16,9 +16,9 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function deleteOrganization(
   ctx: ProjectContext,
-  identifier: Identifier[],
-  opts: DeleteOrganizationOptions = { keepEvents: false },
+  input: { identifier: Identifier[]; opts?: DeleteOrganizationOptions },
 ): Promise<void> {
+  const { identifier, opts = { keepEvents: false } } = input;
   await inRetryingTransaction(ctx.db, async (tx) => {
     const id = await resolveIdentifiers({ ...ctx, db: tx }, { kind: "organization", identifier });
     if (!id || !(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts)))
@@ -28,9 +28,9 @@ export async function deleteOrganization(
 
 export async function deleteOrganizationById(
   ctx: ProjectContext,
-  id: string,
-  opts: DeleteOrganizationOptions = { keepEvents: false },
+  input: { id: string; opts?: DeleteOrganizationOptions },
 ): Promise<void> {
+  const { id, opts = { keepEvents: false } } = input;
   await inRetryingTransaction(ctx.db, async (tx) => {
     if (!(await deleteOrganizationIn({ ...ctx, db: tx }, id, opts)))
       throw new NotFound("No organization with this id in this project.");

@@ -30,13 +30,14 @@ async function resolveBoth(ctx: ProjectContext, org: Identifier[], user: Identif
 export async function addMember(ctx: ProjectContext, input: MembershipInput) {
   const { db } = ctx;
   return inRetryingTransaction(db, async (tx) => {
-    const r = await addMembers({ ...ctx, db: tx }, [input], () => "");
+    const r = await addMembers({ ...ctx, db: tx }, { memberships: [input], path: () => "" });
     return { membership: r.memberships[0]!, created: r.created[0]! };
   });
 }
 
 /** Removes only the link; the user and the organization stay. */
-export async function removeMember(ctx: ProjectContext, org: Identifier[], user: Identifier[]) {
+export async function removeMember(ctx: ProjectContext, input: { org: Identifier[]; user: Identifier[] }) {
+  const { org, user } = input;
   const { db, projectId } = ctx;
   await inRetryingTransaction(db, async (tx) => {
     const { organizationId, userId } = await resolveBoth({ ...ctx, db: tx }, org, user);

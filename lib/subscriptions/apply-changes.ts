@@ -23,10 +23,12 @@ export interface GroupChange {
  */
 export async function applyChanges(
   ctx: ProjectContext,
-  userId: string,
-  changes: GroupChange[],
-  source: SubscriptionSource,
-  detail: Record<string, unknown> = {},
+  {
+    userId,
+    changes,
+    source,
+    detail = {},
+  }: { userId: string; changes: GroupChange[]; source: SubscriptionSource; detail?: Record<string, unknown> },
 ): Promise<number> {
   if (!changes.length) return 0;
   await lockUser(ctx, userId);

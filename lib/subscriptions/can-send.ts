@@ -21,7 +21,7 @@ export type SendReason =
  */
 export async function canSend(ctx: ProjectContext, input: { userId: string; group: string; channel?: MessageChannel }) {
   const user = await requireUser(ctx, { userId: input.userId });
-  const group = await resolveGroup(ctx, input.group);
+  const group = await resolveGroup(ctx, { ref: input.group });
   const channel = input.channel ?? group.channel;
   const policy = group.defaultPolicy ?? (await loadSettings(ctx)).defaultPolicy;
   const [row] = await ctx.db

@@ -8,11 +8,19 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function setChannelOptOut(
   ctx: ProjectContext,
-  userId: string,
-  channel: MessageChannel,
-  optedOut: boolean,
-  source: SubscriptionSource,
-  detail: Record<string, unknown> = {},
+  {
+    userId,
+    channel,
+    optedOut,
+    source,
+    detail = {},
+  }: {
+    userId: string;
+    channel: MessageChannel;
+    optedOut: boolean;
+    source: SubscriptionSource;
+    detail?: Record<string, unknown>;
+  },
 ): Promise<boolean> {
   const changed = optedOut
     ? await ctx.db

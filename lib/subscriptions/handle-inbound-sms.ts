@@ -52,13 +52,18 @@ export async function handleInboundSms(ctx: ProjectContext, sms: InboundSms) {
       .where(and(eq(subscriptionGroups.projectId, ctx.projectId), eq(subscriptionGroups.channel, "sms")));
     for (const u of matched) {
       await lockUser({ ...ctx, db: tx }, u.id);
-      await setChannelOptOut({ ...ctx, db: tx }, u.id, "sms", optOut, "sms", detail);
+      await setChannelOptOut(
+        { ...ctx, db: tx },
+        { userId: u.id, channel: "sms", optedOut: optOut, source: "sms", detail },
+      );
       await applyChanges(
         { ...ctx, db: tx },
-        u.id,
-        groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })),
-        "sms",
-        detail,
+        {
+          userId: u.id,
+          changes: groups.map((group) => ({ group, state: optOut ? "unsubscribed" : "subscribed" })),
+          source: "sms",
+          detail,
+        },
       );
     }
     return { action, users: matched.length };

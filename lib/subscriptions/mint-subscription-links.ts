@@ -11,13 +11,12 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function mintSubscriptionLinks(
   ctx: ProjectContext,
-  input: z.output<typeof subscriptionLinksInput>,
-  origin: string,
+  { body: input, origin }: { body: z.output<typeof subscriptionLinksInput>; origin: string },
 ) {
   const user = await requireUser(ctx, { userId: input.user_id });
   const preferences_url = origin + preferencesPath(preferencesToken({ projectId: ctx.projectId, userId: user.id }));
   if (!input.group) return { preferences_url, unsubscribe_url: null, headers: {} };
-  const group = await resolveGroup(ctx, input.group);
+  const group = await resolveGroup(ctx, { ref: input.group });
   const unsubscribe_url =
     origin + unsubscribePath(unsubscribeToken({ projectId: ctx.projectId, userId: user.id, groupId: group.id }));
   return {

@@ -12,8 +12,7 @@ const isUuid = (s: string) => z.uuid().safeParse(s).success;
  */
 export async function resolveGroups(
   ctx: ProjectContext,
-  refs: string[],
-  pathOf: (i: number) => string,
+  { refs, pathOf }: { refs: string[]; pathOf: (i: number) => string },
 ): Promise<SubscriptionGroup[]> {
   const ids = refs.filter(isUuid);
   const names = refs.map((r) => r.toLowerCase());
@@ -44,7 +43,10 @@ export async function resolveGroups(
 }
 
 /** One group by id or name. */
-export async function resolveGroup(ctx: ProjectContext, ref: string, path = "group"): Promise<SubscriptionGroup> {
-  const [g] = await resolveGroups(ctx, [ref], () => path);
+export async function resolveGroup(
+  ctx: ProjectContext,
+  { ref, path = "group" }: { ref: string; path?: string },
+): Promise<SubscriptionGroup> {
+  const [g] = await resolveGroups(ctx, { refs: [ref], pathOf: () => path });
   return g!;
 }

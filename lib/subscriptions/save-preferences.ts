@@ -31,12 +31,11 @@ export async function savePreferences(
       return pick && pick !== shownState(s) ? [{ id: s.group_id, state: pick }] : [];
     });
     if (!wanted.length) return 0;
-    const groups = await resolveGroups(
-      ctx,
-      wanted.map((w) => w.id),
-      (i) => `group:${wanted[i]!.id}`,
-    );
+    const groups = await resolveGroups(ctx, {
+      refs: wanted.map((w) => w.id),
+      pathOf: (i) => `group:${wanted[i]!.id}`,
+    });
     const changes: GroupChange[] = groups.map((group, i) => ({ group, state: wanted[i]!.state }));
-    return applyChanges(ctx, claim.userId, changes, "preference_center");
+    return applyChanges(ctx, { userId: claim.userId, changes, source: "preference_center" });
   });
 }

@@ -17,10 +17,17 @@ export type UserRef = { id: string } | { identifier: Identifier[] };
  */
 export async function setUserSubscriptions(
   ctx: ProjectContext,
-  user: UserRef,
-  changes: SubscriptionChangeInput[],
-  source: SubscriptionSource,
-  detail: Record<string, unknown> = {},
+  {
+    user,
+    changes,
+    source,
+    detail = {},
+  }: {
+    user: UserRef;
+    changes: SubscriptionChangeInput[];
+    source: SubscriptionSource;
+    detail?: Record<string, unknown>;
+  },
 ) {
   return inRetryingTransaction(ctx.db, async (tx) => {
     const userId =
@@ -33,15 +40,11 @@ export async function setUserSubscriptions(
       });
     const groups = await resolveGroups(
       { ...ctx, db: tx },
-      changes.map((c) => c.group),
-      (i) => `subscriptions[${i}].group`,
+      { refs: changes.map((c) => c.group), pathOf: (i) => `subscriptions[${i}].group` },
     );
     const changed = await applyChanges(
       { ...ctx, db: tx },
-      userId,
-      changes.map((c, i) => ({ group: groups[i]!, state: c.state })),
-      source,
-      detail,
+      { userId, changes: changes.map((c, i) => ({ group: groups[i]!, state: c.state })), source, detail },
     );
     return { user_id: userId, changed, subscriptions: await loadUserSubscriptions({ ...ctx, db: tx }, userId) };
   });

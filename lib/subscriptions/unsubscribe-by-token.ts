@@ -20,12 +20,11 @@ export async function unsubscribeByToken(db: DbOrTx, token: string, source: "one
       .from(subscriptionGroups)
       .where(and(eq(subscriptionGroups.projectId, claim.projectId), eq(subscriptionGroups.id, claim.groupId)));
     if (!group) throw new NotFound("This subscription no longer exists.");
-    const changed = await applyChanges(
-      systemContext(tx, claim.projectId),
-      claim.userId,
-      [{ group, state: "unsubscribed" }],
+    const changed = await applyChanges(systemContext(tx, claim.projectId), {
+      userId: claim.userId,
+      changes: [{ group, state: "unsubscribed" }],
       source,
-    );
+    });
     return { group: group.name, channel: group.channel, changed: changed > 0 };
   });
 }

@@ -8,7 +8,10 @@ import { loadSettings } from "./settings";
 import { errorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import type { ProjectContext } from "@/lib/access/context";
 
-export async function updateGroup(ctx: ProjectContext, groupId: string, patch: z.output<typeof groupPatch>) {
+export async function updateGroup(
+  ctx: ProjectContext,
+  { groupId, patch }: { groupId: string; patch: z.output<typeof groupPatch> },
+) {
   try {
     const [g] = await ctx.db
       .update(subscriptionGroups)

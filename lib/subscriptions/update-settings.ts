@@ -7,7 +7,10 @@ import type { settingsPatch } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
 
 /** Upserts the project's settings; fields left out keep their value. */
-export async function updateSettings(ctx: ProjectContext, patch: z.output<typeof settingsPatch>, origin: string) {
+export async function updateSettings(
+  ctx: ProjectContext,
+  { patch, origin }: { patch: z.output<typeof settingsPatch>; origin: string },
+) {
   const set = {
     ...(patch.default_policy !== undefined ? { defaultPolicy: patch.default_policy } : {}),
     // Stored sealed (AES-GCM under the server secret), never as given.

@@ -16,6 +16,6 @@ export const POST = withProject("organizations.write", async (req, ctx) => {
 
 export const DELETE = withProject("organizations.write", async (req, ctx) => {
   const { identifier } = await readJson(req, lunogramIdentifyInput);
-  await deleteOrganization(ctx, identifier, readQuery(req, deleteOrganizationQuery));
+  await deleteOrganization(ctx, { identifier, opts: readQuery(req, deleteOrganizationQuery) });
   return noContent();
 });

@@ -15,7 +15,10 @@ export const GET = withProject(
 export const POST = withProject(
   "invites.write",
   async (req, ctx) => {
-    const { invite, created } = await createInvite(ctx, await readJson(req, createInviteBody), publicOrigin(req));
+    const { invite, created } = await createInvite(ctx, {
+      body: await readJson(req, createInviteBody),
+      origin: publicOrigin(req),
+    });
     return json(invite, created ? 201 : 200);
   },
   { sessions: true },

@@ -6,6 +6,7 @@ import { publicOrigin } from "@/lib/http/public-origin";
 
 export const POST = withProject(
   "links.write",
-  async (req, ctx) => json(await mintTrackedLinks(ctx, await readJson(req, mintLinksInput), publicOrigin(req)), 201),
+  async (req, ctx) =>
+    json(await mintTrackedLinks(ctx, { body: await readJson(req, mintLinksInput), origin: publicOrigin(req) }), 201),
   { sessions: true },
 );

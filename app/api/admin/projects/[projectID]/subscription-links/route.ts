@@ -7,6 +7,11 @@ import { subscriptionLinksInput } from "@/lib/subscriptions/schemas";
 export const POST = withProject(
   "links.write",
   async (req, ctx) =>
-    json(await mintSubscriptionLinks(ctx, await readJson(req, subscriptionLinksInput), publicOrigin(req))),
+    json(
+      await mintSubscriptionLinks(ctx, {
+        body: await readJson(req, subscriptionLinksInput),
+        origin: publicOrigin(req),
+      }),
+    ),
   { sessions: true },
 );

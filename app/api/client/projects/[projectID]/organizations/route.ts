@@ -14,6 +14,6 @@ export const POST = withProject("organizations.write", async (req, ctx) => {
 
 export const DELETE = withProject("organizations.write", async (req, ctx) => {
   const { identifier } = await readJson(req, identifyInput);
-  await deleteOrganization(ctx, identifier, readQuery(req, deleteOrganizationQuery));
+  await deleteOrganization(ctx, { identifier, opts: readQuery(req, deleteOrganizationQuery) });
   return noContent();
 });

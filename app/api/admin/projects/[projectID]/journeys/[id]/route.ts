@@ -26,6 +26,6 @@ export const DELETE = withProject<Params>(
 export const PATCH = withProject<Params>(
   "journeys.write",
   async (req, ctx, p) =>
-    json(await updateJourney(ctx, readRecordId(p.id, "journey"), await readJson(req, journeyPatch))),
+    json(await updateJourney(ctx, { id: readRecordId(p.id, "journey"), patch: await readJson(req, journeyPatch) })),
   { sessions: true },
 );

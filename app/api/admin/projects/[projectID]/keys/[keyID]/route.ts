@@ -19,6 +19,8 @@ export const DELETE = withProject<Params>(
 export const PATCH = withProject<Params>(
   "keys.write",
   async (req, ctx, params) =>
-    json(await changeKey(ctx, readRecordId(params.keyID, "API key"), await readJson(req, changeKeyBody))),
+    json(
+      await changeKey(ctx, { keyId: readRecordId(params.keyID, "API key"), body: await readJson(req, changeKeyBody) }),
+    ),
   { sessions: true },
 );

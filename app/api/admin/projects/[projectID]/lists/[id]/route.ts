@@ -16,7 +16,8 @@ export const GET = withProject<Params>(
 
 export const PATCH = withProject<Params>(
   "lists.write",
-  async (req, ctx, p) => json(await updateList(ctx, readRecordId(p.id, "list"), await readJson(req, listPatch))),
+  async (req, ctx, p) =>
+    json(await updateList(ctx, { id: readRecordId(p.id, "list"), patch: await readJson(req, listPatch) })),
   { sessions: true },
 );
 

@@ -11,7 +11,7 @@ export const PATCH = withProject<Params>(
   "members.write",
   async (req, ctx, params) => {
     const { role } = await readJson(req, changeRoleBody);
-    const row = await changeMemberRole(ctx, readRecordId(params.adminID, "member"), role);
+    const row = await changeMemberRole(ctx, { adminId: readRecordId(params.adminID, "member"), role });
     return json({
       admin_id: row.adminId,
       role: row.role,

@@ -16,7 +16,10 @@ export const GET = withProject<Params>(
 export const DELETE = withProject<Params>(
   "organizations.delete",
   async (req, ctx, params) => {
-    await deleteOrganizationById(ctx, readRecordId(params.id, "organization"), readQuery(req, deleteOrganizationQuery));
+    await deleteOrganizationById(ctx, {
+      id: readRecordId(params.id, "organization"),
+      opts: readQuery(req, deleteOrganizationQuery),
+    });
     return noContent();
   },
   { sessions: true },

@@ -11,7 +11,7 @@ export const PATCH = withProject<Params>(
   "subscriptions.configure",
   async (req, ctx, params) => {
     const id = readRecordId(params.id, "subscription group");
-    return json(await updateGroup(ctx, id, await readJson(req, groupPatch)));
+    return json(await updateGroup(ctx, { groupId: id, patch: await readJson(req, groupPatch) }));
   },
   { sessions: true },
 );

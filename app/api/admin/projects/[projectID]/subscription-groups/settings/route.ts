@@ -13,6 +13,7 @@ export const GET = withProject(
 
 export const PATCH = withProject(
   "subscriptions.configure",
-  async (req, ctx) => json(await updateSettings(ctx, await readJson(req, settingsPatch), publicOrigin(req))),
+  async (req, ctx) =>
+    json(await updateSettings(ctx, { patch: await readJson(req, settingsPatch), origin: publicOrigin(req) })),
   { sessions: true },
 );

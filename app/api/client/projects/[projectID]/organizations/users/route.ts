@@ -11,6 +11,6 @@ export const POST = withProject("organizations.write", async (req, ctx) => {
 
 export const DELETE = withProject("organizations.write", async (req, ctx) => {
   const input = await readJson(req, membershipRemoveInput);
-  await removeMember(ctx, input.organization.identifier, input.user.identifier);
+  await removeMember(ctx, { org: input.organization.identifier, user: input.user.identifier });
   return noContent();
 });

@@ -7,5 +7,12 @@ import { setUserSubscriptions } from "@/lib/subscriptions/set-user-subscriptions
 export const POST = withProject("subscriptions.write", async (req, ctx) => {
   const input = await readJson(req, clientSubscriptionsInput);
   const { source, detail } = actorSource(ctx.actor, "client_api");
-  return json(await setUserSubscriptions(ctx, { identifier: input.identifier }, input.subscriptions, source, detail));
+  return json(
+    await setUserSubscriptions(ctx, {
+      user: { identifier: input.identifier },
+      changes: input.subscriptions,
+      source,
+      detail,
+    }),
+  );
 });

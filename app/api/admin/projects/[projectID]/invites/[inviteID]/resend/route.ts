@@ -9,6 +9,9 @@ type Params = { projectID: string; inviteID: string };
 export const POST = withProject<Params>(
   "invites.write",
   async (req, ctx, params) =>
-    json(await resendInvite(ctx, readRecordId(params.inviteID, "invitation"), publicOrigin(req)), 202),
+    json(
+      await resendInvite(ctx, { inviteId: readRecordId(params.inviteID, "invitation"), origin: publicOrigin(req) }),
+      202,
+    ),
   { sessions: true },
 );

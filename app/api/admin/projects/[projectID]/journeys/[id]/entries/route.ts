@@ -8,6 +8,11 @@ type Params = { projectID: string; id: string };
 export const GET = withProject<Params>(
   "journeys.read",
   async (req, ctx, p) =>
-    json(await listJourneyEntries(ctx, readRecordId(p.id, "journey"), readQuery(req, listEntriesQuery))),
+    json(
+      await listJourneyEntries(ctx, {
+        journeyId: readRecordId(p.id, "journey"),
+        query: readQuery(req, listEntriesQuery),
+      }),
+    ),
   { sessions: true },
 );

@@ -5,6 +5,7 @@ import { listHistory, listHistoryQuery } from "@/lib/lists/list-history";
 
 export const GET = withProject<{ projectID: string; id: string }>(
   "lists.read",
-  async (req, ctx, p) => json(await listHistory(ctx, readRecordId(p.id, "list"), readQuery(req, listHistoryQuery))),
+  async (req, ctx, p) =>
+    json(await listHistory(ctx, { listId: readRecordId(p.id, "list"), query: readQuery(req, listHistoryQuery) })),
   { sessions: true },
 );

@@ -11,7 +11,8 @@ type Params = { projectID: string; id: string };
 
 export const GET = withProject<Params>(
   "lists.read",
-  async (req, ctx, p) => json(await listListMembers(ctx, readRecordId(p.id, "list"), readQuery(req, listMembersQuery))),
+  async (req, ctx, p) =>
+    json(await listListMembers(ctx, { listId: readRecordId(p.id, "list"), query: readQuery(req, listMembersQuery) })),
   { sessions: true },
 );
 
@@ -19,7 +20,7 @@ export const POST = withProject<Params>(
   "lists.write",
   async (req, ctx, p) => {
     const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
-    return json(await changeStaticMembers(ctx, readRecordId(p.id, "list"), "add", ids));
+    return json(await changeStaticMembers(ctx, { listId: readRecordId(p.id, "list"), op: "add", userIds: ids }));
   },
   { sessions: true },
 );
@@ -28,7 +29,7 @@ export const DELETE = withProject<Params>(
   "lists.write",
   async (req, ctx, p) => {
     const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
-    return json(await changeStaticMembers(ctx, readRecordId(p.id, "list"), "remove", ids));
+    return json(await changeStaticMembers(ctx, { listId: readRecordId(p.id, "list"), op: "remove", userIds: ids }));
   },
   { sessions: true },
 );

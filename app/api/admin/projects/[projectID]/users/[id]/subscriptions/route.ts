@@ -21,7 +21,7 @@ export const PUT = withProject<Params>(
     const id = readRecordId(params.id, "user");
     const input = await readJson(req, adminSubscriptionsInput);
     const { source, detail } = actorSource(ctx.actor, "admin_api");
-    return json(await setUserSubscriptions(ctx, { id }, input.subscriptions, source, detail));
+    return json(await setUserSubscriptions(ctx, { user: { id }, changes: input.subscriptions, source, detail }));
   },
   { sessions: true },
 );

@@ -7,7 +7,10 @@ type Params = { projectID: string; id: string; entryId: string };
 export const POST = withProject<Params>(
   "journeys.write",
   async (_req, ctx, p) => {
-    await exitJourneyEntry(ctx, readRecordId(p.id, "journey"), readRecordId(p.entryId, "entry"));
+    await exitJourneyEntry(ctx, {
+      journeyId: readRecordId(p.id, "journey"),
+      entryId: readRecordId(p.entryId, "entry"),
+    });
     return noContent();
   },
   { sessions: true },
