@@ -4,7 +4,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { useCursorPager } from "@/components/data-table/cursor-pager";
+import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
 import { DataTable, type Columns } from "@/components/data-table/data-table";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
@@ -245,10 +245,7 @@ export function RequestLogPage() {
             columns={columns}
             rowKey={(r) => r.id}
             caption="API requests, newest first"
-            page={pager.page}
-            nextCursor={q.data.next_cursor}
-            onNext={pager.next}
-            onPrev={pager.prev}
+            {...pagingProps(pager, q)}
             fetching={q.isFetching && q.isPlaceholderData}
             onRowClick={(r) => setOpen(open === r.id ? null : r.id)}
             expanded={(r) => (open === r.id ? <RequestDetail r={r} /> : null)}
