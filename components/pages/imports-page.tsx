@@ -4,6 +4,7 @@ import { useRef, useState } from "react";
 import { adminPath, apiFetch, ApiError } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/dialog-form";
 import { formatDateTime } from "@/components/ui/format";
 import {
   Badge,
@@ -15,7 +16,7 @@ import {
   PageHeader,
   tableClass,
   tdClass,
-  thClass,
+  TableHead,
 } from "@/components/ui/states";
 import type { ImportView } from "@/lib/imports/view";
 
@@ -92,10 +93,7 @@ export function ImportsPage() {
             if (file) upload.mutate();
           }}
         >
-          <div>
-            <label htmlFor="import-kind" className="block text-sm font-medium text-zinc-700">
-              Each row is
-            </label>
+          <Field id="import-kind" label="Each row is">
             <select
               id="import-kind"
               value={kind}
@@ -108,7 +106,7 @@ export function ImportsPage() {
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           <div className="min-w-64 flex-1">
             <label htmlFor="import-file" className="block text-sm font-medium text-zinc-700">
               File
@@ -143,16 +141,7 @@ export function ImportsPage() {
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>File</th>
-                <th className={thClass}>Kind</th>
-                <th className={thClass}>State</th>
-                <th className={thClass}>Applied</th>
-                <th className={thClass}>Failed</th>
-                <th className={thClass}>Started</th>
-              </tr>
-            </thead>
+            <TableHead columns={["File", "Kind", "State", "Applied", "Failed", "Started"]} />
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((v) => (
                 <tr

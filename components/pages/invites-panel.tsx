@@ -16,7 +16,7 @@ import {
   LoadingRows,
   tableClass,
   tdClass,
-  thClass,
+  TableHead,
 } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { Invite } from "@/components/console/api-types";
@@ -127,18 +127,7 @@ export function InvitesPanel() {
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass} aria-label="Pending invitations">
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>E-mail</th>
-                <th className={thClass}>Role</th>
-                <th className={thClass}>Invited by</th>
-                <th className={thClass}>Expires</th>
-                <th className={thClass}>Mail</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["E-mail", "Role", "Invited by", "Expires", "Mail"]} actions />
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((i) => (
                 <tr key={i.id}>

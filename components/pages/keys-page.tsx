@@ -4,6 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
+import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
@@ -18,7 +19,7 @@ import {
   PageHeader,
   tableClass,
   tdClass,
-  thClass,
+  TableHead,
 } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { ApiKey as Key } from "@/components/console/api-types";
@@ -60,20 +61,10 @@ export function KeysPage() {
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Name</th>
-                <th className={thClass}>Key</th>
-                <th className={thClass}>Role</th>
-                <th className={thClass}>Rate limit</th>
-                <th className={thClass}>Browser origins</th>
-                <th className={thClass}>Last used</th>
-                <th className={thClass}>Created</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Name", "Key", "Role", "Rate limit", "Browser origins", "Last used", "Created"]}
+              actions
+            />
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((k) => (
                 <tr key={k.id}>
@@ -221,17 +212,16 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           </div>
         </div>
       ) : (
-        <form
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
+        <DialogForm
+          onSubmit={() => create.mutate()}
+          onCancel={close}
+          error={create.error}
+          submitLabel="Create key"
+          pending={create.isPending}
+          pendingLabel="Creating…"
+          disabled={!name.trim()}
         >
-          <div>
-            <label htmlFor="key-name" className="block text-sm font-medium text-zinc-700">
-              Name
-            </label>
+          <Field id="key-name" label="Name">
             <input
               id="key-name"
               required
@@ -242,28 +232,16 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
               placeholder="Production backend"
               className={`${inputClass} mt-1`}
             />
-          </div>
-          <div>
-            <label htmlFor="key-role" className="block text-sm font-medium text-zinc-700">
-              Role
-            </label>
+          </Field>
+          <Field id="key-role" label="Role">
             <div className="mt-1">
               <RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} />
             </div>
             <RoleHelp role={role} />
-          </div>
+          </Field>
           {role === "client" && <OriginsField value={origins} onChange={setOrigins} />}
           <LimitFields rate={rate} burst={burst} setRate={setRate} setBurst={setBurst} />
-          {create.isError && <ErrorBanner message={create.error.message} />}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending || !name.trim()}>
-              {create.isPending ? "Creating…" : "Create key"}
-            </Button>
-          </div>
-        </form>
+        </DialogForm>
       )}
     </Dialog>
   );

@@ -16,7 +16,7 @@ import {
   PageHeader,
   tableClass,
   tdClass,
-  thClass,
+  TableHead,
 } from "@/components/ui/states";
 import { ROLES, type Role } from "@/lib/access/roles";
 import { InvitesPanel } from "./invites-panel";
@@ -120,16 +120,7 @@ function RosterPanel() {
       ) : (
         <Card className="overflow-hidden">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Member</th>
-                <th className={thClass}>Role</th>
-                <th className={thClass}>Joined</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Member", "Role", "Joined"]} actions />
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((m) => (
                 <tr key={m.admin_id}>

@@ -16,7 +16,7 @@ import {
   PageHeader,
   tableClass,
   tdClass,
-  thClass,
+  TableHead,
 } from "@/components/ui/states";
 
 type Row = {
@@ -135,14 +135,7 @@ export function RecordList({
       {rows.length > 0 && (
         <Card className="overflow-hidden">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Identifiers</th>
-                <th className={thClass}>{column.header}</th>
-                <th className={thClass}>Data</th>
-                <th className={thClass}>Updated</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Identifiers", column.header, "Data", "Updated"]} />
             <tbody className="divide-y divide-zinc-100">
               {rows.map((r) => (
                 <tr key={r.id} className="hover:bg-zinc-50">

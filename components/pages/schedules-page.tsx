@@ -4,6 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
+import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, controlClass, EmptyState, ErrorBanner, inputClass, PageHeader } from "@/components/ui/states";
@@ -247,17 +248,15 @@ function CreateScheduleDialog({
       }}
       title="New schedule"
     >
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
+      <DialogForm
+        onSubmit={() => create.mutate()}
+        onCancel={onClose}
+        error={create.error}
+        submitLabel="Create schedule"
+        pending={create.isPending}
+        disabled={!name.trim()}
       >
-        <div>
-          <label htmlFor="schedule-name" className="block text-sm font-medium text-zinc-700">
-            Name
-          </label>
+        <Field id="schedule-name" label="Name">
           <input
             id="schedule-name"
             required
@@ -271,11 +270,8 @@ function CreateScheduleDialog({
             Fires events named <code className="font-mono">scheduled.{name || "<name>"}</code>. Starts with one offset:
             at the time.
           </p>
-        </div>
-        <div>
-          <label htmlFor="schedule-type" className="block text-sm font-medium text-zinc-700">
-            Type
-          </label>
+        </Field>
+        <Field id="schedule-type" label="Type">
           <select
             id="schedule-type"
             value={type}
@@ -285,17 +281,8 @@ function CreateScheduleDialog({
             <option value="single">Single: fires once at the assigned time</option>
             <option value="recurring">Recurring: fires every interval</option>
           </select>
-        </div>
-        {create.isError && <ErrorBanner message={create.error.message} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>
-            Create schedule
-          </Button>
-        </div>
-      </form>
+        </Field>
+      </DialogForm>
     </Dialog>
   );
 }

@@ -13,6 +13,7 @@ import {
   tableClass,
   tdClass,
   thClass,
+  TableHead,
 } from "@/components/ui/states";
 import { QueryState } from "./feature-state";
 import type { EventSchema } from "@/components/console/api-types";
@@ -50,14 +51,7 @@ export function SchemaPage() {
               />
               <Card className="overflow-hidden">
                 <table className={tableClass}>
-                  <thead className="bg-zinc-50">
-                    <tr>
-                      <th className={thClass}>Event</th>
-                      <th className={thClass}>Properties</th>
-                      <th className={thClass}>Seen</th>
-                      <th className={thClass}>Last seen</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={["Event", "Properties", "Seen", "Last seen"]} />
                   <tbody className="divide-y divide-zinc-100">
                     {rows.map((e) => (
                       <SchemaRow
