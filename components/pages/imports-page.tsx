@@ -14,9 +14,8 @@ import {
   inputClass,
   LoadingRows,
   PageHeader,
-  tableClass,
   tdClass,
-  TableHead,
+  TableCard,
 } from "@/components/ui/states";
 import type { ImportView } from "@/lib/imports/view";
 
@@ -139,31 +138,26 @@ export function ImportsPage() {
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-hidden">
-          <table className={tableClass}>
-            <TableHead columns={["File", "Kind", "State", "Applied", "Failed", "Started"]} />
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data.map((v) => (
-                <tr
-                  key={v.id}
-                  className={`cursor-pointer hover:bg-zinc-50 ${shown?.id === v.id ? "bg-indigo-50/40" : ""}`}
-                  onClick={() => setSelected(v.id)}
-                >
-                  <td className={`${tdClass} font-medium text-zinc-900`}>
-                    {v.file_name ?? <span className="text-zinc-400">upload</span>}
-                  </td>
-                  <td className={tdClass}>{v.kind}</td>
-                  <td className={tdClass}>
-                    <Badge tone={tone(v.state)}>{v.state}</Badge>
-                  </td>
-                  <td className={`${tdClass} tabular-nums`}>{v.processed.toLocaleString("en")}</td>
-                  <td className={`${tdClass} tabular-nums`}>{v.failed.toLocaleString("en")}</td>
-                  <td className={`${tdClass} text-zinc-500`}>{formatDateTime(v.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard columns={["File", "Kind", "State", "Applied", "Failed", "Started"]}>
+          {q.data.data.map((v) => (
+            <tr
+              key={v.id}
+              className={`cursor-pointer hover:bg-zinc-50 ${shown?.id === v.id ? "bg-indigo-50/40" : ""}`}
+              onClick={() => setSelected(v.id)}
+            >
+              <td className={`${tdClass} font-medium text-zinc-900`}>
+                {v.file_name ?? <span className="text-zinc-400">upload</span>}
+              </td>
+              <td className={tdClass}>{v.kind}</td>
+              <td className={tdClass}>
+                <Badge tone={tone(v.state)}>{v.state}</Badge>
+              </td>
+              <td className={`${tdClass} tabular-nums`}>{v.processed.toLocaleString("en")}</td>
+              <td className={`${tdClass} tabular-nums`}>{v.failed.toLocaleString("en")}</td>
+              <td className={`${tdClass} text-zinc-500`}>{formatDateTime(v.created_at)}</td>
+            </tr>
+          ))}
+        </TableCard>
       )}
     </>
   );

@@ -5,7 +5,7 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { DialogForm, Field } from "@/components/ui/dialog-form";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, controlClass, EmptyState, ErrorBanner, inputClass, PageHeader } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
@@ -93,8 +93,8 @@ export function SchedulesPage() {
         }}
       </QueryState>
       <CreateScheduleDialog open={creating} onClose={() => setCreating(false)} onCreated={refresh} />
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmDelete
+        target={deleting}
         onClose={() => setDeleting(null)}
         title="Delete schedule?"
         body={
@@ -103,10 +103,8 @@ export function SchedulesPage() {
           </>
         }
         confirmLabel="Delete schedule"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/schedules/${deleting!.id}`), { method: "DELETE" });
-          await refresh();
-        }}
+        path={(t) => `/schedules/${t.id}`}
+        after={() => refresh()}
       />
     </>
   );
@@ -197,8 +195,8 @@ function OffsetList({
         </form>
       )}
       {add.isError && <ErrorBanner className="mt-2" message={add.error.message} />}
-      <ConfirmDialog
-        open={removing !== null}
+      <ConfirmDelete
+        target={removing}
         onClose={() => setRemoving(null)}
         title="Remove offset?"
         body={
@@ -208,12 +206,8 @@ function OffsetList({
           </>
         }
         confirmLabel="Remove offset"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/schedules/${schedule.id}/offsets/${removing!.id}`), {
-            method: "DELETE",
-          });
-          onChange();
-        }}
+        path={(t) => `/schedules/${schedule.id}/offsets/${t.id}`}
+        after={() => onChange()}
       />
     </div>
   );

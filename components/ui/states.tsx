@@ -153,3 +153,25 @@ export function TableHead({ columns, actions = false }: { columns: string[]; act
     </thead>
   );
 }
+
+/** A console table in its card: the header row (see TableHead) over the rows given as children. */
+export function TableCard({
+  columns,
+  actions = false,
+  label,
+  children,
+}: {
+  columns: string[];
+  actions?: boolean;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="overflow-hidden">
+      <table className={tableClass} aria-label={label}>
+        <TableHead columns={columns} actions={actions} />
+        <tbody className="divide-y divide-zinc-100">{children}</tbody>
+      </table>
+    </Card>
+  );
+}
