@@ -9,22 +9,9 @@ import { DataTable, type Columns } from "@/components/data-table/data-table";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Badge, Card, controlClass, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
+import type { LoggedRequest as Logged } from "@/lib/request-log/list-requests";
 import { curlOf } from "./curl";
 
-type Logged = {
-  id: string;
-  key_id: string;
-  key_name: string | null;
-  key_prefix: string | null;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-  errors: { path: string; message: string }[] | null;
-  body: string | null;
-};
 type Key = { id: string; name: string; prefix: string };
 
 const STATUSES = [
