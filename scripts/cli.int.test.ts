@@ -11,6 +11,9 @@ const cli = (...args: string[]) =>
   });
 /** Runs a command with `--json` and parses what it printed. */
 const cliJson = async (...args: string[]) => JSON.parse((await cli(...args, "--json")).stdout.trim());
+/** A key of `role` in the project, with any more `create-key` options. */
+const createKey = (projectId: string, role: string, ...more: string[]) =>
+  cliJson("create-key", "--project", projectId, "--role", role, ...more);
 /** A project in an org of its own (the name made unique), owned by `owner`. */
 const freshProject = (org: string, name: string, owner: string) =>
   cliJson("create-project", "--org", `${org} ${crypto.randomUUID()}`, "--name", name, "--owner", owner);
@@ -40,7 +43,7 @@ describe("npm run cli", () => {
     });
     expect(upsert.status).toBe(201);
 
-    const support = await cliJson("create-key", "--project", out.projectId, "--role", "support");
+    const support = await createKey(out.projectId, "support");
     expect(support.role).toBe("support");
     expect(
       (await api("GET", `/api/admin/projects/${out.projectId}/users`, { key: support.apiKey })).body.data,
@@ -84,11 +87,8 @@ describe("npm run cli", () => {
 
   it("create-key --origin makes a browser key of the client role, and refuses a non-origin or another role", async () => {
     const p = await freshProject("Origin", "O", "origin@example.com");
-    const k = await cliJson(
-      "create-key",
-      "--project",
+    const k = await createKey(
       p.projectId,
-      "--role",
       "client",
       "--origin",
       "https://shop.example.com",
@@ -111,17 +111,7 @@ describe("npm run cli", () => {
 
   it("create-key --rate <n>/s --burst <n> sets the key's limits, and refuses a burst below the rate", async () => {
     const p = await freshProject("Rate", "R", "rate@example.com");
-    const k = await cliJson(
-      "create-key",
-      "--project",
-      p.projectId,
-      "--role",
-      "support",
-      "--rate",
-      "7/s",
-      "--burst",
-      "9",
-    );
+    const k = await createKey(p.projectId, "support", "--rate", "7/s", "--burst", "9");
     expect(k).toMatchObject({ ratePerSecond: 7, burst: 9 });
     const [row] = await sql`select rate_limit_per_second, rate_limit_burst from api_keys where id = ${k.keyId}`;
     expect(row).toEqual({ rate_limit_per_second: 7, rate_limit_burst: 9 });
