@@ -9,6 +9,14 @@ const cli = (...args: string[]) =>
   run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
     env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
   });
+/** Runs a command with `--json` and parses what it printed. */
+const cliJson = async (...args: string[]) => JSON.parse((await cli(...args, "--json")).stdout.trim());
+/** A key of `role` in the project, with any more `create-key` options. */
+const createKey = (projectId: string, role: string, ...more: string[]) =>
+  cliJson("create-key", "--project", projectId, "--role", role, ...more);
+/** A project in an org of its own (the name made unique), owned by `owner`. */
+const freshProject = (org: string, name: string, owner: string) =>
+  cliJson("create-project", "--org", `${org} ${crypto.randomUUID()}`, "--name", name, "--owner", owner);
 
 describe("npm run cli", () => {
   it("create-project --json prints org, project and a working client key; create-key adds a key of a role", async () => {
@@ -35,9 +43,7 @@ describe("npm run cli", () => {
     });
     expect(upsert.status).toBe(201);
 
-    const support = JSON.parse(
-      (await cli("create-key", "--project", out.projectId, "--role", "support", "--json")).stdout.trim(),
-    );
+    const support = await createKey(out.projectId, "support");
     expect(support.role).toBe("support");
     expect(
       (await api("GET", `/api/admin/projects/${out.projectId}/users`, { key: support.apiKey })).body.data,
@@ -65,11 +71,7 @@ describe("npm run cli", () => {
 
   it("create-project makes --owner the owner of a reused org where they were a plain member", async () => {
     const orgName = `Shared ${crypto.randomUUID()}`;
-    const first = JSON.parse(
-      (
-        await cli("create-project", "--org", orgName, "--name", "One", "--owner", "boss@example.com", "--json")
-      ).stdout.trim(),
-    );
+    const first = await cliJson("create-project", "--org", orgName, "--name", "One", "--owner", "boss@example.com");
     const [member] =
       await sql`insert into admins (email) values (${`member-${crypto.randomUUID()}@example.com`}) returning id, email`;
     await sql`insert into admin_org_members (org_id, admin_id, role) values (${first.orgId}, ${member!.id}, 'member')`;
@@ -84,35 +86,14 @@ describe("npm run cli", () => {
   });
 
   it("create-key --origin makes a browser key of the client role, and refuses a non-origin or another role", async () => {
-    const p = JSON.parse(
-      (
-        await cli(
-          "create-project",
-          "--org",
-          `Origin ${crypto.randomUUID()}`,
-          "--name",
-          "O",
-          "--owner",
-          "origin@example.com",
-          "--json",
-        )
-      ).stdout.trim(),
-    );
-    const k = JSON.parse(
-      (
-        await cli(
-          "create-key",
-          "--project",
-          p.projectId,
-          "--role",
-          "client",
-          "--origin",
-          "https://shop.example.com",
-          "--origin",
-          "http://localhost:5173",
-          "--json",
-        )
-      ).stdout.trim(),
+    const p = await freshProject("Origin", "O", "origin@example.com");
+    const k = await createKey(
+      p.projectId,
+      "client",
+      "--origin",
+      "https://shop.example.com",
+      "--origin",
+      "http://localhost:5173",
     );
     expect(k.allowedOrigins).toEqual(["https://shop.example.com", "http://localhost:5173"]);
     const [row] = await sql`select allowed_origins from api_keys where id = ${k.keyId}`;
@@ -129,36 +110,8 @@ describe("npm run cli", () => {
   });
 
   it("create-key --rate <n>/s --burst <n> sets the key's limits, and refuses a burst below the rate", async () => {
-    const p = JSON.parse(
-      (
-        await cli(
-          "create-project",
-          "--org",
-          `Rate ${crypto.randomUUID()}`,
-          "--name",
-          "R",
-          "--owner",
-          "rate@example.com",
-          "--json",
-        )
-      ).stdout.trim(),
-    );
-    const k = JSON.parse(
-      (
-        await cli(
-          "create-key",
-          "--project",
-          p.projectId,
-          "--role",
-          "support",
-          "--rate",
-          "7/s",
-          "--burst",
-          "9",
-          "--json",
-        )
-      ).stdout.trim(),
-    );
+    const p = await freshProject("Rate", "R", "rate@example.com");
+    const k = await createKey(p.projectId, "support", "--rate", "7/s", "--burst", "9");
     expect(k).toMatchObject({ ratePerSecond: 7, burst: 9 });
     const [row] = await sql`select rate_limit_per_second, rate_limit_burst from api_keys where id = ${k.keyId}`;
     expect(row).toEqual({ rate_limit_per_second: 7, rate_limit_burst: 9 });

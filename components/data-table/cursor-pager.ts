@@ -15,3 +15,22 @@ export function useCursorPager(resetKey: string) {
     prev: () => setState({ key: resetKey, stack: stack.length > 1 ? stack.slice(0, -1) : stack }),
   };
 }
+
+export type CursorPager = ReturnType<typeof useCursorPager>;
+
+/**
+ * DataTable's paging props for the page the server answered: which page this is, the cursor Next follows,
+ * and whether an older page is still shown while the new one loads.
+ */
+export function pagingProps(
+  pager: CursorPager,
+  q: { data: { next_cursor: string | null }; isPlaceholderData: boolean },
+) {
+  return {
+    page: pager.page,
+    nextCursor: q.data.next_cursor,
+    onNext: pager.next,
+    onPrev: pager.prev,
+    fetching: q.isPlaceholderData,
+  };
+}

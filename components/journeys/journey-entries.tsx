@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { useCursorPager } from "@/components/data-table/cursor-pager";
+import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
 import { DataTable, type Columns } from "@/components/data-table/data-table";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
@@ -183,11 +183,7 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
             columns={columns}
             rowKey={(e) => e.id}
             caption="Journey entries, newest first"
-            page={pager.page}
-            nextCursor={q.data.next_cursor}
-            onNext={pager.next}
-            onPrev={pager.prev}
-            fetching={q.isPlaceholderData}
+            {...pagingProps(pager, q)}
           />
         </div>
       )}

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { useCursorPager } from "@/components/data-table/cursor-pager";
+import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
 import { DataTable, type Columns } from "@/components/data-table/data-table";
 import { QueryState } from "@/components/pages/feature-state";
 import { Button } from "@/components/ui/button";
@@ -124,11 +124,7 @@ function Members({ list }: { list: ListView }) {
           columns={columns}
           rowKey={(m) => m.user_id}
           caption="List members, most recently added first"
-          page={pager.page}
-          nextCursor={q.data.next_cursor}
-          onNext={pager.next}
-          onPrev={pager.prev}
-          fetching={q.isPlaceholderData}
+          {...pagingProps(pager, q)}
         />
       )}
     </Card>
@@ -184,11 +180,7 @@ function History({ list }: { list: ListView }) {
           columns={columns}
           rowKey={(c) => c.event_id}
           caption="Entries and exits, newest first"
-          page={pager.page}
-          nextCursor={q.data.next_cursor}
-          onNext={pager.next}
-          onPrev={pager.prev}
-          fetching={q.isPlaceholderData}
+          {...pagingProps(pager, q)}
         />
       )}
     </Card>

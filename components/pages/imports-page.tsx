@@ -4,6 +4,7 @@ import { useRef, useState } from "react";
 import { adminPath, apiFetch, ApiError } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/dialog-form";
 import { formatDateTime } from "@/components/ui/format";
 import {
   Badge,
@@ -13,9 +14,8 @@ import {
   inputClass,
   LoadingRows,
   PageHeader,
-  tableClass,
   tdClass,
-  thClass,
+  TableCard,
 } from "@/components/ui/states";
 import type { ImportView } from "@/lib/imports/view";
 
@@ -92,10 +92,7 @@ export function ImportsPage() {
             if (file) upload.mutate();
           }}
         >
-          <div>
-            <label htmlFor="import-kind" className="block text-sm font-medium text-zinc-700">
-              Each row is
-            </label>
+          <Field id="import-kind" label="Each row is">
             <select
               id="import-kind"
               value={kind}
@@ -108,7 +105,7 @@ export function ImportsPage() {
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           <div className="min-w-64 flex-1">
             <label htmlFor="import-file" className="block text-sm font-medium text-zinc-700">
               File
@@ -141,40 +138,26 @@ export function ImportsPage() {
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-hidden">
-          <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>File</th>
-                <th className={thClass}>Kind</th>
-                <th className={thClass}>State</th>
-                <th className={thClass}>Applied</th>
-                <th className={thClass}>Failed</th>
-                <th className={thClass}>Started</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data.map((v) => (
-                <tr
-                  key={v.id}
-                  className={`cursor-pointer hover:bg-zinc-50 ${shown?.id === v.id ? "bg-indigo-50/40" : ""}`}
-                  onClick={() => setSelected(v.id)}
-                >
-                  <td className={`${tdClass} font-medium text-zinc-900`}>
-                    {v.file_name ?? <span className="text-zinc-400">upload</span>}
-                  </td>
-                  <td className={tdClass}>{v.kind}</td>
-                  <td className={tdClass}>
-                    <Badge tone={tone(v.state)}>{v.state}</Badge>
-                  </td>
-                  <td className={`${tdClass} tabular-nums`}>{v.processed.toLocaleString("en")}</td>
-                  <td className={`${tdClass} tabular-nums`}>{v.failed.toLocaleString("en")}</td>
-                  <td className={`${tdClass} text-zinc-500`}>{formatDateTime(v.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard columns={["File", "Kind", "State", "Applied", "Failed", "Started"]}>
+          {q.data.data.map((v) => (
+            <tr
+              key={v.id}
+              className={`cursor-pointer hover:bg-zinc-50 ${shown?.id === v.id ? "bg-indigo-50/40" : ""}`}
+              onClick={() => setSelected(v.id)}
+            >
+              <td className={`${tdClass} font-medium text-zinc-900`}>
+                {v.file_name ?? <span className="text-zinc-400">upload</span>}
+              </td>
+              <td className={tdClass}>{v.kind}</td>
+              <td className={tdClass}>
+                <Badge tone={tone(v.state)}>{v.state}</Badge>
+              </td>
+              <td className={`${tdClass} tabular-nums`}>{v.processed.toLocaleString("en")}</td>
+              <td className={`${tdClass} tabular-nums`}>{v.failed.toLocaleString("en")}</td>
+              <td className={`${tdClass} text-zinc-500`}>{formatDateTime(v.created_at)}</td>
+            </tr>
+          ))}
+        </TableCard>
       )}
     </>
   );

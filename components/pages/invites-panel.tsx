@@ -4,7 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import {
@@ -14,9 +14,8 @@ import {
   ErrorBanner,
   inputClass,
   LoadingRows,
-  tableClass,
   tdClass,
-  thClass,
+  TableCard,
 } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { Invite } from "@/components/console/api-types";
@@ -125,62 +124,46 @@ export function InvitesPanel() {
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-hidden">
-          <table className={tableClass} aria-label="Pending invitations">
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>E-mail</th>
-                <th className={thClass}>Role</th>
-                <th className={thClass}>Invited by</th>
-                <th className={thClass}>Expires</th>
-                <th className={thClass}>Mail</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data.map((i) => (
-                <tr key={i.id}>
-                  <td className={`${tdClass} font-medium text-zinc-900`}>{i.email}</td>
-                  <td className={tdClass}>
-                    <Badge tone="indigo">{i.role}</Badge>
-                  </td>
-                  <td className={`${tdClass} text-zinc-500`}>{i.invited_by ?? "API key"}</td>
-                  <td className={`${tdClass} text-zinc-500`}>{formatRelative(i.expires_at)}</td>
-                  <td className={tdClass}>
-                    <DeliveryCell invite={i} />
-                  </td>
-                  <td className={`${tdClass} whitespace-nowrap text-right`}>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={resend.isPending && resend.variables?.id === i.id}
-                      onClick={() => {
-                        setSent(null);
-                        resend.mutate(i);
-                      }}
-                      aria-label={`Resend invitation mail to ${i.email}`}
-                    >
-                      Resend
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => setRevoking(i)}
-                      aria-label={`Revoke invitation for ${i.email}`}
-                    >
-                      Revoke
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard columns={["E-mail", "Role", "Invited by", "Expires", "Mail"]} actions label="Pending invitations">
+          {q.data.data.map((i) => (
+            <tr key={i.id}>
+              <td className={`${tdClass} font-medium text-zinc-900`}>{i.email}</td>
+              <td className={tdClass}>
+                <Badge tone="indigo">{i.role}</Badge>
+              </td>
+              <td className={`${tdClass} text-zinc-500`}>{i.invited_by ?? "API key"}</td>
+              <td className={`${tdClass} text-zinc-500`}>{formatRelative(i.expires_at)}</td>
+              <td className={tdClass}>
+                <DeliveryCell invite={i} />
+              </td>
+              <td className={`${tdClass} whitespace-nowrap text-right`}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  disabled={resend.isPending && resend.variables?.id === i.id}
+                  onClick={() => {
+                    setSent(null);
+                    resend.mutate(i);
+                  }}
+                  aria-label={`Resend invitation mail to ${i.email}`}
+                >
+                  Resend
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => setRevoking(i)}
+                  aria-label={`Revoke invitation for ${i.email}`}
+                >
+                  Revoke
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
-      <ConfirmDialog
-        open={revoking !== null}
+      <ConfirmDelete
+        target={revoking}
         onClose={() => setRevoking(null)}
         title="Revoke invitation?"
         body={
@@ -189,10 +172,8 @@ export function InvitesPanel() {
           </>
         }
         confirmLabel="Revoke"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/invites/${revoking!.id}`), { method: "DELETE" });
-          await qc.invalidateQueries({ queryKey: key });
-        }}
+        path={(t) => `/invites/${t.id}`}
+        after={() => qc.invalidateQueries({ queryKey: key })}
       />
     </div>
   );

@@ -3,9 +3,9 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { Button } from "@/components/ui/button";
+import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { Dialog } from "@/components/ui/dialog";
-import { ErrorBanner, inputClass } from "@/components/ui/states";
+import { inputClass } from "@/components/ui/states";
 import type { ApiKey as Key } from "@/components/console/api-types";
 
 type Target = { target: Key | null; onClose: () => void; onSaved: () => void };
@@ -65,10 +65,7 @@ export function originList(text: string): string[] | null {
 
 export function OriginsField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   return (
-    <div>
-      <label htmlFor="key-origins" className="block text-sm font-medium text-zinc-700">
-        Allowed browser origins
-      </label>
+    <Field id="key-origins" label="Allowed browser origins">
       <textarea
         id="key-origins"
         rows={3}
@@ -82,7 +79,7 @@ export function OriginsField({ value, onChange }: { value: string; onChange: (v:
         the browser SDK: anyone who loads your page can read it, so it may only upsert users and send their events, and
         it reads nothing back.
       </p>
-    </div>
+    </Field>
   );
 }
 
@@ -118,24 +115,16 @@ function KeyPatchDialog({
   };
   return (
     <Dialog open={target !== null} onClose={close} title={title}>
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
+      <DialogForm
+        onSubmit={() => save.mutate()}
+        onCancel={close}
+        error={save.error}
+        submitLabel={saveLabel}
+        pending={save.isPending}
+        pendingLabel="Saving…"
       >
         {children}
-        {save.isError && <ErrorBanner message={save.error.message} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : saveLabel}
-          </Button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

@@ -4,21 +4,20 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DialogForm, Field } from "@/components/ui/dialog-form";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import {
   Badge,
-  Card,
   EmptyState,
   ErrorBanner,
   inputClass,
   LoadingRows,
   PageHeader,
-  tableClass,
   tdClass,
-  thClass,
+  TableCard,
 } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { ApiKey as Key } from "@/components/console/api-types";
@@ -58,73 +57,55 @@ export function KeysPage() {
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-hidden">
-          <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Name</th>
-                <th className={thClass}>Key</th>
-                <th className={thClass}>Role</th>
-                <th className={thClass}>Rate limit</th>
-                <th className={thClass}>Browser origins</th>
-                <th className={thClass}>Last used</th>
-                <th className={thClass}>Created</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data.map((k) => (
-                <tr key={k.id}>
-                  <td className={`${tdClass} font-medium text-zinc-900`}>{k.name}</td>
-                  <td className={tdClass}>
-                    <code className="font-mono text-xs text-zinc-600">{k.prefix}…</code>
-                  </td>
-                  <td className={tdClass}>
-                    <Badge tone={k.role === "admin" ? "indigo" : "zinc"}>{k.role}</Badge>
-                  </td>
-                  <td className={`${tdClass} text-zinc-600`}>
-                    <button
-                      type="button"
-                      className="rounded underline decoration-dotted underline-offset-2 hover:text-indigo-700"
-                      onClick={() => setLimiting(k)}
-                      aria-label={`Change rate limit of ${k.name}`}
-                    >
-                      {k.rate_limit_per_second}/s, burst {k.rate_limit_burst}
-                    </button>
-                  </td>
-                  <td className={`${tdClass} text-zinc-600`}>
-                    {k.role === "client" ? (
-                      <button
-                        type="button"
-                        className="rounded text-left underline decoration-dotted underline-offset-2 hover:text-indigo-700"
-                        onClick={() => setOriginsOf(k)}
-                        aria-label={`Change browser origins of ${k.name}`}
-                      >
-                        {k.allowed_origins ? k.allowed_origins.join(", ") : "Server only"}
-                      </button>
-                    ) : (
-                      <span className="text-zinc-400">Server only</span>
-                    )}
-                  </td>
-                  <td className={`${tdClass} text-zinc-500`}>
-                    {k.last_used_at ? formatRelative(k.last_used_at) : "Never"}
-                  </td>
-                  <td className={`${tdClass} text-zinc-500`}>
-                    {formatDateTime(k.created_at)}
-                    {k.created_by && <span className="block text-xs text-zinc-400">by {k.created_by}</span>}
-                  </td>
-                  <td className={`${tdClass} text-right`}>
-                    <Button variant="ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                      Revoke
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard columns={["Name", "Key", "Role", "Rate limit", "Browser origins", "Last used", "Created"]} actions>
+          {q.data.data.map((k) => (
+            <tr key={k.id}>
+              <td className={`${tdClass} font-medium text-zinc-900`}>{k.name}</td>
+              <td className={tdClass}>
+                <code className="font-mono text-xs text-zinc-600">{k.prefix}…</code>
+              </td>
+              <td className={tdClass}>
+                <Badge tone={k.role === "admin" ? "indigo" : "zinc"}>{k.role}</Badge>
+              </td>
+              <td className={`${tdClass} text-zinc-600`}>
+                <button
+                  type="button"
+                  className="rounded underline decoration-dotted underline-offset-2 hover:text-indigo-700"
+                  onClick={() => setLimiting(k)}
+                  aria-label={`Change rate limit of ${k.name}`}
+                >
+                  {k.rate_limit_per_second}/s, burst {k.rate_limit_burst}
+                </button>
+              </td>
+              <td className={`${tdClass} text-zinc-600`}>
+                {k.role === "client" ? (
+                  <button
+                    type="button"
+                    className="rounded text-left underline decoration-dotted underline-offset-2 hover:text-indigo-700"
+                    onClick={() => setOriginsOf(k)}
+                    aria-label={`Change browser origins of ${k.name}`}
+                  >
+                    {k.allowed_origins ? k.allowed_origins.join(", ") : "Server only"}
+                  </button>
+                ) : (
+                  <span className="text-zinc-400">Server only</span>
+                )}
+              </td>
+              <td className={`${tdClass} text-zinc-500`}>
+                {k.last_used_at ? formatRelative(k.last_used_at) : "Never"}
+              </td>
+              <td className={`${tdClass} text-zinc-500`}>
+                {formatDateTime(k.created_at)}
+                {k.created_by && <span className="block text-xs text-zinc-400">by {k.created_by}</span>}
+              </td>
+              <td className={`${tdClass} text-right`}>
+                <Button variant="ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                  Revoke
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       <OriginsDialog
         target={originsOf}
@@ -141,8 +122,8 @@ export function KeysPage() {
         onClose={() => setCreating(false)}
         onCreated={() => qc.invalidateQueries({ queryKey: key })}
       />
-      <ConfirmDialog
-        open={revoking !== null}
+      <ConfirmDelete
+        target={revoking}
         onClose={() => setRevoking(null)}
         title="Revoke API key?"
         body={
@@ -152,10 +133,8 @@ export function KeysPage() {
           </>
         }
         confirmLabel="Revoke key"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/keys/${revoking!.id}`), { method: "DELETE" });
-          await qc.invalidateQueries({ queryKey: key });
-        }}
+        path={(t) => `/keys/${t.id}`}
+        after={() => qc.invalidateQueries({ queryKey: key })}
       />
     </>
   );
@@ -221,17 +200,16 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           </div>
         </div>
       ) : (
-        <form
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
+        <DialogForm
+          onSubmit={() => create.mutate()}
+          onCancel={close}
+          error={create.error}
+          submitLabel="Create key"
+          pending={create.isPending}
+          pendingLabel="Creating…"
+          disabled={!name.trim()}
         >
-          <div>
-            <label htmlFor="key-name" className="block text-sm font-medium text-zinc-700">
-              Name
-            </label>
+          <Field id="key-name" label="Name">
             <input
               id="key-name"
               required
@@ -242,28 +220,16 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
               placeholder="Production backend"
               className={`${inputClass} mt-1`}
             />
-          </div>
-          <div>
-            <label htmlFor="key-role" className="block text-sm font-medium text-zinc-700">
-              Role
-            </label>
+          </Field>
+          <Field id="key-role" label="Role">
             <div className="mt-1">
               <RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} />
             </div>
             <RoleHelp role={role} />
-          </div>
+          </Field>
           {role === "client" && <OriginsField value={origins} onChange={setOrigins} />}
           <LimitFields rate={rate} burst={burst} setRate={setRate} setBurst={setBurst} />
-          {create.isError && <ErrorBanner message={create.error.message} />}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending || !name.trim()}>
-              {create.isPending ? "Creating…" : "Create key"}
-            </Button>
-          </div>
-        </form>
+        </DialogForm>
       )}
     </Dialog>
   );

@@ -5,19 +5,9 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { patchRows, useOptimisticMutation } from "@/components/console/optimistic";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatDateTime } from "@/components/ui/format";
-import {
-  Badge,
-  Card,
-  EmptyState,
-  ErrorBanner,
-  LoadingRows,
-  PageHeader,
-  tableClass,
-  tdClass,
-  thClass,
-} from "@/components/ui/states";
+import { Badge, EmptyState, ErrorBanner, LoadingRows, PageHeader, tdClass, TableCard } from "@/components/ui/states";
 import { ROLES, type Role } from "@/lib/access/roles";
 import { InvitesPanel } from "./invites-panel";
 import type { Member, Roster } from "@/components/console/api-types";
@@ -118,55 +108,41 @@ function RosterPanel() {
           Invite teammates from the Invitations tab. Organization owners and admins already have access.
         </EmptyState>
       ) : (
-        <Card className="overflow-hidden">
-          <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Member</th>
-                <th className={thClass}>Role</th>
-                <th className={thClass}>Joined</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data.map((m) => (
-                <tr key={m.admin_id}>
-                  <td className={tdClass}>
-                    <span className="font-medium text-zinc-900">{m.email}</span>
-                  </td>
-                  <td className={tdClass}>
-                    {isAdmin ? (
-                      <select
-                        aria-label={`Role of ${m.email}`}
-                        value={m.role}
-                        onChange={(e) => onRole(m, e.target.value as Role)}
-                        className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:outline-none focus:ring-2 focus:ring-indigo-500/40"
-                      >
-                        {[...ROLES].reverse().map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      <Badge tone={m.role === "admin" ? "indigo" : "zinc"}>{m.role}</Badge>
-                    )}
-                  </td>
-                  <td className={`${tdClass} text-zinc-500`}>{formatDateTime(m.joined_at)}</td>
-                  <td className={`${tdClass} text-right`}>
-                    {isAdmin && (
-                      <Button variant="ghost" size="sm" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
-                        Remove
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard columns={["Member", "Role", "Joined"]} actions>
+          {q.data.data.map((m) => (
+            <tr key={m.admin_id}>
+              <td className={tdClass}>
+                <span className="font-medium text-zinc-900">{m.email}</span>
+              </td>
+              <td className={tdClass}>
+                {isAdmin ? (
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    value={m.role}
+                    onChange={(e) => onRole(m, e.target.value as Role)}
+                    className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:outline-none focus:ring-2 focus:ring-indigo-500/40"
+                  >
+                    {[...ROLES].reverse().map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <Badge tone={m.role === "admin" ? "indigo" : "zinc"}>{m.role}</Badge>
+                )}
+              </td>
+              <td className={`${tdClass} text-zinc-500`}>{formatDateTime(m.joined_at)}</td>
+              <td className={`${tdClass} text-right`}>
+                {isAdmin && (
+                  <Button variant="ghost" size="sm" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+                    Remove
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       {q.data.inherited.length > 0 && (
         <div>
@@ -186,8 +162,8 @@ function RosterPanel() {
           </ul>
         </div>
       )}
-      <ConfirmDialog
-        open={removing !== null}
+      <ConfirmDelete
+        target={removing}
         onClose={() => setRemoving(null)}
         title="Remove member?"
         body={
@@ -197,10 +173,8 @@ function RosterPanel() {
           </>
         }
         confirmLabel="Remove member"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/members/${removing!.admin_id}`), { method: "DELETE" });
-          await qc.invalidateQueries({ queryKey: key });
-        }}
+        path={(t) => `/members/${t.admin_id}`}
+        after={() => qc.invalidateQueries({ queryKey: key })}
       />
     </div>
   );

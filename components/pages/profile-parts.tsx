@@ -1,14 +1,94 @@
 "use client";
-import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type ReactNode } from "react";
+import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { roleAtLeast } from "@/lib/access/roles";
 import { PauseResumeDialog, usePauseResume, type Assignment } from "./schedule-assignments";
-import type { Identifier } from "@/components/ui/json-view";
+import { IdentifierChips, JsonView, type Identifier } from "@/components/ui/json-view";
 import { Badge, ErrorBanner, Section, tableClass, tdClass, thClass } from "@/components/ui/states";
 
 export { Section };
+
+/**
+ * One user's or organization's detail, refreshed every 10 s. `queryKey` is the one to hand to
+ * ScheduleAssignments so a pause or resume there refreshes this profile.
+ */
+export function useProfile<T>(kind: "user" | "organization", id: string) {
+  const project = useProject();
+  const queryKey = [kind, project.id, id];
+  const q = useQuery({
+    queryKey,
+    queryFn: () => apiFetch<T>(adminPath(project.id, `/${kind}s/${id}`)),
+    refetchInterval: 10_000,
+  });
+  return { project, q, queryKey };
+}
+
+/** A profile's head: the way back to its list, the record's name, and what stands under the name. */
+export function ProfileHeader({
+  backHref,
+  backLabel,
+  title,
+  children,
+}: {
+  backHref: string;
+  backLabel: string;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <Link href={backHref} className="text-sm text-zinc-500 hover:text-zinc-800">
+        ← {backLabel}
+      </Link>
+      <h1 className="mt-2 text-xl font-semibold tracking-tight text-zinc-900">{title}</h1>
+      {children}
+    </div>
+  );
+}
+
+/** The Identifiers and Data sections every profile starts with. */
+export function IdentityAndData({ identifier, data }: { identifier: Identifier[]; data: unknown }) {
+  return (
+    <>
+      <Section title="Identifiers">
+        <IdentifierTable identifier={identifier} />
+      </Section>
+      <Section title="Data">
+        <JsonView value={data} />
+      </Section>
+    </>
+  );
+}
+
+/** Memberships between users and organizations: each the other side's identifiers (linked) and the membership's data. */
+export function MembershipList({
+  empty,
+  items,
+}: {
+  empty: string;
+  items: { key: string; href: string; identifier: Identifier[]; data: Record<string, unknown> }[];
+}) {
+  if (items.length === 0) return <p className="text-sm text-zinc-400">{empty}</p>;
+  return (
+    <ul className="divide-y divide-zinc-100">
+      {items.map((m) => (
+        <li key={m.key} className="flex items-center justify-between gap-3 py-2">
+          <Link href={m.href} className="hover:underline">
+            <IdentifierChips identifier={m.identifier} />
+          </Link>
+          <span className="truncate font-mono text-xs text-zinc-500">
+            {Object.keys(m.data).length ? JSON.stringify(m.data) : ""}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export function IdentifierTable({ identifier }: { identifier: Identifier[] }) {
   return (

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "@/components/console/api";
 import { Button } from "@/components/ui/button";
+import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader } from "@/components/ui/states";
 import type { MyProject } from "@/lib/projects/schemas";
@@ -85,17 +86,17 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
   });
   return (
     <Dialog open={open} onClose={onClose} title="New project">
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
+      <DialogForm
+        onSubmit={() => create.mutate()}
+        onCancel={onClose}
+        error={create.error}
+        submitLabel="Create project"
+        pending={create.isPending}
+        pendingLabel="Creating…"
+        disabled={!name.trim()}
+        footClassName="pt-2"
       >
-        <div>
-          <label htmlFor="project-name" className="block text-sm font-medium text-zinc-700">
-            Project name
-          </label>
+        <Field id="project-name" label="Project name">
           <input
             id="project-name"
             required
@@ -106,12 +107,9 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
             placeholder="Production"
             autoFocus
           />
-        </div>
+        </Field>
         {orgs.length > 0 ? (
-          <div>
-            <label htmlFor="project-org" className="block text-sm font-medium text-zinc-700">
-              Organization
-            </label>
+          <Field id="project-org" label="Organization">
             <select
               id="project-org"
               value={orgId}
@@ -124,12 +122,9 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         ) : (
-          <div>
-            <label htmlFor="org-name" className="block text-sm font-medium text-zinc-700">
-              Organization name
-            </label>
+          <Field id="org-name" label="Organization name">
             <input
               id="org-name"
               maxLength={100}
@@ -139,18 +134,9 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
               placeholder="Your company"
             />
             <p className="mt-1 text-xs text-zinc-500">You'll own this organization and administer all its projects.</p>
-          </div>
+          </Field>
         )}
-        {create.isError && <ErrorBanner message={create.error.message} />}
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>
-            {create.isPending ? "Creating…" : "Create project"}
-          </Button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

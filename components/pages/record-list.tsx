@@ -8,15 +8,13 @@ import { Button } from "@/components/ui/button";
 import { formatRelative } from "@/components/ui/format";
 import { IdentifierChips, type Identifier } from "@/components/ui/json-view";
 import {
-  Card,
   EmptyState,
   ErrorBanner,
   controlClass,
   LoadingRows,
   PageHeader,
-  tableClass,
   tdClass,
-  thClass,
+  TableCard,
 } from "@/components/ui/states";
 
 type Row = {
@@ -133,39 +131,27 @@ export function RecordList({
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <Card className="overflow-hidden">
-          <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Identifiers</th>
-                <th className={thClass}>{column.header}</th>
-                <th className={thClass}>Data</th>
-                <th className={thClass}>Updated</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {rows.map((r) => (
-                <tr key={r.id} className="hover:bg-zinc-50">
-                  <td className={tdClass}>
-                    <Link
-                      href={`/projects/${project.id}/${kind}/${r.id}`}
-                      className="rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
-                      aria-label={`Open ${r.identifier.map((i) => i.external_id).join(", ")}`}
-                    >
-                      <IdentifierChips identifier={r.identifier} />
-                    </Link>
-                  </td>
-                  {/* Bounded like the data column, so a long address cannot push Updated out of the card. */}
-                  <td className={`${tdClass} max-w-[18rem] truncate`}>{column.cell(r)}</td>
-                  <td className={`${tdClass} max-w-[16rem] truncate font-mono text-xs text-zinc-500`}>
-                    {Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}
-                  </td>
-                  <td className={`${tdClass} whitespace-nowrap text-zinc-500`}>{formatRelative(r.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard columns={["Identifiers", column.header, "Data", "Updated"]}>
+          {rows.map((r) => (
+            <tr key={r.id} className="hover:bg-zinc-50">
+              <td className={tdClass}>
+                <Link
+                  href={`/projects/${project.id}/${kind}/${r.id}`}
+                  className="rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+                  aria-label={`Open ${r.identifier.map((i) => i.external_id).join(", ")}`}
+                >
+                  <IdentifierChips identifier={r.identifier} />
+                </Link>
+              </td>
+              {/* Bounded like the data column, so a long address cannot push Updated out of the card. */}
+              <td className={`${tdClass} max-w-[18rem] truncate`}>{column.cell(r)}</td>
+              <td className={`${tdClass} max-w-[16rem] truncate font-mono text-xs text-zinc-500`}>
+                {Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}
+              </td>
+              <td className={`${tdClass} whitespace-nowrap text-zinc-500`}>{formatRelative(r.updated_at)}</td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       {q.hasNextPage && (
         <div className="mt-4 flex justify-center">

@@ -16,7 +16,7 @@ import {
   LoadingRows,
   tableClass,
   tdClass,
-  thClass,
+  TableHead,
 } from "@/components/ui/states";
 import type { Schedule } from "./schedules-page";
 import type { Assignment } from "@/components/console/api-types";
@@ -110,17 +110,7 @@ export function AssignmentsPanel({ schedule, canEdit }: { schedule: Schedule; ca
       )}
       {rows.length > 0 && (
         <table className={tableClass}>
-          <thead className="bg-zinc-50">
-            <tr>
-              <th className={thClass}>For</th>
-              <th className={thClass}>State</th>
-              <th className={thClass}>Timing</th>
-              <th className={thClass}>Next firing</th>
-              <th className={thClass}>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["For", "State", "Timing", "Next firing"]} actions />
           <tbody className="divide-y divide-zinc-100">
             {rows.map((a) => (
               <tr key={a.id}>

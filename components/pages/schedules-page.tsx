@@ -4,7 +4,8 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DialogForm, Field } from "@/components/ui/dialog-form";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, controlClass, EmptyState, ErrorBanner, inputClass, PageHeader } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
@@ -92,8 +93,8 @@ export function SchedulesPage() {
         }}
       </QueryState>
       <CreateScheduleDialog open={creating} onClose={() => setCreating(false)} onCreated={refresh} />
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmDelete
+        target={deleting}
         onClose={() => setDeleting(null)}
         title="Delete schedule?"
         body={
@@ -102,10 +103,8 @@ export function SchedulesPage() {
           </>
         }
         confirmLabel="Delete schedule"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/schedules/${deleting!.id}`), { method: "DELETE" });
-          await refresh();
-        }}
+        path={(t) => `/schedules/${t.id}`}
+        after={() => refresh()}
       />
     </>
   );
@@ -196,8 +195,8 @@ function OffsetList({
         </form>
       )}
       {add.isError && <ErrorBanner className="mt-2" message={add.error.message} />}
-      <ConfirmDialog
-        open={removing !== null}
+      <ConfirmDelete
+        target={removing}
         onClose={() => setRemoving(null)}
         title="Remove offset?"
         body={
@@ -207,12 +206,8 @@ function OffsetList({
           </>
         }
         confirmLabel="Remove offset"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/schedules/${schedule.id}/offsets/${removing!.id}`), {
-            method: "DELETE",
-          });
-          onChange();
-        }}
+        path={(t) => `/schedules/${schedule.id}/offsets/${t.id}`}
+        after={() => onChange()}
       />
     </div>
   );
@@ -247,17 +242,15 @@ function CreateScheduleDialog({
       }}
       title="New schedule"
     >
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
+      <DialogForm
+        onSubmit={() => create.mutate()}
+        onCancel={onClose}
+        error={create.error}
+        submitLabel="Create schedule"
+        pending={create.isPending}
+        disabled={!name.trim()}
       >
-        <div>
-          <label htmlFor="schedule-name" className="block text-sm font-medium text-zinc-700">
-            Name
-          </label>
+        <Field id="schedule-name" label="Name">
           <input
             id="schedule-name"
             required
@@ -271,11 +264,8 @@ function CreateScheduleDialog({
             Fires events named <code className="font-mono">scheduled.{name || "<name>"}</code>. Starts with one offset:
             at the time.
           </p>
-        </div>
-        <div>
-          <label htmlFor="schedule-type" className="block text-sm font-medium text-zinc-700">
-            Type
-          </label>
+        </Field>
+        <Field id="schedule-type" label="Type">
           <select
             id="schedule-type"
             value={type}
@@ -285,17 +275,8 @@ function CreateScheduleDialog({
             <option value="single">Single: fires once at the assigned time</option>
             <option value="recurring">Recurring: fires every interval</option>
           </select>
-        </div>
-        {create.isError && <ErrorBanner message={create.error.message} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>
-            Create schedule
-          </Button>
-        </div>
-      </form>
+        </Field>
+      </DialogForm>
     </Dialog>
   );
 }

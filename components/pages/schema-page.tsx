@@ -4,16 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import {
-  Badge,
-  Card,
-  controlClass,
-  EmptyState,
-  PageHeader,
-  tableClass,
-  tdClass,
-  thClass,
-} from "@/components/ui/states";
+import { Badge, controlClass, EmptyState, PageHeader, tdClass, thClass, TableCard } from "@/components/ui/states";
 import { QueryState } from "./feature-state";
 import type { EventSchema } from "@/components/console/api-types";
 
@@ -48,28 +39,16 @@ export function SchemaPage() {
                 onChange={(e) => setFilter(e.target.value)}
                 className={`${controlClass} mb-4 w-80`}
               />
-              <Card className="overflow-hidden">
-                <table className={tableClass}>
-                  <thead className="bg-zinc-50">
-                    <tr>
-                      <th className={thClass}>Event</th>
-                      <th className={thClass}>Properties</th>
-                      <th className={thClass}>Seen</th>
-                      <th className={thClass}>Last seen</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-zinc-100">
-                    {rows.map((e) => (
-                      <SchemaRow
-                        key={e.event_name}
-                        e={e}
-                        open={open === e.event_name}
-                        toggle={() => setOpen(open === e.event_name ? null : e.event_name)}
-                      />
-                    ))}
-                  </tbody>
-                </table>
-              </Card>
+              <TableCard columns={["Event", "Properties", "Seen", "Last seen"]}>
+                {rows.map((e) => (
+                  <SchemaRow
+                    key={e.event_name}
+                    e={e}
+                    open={open === e.event_name}
+                    toggle={() => setOpen(open === e.event_name ? null : e.event_name)}
+                  />
+                ))}
+              </TableCard>
             </>
           );
         }}

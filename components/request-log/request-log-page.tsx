@@ -4,27 +4,14 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { useCursorPager } from "@/components/data-table/cursor-pager";
+import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
 import { DataTable, type Columns } from "@/components/data-table/data-table";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Badge, Card, controlClass, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
+import type { LoggedRequest as Logged } from "@/lib/request-log/list-requests";
 import { curlOf } from "./curl";
 
-type Logged = {
-  id: string;
-  key_id: string;
-  key_name: string | null;
-  key_prefix: string | null;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-  errors: { path: string; message: string }[] | null;
-  body: string | null;
-};
 type Key = { id: string; name: string; prefix: string };
 
 const STATUSES = [
@@ -245,10 +232,7 @@ export function RequestLogPage() {
             columns={columns}
             rowKey={(r) => r.id}
             caption="API requests, newest first"
-            page={pager.page}
-            nextCursor={q.data.next_cursor}
-            onNext={pager.next}
-            onPrev={pager.prev}
+            {...pagingProps(pager, q)}
             fetching={q.isFetching && q.isPlaceholderData}
             onRowClick={(r) => setOpen(open === r.id ? null : r.id)}
             expanded={(r) => (open === r.id ? <RequestDetail r={r} /> : null)}

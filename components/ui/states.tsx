@@ -133,3 +133,45 @@ export const inputClass = `${controlClass} block w-full`;
 export const tableClass = "min-w-full divide-y divide-zinc-200 text-sm";
 export const thClass = "px-4 py-2.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-500";
 export const tdClass = "px-4 py-3 text-zinc-700";
+
+/** A console table's header row; `actions` adds the last, visually unlabelled column for row buttons. */
+export function TableHead({ columns, actions = false }: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead className="bg-zinc-50">
+      <tr>
+        {columns.map((c) => (
+          <th key={c} className={thClass}>
+            {c}
+          </th>
+        ))}
+        {actions && (
+          <th className={thClass}>
+            <span className="sr-only">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/** A console table in its card: the header row (see TableHead) over the rows given as children. */
+export function TableCard({
+  columns,
+  actions = false,
+  label,
+  children,
+}: {
+  columns: string[];
+  actions?: boolean;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="overflow-hidden">
+      <table className={tableClass} aria-label={label}>
+        <TableHead columns={columns} actions={actions} />
+        <tbody className="divide-y divide-zinc-100">{children}</tbody>
+      </table>
+    </Card>
+  );
+}

@@ -28,6 +28,29 @@ export function before(t: SQL, id: SQL, c: TimelineCursor | null): SQL {
 }
 
 /**
+ * A source that names what its rows refer to: the user's newest `limit` rows of `table` (as `x`) before the
+ * cursor on `time`, read first, and only then `join`ed, so the join touches at most `limit` rows. `select`
+ * is everything after `at, id`.
+ */
+function newestJoined(
+  ctx: ProjectContext,
+  userId: string,
+  c: TimelineCursor | null,
+  limit: number,
+  o: { table: string; time: string; also?: SQL; select: SQL; join: SQL },
+): SQL {
+  const t = sql.raw(`x.${o.time}`);
+  return sql`
+        select ${atText(t)} as at, x.id, ${o.select}
+        from (select * from ${sql.raw(o.table)} x
+          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid${o.also ? sql` and ${o.also}` : sql``}
+            and ${before(t, sql`x.id`, c)}
+          order by ${t} desc, x.id desc limit ${limit}) x
+        ${o.join}
+        order by ${t} desc, x.id desc`;
+}
+
+/**
  * The feeds a user's timeline merges. Each reads at most `limit` rows newest first from an index that
  * starts (project, user, time), so a page costs the same at any depth. Another kind of item is one more
  * entry here.
@@ -56,71 +79,66 @@ export const TIMELINE_SOURCES: {
   {
     name: "list_changes",
     query: (ctx, userId, c, limit) =>
-      sql`
-        select ${atText(sql`x.at`)} as at, x.id, case when x.change = 'added' then 'list_added' else 'list_removed' end as kind,
+      newestJoined(ctx, userId, c, limit, {
+        table: "list_changes",
+        time: "at",
+        select: sql`case when x.change = 'added' then 'list_added' else 'list_removed' end as kind,
           case when x.change = 'added' then 'Added to ' else 'Removed from ' end || coalesce(l.name, 'a deleted list') as title,
           x.cause_event_id as event_id,
-          jsonb_build_object('list_id', x.list_id, 'list_name', l.name, 'cause', x.cause, 'by', x.actor) as detail
-        from (select * from list_changes x
-          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.at`, sql`x.id`, c)}
-          order by x.at desc, x.id desc limit ${limit}) x
-        left join lists l on l.project_id = x.project_id and l.id = x.list_id
-        order by x.at desc, x.id desc`,
+          jsonb_build_object('list_id', x.list_id, 'list_name', l.name, 'cause', x.cause, 'by', x.actor) as detail`,
+        join: sql`left join lists l on l.project_id = x.project_id and l.id = x.list_id`,
+      }),
   },
   {
     name: "journey_entries",
     query: (ctx, userId, c, limit) =>
-      sql`
-        select ${atText(sql`x.entered_at`)} as at, x.id, 'journey_entered' as kind, 'Entered ' || coalesce(j.name, 'a deleted journey') as title,
-          x.event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail
-        from (select * from journey_entries x
-          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.entered_at`, sql`x.id`, c)}
-          order by x.entered_at desc, x.id desc limit ${limit}) x
-        left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
-        order by x.entered_at desc, x.id desc`,
+      newestJoined(ctx, userId, c, limit, {
+        table: "journey_entries",
+        time: "entered_at",
+        select: sql`'journey_entered' as kind, 'Entered ' || coalesce(j.name, 'a deleted journey') as title,
+          x.event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail`,
+        join: sql`left join journeys j on j.project_id = x.project_id and j.id = x.journey_id`,
+      }),
   },
   {
     name: "journey_exits",
     query: (ctx, userId, c, limit) =>
-      sql`
-        select ${atText(sql`x.exited_at`)} as at, x.id, 'journey_exited' as kind, 'Exited ' || coalesce(j.name, 'a deleted journey') as title,
-          null::uuid as event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail
-        from (select * from journey_entries x
-          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and x.exited_at is not null
-            and ${before(sql`x.exited_at`, sql`x.id`, c)}
-          order by x.exited_at desc, x.id desc limit ${limit}) x
-        left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
-        order by x.exited_at desc, x.id desc`,
+      newestJoined(ctx, userId, c, limit, {
+        table: "journey_entries",
+        time: "exited_at",
+        also: sql`x.exited_at is not null`,
+        select: sql`'journey_exited' as kind, 'Exited ' || coalesce(j.name, 'a deleted journey') as title,
+          null::uuid as event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail`,
+        join: sql`left join journeys j on j.project_id = x.project_id and j.id = x.journey_id`,
+      }),
   },
   {
     name: "subscription_changes",
     query: (ctx, userId, c, limit) =>
-      sql`
-        select ${atText(sql`x.created_at`)} as at, x.id, 'subscription_changed' as kind,
+      newestJoined(ctx, userId, c, limit, {
+        table: "subscription_changes",
+        time: "created_at",
+        select: sql`'subscription_changed' as kind,
           coalesce(g.name, x.channel::text) || ': ' || coalesce(x.previous_state::text, 'unset') || ' → ' || coalesce(x.state::text, 'unset') as title,
           null::uuid as event_id,
           jsonb_build_object('group_id', x.group_id, 'group_name', g.name, 'channel', x.channel, 'previous_state', x.previous_state,
-            'state', x.state, 'source', x.source) as detail
-        from (select * from subscription_changes x
-          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.created_at`, sql`x.id`, c)}
-          order by x.created_at desc, x.id desc limit ${limit}) x
-        left join subscription_groups g on g.project_id = x.project_id and g.id = x.group_id
-        order by x.created_at desc, x.id desc`,
+            'state', x.state, 'source', x.source) as detail`,
+        join: sql`left join subscription_groups g on g.project_id = x.project_id and g.id = x.group_id`,
+      }),
   },
   {
     // Messages to destinations made from the user's events (destination_deliveries_user_idx).
     name: "deliveries",
     query: (ctx, userId, c, limit) =>
-      sql`
-        select ${atText(sql`x.created_at`)} as at, x.id, 'delivery' as kind,
+      newestJoined(ctx, userId, c, limit, {
+        table: "destination_deliveries",
+        time: "created_at",
+        select: sql`'delivery' as kind,
           x.event_name || ' to ' || coalesce(d.name, 'a deleted destination') || ': ' || x.state as title,
           x.event_id,
           jsonb_build_object('destination_id', x.destination_id, 'destination_name', d.name, 'state', x.state,
-            'last_status', x.last_status, 'finished_at', x.finished_at, 'next_attempt_at', x.next_attempt_at) as detail
-        from (select * from destination_deliveries x
-          where x.project_id = ${ctx.projectId}::uuid and x.user_id = ${userId}::uuid and ${before(sql`x.created_at`, sql`x.id`, c)}
-          order by x.created_at desc, x.id desc limit ${limit}) x
-        left join destinations d on d.project_id = x.project_id and d.id = x.destination_id
-        order by x.created_at desc, x.id desc`,
+            'last_status', x.last_status, 'finished_at', x.finished_at, 'next_attempt_at', x.next_attempt_at) as detail`,
+        join: sql`left join destinations d on d.project_id = x.project_id and d.id = x.destination_id`,
+      }),
   },
 ];

@@ -249,6 +249,18 @@ describe("imports per project", () => {
       headers: { "content-type": "text/csv" },
     });
 
+  /** The init of a POST that streams `stream` as CSV with the client key, from an address of its own. */
+  const streamedCsv = (stream: ReadableStream<Uint8Array>) => ({
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${p.keys.client}`,
+      "content-type": "text/csv",
+      "x-forwarded-for": freshAddress(),
+    },
+    body: stream,
+    duplex: "half" as const,
+  });
+
   /** An upload that sends `head`, then waits for `release()` before sending `tail`: it stays `uploading`. */
   function heldUpload(head: string, tail = "") {
     let release!: () => void;
@@ -262,14 +274,7 @@ describe("imports per project", () => {
       },
     });
     const response = undiciFetch(server.url + p.admin("/imports?kind=users"), {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${p.keys.client}`,
-        "content-type": "text/csv",
-        "x-forwarded-for": freshAddress(),
-      },
-      body: stream,
-      duplex: "half",
+      ...streamedCsv(stream),
       // A connection of its own: a streamed body cannot be retried on a kept-alive socket the server just closed.
       dispatcher: new Agent(),
     });
@@ -329,16 +334,7 @@ describe("imports per project", () => {
         controller.close();
       },
     });
-    const pending = fetch(server.url + p.admin("/imports?kind=users"), {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${p.keys.client}`,
-        "content-type": "text/csv",
-        "x-forwarded-for": freshAddress(),
-      },
-      body: stream,
-      duplex: "half",
-    } as RequestInit);
+    const pending = fetch(server.url + p.admin("/imports?kind=users"), streamedCsv(stream) as RequestInit);
     const [row] = await waitFor(
       async () => {
         const r =

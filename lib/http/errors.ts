@@ -28,44 +28,22 @@ export abstract class AppError extends Error {
   }
 }
 
-export class Invalid extends AppError {
-  readonly status = 400;
-  readonly title = "Invalid request";
+/** The base of each kind below: its status code and its problem title, fixed per class. */
+function problem(status: number, title: string) {
+  return class extends AppError {
+    readonly status = status;
+    readonly title = title;
+  };
 }
-export class Unauthorized extends AppError {
-  readonly status = 401;
-  readonly title = "Unauthorized";
-}
-export class Forbidden extends AppError {
-  readonly status = 403;
-  readonly title = "Forbidden";
-}
-export class NotFound extends AppError {
-  readonly status = 404;
-  readonly title = "Not found";
-}
-export class Conflict extends AppError {
-  readonly status = 409;
-  readonly title = "Conflict";
-}
-export class PayloadTooLarge extends AppError {
-  readonly status = 413;
-  readonly title = "Payload too large";
-}
-export class UnsupportedMediaType extends AppError {
-  readonly status = 415;
-  readonly title = "Unsupported media type";
-}
+
+export class Invalid extends problem(400, "Invalid request") {}
+export class Unauthorized extends problem(401, "Unauthorized") {}
+export class Forbidden extends problem(403, "Forbidden") {}
+export class NotFound extends problem(404, "Not found") {}
+export class Conflict extends problem(409, "Conflict") {}
+export class PayloadTooLarge extends problem(413, "Payload too large") {}
+export class UnsupportedMediaType extends problem(415, "Unsupported media type") {}
 /** A well-formed request that breaks a rule (last administrator, role above the caller's, expired invite). */
-export class RuleBroken extends AppError {
-  readonly status = 422;
-  readonly title = "Rule broken";
-}
-export class RateLimited extends AppError {
-  readonly status = 429;
-  readonly title = "Too many requests";
-}
-export class Unavailable extends AppError {
-  readonly status = 503;
-  readonly title = "Service unavailable";
-}
+export class RuleBroken extends problem(422, "Rule broken") {}
+export class RateLimited extends problem(429, "Too many requests") {}
+export class Unavailable extends problem(503, "Service unavailable") {}

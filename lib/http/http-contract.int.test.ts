@@ -57,6 +57,14 @@ beforeAll(async () => {
   p = await createTestProject("http");
 });
 
+/** POST /users with the client key and `raw` as the body, with `contentType` when given (none otherwise). */
+const postUsersRaw = (raw: string, contentType?: string) =>
+  api("POST", p.client("/users"), {
+    key: p.keys.client,
+    raw,
+    headers: contentType ? { "content-type": contentType } : undefined,
+  });
+
 const isProblem = (res: { headers: Headers; body: any }, status: number) => {
   expect(res.headers.get("content-type")).toBe("application/problem+json");
   expect(res.body).toMatchObject({
@@ -95,33 +103,18 @@ describe("HTTP contract", () => {
   });
 
   it("415 when the body is not sent as JSON", async () => {
-    const res = await api("POST", p.client("/users"), {
-      key: p.keys.client,
-      raw: "identifier=1",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-    });
+    const res = await postUsersRaw("identifier=1", "application/x-www-form-urlencoded");
     expect(res.status).toBe(415);
     isProblem(res, 415);
-    const none = await api("POST", p.client("/users"), {
-      key: p.keys.client,
-      raw: '{"identifier":[{"external_id":"a"}]}',
-    });
+    const none = await postUsersRaw('{"identifier":[{"external_id":"a"}]}');
     expect(none.status).toBe(415);
     // application/json with a charset parameter and +json types are JSON.
-    const charset = await api("POST", p.client("/users"), {
-      key: p.keys.client,
-      raw: '{"identifier":[{"external_id":"cs"}]}',
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
+    const charset = await postUsersRaw('{"identifier":[{"external_id":"cs"}]}', "application/json; charset=utf-8");
     expect(charset.status).toBe(201);
   });
 
   it("400 for malformed JSON and for each invalid field, with its path", async () => {
-    const broken = await api("POST", p.client("/users"), {
-      key: p.keys.client,
-      raw: '{"identifier": [',
-      headers: { "content-type": "application/json" },
-    });
+    const broken = await postUsersRaw('{"identifier": [', "application/json");
     expect(broken.status).toBe(400);
     isProblem(broken, 400);
     const res = await api("POST", p.client("/users"), {
@@ -142,18 +135,13 @@ describe("HTTP contract", () => {
   });
 
   it("400 for strings PostgreSQL cannot store (NUL, lone surrogates) instead of a 500", async () => {
-    const nul = await api("POST", p.client("/users"), {
-      key: p.keys.client,
-      raw: '{"identifier":[{"external_id":"a\\u0000b"}]}',
-      headers: { "content-type": "application/json" },
-    });
+    const nul = await postUsersRaw('{"identifier":[{"external_id":"a\\u0000b"}]}', "application/json");
     expect(nul.status).toBe(400);
     expect(nul.body.errors[0].path).toBe("identifier[0].external_id");
-    const surrogate = await api("POST", p.client("/users"), {
-      key: p.keys.client,
-      raw: '{"identifier":[{"external_id":"s"}],"data":{"k":"\\ud800"}}',
-      headers: { "content-type": "application/json" },
-    });
+    const surrogate = await postUsersRaw(
+      '{"identifier":[{"external_id":"s"}],"data":{"k":"\\ud800"}}',
+      "application/json",
+    );
     expect(surrogate.status).toBe(400);
     expect(surrogate.body.errors[0].path).toBe("data.k");
   });

@@ -190,14 +190,7 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
         finishedAt: new Date(),
         updatedAt: new Date(),
       })
-      .where(
-        and(
-          eq(imports.projectId, imp.projectId),
-          eq(imports.id, imp.id),
-          eq(imports.leaseOwner, owner),
-          eq(imports.state, "running"),
-        ),
-      );
+      .where(stillRunning(imp, owner));
     return;
   }
   await db.transaction(async (tx) => {
@@ -211,14 +204,7 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
         leaseOwner: null,
         leaseUntil: null,
       })
-      .where(
-        and(
-          eq(imports.projectId, imp.projectId),
-          eq(imports.id, imp.id),
-          eq(imports.leaseOwner, owner),
-          eq(imports.state, "running"),
-        ),
-      )
+      .where(stillRunning(imp, owner))
       .returning({ id: imports.id });
     if (!done.length) throw new LeaseLost();
     // The file is no longer needed once every row is settled.
@@ -230,6 +216,15 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
 }
 
 /** Hands an unfinished import back at its checkpoint, claimable at once by the next worker. */
+/** The import while this runner still holds its lease and it is still running (not cancelled meanwhile). */
+const stillRunning = (imp: Import, owner: string) =>
+  and(
+    eq(imports.projectId, imp.projectId),
+    eq(imports.id, imp.id),
+    eq(imports.leaseOwner, owner),
+    eq(imports.state, "running"),
+  );
+
 async function release(db: Db, imp: Import, owner: string) {
   await db
     .update(imports)

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { startTestPostgres } from "../../scripts/test/embedded-pg";
-import { startCluster, stopLaunched, type Cluster } from "./cluster";
+import { startCluster, type Cluster } from "./cluster";
 import { runLoad, summarize, type Answer, type Ledger } from "./load";
-import { closeTestDb, setUpProject, warmUp } from "./project";
+import type { setUpProject } from "./project";
+import { setUpAndWarm, stopRun, TWO_BY_TWO } from "./two-by-two";
 import { verifyLedger, waitSettled } from "./verify";
 
 /*
@@ -29,18 +30,9 @@ let failed = false;
 beforeAll(async () => {
   pg = await startTestPostgres();
   sql = postgres(pg.url, { max: 2, onnotice: () => {}, connect_timeout: 15 });
-  cluster = await startCluster(pg.url, {
-    webs: 2,
-    workers: 2,
-    env: { RATE_LIMIT_STORE: "postgres", DATABASE_POOL_SIZE: "8", DATABASE_CONNECT_TIMEOUT: "15" },
-  });
+  cluster = await startCluster(pg.url, TWO_BY_TWO);
   pids = cluster.all.map((p) => p.child.pid!);
-  setup = await setUpProject(pg.url, cluster.webs[0]!.url);
-  await warmUp(
-    cluster.webs.map((w) => w.url),
-    setup.projectId,
-    setup.key,
-  );
+  setup = await setUpAndWarm(pg.url, cluster);
 }, 300_000);
 
 afterEach((ctx) => {
@@ -48,10 +40,7 @@ afterEach((ctx) => {
 });
 
 afterAll(async () => {
-  if (failed && cluster) console.log(`[restart] process logs kept in ${cluster.dumpLogs()}`);
-  await stopLaunched();
-  await sql?.end({ timeout: 2 });
-  await closeTestDb();
+  await stopRun("restart", { failed, cluster, sql });
   await pg?.destroy();
 });
 

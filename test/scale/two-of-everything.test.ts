@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import journal from "../../db/migrations/meta/_journal.json";
-import { startCluster, stopLaunched, type Cluster } from "./cluster";
+import { startCluster, type Cluster } from "./cluster";
 import { probeSharedLimit, runLoad, summarize, type Ledger } from "./load";
-import { closeTestDb, emptyDatabase, setUpProject, warmUp } from "./project";
+import { emptyDatabase, type setUpProject } from "./project";
+import { setUpAndWarm, stopRun, TWO_BY_TWO } from "./two-by-two";
 import { verifyLedger, waitSettled } from "./verify";
 
 /*
@@ -26,17 +27,8 @@ beforeAll(async () => {
   db = await emptyDatabase("relay_scale");
   sql = postgres(db.url, { max: 4, onnotice: () => {}, connect_timeout: 15 });
   // Started together on an empty database: all four race to migrate it.
-  cluster = await startCluster(db.url, {
-    webs: 2,
-    workers: 2,
-    env: { RATE_LIMIT_STORE: "postgres", DATABASE_POOL_SIZE: "8", DATABASE_CONNECT_TIMEOUT: "15" },
-  });
-  setup = await setUpProject(db.url, cluster.webs[0]!.url);
-  await warmUp(
-    cluster.webs.map((w) => w.url),
-    setup.projectId,
-    setup.key,
-  );
+  cluster = await startCluster(db.url, TWO_BY_TWO);
+  setup = await setUpAndWarm(db.url, cluster);
 }, 300_000);
 
 afterEach((ctx) => {
@@ -44,10 +36,7 @@ afterEach((ctx) => {
 });
 
 afterAll(async () => {
-  if (failed && cluster) console.log(`[scale] process logs kept in ${cluster.dumpLogs()}`);
-  await stopLaunched();
-  await sql?.end({ timeout: 2 });
-  await closeTestDb();
+  await stopRun("scale", { failed, cluster, sql });
   await db?.drop();
 });
 

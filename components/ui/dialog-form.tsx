@@ -1,0 +1,63 @@
+"use client";
+import type { ReactNode } from "react";
+import { Button } from "./button";
+import { ErrorBanner } from "./states";
+
+/**
+ * A dialog's form: its fields, then the server's refusal, then Cancel and the submit button, which says
+ * `pendingLabel` (when given) while the request is out.
+ */
+export function DialogForm({
+  onSubmit,
+  onCancel,
+  error,
+  submitLabel,
+  pending,
+  pendingLabel,
+  disabled = false,
+  footClassName,
+  children,
+}: {
+  onSubmit: () => void;
+  onCancel: () => void;
+  error: Error | null;
+  submitLabel: string;
+  pending: boolean;
+  pendingLabel?: string;
+  disabled?: boolean;
+  footClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+      {error && <ErrorBanner message={error.message} />}
+      <div className={footClassName ? `flex justify-end gap-2 ${footClassName}` : "flex justify-end gap-2"}>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending || disabled}>
+          {pending && pendingLabel ? pendingLabel : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A labelled form field: the label above whatever control `children` is (its id is `id`). */
+export function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-zinc-700">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
