@@ -11,17 +11,21 @@ import { webhookIdOf } from "./sign";
 
 /**
  * Messages claimed ahead per destination, per connection: with only as many claimed as connections, every
- * message waited for a claim round trip; with a few queued on the Agent's pool, connections stay busy.
+ * message waited for a claim round trip; with a claim's worth queued on the Agent's pool (claimed again at
+ * half), connections stay busy while the next claim is on its way, even on a loaded database.
  */
-const CLAIM_AHEAD = 4;
+const CLAIM_AHEAD = 16;
 
 export interface SenderOptions {
   /**
    * Messages in flight (posting or queued on its connections) per destination in this process:
-   * DESTINATION_CONCURRENCY connections (default 16) times CLAIM_AHEAD.
+   * DESTINATION_CONCURRENCY connections (default 16) times CLAIM_AHEAD (16).
    */
   perDestination: number;
-  /** Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 512). */
+  /**
+   * Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 4096): well
+   * above one destination's share, so a dead destination's slots never crowd out a live one's.
+   */
   maxInFlight: number;
   /** Poll when no notification came (a missed NOTIFY, a retry falling due): DESTINATION_POLL_MS, default 500. */
   pollMs: number;
@@ -30,7 +34,7 @@ export interface SenderOptions {
 export function senderOptions(env = process.env): SenderOptions {
   return {
     perDestination: CONNECTIONS_PER_DESTINATION * CLAIM_AHEAD,
-    maxInFlight: Number(env.DESTINATION_MAX_IN_FLIGHT ?? 512),
+    maxInFlight: Number(env.DESTINATION_MAX_IN_FLIGHT ?? 4096),
     pollMs: Number(env.DESTINATION_POLL_MS ?? 500),
   };
 }
@@ -112,8 +116,9 @@ export async function startSender(db: Db, opts: SenderOptions = senderOptions())
       if (n > 0) busy.set(d.destinationId, n);
       else busy.delete(d.destinationId);
       // Claim again once half a destination's slots are free, not after every message: one claim then
-      // fetches dozens, and a busy sender does not spend its database on claims of one or two rows.
-      if (n <= opts.perDestination / 2 || inFlight <= opts.maxInFlight / 2) poke();
+      // fetches a hundred, and a busy sender does not spend its database on claims of one or two rows.
+      // The process-wide bound wakes the loop once, when it crosses half (it was full: room <= 0).
+      if (n <= opts.perDestination / 2 || inFlight === Math.floor(opts.maxInFlight / 2)) poke();
     }
   };
 
@@ -132,7 +137,10 @@ export async function startSender(db: Db, opts: SenderOptions = senderOptions())
           busy.set(d.destinationId, (busy.get(d.destinationId) ?? 0) + 1);
           void send(d);
         }
-        if (!claimed.length) await sleep(opts.pollMs);
+        // Wait for a wake-up (slots freed, a NOTIFY) before claiming again, also after a claim that found
+        // work: claiming again at once fetched only the one or two slots freed meanwhile, so a busy
+        // sender spent a claim round trip on every few messages.
+        await sleep(opts.pollMs);
       } catch (err) {
         log.error({ err }, "claiming deliveries failed; retrying");
         await new Promise((r) => setTimeout(r, 1000));
