@@ -140,6 +140,32 @@ describe("delivery", () => {
       await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: false } });
   });
 
+  it("shows each delivery in its event's trace and in its user's timeline", async () => {
+    const d = (await create({ name: "traced", url: rx.url("/traced"), events: ["Traced"] })).body;
+    await track([{ name: "Traced", user: "dora" }]);
+    await waitFor(async () => at("/traced").length >= 1, 30_000, "the delivery");
+    const [e] = await sql`select id, user_id from events where project_id = ${p.projectId} and name = 'Traced'`;
+    const trace = await waitFor(
+      async () => {
+        const t = await api("GET", p.admin(`/events/${e!.id}/trace`), { key: p.keys.support });
+        return t.body.deliveries?.[0]?.state === "delivered" ? t.body : null;
+      },
+      30_000,
+      "the delivery's outcome in the trace",
+    );
+    expect(trace.deliveries).toHaveLength(1);
+    expect(trace.deliveries[0]).toMatchObject({
+      destination_id: d.id,
+      event_id: e!.id,
+      webhook_id: at("/traced")[0]!.webhookId,
+    });
+    const timeline = await api("GET", p.admin(`/users/${e!.user_id}/timeline`), { key: p.keys.support });
+    expect(timeline.status).toBe(200);
+    const item = timeline.body.data.find((i: { kind: string }) => i.kind === "delivery");
+    expect(item).toMatchObject({ event_id: e!.id, detail: { destination_id: d.id, destination_name: "traced" } });
+    await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: false } });
+  });
+
   it("retries a failing receiver with one webhook-id and logs every attempt", async () => {
     const d = (await create({ name: "flaky", url: rx.url("/flaky"), events: ["Flaky"] })).body;
     let calls = 0;
