@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 
+/** The secret every test server and worker shares: a worker of any test file may claim another's work
+ * (destinations' sealed signing secrets, signed links), so they must all read what the server wrote. */
+export const TEST_AUTH_SECRET = "test-secret-not-for-production";
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -31,7 +35,7 @@ export async function startNextServer(
       ...process.env,
       NODE_ENV: mode === "dev" ? "development" : "production",
       AUTH_TRUST_HOST: "true",
-      AUTH_SECRET: "test-secret-not-for-production",
+      AUTH_SECRET: TEST_AUTH_SECRET,
       AUTH_URL: process.env.AUTH_URL ?? `http://127.0.0.1:${port}`,
       // Tests may use second-long schedule intervals (DESIGN.md section 6); production's minimum is a minute.
       SCHEDULE_MIN_INTERVAL: "1 second",

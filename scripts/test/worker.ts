@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { TEST_AUTH_SECRET } from "./next-server";
 
 export interface TestWorker {
   child: ChildProcess;
@@ -10,7 +11,12 @@ export interface TestWorker {
 /** Starts a real worker process (`worker/index.ts`) against `databaseUrl` and waits until it is ready. */
 export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<TestWorker> {
   const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
+    env: {
+      ...process.env,
+      AUTH_SECRET: process.env.AUTH_SECRET ?? TEST_AUTH_SECRET,
+      DATABASE_URL: databaseUrl,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   // Bounded like the server's output: a long run must not overflow one string.
