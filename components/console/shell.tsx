@@ -50,7 +50,7 @@ export function Shell({
             <span className="font-semibold tracking-tight">Relay</span>
           </Link>
           {projects.length > 0 && <ProjectSwitcher projects={projects} currentId={project?.id} />}
-          <nav aria-label="Project" className="mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
+          <nav aria-label="Project" className="mt-3 min-h-0 flex-1 space-y-3 overflow-y-auto">
             {project &&
               NAV_SECTIONS.map((section) => {
                 const items = NAV_ITEMS.filter(
