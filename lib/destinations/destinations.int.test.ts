@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 import { startReceiver } from "../../scripts/test/webhook-receiver";
 
@@ -7,6 +7,9 @@ import { startReceiver } from "../../scripts/test/webhook-receiver";
  * Destinations end to end: the real server, a real worker, and a real receiver on 127.0.0.1 that
  * verifies every message with the `standardwebhooks` package.
  */
+// A database of its own: a worker of another file (default retry schedule) must not claim these deliveries.
+ownDatabaseForFile("relay_destinations");
+
 let p: TestProject;
 let worker: TestWorker;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
