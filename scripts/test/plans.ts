@@ -34,6 +34,8 @@ export async function openPlansDatabase(name: string, tables: string[]) {
     debug: (_connection, query, params) => recording?.push({ query, params }),
   });
   const db: Db = drizzle(client, { schema, casing: "snake_case" });
+  // The driver reads the server's array types with the connection's first query: not a test's to measure.
+  await db.execute(sql`select 1`);
   return {
     projectId,
     db,
