@@ -55,7 +55,7 @@ export const listPreviewOutput = z
     count: z.number().int().meta({ description: "Users matching the rules now (an estimate when `estimated`)." }),
     estimated: z.boolean().meta({
       description:
-        "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users.",
+        "The project has 20,000 users or more: `count` is scaled up from a random sample of about 5,000 of its users.",
     }),
     sample: z
       .array(
