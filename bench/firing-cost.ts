@@ -5,7 +5,7 @@ import { drainIntake } from "../lib/pipeline/drain-intake";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
 import { fireDueFirings } from "../lib/schedules/fire-due";
-import { stopBoss } from "../lib/queue/boss";
+import { getBoss, stopBoss } from "../lib/queue/boss";
 import { createTestDatabase } from "../scripts/test/database";
 
 /*
@@ -65,6 +65,8 @@ try {
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
     select project_id, 'default', id::text, id from users where project_id = ${project.id}`;
   await sql`analyze`;
+  // pg-boss creates its schema on first use: not part of either measure.
+  await getBoss();
 
   async function measure(label: string, rows: number, work: () => Promise<void>) {
     await sql`checkpoint`;

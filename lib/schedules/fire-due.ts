@@ -120,21 +120,24 @@ async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireRes
       cross join lateral (
         select a.ctid, a.* from schedule_assignments a
         where a.project_id = k.project_id and a.id = k.assignment_id offset 0 for update skip locked) a
-    ), fire as materialized (
+    ), joined as materialized (
       select d.tid, d.project_id, d.assignment_id, d.fire_at, m.atid, m.single, m.state,
         d.fire_at < ${at} - ${LATE_LIMIT}::interval as late,
         'scheduled.' || s.name as name,
-        -- The spec's fields win over same-named keys of the assignment's data.
         m.data, m.schedule_id, d.offset_id, o."offset",
         to_char(d.fire_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as fire_at_text,
-        m.user_id, m.organization_id,
-        (${ids})[row_number() over ()] as event_id
+        m.user_id, m.organization_id, row_number() over () as n
       from due d
       join mine m on m.project_id = d.project_id and m.id = d.assignment_id
       join schedules s on s.project_id = m.project_id and s.id = m.schedule_id
       join schedule_offsets o on o.project_id = d.project_id and o.id = d.offset_id
+    ), fire as materialized (
+      -- The ids by position, from one unnest of the parameter: a subscript of the parameter per row would
+      -- parse the whole array again for every row once the statement runs on its generic plan.
+      select j.*, i.id as event_id from joined j join unnest(${ids}) with ordinality as i(id, n) on i.n = j.n
     ), recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
+      -- The spec's fields win over same-named keys of the assignment's data.
       select project_id, event_id, name, user_id, organization_id,
         data || jsonb_build_object('schedule_id', schedule_id, 'schedule_offset_id', offset_id, 'offset', "offset", 'fire_at', fire_at_text),
         'system', fire_at
