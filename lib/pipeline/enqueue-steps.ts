@@ -37,7 +37,16 @@ export function earliestOf(events: RecordedEvent[]): string | undefined {
  * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
  * none, running the step would change nothing (a list created later is evaluated over every user anyway).
  */
-export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[]): Promise<void> {
+export async function enqueueSteps(
+  ctx: ProjectContext,
+  recorded: RecordedEvent[],
+  /**
+   * Step 2's input when the caller has it aggregated: samples standing for the recorded events (`times`
+   * each, summing to their number), so the delta is not walked event by event (the firing loop's batch
+   * is a few shapes, lib/schedules/fire-due.ts). Default: the events themselves.
+   */
+  samples: SchemaSample[] = recorded,
+): Promise<void> {
   const { db: tx, projectId } = ctx;
   if (!recorded.length) return;
   // The listeners question and the schema job (the delta is an aggregate, small whatever the batch size:
@@ -48,7 +57,7 @@ export async function enqueueSteps(ctx: ProjectContext, recorded: RecordedEvent[
   const [listening] = await Promise.all([
     listenersFor(ctx, [...new Set(recorded.map((e) => e.name))]),
     enqueue(tx, "pipeline.schema", [
-      { projectId, batchId: randomUUID(), delta: schemaDeltaOf(recorded), rollup: rollupOf(recorded) },
+      { projectId, batchId: randomUUID(), delta: schemaDeltaOf(samples), rollup: rollupOf(samples) },
     ]),
   ]);
   const steps: JobPayload<"pipeline.lists">[] = [];

@@ -7,6 +7,8 @@ import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system
 import { completeCycles, LATE_LIMIT } from "./cycles";
 import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
 import { systemContext } from "@/lib/access/context";
+import { uuidv7s } from "@/lib/db/uuidv7";
+import { enqueueSteps, type RecordedEvent } from "@/lib/pipeline/enqueue-steps";
 
 export interface FireResult {
   /** Firings this batch claimed (including any it had to leave because their assignment was busy). */
@@ -38,18 +40,168 @@ interface LockedAssignment {
 }
 
 /**
- * One batch of the firing loop, in one transaction: claim up to `batchSize` due firings with
- * FOR UPDATE SKIP LOCKED, lock their assignments the same way (a firing whose assignment another
- * worker or a pause holds is left for a later batch), record one `scheduled.<name>` event per firing
- * through the pipeline's entry point, mark the firings fired and advance the cycles they completed.
- * A crash before commit leaves everything pending for the next claimer; nothing is recorded twice
- * because the events and the `fired` marks commit together. Firings over an hour late are marked
- * skipped instead (DESIGN.md section 6). `now` and `projectId` let tests drive one project's clock.
+ * One batch of the firing loop, in one transaction. The whole batch is first tried set-based
+ * (`fireSetBased`: one statement claims, locks, records and marks); if that fails for a reason of its
+ * own rows (not the database's), the batch is fired again row-aware (`fireRowAware`), which isolates
+ * projects and firings and marks a firing that fails alone `failed`. `now` and `projectId` let tests
+ * drive one project's clock.
  */
-export async function fireDueFirings(
-  db: Db,
-  opts: { now?: Date; batchSize?: number; projectId?: string; projectIds?: string[] } = {},
-): Promise<FireResult> {
+export async function fireDueFirings(db: Db, opts: FireOptions = {}): Promise<FireResult> {
+  try {
+    return await db.transaction((tx) => fireSetBased(tx, opts));
+  } catch (err) {
+    if (isTransient(err)) throw err;
+    log.warn({ err }, "set-based schedule firing failed; firing the batch row by row");
+  }
+  return fireRowAware(db, opts);
+}
+
+interface FireOptions {
+  now?: Date;
+  batchSize?: number;
+  projectId?: string;
+  projectIds?: string[];
+}
+
+/** One group of a batch's recorded events: the same project, event name, assignment data and offset. */
+interface FiredGroup {
+  project_id: string;
+  name: string;
+  /** One event's data, standing for the group's events in the schema step (they differ only in values). */
+  data: Record<string, unknown>;
+  ids: string[];
+  /** The group's earliest fire time (its events' occurred_at), ISO: a lower bound for the step jobs' `since`. */
+  since: string;
+  received_at: string;
+}
+
+/**
+ * The claim as in fireRowAware, but everything else in the same statement, without a row of it in
+ * JavaScript: lock the firings' assignments (SKIP LOCKED: a firing whose assignment another worker or a
+ * pause holds is left for a later batch), insert one `scheduled.<name>` event per on-time firing into
+ * `events` (pipeline step 1, its data built in SQL), mark the firings fired (or skipped, when over an
+ * hour late: DESIGN.md section 6) and mark single assignments with nothing else pending fired. Steps 2-4
+ * are enqueued here as the drain enqueues them, so the events never pass through `event_intake`.
+ * Recurring assignments' cycles are then closed by completeCycles. A crash before commit leaves
+ * everything pending for the next claimer; nothing is recorded twice because the events and the marks
+ * commit together.
+ */
+async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireResult> {
+  const now = opts.now ?? new Date();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const limit = opts.batchSize ?? 1000;
+  // Plan settings as in fireRowAware; sorting stays off for the claim's index walk only.
+  await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`);
+  const ids = uuidArray(uuidv7s(limit));
+  const rows = await queryRows<
+    {
+      claimed: number;
+      fired: number;
+      skipped: number;
+      recurring: { p: string; a: string }[] | null;
+      lags: number[] | null;
+    } & ({ [K in keyof FiredGroup]: null } | FiredGroup)
+  >(
+    tx,
+    sql`
+    with due as materialized (
+      select ctid as tid, project_id, assignment_id, offset_id, cycle, fire_at
+      from schedule_firings
+      where state = 'pending' and fire_at <= ${at} ${opts.projectId ? sql`and project_id = ${opts.projectId}` : sql``}
+        ${opts.projectIds ? sql`and project_id = any(${uuidArray(opts.projectIds)})` : sql``}
+      order by fire_at
+      limit ${limit}
+      for update skip locked
+    ), mine as materialized (
+      -- Each assignment once, in key order (as every writer of assignments locks them), by key probe.
+      select a.ctid as atid, a.project_id, a.id, a.user_id, a.organization_id, a.data, a.schedule_id,
+        a.interval is null as single, a.state
+      from (select distinct project_id, assignment_id from due order by 1, 2) k
+      cross join lateral (
+        select a.ctid, a.* from schedule_assignments a
+        where a.project_id = k.project_id and a.id = k.assignment_id offset 0 for update skip locked) a
+    ), joined as materialized (
+      select d.tid, d.project_id, d.assignment_id, d.fire_at, m.atid, m.single, m.state,
+        d.fire_at < ${at} - ${LATE_LIMIT}::interval as late,
+        'scheduled.' || s.name as name,
+        m.data, m.schedule_id, d.offset_id, o."offset",
+        to_char(d.fire_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as fire_at_text,
+        m.user_id, m.organization_id, row_number() over () as n
+      from due d
+      join mine m on m.project_id = d.project_id and m.id = d.assignment_id
+      join schedules s on s.project_id = m.project_id and s.id = m.schedule_id
+      join schedule_offsets o on o.project_id = d.project_id and o.id = d.offset_id
+    ), fire as materialized (
+      -- The ids by position, from one unnest of the parameter: a subscript of the parameter per row would
+      -- parse the whole array again for every row once the statement runs on its generic plan.
+      select j.*, i.id as event_id from joined j join unnest(${ids}) with ordinality as i(id, n) on i.n = j.n
+    ), recorded as (
+      insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
+      -- The spec's fields win over same-named keys of the assignment's data.
+      select project_id, event_id, name, user_id, organization_id,
+        data || jsonb_build_object('schedule_id', schedule_id, 'schedule_offset_id', offset_id, 'offset', "offset", 'fire_at', fire_at_text),
+        'system', fire_at
+      from fire where not late
+    ), marked as (
+      update schedule_firings f set state = case when x.late then 'skipped' else 'fired' end,
+        fired_at = case when x.late then ${at} else clock_timestamp() end,
+        event_id = case when not x.late then x.event_id end
+      from fire x
+      where f.ctid = x.tid
+    ), closing as (
+      -- A single assignment is done when every pending firing it has is in this batch (the statement
+      -- sees them still pending). The assignment's lock keeps another worker from firing the rest meanwhile.
+      select atid, project_id, assignment_id, count(*) as n from fire where single and state = 'active'
+      group by atid, project_id, assignment_id
+    ), done as (
+      update schedule_assignments a set state = 'fired', updated_at = ${at}
+      from closing c
+      where a.ctid = c.atid
+        and (select count(*) from schedule_firings f
+             where f.project_id = c.project_id and f.assignment_id = c.assignment_id and f.state = 'pending') = c.n
+    )
+    -- One row per group of recorded events (the same project, name, offset and assignment data), each
+    -- with the batch's counts; one row with the counts alone when nothing was recorded.
+    select s.*, g.* from (
+      select (select count(*) from due)::int as claimed,
+        (select count(*) from fire where not late)::int as fired,
+        (select count(*) from fire where late)::int as skipped,
+        (select jsonb_agg(distinct jsonb_build_object('p', project_id, 'a', assignment_id)) from fire where not single) as recurring,
+        (select array_agg(extract(epoch from ${at} - fire_at)::float8) from fire where not late) as lags) s
+    left join lateral (
+      -- One sample of the data per group: its events differ from it only in fire_at's value.
+      select project_id, name, data || jsonb_build_object('schedule_id', schedule_id,
+          'schedule_offset_id', offset_id, 'offset', "offset", 'fire_at', min(fire_at_text)) as data,
+        min(fire_at_text) as since, now()::text as received_at, array_agg(event_id) as ids
+      from fire where not late group by project_id, name, schedule_id, offset_id, "offset", data) g on true`,
+  );
+  const summary = rows[0]!;
+  const result = { claimed: summary.claimed, fired: summary.fired, skipped: summary.skipped, failed: 0 };
+  await tx.execute(sql`set local enable_sort = on`);
+  const recurring = (summary.recurring ?? []).map((r) => ({ projectId: r.p, id: r.a }));
+  if (recurring.length) await completeCycles(tx, recurring, now);
+  const byProject = new Map<string, FiredGroup[]>();
+  for (const g of rows) if (g.project_id) byProject.set(g.project_id, [...(byProject.get(g.project_id) ?? []), g]);
+  for (const [projectId, groups] of byProject) {
+    const events: RecordedEvent[] = [];
+    for (const g of groups)
+      for (const id of g.ids)
+        events.push({ id, name: g.name, data: g.data, receivedAt: g.received_at, occurredAt: g.since });
+    const samples = groups.map((g) => ({ name: g.name, data: g.data, receivedAt: g.received_at, times: g.ids.length }));
+    await enqueueSteps(systemContext(tx, projectId), events, samples);
+  }
+  for (const lag of summary.lags ?? []) metrics.firingLag.observe(lag);
+  return result;
+}
+
+/**
+ * The batch fired with JavaScript in the loop: claim up to `batchSize` due firings with FOR UPDATE SKIP
+ * LOCKED, then per project (in a savepoint) lock their assignments the same way, record one
+ * `scheduled.<name>` event per firing through the pipeline's entry point, mark the firings fired and
+ * advance the cycles they completed. Slower than fireSetBased, but a firing that fails alone is marked
+ * `failed` without stopping the others.
+ */
+async function fireRowAware(db: Db, opts: FireOptions): Promise<FireResult> {
   const now = opts.now ?? new Date();
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
