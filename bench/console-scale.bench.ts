@@ -92,18 +92,24 @@ async function seed(projectId: string, events: number) {
   return { users, listId: list!.id };
 }
 
-const small = await createProjectWithOwner(getDb(), {
-  orgName: "small",
-  projectName: "small",
-  ownerEmail: "small@example.com",
-});
-const { secret: smallKey } = await createApiKey(getDb(), {
-  projectId: small.project.id,
-  name: "bench",
-  role: "admin",
-  rateLimitPerSecond: 1_000_000,
-  rateLimitBurst: 1_000_000,
-});
+const small = await createProjectWithOwner(
+  { db: getDb() },
+  {
+    orgName: "small",
+    projectName: "small",
+    ownerEmail: "small@example.com",
+  },
+);
+const { secret: smallKey } = await createApiKey(
+  { db: getDb() },
+  {
+    projectId: small.project.id,
+    name: "bench",
+    role: "admin",
+    rateLimitPerSecond: 1_000_000,
+    rateLimitBurst: 1_000_000,
+  },
+);
 try {
   const sizes = {
     small: { projectId: small.project.id, key: smallKey, ...(await seed(small.project.id, SMALL)) },

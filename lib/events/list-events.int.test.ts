@@ -31,11 +31,14 @@ beforeAll(async () => {
   }) as unknown as Db;
   ({
     project: { id: projectId },
-  } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  }));
+  } = await createProjectWithOwner(
+    { db },
+    {
+      orgName: "o",
+      projectName: "p",
+      ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+    },
+  ));
   // 20,000 events over ten names and a hundred users, a second apart, then fresh statistics.
   await sql`
     insert into events (project_id, id, name, user_id, data, origin, occurred_at)

@@ -30,11 +30,14 @@ beforeAll(async () => {
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    {
+      orgName: "o",
+      projectName: "p",
+      ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+    },
+  );
   ctx = systemContext(db, project.id);
 }, 60_000);
 

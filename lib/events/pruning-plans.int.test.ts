@@ -39,11 +39,14 @@ beforeAll(async () => {
     casing: "snake_case",
     logger: { logQuery: (query, params) => void sent.push({ query, params }) },
   }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    {
+      orgName: "o",
+      projectName: "p",
+      ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+    },
+  );
   ctx = systemContext(db, project.id);
   await sql`alter table events detach partition events_before`;
   await sql.unsafe(

@@ -147,9 +147,8 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
 
   const existing = [...targets.values()].filter((t) => !t.id.startsWith("#"));
   const toMerge = reject ? existing.filter((t) => Object.keys(t.columns).length || t.data) : [];
-  const changes = await mergeRows(tx, {
+  const changes = await mergeRows(ctx, {
     table: KINDS[kind].sql.records,
-    projectId,
     keys: ["id"],
     columns: KINDS[kind].columns,
     rows: toMerge.map((t) => ({ key: [t.id], columns: t.columns, data: t.data })),

@@ -11,10 +11,13 @@ import { createProjectWithOwner } from "../../lib/projects/create-project";
  */
 export async function projectIn(sql: postgres.Sql): Promise<{ db: Db; ctx: ProjectContext<Db> }> {
   const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    {
+      orgName: "o",
+      projectName: "p",
+      ownerEmail: `o-${crypto.randomUUID()}@example.com`,
+    },
+  );
   return { db, ctx: systemContext(db, project.id) };
 }

@@ -20,11 +20,14 @@ export async function openPlansDatabase(name: string, tables: string[]) {
   await closeDatabase();
   process.env.DATABASE_URL = database.url;
   const projectId = (
-    await createProjectWithOwner(getDb(), {
-      orgName: "plans",
-      projectName: "plans",
-      ownerEmail: `plans-${crypto.randomUUID()}@example.com`,
-    })
+    await createProjectWithOwner(
+      { db: getDb() },
+      {
+        orgName: "plans",
+        projectName: "plans",
+        ownerEmail: `plans-${crypto.randomUUID()}@example.com`,
+      },
+    )
   ).project.id;
   await getDb().execute(sql.raw(tables.map((t) => `analyze ${t}`).join("; ")));
   const client = postgres(database.url, { max: 1, onnotice: () => {} });
