@@ -48,11 +48,7 @@ async function runSide(dir: string, n: number) {
   const handle = getDb();
   const { project } = await createProjectWithOwner(
     { db: handle },
-    {
-      orgName: "ab",
-      projectName: `side ${n}`,
-      ownerEmail: `ab${n}@example.com`,
-    },
+    { orgName: "ab", projectName: `side ${n}`, ownerEmail: `ab${n}@example.com` },
   );
   const ctx = systemContext(handle, project.id);
   const [row] = (await handle.execute("select pg_backend_pid() as pid")) as unknown as { pid: number }[];

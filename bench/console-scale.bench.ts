@@ -94,11 +94,7 @@ async function seed(projectId: string, events: number) {
 
 const small = await createProjectWithOwner(
   { db: getDb() },
-  {
-    orgName: "small",
-    projectName: "small",
-    ownerEmail: "small@example.com",
-  },
+  { orgName: "small", projectName: "small", ownerEmail: "small@example.com" },
 );
 const { secret: smallKey } = await createApiKey(
   { db: getDb() },

@@ -44,23 +44,13 @@ if (reused) {
     project: { id: projectId },
   } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "bench",
-      projectName: "console",
-      ownerEmail: "bench@example.com",
-    },
+    { orgName: "bench", projectName: "console", ownerEmail: "bench@example.com" },
   ));
   await seed(projectId);
 }
 const { secret } = await createApiKey(
   { db: getDb() },
-  {
-    projectId,
-    name: "bench",
-    role: "admin",
-    rateLimitPerSecond: 1_000_000,
-    rateLimitBurst: 1_000_000,
-  },
+  { projectId, name: "bench", role: "admin", rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 },
 );
 
 /**

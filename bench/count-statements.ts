@@ -28,11 +28,7 @@ const counted = drizzle(client, { schema, casing: "snake_case" });
 try {
   const { project } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "count",
-      projectName: "count",
-      ownerEmail: "count@example.com",
-    },
+    { orgName: "count", projectName: "count", ownerEmail: "count@example.com" },
   );
   const cases: [string, () => Promise<unknown>][] = [
     [

@@ -50,11 +50,7 @@ try {
   );
   const { project } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "bench",
-      projectName: "destinations",
-      ownerEmail: "bench@example.com",
-    },
+    { orgName: "bench", projectName: "destinations", ownerEmail: "bench@example.com" },
   );
   const ctx = systemContext(getDb(), project.id);
   const live = await createDestination(ctx, {

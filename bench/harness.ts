@@ -14,21 +14,11 @@ export async function benchProject(
 ): Promise<{ projectId: string; key: string }> {
   const { project } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "bench",
-      projectName: name,
-      ownerEmail: "bench@example.com",
-    },
+    { orgName: "bench", projectName: name, ownerEmail: "bench@example.com" },
   );
   const { secret } = await createApiKey(
     { db: getDb() },
-    {
-      projectId: project.id,
-      name: "bench",
-      role,
-      rateLimitPerSecond: 10_000_000,
-      rateLimitBurst: 10_000_000,
-    },
+    { projectId: project.id, name: "bench", role, rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 },
   );
   return { projectId: project.id, key: secret };
 }

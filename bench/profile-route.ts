@@ -36,21 +36,11 @@ const db = await createTestDatabase("relay_profile");
 process.env.DATABASE_URL = db.url;
 const { project } = await createProjectWithOwner(
   { db: getDb() },
-  {
-    orgName: "p",
-    projectName: "p",
-    ownerEmail: "p@example.com",
-  },
+  { orgName: "p", projectName: "p", ownerEmail: "p@example.com" },
 );
 const { secret } = await createApiKey(
   { db: getDb() },
-  {
-    projectId: project.id,
-    name: "p",
-    role: "admin",
-    rateLimitPerSecond: 10_000_000,
-    rateLimitBurst: 10_000_000,
-  },
+  { projectId: project.id, name: "p", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 },
 );
 if (process.env.PREP_SQL) {
   const admin = postgres(db.url, { max: 1, onnotice: () => {} });

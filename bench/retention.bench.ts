@@ -56,11 +56,7 @@ try {
   if (KEEPER) {
     const { project } = await createProjectWithOwner(
       { db: getDb() },
-      {
-        orgName: "keeper",
-        projectName: "keeper",
-        ownerEmail: "keeper@example.com",
-      },
+      { orgName: "keeper", projectName: "keeper", ownerEmail: "keeper@example.com" },
     );
     for (let w = 11; w >= 6; w--)
       await sql`insert into events (project_id, name, occurred_at) values (${project.id}, 'kept', ${new Date(weekAgo(w).getTime() + DAY).toISOString()})`;

@@ -32,11 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 try {
   const { project } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "bench",
-      projectName: "schedules",
-      ownerEmail: "bench@example.com",
-    },
+    { orgName: "bench", projectName: "schedules", ownerEmail: "bench@example.com" },
   );
   const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
 

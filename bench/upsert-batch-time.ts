@@ -59,11 +59,7 @@ const timed = drizzle(client, { schema, casing: "snake_case" });
 try {
   const { project } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "t",
-      projectName: "t",
-      ownerEmail: "t@example.com",
-    },
+    { orgName: "t", projectName: "t", ownerEmail: "t@example.com" },
   );
   console.log(
     `load average ${loadavg()

@@ -16,11 +16,7 @@ process.env.DATABASE_URL = db.url;
 try {
   const { project } = await createProjectWithOwner(
     { db: getDb() },
-    {
-      orgName: "t",
-      projectName: "t",
-      ownerEmail: "t@example.com",
-    },
+    { orgName: "t", projectName: "t", ownerEmail: "t@example.com" },
   );
   await upsertUser(systemContext(getDb(), project.id), { identifier: [{ source: "default", external_id: "warm" }] });
   console.log(

@@ -68,11 +68,7 @@ async function main(argv: string[]) {
       const db = getDb();
       const { orgId, project, promotedFrom } = await createProjectWithOwner(
         { db },
-        {
-          orgName: values.org!,
-          projectName: values.name!,
-          ownerEmail: values.owner!,
-        },
+        { orgName: values.org!, projectName: values.name!, ownerEmail: values.owner! },
       );
       const { secret } = await createApiKey(
         { db },

@@ -149,13 +149,7 @@ describe("rate limits", () => {
     const { createApiKey } = await import("./api-keys");
     const { secret } = await createApiKey(
       { db: getDb() },
-      {
-        projectId: a.projectId,
-        name: "slow",
-        role: "support",
-        rateLimitPerSecond: 1,
-        rateLimitBurst: 3,
-      },
+      { projectId: a.projectId, name: "slow", role: "support", rateLimitPerSecond: 1, rateLimitBurst: 3 },
     );
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof api>> | undefined;

@@ -34,11 +34,7 @@ beforeAll(async () => {
   for (const k of ["a", "b", "c"] as const) {
     const { project } = await createProjectWithOwner(
       { db },
-      {
-        orgName: k,
-        projectName: k,
-        ownerEmail: `${k}-${crypto.randomUUID()}@example.com`,
-      },
+      { orgName: k, projectName: k, ownerEmail: `${k}-${crypto.randomUUID()}@example.com` },
     );
     ids[k] = project.id;
   }

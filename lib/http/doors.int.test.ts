@@ -209,13 +209,7 @@ describe("4, 5. the request log", () => {
     const { createApiKey } = await import("../access/api-keys");
     const slow = await createApiKey(
       { db: getDb() },
-      {
-        projectId: p.projectId,
-        name: "slow",
-        role: "client",
-        rateLimitPerSecond: 1,
-        rateLimitBurst: 1,
-      },
+      { projectId: p.projectId, name: "slow", role: "client", rateLimitPerSecond: 1, rateLimitBurst: 1 },
     );
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++)

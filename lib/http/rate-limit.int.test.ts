@@ -98,13 +98,7 @@ describe("RateLimit-* headers on every kind of answer", () => {
     const { createApiKey } = await import("../access/api-keys");
     const { secret } = await createApiKey(
       { db: getDb() },
-      {
-        projectId: p.projectId,
-        name: "tight",
-        role: "support",
-        rateLimitPerSecond: 1,
-        rateLimitBurst: 2,
-      },
+      { projectId: p.projectId, name: "tight", role: "support", rateLimitPerSecond: 1, rateLimitBurst: 2 },
     );
     const answers = await Promise.all(
       Array.from({ length: 4 }, () => api("GET", p.admin("/members"), { key: secret })),

@@ -35,11 +35,7 @@ beforeAll(async () => {
   const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
   const { project } = await createProjectWithOwner(
     { db },
-    {
-      orgName: "mail",
-      projectName: "Mail outage",
-      ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-    },
+    { orgName: "mail", projectName: "Mail outage", ownerEmail: `o-${crypto.randomUUID()}@example.com` },
   );
   projectId = project.id;
   key = (

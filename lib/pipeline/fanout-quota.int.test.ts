@@ -26,11 +26,7 @@ beforeAll(async () => {
   for (const name of ["a", "b"]) {
     const { project } = await createProjectWithOwner(
       { db },
-      {
-        orgName: `quota-${name}`,
-        projectName: name,
-        ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-      },
+      { orgName: `quota-${name}`, projectName: name, ownerEmail: `o-${crypto.randomUUID()}@example.com` },
     );
     const key = (role: "client" | "support") =>
       createApiKey({ db }, { projectId: project.id, name: role, role, rateLimitPerSecond: 1000, rateLimitBurst: 1000 });

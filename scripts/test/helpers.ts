@@ -99,24 +99,14 @@ export async function createTestProject(name = "test"): Promise<TestProject> {
   const db = getDb();
   const { orgId, project } = await createProjectWithOwner(
     { db },
-    {
-      orgName: `org-${name}`,
-      projectName: name,
-      ownerEmail: `owner-${crypto.randomUUID()}@example.com`,
-    },
+    { orgName: `org-${name}`, projectName: name, ownerEmail: `owner-${crypto.randomUUID()}@example.com` },
   );
   const keys = {} as Record<Role, string>;
   for (const role of ["support", "client", "editor", "admin"] as Role[]) {
     keys[role] = (
       await createApiKey(
         { db },
-        {
-          projectId: project.id,
-          name: role,
-          role,
-          rateLimitPerSecond: 100_000,
-          rateLimitBurst: 100_000,
-        },
+        { projectId: project.id, name: role, role, rateLimitPerSecond: 100_000, rateLimitBurst: 100_000 },
       )
     ).secret;
   }

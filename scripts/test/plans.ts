@@ -22,11 +22,7 @@ export async function openPlansDatabase(name: string, tables: string[]) {
   const projectId = (
     await createProjectWithOwner(
       { db: getDb() },
-      {
-        orgName: "plans",
-        projectName: "plans",
-        ownerEmail: `plans-${crypto.randomUUID()}@example.com`,
-      },
+      { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` },
     )
   ).project.id;
   await getDb().execute(sql.raw(tables.map((t) => `analyze ${t}`).join("; ")));

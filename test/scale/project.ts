@@ -48,23 +48,13 @@ export async function setUpProject(databaseUrl: string, web: string, limited = {
   const db = getDb();
   const { project } = await createProjectWithOwner(
     { db },
-    {
-      orgName: "scale",
-      projectName: "scale",
-      ownerEmail: `scale-${randomBytes(4).toString("hex")}@example.com`,
-    },
+    { orgName: "scale", projectName: "scale", ownerEmail: `scale-${randomBytes(4).toString("hex")}@example.com` },
   );
   const projectId = project.id;
   const key = (
     await createApiKey(
       { db },
-      {
-        projectId,
-        name: "load",
-        role: "admin",
-        rateLimitPerSecond: 1_000_000,
-        rateLimitBurst: 1_000_000,
-      },
+      { projectId, name: "load", role: "admin", rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 },
     )
   ).secret;
   const limitedKey = (
