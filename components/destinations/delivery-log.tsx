@@ -12,9 +12,9 @@ import {
   EmptyState,
   ErrorBanner,
   LoadingRows,
+  TableHead,
   tableClass,
   tdClass,
-  thClass,
 } from "@/components/ui/states";
 
 const STATES = ["", "pending", "delivered", "failed"] as const;
@@ -73,17 +73,7 @@ export function DeliveryLog({ destination, canWrite }: { destination: Destinatio
       {rows.length > 0 && (
         <Card className="overflow-x-auto">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Event</th>
-                <th className={thClass}>State</th>
-                <th className={thClass}>Attempts</th>
-                <th className={thClass}>Next attempt</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Event", "State", "Attempts", "Next attempt"]} actions />
             <tbody className="divide-y divide-zinc-100">
               {rows.map((d) => (
                 <tr key={d.id}>

@@ -15,9 +15,9 @@ import {
   ErrorBanner,
   LoadingRows,
   PageHeader,
+  TableHead,
   tableClass,
   tdClass,
-  thClass,
 } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { CreateDestinationDialog } from "@/components/destinations/create-destination-dialog";
@@ -85,19 +85,10 @@ export function DestinationsPage() {
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-x-auto">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Destination</th>
-                <th className={thClass}>Events</th>
-                <th className={thClass}>Status</th>
-                <th className={thClass}>Success (24 h)</th>
-                <th className={thClass}>Last error</th>
-                <th className={thClass}>Backlog</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Destination", "Events", "Status", "Success (24 h)", "Last error", "Backlog"]}
+              actions
+            />
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((d) => (
                 <tr key={d.id} className={d.id === logOf ? "bg-indigo-50/40" : undefined}>
