@@ -62,7 +62,7 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
-/** Folders whose exported verbs all take `(ctx, input)`; the rest of lib/ is still being converted. */
+/** Folders whose exported verbs all take `(ctx, input)`; events/, schedules/, imports/, pipeline/ and segment/ are still being converted. */
 export const CTX_INPUT_FOLDERS = [
   "lib/identity/",
   "lib/users/",
@@ -78,6 +78,8 @@ export const CTX_INPUT_FOLDERS = [
   "lib/projects/",
   "lib/overview/",
   "lib/request-log/",
+  "lib/explain/",
+  "lib/destinations/",
 ];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;

@@ -65,8 +65,8 @@ afterAll(() => plans.close());
 it("list and journey explain read as many events for either user", async () => {
   const rows = async (user: string) =>
     rowsRead(db, ["events", "list_changes", "journey_entries"] as const, async (tx) => {
-      await explainList(systemContext(tx, projectId), listId, user);
-      await explainJourney(systemContext(tx, projectId), journeyId, user);
+      await explainList(systemContext(tx, projectId), { listId, userId: user });
+      await explainJourney(systemContext(tx, projectId), { journeyId, userId: user });
     });
   const small = await rows(SMALL);
   const big = await rows(BIG);

@@ -15,5 +15,5 @@ export async function runHousekeeping(db: Db): Promise<void> {
   await db.execute(sql`delete from pipeline_steps_done where done_at < now() - interval '14 days'`);
   await refreshWindowedLists({ db });
   await pruneRequestLog({ db });
-  await pruneDeliveries(db);
+  await pruneDeliveries({ db });
 }
