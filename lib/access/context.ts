@@ -1,4 +1,4 @@
-import type { Db, DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { Admin } from "@/db/schema";
 import type { OrgRole, Role } from "./roles";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import type { Db } from "../../db/client";
-import { type ProjectContext } from "../access/context";
+import type { ProjectContext } from "../access/context";
 import { drainIntake } from "../pipeline/drain-intake";
 import { stopBoss } from "../queue/boss";
 import { createTestDatabase } from "../../scripts/test/database";

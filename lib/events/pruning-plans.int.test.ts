@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql as dsql } from "drizzle-orm";
 import postgres from "postgres";
 import type { Db } from "../../db/client";
-import { type ProjectContext } from "../access/context";
+import type { ProjectContext } from "../access/context";
 import { compileRule } from "../lists/rules";
 import { loadEvents } from "../pipeline/run-step";
 import { stopBoss } from "../queue/boss";
