@@ -19,6 +19,7 @@ test("why? shows the evaluated rule tree, the timeline tells the user's story, a
   browser,
   signIn,
   baseURL,
+  sql,
 }) => {
   test.setTimeout(240_000);
   const owner = await s.pageAs(browser, OWNER, signIn);
@@ -45,7 +46,24 @@ test("why? shows the evaluated rule tree, the timeline tells the user's story, a
       ],
     },
   });
-  await admin("/lists", { name: "Buyers", kind: "dynamic", rules: { event: { name: "order.completed" } } });
+  const buyers = await admin("/lists", {
+    name: "Buyers",
+    kind: "dynamic",
+    rules: { event: { name: "order.completed" } },
+  });
+  // A dynamic list's first build (the worker's `lists.rebuild` job) evaluates every user it finds: run after
+  // ada's orders are recorded and before the pipeline's list step reaches them, it would add her itself
+  // ("list re-evaluated") instead of her order. No API tells that a build is over, so the job's state does.
+  await expect
+    .poll(
+      async () =>
+        (
+          await sql`select count(*)::int as n from pgboss.job where name = 'lists.rebuild' and state = 'completed'
+            and data->>'listId' in ${sql([big.id, buyers.id])}`
+        )[0]!.n,
+      { timeout: 60_000 },
+    )
+    .toBe(2);
   await admin("/journeys", { name: "Thank you", entrances: [{ kind: "event", event_name: "order.completed" }] });
   expect(
     await send("/users", { identifier: [{ external_id: "ada" }], email: "ada@shop.test", data: { plan: "pro" } }),

@@ -15,6 +15,7 @@ import type { ListView } from "@/lib/lists/schemas";
 import { CheckUser } from "@/components/explain/check-user";
 import { ListEditor } from "./list-editor";
 import { StaticMembersForm } from "./static-members-form";
+import { memberCountLabel } from "./member-count";
 
 type Member = { user_id: string; added_at: string };
 type Change = { event_id: string; change: "added" | "removed"; user_id: string | null; at: string };
@@ -62,7 +63,7 @@ function Members({ list }: { list: ListView }) {
       const listBefore = qc.getQueryData<ListView>(listKey);
       if (before) qc.setQueryData(key, { ...before, data: before.data.filter((m) => m.user_id !== userId) });
       // The count in the header drops with the row.
-      if (listBefore)
+      if (listBefore && !listBefore.member_count_capped)
         qc.setQueryData(listKey, { ...listBefore, member_count: Math.max(0, listBefore.member_count - 1) });
       return { before, listBefore, listKey };
     },
@@ -102,7 +103,7 @@ function Members({ list }: { list: ListView }) {
   );
   return (
     <Card className="overflow-hidden">
-      <h2 className="px-5 pt-4 text-sm font-semibold text-zinc-900">Members ({list.member_count.toLocaleString()})</h2>
+      <h2 className="px-5 pt-4 text-sm font-semibold text-zinc-900">Members ({memberCountLabel(list)})</h2>
       {remove.isError && <ErrorBanner className="mx-5 mt-2" message={`Not removed: ${remove.error.message}`} />}
       {q.isPending ? (
         <div className="p-5">
@@ -207,7 +208,8 @@ export function ListDetail({ listId }: { listId: string }) {
                 <Link href={`/projects/${project.id}/lists`} className="text-indigo-700 hover:underline">
                   Lists
                 </Link>{" "}
-                · {list.kind} · {list.member_count.toLocaleString()} member{list.member_count === 1 ? "" : "s"}
+                · {list.kind} · {memberCountLabel(list)} member
+                {list.member_count === 1 && !list.member_count_capped ? "" : "s"}
                 {list.windowed ? " · re-evaluated every minute (time window)" : ""}
               </>
             }

@@ -50,8 +50,8 @@ export function ListPreviewCard({ projectId, rules }: { projectId: string; rules
             </p>
             <p className="text-xs text-zinc-500">
               user{q.data.count === 1 ? "" : "s"} match now
-              {q.data.estimated ? " (estimated from a sample: the exact count took too long)" : ""} · {q.data.took_ms}{" "}
-              ms{q.isFetching ? " · updating…" : ""}
+              {q.data.estimated ? " (estimated from a sample of users)" : ""} · {q.data.took_ms} ms
+              {q.isFetching ? " · updating…" : ""}
             </p>
             {q.data.sample.length > 0 && (
               <ul className="mt-3 divide-y divide-zinc-100 text-sm" aria-label="Sample of matching users">

@@ -8,6 +8,7 @@ import { useProject } from "@/components/console/project-context";
 import { Card, PageHeader } from "@/components/ui/states";
 import { QueryState } from "@/components/pages/feature-state";
 import type { Overview } from "@/lib/overview/schemas";
+import { memberCountLabel } from "@/components/lists/member-count";
 
 const COLORS = {
   client: "#4f46e5",
@@ -296,9 +297,7 @@ export function OverviewPage() {
                         >
                           <span className="flex-1 font-medium text-zinc-900">{l.name}</span>
                           <span className="text-xs text-zinc-500">{l.kind}</span>
-                          <span className="w-28 text-right tabular-nums text-zinc-700">
-                            {l.member_count.toLocaleString()}
-                          </span>
+                          <span className="w-28 text-right tabular-nums text-zinc-700">{memberCountLabel(l)}</span>
                         </Link>
                       </li>
                     ))}

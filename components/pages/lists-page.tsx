@@ -9,6 +9,7 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryState } from "./feature-state";
 import type { List } from "@/components/console/api-types";
+import { memberCountLabel } from "@/components/lists/member-count";
 
 /** Lists with their member counts; each opens its builder, members and history. */
 export function ListsPage() {
@@ -50,7 +51,7 @@ export function ListsPage() {
                       <Badge tone={l.kind === "dynamic" ? "indigo" : "zinc"}>{l.kind}</Badge>
                       {l.windowed && <Badge tone="amber">time window</Badge>}
                       <span className="w-28 text-right text-sm text-zinc-600">
-                        {l.member_count.toLocaleString()} member{l.member_count === 1 ? "" : "s"}
+                        {memberCountLabel(l)} member{l.member_count === 1 && !l.member_count_capped ? "" : "s"}
                       </span>
                       <span className="w-28 text-right text-xs text-zinc-400">{formatRelative(l.updated_at)}</span>
                     </Link>

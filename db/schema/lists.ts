@@ -36,6 +36,8 @@ export const listMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.listId, t.userId] }),
     index("list_members_user_idx").on(t.projectId, t.userId),
+    // A list's members page, newest first: a keyset read of 25, not a sort of every member.
+    index("list_members_added_idx").on(t.projectId, t.listId, t.addedAt, t.userId),
     foreignKey({ columns: [t.projectId, t.listId], foreignColumns: [lists.projectId, lists.id] }).onDelete("cascade"),
     foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
   ],

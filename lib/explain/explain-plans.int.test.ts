@@ -2,6 +2,7 @@ import { sql as dsql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { openPlansDatabase, pagesTouched, rowsRead } from "../../scripts/test/plans";
+import { evaluateRule } from "../lists/evaluate-rule";
 import { rule as ruleSchema } from "../lists/rules";
 import { explainList } from "./explain-list";
 import { explainJourney } from "./explain-journey";
@@ -10,15 +11,20 @@ import { systemContext } from "@/lib/access/context";
 
 /**
  * Explain, trace and timeline read what the pipeline's decision reads: bounded ranges of the same
- * indexes, never a user's whole history. A user with 100,000 events and one with 1,000 (statistics
- * taken while the tables were empty, the worst case for the planner) must cost the same pages and
- * rows; a timeline page deep in the history must cost what the first one does (keyset, no offset).
+ * indexes, never a user's whole history. A user with 100,000 events and one with 1,000 must cost the same
+ * pages, give or take B-tree leaf boundaries; a timeline page deep in the history must cost what the first
+ * one does (keyset, no offset). The events lie where a new installation's, or an upgraded one's history,
+ * do: in the first partition (events_before) beside an empty default one, with statistics (ANALYZE) and a
+ * visibility map (VACUUM) as autovacuum keeps them. Two users only: the statistics then say a user has
+ * half the project's events, the planner's worst case for "the first few of this user's events".
  */
 let plans: Awaited<ReturnType<typeof openPlansDatabase>>;
 let db: Db;
 let projectId: string;
 const SMALL = "00000000-0000-7000-8000-000000000001";
 const BIG = "00000000-0000-7000-8000-000000000002";
+/** Pages the 100,000-event user may cost beyond the 1,000-event one: index leaves and levels, not history. */
+const MARGIN = 20;
 let listId: string;
 let journeyId: string;
 
@@ -54,15 +60,37 @@ beforeAll(async () => {
   journeyId = j!.id as string;
   await g.execute(dsql`insert into journey_entrances (project_id, journey_id, kind, event_name, condition, data_key)
     values (${projectId}, ${journeyId}, 'event', 'Purchased', '[{"path":"amount","op":"gte","value":10}]', 'event')`);
-  // Statistics as autovacuum keeps them once the rows exist: with none at all, the planner sorts a whole
-  // partitioned range for "the latest events" instead of merging the partitions' index orders. With them,
-  // a rule over an event name most of a user's events carry is read through events_user_idx (the whole
-  // window's entries): a known gap, so this file no longer claims a page bound for the rule's read.
-  await g.execute(dsql`analyze events`);
+  await g.execute(dsql`vacuum analyze events`);
 }, 180_000);
 afterAll(() => plans.close());
 
-it("list and journey explain read as many events for either user", async () => {
+/** `big` within MARGIN pages of `small`, naming each statement's pages when not. */
+function expectSamePages(small: { total: number }, big: { total: number; statements: unknown[] }) {
+  expect(big.total, JSON.stringify({ small, big }, null, 1)).toBeLessThanOrEqual(small.total + MARGIN);
+}
+
+it("the pipeline's rule decision touches as many pages for a user with 100,000 events as for one with 1,000", async () => {
+  const pages = (user: string) =>
+    plans.pagesRead((tx) => evaluateRule(systemContext(tx, projectId), { rule, userIds: [user] }));
+  const small = await pages(SMALL);
+  const big = await pages(BIG);
+  expectSamePages(small, big);
+  expect(big.total).toBeLessThan(50);
+});
+
+it("list and journey explain touch as many pages for a user with 100,000 events as for one with 1,000", async () => {
+  const pages = (user: string) =>
+    plans.pagesRead(async (tx) => {
+      await explainList(systemContext(tx, projectId), { listId, userId: user });
+      await explainJourney(systemContext(tx, projectId), { journeyId, userId: user });
+    });
+  const small = await pages(SMALL);
+  const big = await pages(BIG);
+  expectSamePages(small, big);
+  expect(big.total).toBeLessThan(200);
+});
+
+it("list and journey explain read a few events for either user, not their history", async () => {
   const rows = async (user: string) =>
     rowsRead(db, ["events", "list_changes", "journey_entries"] as const, async (tx) => {
       await explainList(systemContext(tx, projectId), { listId, userId: user });
@@ -70,8 +98,9 @@ it("list and journey explain read as many events for either user", async () => {
     });
   const small = await rows(SMALL);
   const big = await rows(BIG);
-  expect(big.events).toBe(small.events);
-  expect(big.events).toBeLessThan(60);
+  // The samples and counts shown, plus the newest row of each partition a newest-first read merges.
+  expect(small.events).toBeLessThan(120);
+  expect(big.events).toBeLessThan(120);
 });
 
 it("a timeline page deep in a 100,000-event history costs what the first page does", async () => {

@@ -44,8 +44,10 @@ export function explainRuleSql(ctx: ProjectContext, rule: Rule, userId: string):
     },
   };
   const root = compileRule(rule, ctx.projectId, observer);
+  // The verdict once per user (OFFSET 0 keeps it a subquery of its own), not once per node row.
   return sql`
-    select n.path, n.result, n.observed, coalesce(${root}, false) as matches
+    select n.path, n.result, n.observed, m.matches
     from ${rowsById("users", ctx.projectId, uuidArray([userId]), "u")}
+    cross join lateral (select coalesce(${root}, false) as matches offset 0) m
     cross join lateral (values ${sql.join(nodes, sql`, `)}) as n(path, result, observed)`;
 }

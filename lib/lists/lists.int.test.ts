@@ -238,3 +238,33 @@ describe("static lists", () => {
     expect((await api("GET", p.admin(`/lists/${list.body.id}`), { key: p.keys.support })).status).toBe(404);
   });
 });
+
+describe("member counts", () => {
+  it("counts members up to 10,000 and says when there are more, on the list, the lists and the overview", async () => {
+    const big = await createTestProject("lists-capped");
+    const list = (
+      await api("POST", big.admin("/lists"), { key: big.keys.editor, body: { name: "Everyone", kind: "static" } })
+    ).body;
+    const small = (
+      await api("POST", big.admin("/lists"), { key: big.keys.editor, body: { name: "Few", kind: "static" } })
+    ).body;
+    // 10,001 members in SQL (the API adds 1,000 a call; the count is what is under test).
+    await sql`insert into users (project_id) select ${big.projectId}::uuid from generate_series(1, 10001)`;
+    await sql`insert into list_members (project_id, list_id, user_id)
+      select project_id, ${list.id}::uuid, id from users where project_id = ${big.projectId}::uuid`;
+    await sql`insert into list_members (project_id, list_id, user_id)
+      select project_id, ${small.id}::uuid, id from users where project_id = ${big.projectId}::uuid limit 10000`;
+    const got = (await api("GET", big.admin(`/lists/${list.id}`), { key: big.keys.support })).body;
+    expect(got).toMatchObject({ member_count: 10_000, member_count_capped: true });
+    const all = (await api("GET", big.admin("/lists"), { key: big.keys.support })).body.data;
+    expect(all.map((l: any) => [l.name, l.member_count, l.member_count_capped]).sort()).toEqual([
+      ["Everyone", 10_000, true],
+      ["Few", 10_000, false],
+    ]);
+    const overview = (await api("GET", big.admin("/overview"), { key: big.keys.support })).body;
+    expect(overview.biggest_lists.map((l: any) => [l.name, l.member_count_capped])).toEqual([
+      ["Everyone", true],
+      ["Few", false],
+    ]);
+  });
+});

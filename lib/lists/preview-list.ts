@@ -7,19 +7,21 @@ import { compileRule, type Rule } from "./rules";
 import type { ListPreview } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
 
-/** Budget of the exact count and of the sample query each; past it the answer is estimated from a sample. */
+/** Budget of the exact count and of the sample query each (small projects); past it the answer is a 503. */
 const EXACT_BUDGET_MS = 1200;
 /**
- * Users the estimate reads. Each costs one index probe per event rule, so this sets the estimate's price:
- * 5,000 keep it well under a second on a loaded machine, for a standard error of at most 0.7 percentage
- * points of the matching share.
+ * Users the estimate evaluates the rule on. Each costs at most one index probe per event rule, so this
+ * sets the estimate's price whatever the project's size: 5,000 give a standard error of at most 0.7
+ * percentage points of the matching share.
  */
 const SAMPLE_USERS = 5_000;
-/** How long an exact count may still arrive after the estimate is ready, on projects large enough to estimate. */
-const EXACT_GRACE_MS = 150;
-/** The estimate's own budget (it starts beside the exact queries): past it the preview answers 503. */
+/** The estimate's budget: past it the preview answers 503. */
 const ESTIMATE_BUDGET_MS = 1700;
-/** Projects smaller than this get their exact answer in time; no estimate is started for them. */
+/**
+ * Projects with fewer users than this are counted exactly; larger ones are estimated from a sample and
+ * never counted, so a preview's work is bounded by this many users either way (counting them is a capped
+ * index-only read).
+ */
 const ESTIMATE_FROM_USERS = 20_000;
 const QUERY_CANCELED = "57014";
 
@@ -41,92 +43,78 @@ async function within<T>(db: Db, ms: number, query: SQL): Promise<T[] | null> {
   }
 }
 
+const UNAVAILABLE =
+  "The preview ran out of time: this rule reads too many events to count within 2 s. Narrow it (a shorter window, a rarer event), or save the list: its members are computed in the background.";
+
 /**
- * How many users match `rule` now, and 20 of them, within about 2 s whatever the project's size. The rule
- * compiles to the same SQL the pipeline uses; the exact count and the sample each get 1.2 s
- * (statement_timeout). For a project of 20,000 users or more an estimate starts at the same time, so a
- * miss costs no extra wait: a TABLESAMPLE SYSTEM of about 5,000 of its users, the rule evaluated on each,
- * the matching share scaled by the project's user count and marked `estimated`. When the estimate is
- * ready first, the exact count gets EXACT_GRACE_MS more and otherwise the estimate is the answer: a
- * large project's preview then takes as long as its sample, not the exact budget. When neither finishes in
- * time the answer is a 503 that says so (the list can still be saved; its members are computed in the
- * background).
+ * How many users match `rule` now, and 20 of them, at a cost that does not grow with the project: the rule
+ * compiles to the same SQL the pipeline uses (compileRule). A project with fewer than ESTIMATE_FROM_USERS
+ * users (a capped count tells) is counted exactly. A larger one is estimated from a TABLESAMPLE SYSTEM of
+ * about SAMPLE_USERS of its users: the rule evaluated on each, the matching share times the project's user
+ * count as the same sample measures it (sampled users over the sampled fraction), marked `estimated`. So the
+ * preview evaluates the rule on at most ESTIMATE_FROM_USERS users whatever the project's size, and its
+ * price per user is index probes bounded by each event rule's `at_least`. Past its budget the answer is a
+ * 503 that says so (the list can still be saved; its members are computed in the background).
  */
 export async function previewList(ctx: ProjectContext<Db>, rule: Rule): Promise<ListPreview> {
   const { db, projectId } = ctx;
   await checkWindowWithinRetention(ctx, rule);
   const started = performance.now();
-  const where = sql`u.project_id = ${projectId}::uuid and ${compileRule(rule, projectId)}`;
-  const exactP = Promise.all([
-    within<{ n: number }>(db, EXACT_BUDGET_MS, sql`select count(*)::int as n from users u where ${where}`),
-    within<SampleRow>(
-      db,
-      EXACT_BUDGET_MS,
-      sql`select ${sampleColumns} from users u where ${where} order by u.created_at desc, u.id desc limit 20`,
-    ),
-  ]);
-  // An index-only count of the project's users: the estimate's scale, and whether one is worth starting.
-  const [{ total }] = (await db.execute<{ total: number }>(
-    sql`select count(*)::int as total from users where project_id = ${projectId}::uuid`,
-  )) as unknown as [{ total: number }];
-  const estimate = async () => {
-    const [{ rel }] = (await db.execute<{ rel: number }>(
-      sql`select greatest(reltuples, 1)::float8 as rel from pg_class where oid = 'users'::regclass`,
-    )) as unknown as [{ rel: number }];
-    const percent = Math.min(100, (SAMPLE_USERS / Math.max(1, rel)) * 100 * Math.max(1, rel / Math.max(1, total)));
-    return within<SampleRow & { hit: boolean }>(
-      db,
-      ESTIMATE_BUDGET_MS,
-      sql`
-      select ${sampleColumns}, (${compileRule(rule, projectId)}) as hit
-      from users u tablesample system (${percent}) repeatable (7) where u.project_id = ${projectId}::uuid limit ${SAMPLE_USERS * 2}`,
-    );
-  };
-  const early = total >= ESTIMATE_FROM_USERS ? estimate() : null;
-  // Unawaited when the exact answer wins: its failure must not become an unhandled rejection.
-  early?.catch(() => {});
-  // On a large project the estimate usually lands first: answer with it unless the exact count follows
-  // within EXACT_GRACE_MS, so the preview takes about as long as the estimate whatever the project's size.
-  // The exact queries left behind end at their own statement timeout.
-  if (early) {
-    const first = await Promise.race([
-      exactP.then(() => "exact" as const),
-      early.then((r) => (r ? "estimate" : "none")),
+  const took = () => Math.round(performance.now() - started);
+  const [{ n: capped }] = (await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from (select 1 from users where project_id = ${projectId}::uuid limit ${ESTIMATE_FROM_USERS}) x`,
+  )) as unknown as [{ n: number }];
+  if (capped < ESTIMATE_FROM_USERS) {
+    const where = sql`u.project_id = ${projectId}::uuid and ${compileRule(rule, projectId)}`;
+    const [exact, sample] = await Promise.all([
+      within<{ n: number }>(db, EXACT_BUDGET_MS, sql`select count(*)::int as n from users u where ${where}`),
+      within<SampleRow>(
+        db,
+        EXACT_BUDGET_MS,
+        sql`select ${sampleColumns} from users u where ${where} order by u.created_at desc, u.id desc limit 20`,
+      ),
     ]);
-    if (first === "estimate") {
-      const graced = await Promise.race([exactP, new Promise<null>((r) => setTimeout(() => r(null), EXACT_GRACE_MS))]);
-      if (!graced?.[0] || !graced[1]) {
-        exactP.catch(() => {});
-        return fromSample((await early)!, total, started);
-      }
-    }
+    if (!exact || !sample) throw new Unavailable(UNAVAILABLE);
+    return { count: exact[0]!.n, estimated: false, sample, took_ms: took() };
   }
-  const [exact, sample] = await exactP;
-  if (exact && sample)
-    return { count: exact[0]!.n, estimated: false, sample, took_ms: Math.round(performance.now() - started) };
-
-  const rows = await (early ?? estimate());
-  if (!rows && !exact)
-    throw new Unavailable(
-      "The preview ran out of time: this rule reads too many events to count within 2 s. Narrow it (a shorter window, a rarer event), or save the list: its members are computed in the background.",
-    );
-  const hits = (rows ?? []).filter((r) => r.hit);
-  const count = exact ? exact[0]!.n : rows!.length ? Math.round((hits.length / rows!.length) * total) : 0;
-  return {
-    count,
-    estimated: !exact,
-    sample: sample ?? hits.slice(0, 20).map(({ hit: _, ...r }) => r),
-    took_ms: Math.round(performance.now() - started),
-  };
+  const estimate = await estimateFromSample(db, projectId, rule);
+  if (!estimate) throw new Unavailable(UNAVAILABLE);
+  return { ...estimate, took_ms: took() };
 }
 
-/** The answer from the sample: the matching share scaled by the project's user count, marked estimated. */
-function fromSample(rows: (SampleRow & { hit: boolean })[], total: number, started: number): ListPreview {
-  const hits = rows.filter((r) => r.hit);
+/**
+ * The estimate: a TABLESAMPLE SYSTEM of `users` sized from the planner's row estimate for the project so
+ * that about SAMPLE_USERS of its users are read, then the rule in a WHERE (so PostgreSQL checks the cheap
+ * property conditions before probing events). The project's user count is the sample's own measure
+ * (sampled users / sampled fraction): no count of the project, which would grow with it.
+ */
+async function estimateFromSample(db: Db, projectId: string, rule: Rule): Promise<Omit<ListPreview, "took_ms"> | null> {
+  const [plan] = (await db.execute<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(
+    sql`explain (format json) select 1 from users where project_id = ${projectId}::uuid`,
+  )) as unknown as [{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }];
+  const planned = Math.max(ESTIMATE_FROM_USERS, plan?.["QUERY PLAN"][0].Plan["Plan Rows"] ?? 0);
+  const percent = Math.min(100, (SAMPLE_USERS / planned) * 100);
+  const rows = await within<SampleRow & { sampled: number; hits: number }>(
+    db,
+    ESTIMATE_BUDGET_MS,
+    sql`
+    with s as materialized (
+      select u.* from users u tablesample system (${percent}) repeatable (7) where u.project_id = ${projectId}::uuid
+    ), h as materialized (
+      select u.id, u.project_id, u.email, u.created_at from s u where ${compileRule(rule, projectId)}
+    )
+    select c.sampled, c.hits, x.* from
+      (select (select count(*) from s)::int as sampled, (select count(*) from h)::int as hits) c
+      left join lateral (select ${sampleColumns} from h u order by u.created_at desc, u.id desc limit 20) x on true`,
+  );
+  if (!rows) return null;
+  const { sampled, hits } = rows[0]!;
+  const total = sampled / (percent / 100);
   return {
-    count: rows.length ? Math.round((hits.length / rows.length) * total) : 0,
+    count: sampled ? Math.round((hits / sampled) * total) : 0,
     estimated: true,
-    sample: hits.slice(0, 20).map(({ hit: _, ...r }) => r),
-    took_ms: Math.round(performance.now() - started),
+    sample: rows
+      .filter((r) => r.id)
+      .map(({ id, email, external_id, created_at }) => ({ id, email, external_id, created_at })),
   };
 }

@@ -69,9 +69,17 @@ function eventFilter(e: Extract<Rule, { event: unknown }>["event"], projectId: s
   return sql.join(parts, sql` and `);
 }
 
-/** How many matching events there are, counted no further than `at_least`: the read stops once the rule holds. */
-function eventCount(filter: SQL, atLeast: number): SQL {
-  return sql`(select count(*)::int from (select 1 from events e where ${filter} limit ${atLeast}) hits)`;
+/**
+ * How many matching events there are, counted no further than `at_least`: the read stops once the rule
+ * holds. A user's events are read newest first: `events` is partitioned, and an unordered LIMIT over its
+ * partitions is planned from each partition's cheapest way to read its whole range (a bitmap scan of
+ * every entry in the window), while an ordered one merges backward index scans that stop after the
+ * rows needed (lib/explain/explain-plans.int.test.ts). An organization's events stay unordered: they
+ * come from several organizations, so no index gives them in time order.
+ */
+function eventCount(e: Extract<Rule, { event: unknown }>["event"], filter: SQL): SQL {
+  const order = e.scope === "organization" ? sql`` : sql` order by e.occurred_at desc`;
+  return sql`(select count(*)::int from (select 1 from events e where ${filter}${order} limit ${e.at_least}) hits)`;
 }
 
 /** The value a property rule reads from the users row `u` (jsonb; SQL null when missing). */
@@ -97,8 +105,8 @@ function observeEvent(e: Extract<Rule, { event: unknown }>["event"], projectId: 
       )})`
     : sql`'[]'::jsonb`;
   return sql`jsonb_build_object(
-    'found', ${eventCount(eventFilter(e, projectId, true), e.at_least)},
-    'found_ignoring_where', ${where.length ? eventCount(eventFilter(e, projectId, false), e.at_least) : sql`null`},
+    'found', ${eventCount(e, eventFilter(e, projectId, true))},
+    'found_ignoring_where', ${where.length ? eventCount(e, eventFilter(e, projectId, false)) : sql`null`},
     'window_from', ${e.within_days ? sql`to_jsonb(now() - make_interval(days => ${e.within_days}::int))` : sql`null`},
     'window_to', ${e.within_days ? sql`to_jsonb(now())` : sql`null`},
     'samples', (select coalesce(jsonb_agg(s order by s.occurred_at desc, s.id desc), '[]'::jsonb) from (
@@ -129,7 +137,7 @@ export function compileRule(r: Rule, projectId: string, observer?: RuleObserver,
     if (observer) observed = sql`jsonb_build_object('value', ${value})`;
   } else {
     const e = r.event;
-    result = sql`(${eventCount(eventFilter(e, projectId, true), e.at_least)} >= ${e.at_least})`;
+    result = sql`(${eventCount(e, eventFilter(e, projectId, true))} >= ${e.at_least})`;
     if (observer) observed = observeEvent(e, projectId);
   }
   observer?.node(path, result, observed);

@@ -55,7 +55,7 @@ export const listPreviewOutput = z
     count: z.number().int().meta({ description: "Users matching the rules now (an estimate when `estimated`)." }),
     estimated: z.boolean().meta({
       description:
-        "The exact count did not finish within its time budget; `count` is scaled up from a random sample of users.",
+        "The project has 20,000 users or more: `count` is scaled up from a random sample of about 5,000 of its users.",
     }),
     sample: z
       .array(
@@ -93,7 +93,10 @@ export const listOutput = z
     windowed: z
       .boolean()
       .meta({ description: "Has a time window: re-evaluated every minute so users leave as events age out." }),
-    member_count: z.number().int(),
+    member_count: z.number().int().meta({ description: "Members, counted up to 10,000: see `member_count_capped`." }),
+    member_count_capped: z
+      .boolean()
+      .meta({ description: "The list has more than 10,000 members (`member_count` is then 10,000)." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

@@ -41,9 +41,9 @@ registerPath({
   tags: ["Admin: lists"],
   summary: "Preview a dynamic list's rules",
   description:
-    "How many users match the rules now and 20 of them (newest first), without creating anything. The exact count gets 1.2 s; for projects of 20,000 users or more an " +
-    "estimate from a random sample of about 5,000 of their users runs beside it and answers (`estimated` true) when the count does not finish, so the answer comes within " +
-    "about 2 s for any project size. When neither finishes (1.7 s for the estimate) the answer is a 503 problem saying so. Role `editor` or above.",
+    "How many users match the rules now and 20 of them (newest first), without creating anything. A project of fewer than 20,000 users is counted exactly (1.2 s " +
+    "budget). A larger one is estimated (`estimated` true) from a random sample of about 5,000 of its users, so the answer takes about as long at any project size; " +
+    "its 20 users are the newest matching users of the sample. Past the budget (1.7 s for the estimate) the answer is a 503 problem saying so. Role `editor` or above.",
   request: { params: projectParams, body: jsonBody(listPreviewInput) },
   responses: { 200: jsonResponse(listPreviewOutput, "The preview.") },
 });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { cappedMemberCount, memberCountView } from "@/lib/lists/member-count";
 import type { Overview } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
 
@@ -36,7 +37,7 @@ async function eventSeries(db: DbOrTx, projectId: string, unit: "minute" | "hour
  * The project overview. Every figure is an index range or a capped count: event and request series and new
  * users come from `project_rollups` (per-minute counters the pipeline and the request log maintain), the
  * intake backlog and firings are counted up to a cap, lag is read from the oldest waiting row's UUIDv7, and
- * list sizes are index-only counts of `list_members`.
+ * list sizes are index-only counts of `list_members` capped at 10,000 each.
  */
 export async function getOverview(ctx: ProjectContext): Promise<Overview> {
   const [perMinute, perHour, requests, intake, oldest, firings, lists, newUsers] = await Promise.all([
@@ -63,10 +64,10 @@ export async function getOverview(ctx: ProjectContext): Promise<Overview> {
     ctx.db.execute<{ n: number }>(sql`
       select count(*)::int as n from (select 1 from schedule_firings where project_id = ${ctx.projectId}::uuid and state = 'pending'
         and fire_at >= now() and fire_at < now() + interval '24 hours' limit ${FIRINGS_CAP}) x`),
-    ctx.db.execute<{ id: string; name: string; kind: "dynamic" | "static"; member_count: number }>(sql`
-      select l.id, l.name, l.kind, coalesce(m.n, 0)::int as member_count from lists l
-      left join (select list_id, count(*) as n from list_members where project_id = ${ctx.projectId}::uuid group by list_id) m on m.list_id = l.id
-      where l.project_id = ${ctx.projectId}::uuid order by member_count desc, l.name limit 5`),
+    // Counts capped per list (lib/lists/member-count.ts): lists past the cap tie, by name.
+    ctx.db.execute<{ id: string; name: string; kind: "dynamic" | "static"; n: number }>(sql`
+      select l.id, l.name, l.kind, ${cappedMemberCount(ctx.projectId, sql`l.id`)} as n from lists l
+      where l.project_id = ${ctx.projectId}::uuid order by n desc, l.name limit 5`),
     ctx.db.execute<{ day: string; count: number }>(sql`
       with d as (select generate_series(date_trunc('day', now() at time zone 'UTC') - interval '13 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as day)
       select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(r.count), 0)::int as count
@@ -87,7 +88,7 @@ export async function getOverview(ctx: ProjectContext): Promise<Overview> {
       lag_seconds: oldestId ? Math.max(0, (Date.now() - uuidV7Time(oldestId)) / 1000) : null,
     },
     firings_next_24h: firings[0]?.n ?? 0,
-    biggest_lists: [...lists],
+    biggest_lists: lists.map(({ n, ...l }) => ({ ...l, ...memberCountView(n) })),
     new_users_per_day: [...newUsers],
   };
 }

@@ -36,7 +36,13 @@ export const overviewOutput = z
       .int()
       .meta({ description: "Pending schedule firings due in the next 24 hours (counted up to 100,000)." }),
     biggest_lists: z.array(
-      z.object({ id: z.uuid(), name: z.string(), kind: z.enum(["dynamic", "static"]), member_count: z.number().int() }),
+      z.object({
+        id: z.uuid(),
+        name: z.string(),
+        kind: z.enum(["dynamic", "static"]),
+        member_count: z.number().int().meta({ description: "Counted up to 10,000." }),
+        member_count_capped: z.boolean().meta({ description: "More than 10,000 members." }),
+      }),
     ),
     new_users_per_day: z
       .array(z.object({ day: z.string(), count: z.number().int() }))

@@ -26,11 +26,48 @@ export async function openPlansDatabase(name: string, tables: string[]) {
     )
   ).project.id;
   await getDb().execute(sql.raw(tables.map((t) => `analyze ${t}`).join("; ")));
-  const client = postgres(database.url, { max: 1, onnotice: () => {} });
+  let recording: { query: string; params: unknown[] }[] | null = null;
+  const client = postgres(database.url, {
+    max: 1,
+    onnotice: () => {},
+    debug: (_connection, query, params) => recording?.push({ query, params }),
+  });
   const db: Db = drizzle(client, { schema, casing: "snake_case" });
+  // The driver reads the server's array types with the connection's first query: not a test's to measure.
+  await db.execute(sql`select 1`);
   return {
     projectId,
     db,
+    /**
+     * Pages (shared buffers hit or read) the statements `body` ran on `db` touched, summed, with each
+     * statement's own figure: for a verb that runs several statements, where pagesTouched measures one.
+     * `body` runs as it is; then each of its reads runs again, with the same parameters, under
+     * EXPLAIN (ANALYZE, BUFFERS) in a transaction that is rolled back. For read-only verbs.
+     */
+    async pagesRead(body: (db: Db) => Promise<unknown>) {
+      const ran: { query: string; params: unknown[] }[] = [];
+      recording = ran;
+      try {
+        await body(db);
+      } finally {
+        recording = null;
+      }
+      const statements: { query: string; pages: number }[] = [];
+      await client
+        .begin(async (tx) => {
+          for (const { query, params } of ran) {
+            if (!/^\s*(select|with)\b/i.test(query)) continue;
+            const [row] = await tx.unsafe(`explain (analyze, buffers, format json) ${query}`, params as never[]);
+            const plan = (row as unknown as { "QUERY PLAN": [{ Plan: Record<string, number> }] })["QUERY PLAN"][0].Plan;
+            statements.push({ query, pages: plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]! });
+          }
+          throw new Rollback();
+        })
+        .catch((e) => {
+          if (!(e instanceof Rollback)) throw e;
+        });
+      return { total: statements.reduce((n, s) => n + s.pages, 0), statements };
+    },
     async close() {
       await stopBoss(2_000);
       await client.end();
@@ -42,7 +79,8 @@ export async function openPlansDatabase(name: string, tables: string[]) {
 
 /**
  * Rows of each of `tables` that `body` read, by index or by sequential scan, on `db`'s connection
- * (pg_stat_xact_user_tables counts the open transaction); what `body` wrote is rolled back.
+ * (pg_stat_xact_user_tables counts the open transaction; a partitioned table, its partitions); what
+ * `body` wrote is rolled back.
  */
 export async function rowsRead<T extends string>(
   db: Db,
@@ -52,8 +90,11 @@ export async function rowsRead<T extends string>(
   return rolledBack(db, async (tx) => {
     const count = async () => {
       const rows =
-        await tx.execute(sql`select relname, coalesce(idx_tup_fetch, 0) + seq_tup_read as n from pg_stat_xact_user_tables
-        where relname in ${sql.raw(`(${tables.map((t) => `'${t}'`).join(", ")})`)}`);
+        // A partitioned table's rows are counted on its partitions: each is summed into its root's name.
+        await tx.execute(sql`select t.relname, sum(coalesce(s.idx_tup_fetch, 0) + s.seq_tup_read)::bigint as n
+        from pg_stat_xact_user_tables s
+        cross join lateral (select coalesce(pg_partition_root(s.relid)::regclass::text, s.relname) as relname) t
+        where t.relname in ${sql.raw(`(${tables.map((t) => `'${t}'`).join(", ")})`)} group by t.relname`);
       return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<
         T,
         number

@@ -1,0 +1,1 @@
+CREATE INDEX "list_members_added_idx" ON "list_members" USING btree ("project_id","list_id","added_at","user_id");
