@@ -46,11 +46,10 @@ async function runSide(dir: string, n: number) {
   const { upsertUsers } = await import(`${dir}/lib/users/upsert-user.ts`);
   const { userBatchInput } = await import(`${dir}/lib/users/schemas.ts`);
   const handle = getDb();
-  const { project } = await createProjectWithOwner(handle, {
-    orgName: "ab",
-    projectName: `side ${n}`,
-    ownerEmail: `ab${n}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db: handle },
+    { orgName: "ab", projectName: `side ${n}`, ownerEmail: `ab${n}@example.com` },
+  );
   const ctx = systemContext(handle, project.id);
   const [row] = (await handle.execute("select pg_backend_pid() as pid")) as unknown as { pid: number }[];
   const backend = row!.pid;

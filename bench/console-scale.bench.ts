@@ -38,18 +38,20 @@ type Project = { projectId: string; key: string; listId: string; journeyId: stri
 type Seed = Project & { users: number; userIds: string[]; emails: (string | null)[]; names: string[] };
 
 async function seedBoth(url: string, large: { projectId: string; key: string }) {
-  const small = await createProjectWithOwner(getDb(), {
-    orgName: "small",
-    projectName: "small",
-    ownerEmail: "small@example.com",
-  });
-  const { secret: smallKey } = await createApiKey(getDb(), {
-    projectId: small.project.id,
-    name: "bench",
-    role: "admin",
-    rateLimitPerSecond: 1_000_000,
-    rateLimitBurst: 1_000_000,
-  });
+  const small = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "small", projectName: "small", ownerEmail: "small@example.com" },
+  );
+  const { secret: smallKey } = await createApiKey(
+    { db: getDb() },
+    {
+      projectId: small.project.id,
+      name: "bench",
+      role: "admin",
+      rateLimitPerSecond: 1_000_000,
+      rateLimitBurst: 1_000_000,
+    },
+  );
   const sql = getSql();
   // As if partitioning had started before the seeded history: events_before (empty in a fresh database)
   // ends at the first seeded week, and each week since is a partition made as the worker makes them.

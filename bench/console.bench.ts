@@ -42,20 +42,16 @@ if (reused) {
 } else {
   ({
     project: { id: projectId },
-  } = await createProjectWithOwner(getDb(), {
-    orgName: "bench",
-    projectName: "console",
-    ownerEmail: "bench@example.com",
-  }));
+  } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "bench", projectName: "console", ownerEmail: "bench@example.com" },
+  ));
   await seed(projectId);
 }
-const { secret } = await createApiKey(getDb(), {
-  projectId,
-  name: "bench",
-  role: "admin",
-  rateLimitPerSecond: 1_000_000,
-  rateLimitBurst: 1_000_000,
-});
+const { secret } = await createApiKey(
+  { db: getDb() },
+  { projectId, name: "bench", role: "admin", rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 },
+);
 
 /**
  * Users `i` = 0..USERS-1 get the id `00000000-0000-7000-<i in hex>` so events can point at them without a

@@ -26,11 +26,10 @@ const client = postgres(db.url, {
 });
 const counted = drizzle(client, { schema, casing: "snake_case" });
 try {
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "count",
-    projectName: "count",
-    ownerEmail: "count@example.com",
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "count", projectName: "count", ownerEmail: "count@example.com" },
+  );
   const cases: [string, () => Promise<unknown>][] = [
     [
       "POST /users, new user (first statement on the connection: + the driver's type fetch)",

@@ -48,11 +48,10 @@ try {
   const ports = await new Promise<{ ok: number; dead: number }>((resolve) =>
     receiver.stdout!.once("data", (d) => resolve(JSON.parse(String(d)))),
   );
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "bench",
-    projectName: "destinations",
-    ownerEmail: "bench@example.com",
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "bench", projectName: "destinations", ownerEmail: "bench@example.com" },
+  );
   const ctx = systemContext(getDb(), project.id);
   const live = await createDestination(ctx, {
     name: "live",

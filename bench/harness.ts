@@ -12,18 +12,14 @@ export async function benchProject(
   name: string,
   role: "admin" | "client",
 ): Promise<{ projectId: string; key: string }> {
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "bench",
-    projectName: name,
-    ownerEmail: "bench@example.com",
-  });
-  const { secret } = await createApiKey(getDb(), {
-    projectId: project.id,
-    name: "bench",
-    role,
-    rateLimitPerSecond: 10_000_000,
-    rateLimitBurst: 10_000_000,
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "bench", projectName: name, ownerEmail: "bench@example.com" },
+  );
+  const { secret } = await createApiKey(
+    { db: getDb() },
+    { projectId: project.id, name: "bench", role, rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 },
+  );
   return { projectId: project.id, key: secret };
 }
 

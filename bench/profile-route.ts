@@ -34,18 +34,14 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 mkdirSync(dir, { recursive: true });
 const db = await createTestDatabase("relay_profile");
 process.env.DATABASE_URL = db.url;
-const { project } = await createProjectWithOwner(getDb(), {
-  orgName: "p",
-  projectName: "p",
-  ownerEmail: "p@example.com",
-});
-const { secret } = await createApiKey(getDb(), {
-  projectId: project.id,
-  name: "p",
-  role: "admin",
-  rateLimitPerSecond: 10_000_000,
-  rateLimitBurst: 10_000_000,
-});
+const { project } = await createProjectWithOwner(
+  { db: getDb() },
+  { orgName: "p", projectName: "p", ownerEmail: "p@example.com" },
+);
+const { secret } = await createApiKey(
+  { db: getDb() },
+  { projectId: project.id, name: "p", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 },
+);
 if (process.env.PREP_SQL) {
   const admin = postgres(db.url, { max: 1, onnotice: () => {} });
   await admin.unsafe(process.env.PREP_SQL);

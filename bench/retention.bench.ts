@@ -54,11 +54,10 @@ try {
   await seed(half, weekAgo(11), weekAgo(6));
   await seed(EVENTS - half, new Date(Date.now() - 21 * DAY), new Date());
   if (KEEPER) {
-    const { project } = await createProjectWithOwner(getDb(), {
-      orgName: "keeper",
-      projectName: "keeper",
-      ownerEmail: "keeper@example.com",
-    });
+    const { project } = await createProjectWithOwner(
+      { db: getDb() },
+      { orgName: "keeper", projectName: "keeper", ownerEmail: "keeper@example.com" },
+    );
     for (let w = 11; w >= 6; w--)
       await sql`insert into events (project_id, name, occurred_at) values (${project.id}, 'kept', ${new Date(weekAgo(w).getTime() + DAY).toISOString()})`;
   }

@@ -21,18 +21,14 @@ process.env.DATABASE_URL = db.url;
 const { POST } = await import("../app/api/client/projects/[projectID]/users/route");
 const { POST: BATCH } = await import("../app/api/client/projects/[projectID]/users/batch/route");
 const { POST: EVENTS } = await import("../app/api/client/projects/[projectID]/users/events/route");
-const { project } = await createProjectWithOwner(getDb(), {
-  orgName: "o",
-  projectName: "o",
-  ownerEmail: "o@example.com",
-});
-const { secret } = await createApiKey(getDb(), {
-  projectId: project.id,
-  name: "o",
-  role: "admin",
-  rateLimitPerSecond: 10_000_000,
-  rateLimitBurst: 10_000_000,
-});
+const { project } = await createProjectWithOwner(
+  { db: getDb() },
+  { orgName: "o", projectName: "o", ownerEmail: "o@example.com" },
+);
+const { secret } = await createApiKey(
+  { db: getDb() },
+  { projectId: project.id, name: "o", role: "admin", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 },
+);
 const url = `http://127.0.0.1/api/client/projects/${project.id}/users`;
 const params = { params: Promise.resolve({ projectID: project.id }) };
 const say = (m: string) => process.stderr.write(`${m}\n`);

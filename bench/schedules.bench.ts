@@ -30,11 +30,10 @@ const workers: TestWorker[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 try {
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "bench",
-    projectName: "schedules",
-    ownerEmail: "bench@example.com",
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "bench", projectName: "schedules", ownerEmail: "bench@example.com" },
+  );
   const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
 
   /** Users, one single assignment each and its firing, parked far in the future until `arm` sets the times. */

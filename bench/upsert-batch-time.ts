@@ -57,11 +57,10 @@ const client = postgres(db.url, {
 });
 const timed = drizzle(client, { schema, casing: "snake_case" });
 try {
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "t",
-    projectName: "t",
-    ownerEmail: "t@example.com",
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "t", projectName: "t", ownerEmail: "t@example.com" },
+  );
   console.log(
     `load average ${loadavg()
       .map((x) => x.toFixed(1))

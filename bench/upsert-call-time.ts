@@ -14,11 +14,10 @@ const N = Number(process.env.CALLS ?? 1000);
 const db = await createTestDatabase("relay_calltime");
 process.env.DATABASE_URL = db.url;
 try {
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "t",
-    projectName: "t",
-    ownerEmail: "t@example.com",
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "t", projectName: "t", ownerEmail: "t@example.com" },
+  );
   await upsertUser(systemContext(getDb(), project.id), { identifier: [{ source: "default", external_id: "warm" }] });
   console.log(
     `load average ${loadavg()

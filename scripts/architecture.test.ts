@@ -5,6 +5,7 @@ import {
   extraVerbParameters,
   importsOf,
   oldVerbSignatures,
+  rawHandleVerbs,
   readSourceTree,
   type SourceTree,
 } from "./architecture";
@@ -137,7 +138,8 @@ describe("oldVerbSignatures", () => {
       "lib/identity/resolve.ts":
         "export async function resolveIdentifiers(tx: DbOrTx, kind: Kind, projectId: string, ids: Identifier[]) {}",
     };
-    expect(architectureViolations(tree(lastPending))).toHaveLength(3);
+    // Each twice: the old (db, projectId) signature, and a database handle where the context goes.
+    expect(architectureViolations(tree(lastPending))).toHaveLength(6);
   });
 });
 
@@ -177,6 +179,32 @@ describe("extraVerbParameters", () => {
     ).toEqual([
       "lib/identity/a.ts: upsertRecords takes 3 parameters; a verb takes (ctx, input)",
       "lib/users/d.ts: upsertUserIn takes 3 parameters; a verb takes (ctx, input)",
+    ]);
+  });
+});
+
+describe("rawHandleVerbs", () => {
+  it("names a verb of a converted folder taking a database handle, and passes context-taking ones", () => {
+    const found = rawHandleVerbs(
+      tree({
+        // The signatures of lib/invites/accept-invite.ts and lib/links/follow-link.ts before they took a context.
+        "lib/invites/accept-invite.ts": "export async function acceptInvite(db: Db, admin: Admin, inviteId: string) {}",
+        "lib/links/follow-link.ts": "export async function followLink(\n  db: DbOrTx,\n  token: string,\n) {}",
+        "lib/access/api-keys.ts": "export function touchKey(db: Db, keyId: string): void {}",
+        "lib/access/registration.ts": "export async function maySignIn(ctx: AppContext, email: string) {}",
+        "lib/projects/create-project.ts": "export async function createProject(ctx: AppContext, input: NewProject) {}",
+        "lib/access/context.ts": "export function systemContext<D extends DbOrTx>(db: D, projectId: string) {}",
+        "lib/db/transaction.ts": "export async function withTransaction<T>(db: DbOrTx, fn: Fn<T>) {}",
+        "lib/links/follow-link.int.test.ts": "export async function helper(db: Db) {}",
+      }),
+    );
+    expect(found).toEqual([
+      "lib/invites/accept-invite.ts: acceptInvite takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
+      "lib/links/follow-link.ts: followLink takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
+      "lib/access/api-keys.ts: touchKey takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
+    ]);
+    expect(architectureViolations(tree({ "lib/projects/x.ts": "export async function f(tx: DbOrTx) {}" }))).toEqual([
+      "lib/projects/x.ts: f takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
     ]);
   });
 });

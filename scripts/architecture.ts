@@ -62,7 +62,7 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
-/** Folders whose exported verbs all take `(ctx, input)`; the rest of lib/ is still being converted. */
+/** Folders whose exported verbs all take `(ctx, input)`; events/, schedules/, imports/, pipeline/ and segment/ are still being converted. */
 export const CTX_INPUT_FOLDERS = [
   "lib/identity/",
   "lib/users/",
@@ -78,6 +78,8 @@ export const CTX_INPUT_FOLDERS = [
   "lib/projects/",
   "lib/overview/",
   "lib/request-log/",
+  "lib/explain/",
+  "lib/destinations/",
 ];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
@@ -118,6 +120,30 @@ export function extraVerbParameters(tree: SourceTree): string[] {
   return out;
 }
 
+const EXPORTED_FUNCTION = /\bexport\s+(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\(/g;
+
+/**
+ * Names the exported functions of CTX_INPUT_FOLDERS whose first parameter is a raw database handle
+ * (`db`/`tx`): a verb that runs before any project is known (sign-in lookups, signed links, invitations,
+ * project creation, sweeps over every project) takes an `AppContext` instead, in the same `(ctx, input)`
+ * shape. context.ts, which builds contexts from a handle, is the one exception.
+ */
+export function rawHandleVerbs(tree: SourceTree): string[] {
+  const out: string[] = [];
+  for (const [file, source] of tree) {
+    if (!CTX_INPUT_FOLDERS.some((f) => file.startsWith(f)) || isTest(file) || file === "lib/access/context.ts")
+      continue;
+    for (const m of source.matchAll(EXPORTED_FUNCTION)) {
+      const [first] = parameterList(source, m.index! + m[0].length);
+      if (first && /^(?:db|tx)\b/.test(first))
+        out.push(
+          `${file}: ${m[1]} takes a database handle; a verb takes (ctx, input), an AppContext before a project is known`,
+        );
+    }
+  }
+  return out;
+}
+
 /**
  * The layering rules of the lib/, worker/, db/ and components/ READMEs, as violations found in a tree:
  * - `lib/` never imports `app/` or `worker/`;
@@ -128,7 +154,8 @@ export function extraVerbParameters(tree: SourceTree): string[] {
  *   drizzle-orm/postgres (type-only imports are erased and exempt; a db/ module importing nothing, such as
  *   db/roles.ts, is a plain constant and allowed).
  * - an exported lib/ verb takes `(ctx: ProjectContext, …)`, not `(db, projectId, …)` (`oldVerbSignatures`);
- *   in CTX_INPUT_FOLDERS, exactly `(ctx, input)` (`extraVerbParameters`).
+ *   in CTX_INPUT_FOLDERS, exactly `(ctx, input)` (`extraVerbParameters`), and never a raw database handle in
+ *   place of the context (`rawHandleVerbs`).
  * Tests are exempt from the first three and the last (they set up and inspect databases); they are never bundled.
  */
 export function architectureViolations(tree: SourceTree): string[] {
@@ -148,6 +175,7 @@ export function architectureViolations(tree: SourceTree): string[] {
   for (const [file, source] of tree) if (isClient(source)) out.push(...clientLeaks(tree, file));
   out.push(...oldVerbSignatures(tree));
   out.push(...extraVerbParameters(tree));
+  out.push(...rawHandleVerbs(tree));
   return out;
 }
 

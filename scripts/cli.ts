@@ -66,12 +66,14 @@ async function main(argv: string[]) {
       if (!values.org || !values.name || !values.owner) fail("create-project needs --org, --name and --owner");
       if (!/^[^@\s]+@[^@\s]+$/.test(values.owner!)) fail("--owner must be an e-mail address");
       const db = getDb();
-      const { orgId, project, promotedFrom } = await createProjectWithOwner(db, {
-        orgName: values.org!,
-        projectName: values.name!,
-        ownerEmail: values.owner!,
-      });
-      const { secret } = await createApiKey(db, { projectId: project.id, name: "Default client key", role: "client" });
+      const { orgId, project, promotedFrom } = await createProjectWithOwner(
+        { db },
+        { orgName: values.org!, projectName: values.name!, ownerEmail: values.owner! },
+      );
+      const { secret } = await createApiKey(
+        { db },
+        { projectId: project.id, name: "Default client key", role: "client" },
+      );
       if (values.json)
         console.log(JSON.stringify({ orgId, projectId: project.id, apiKey: secret, ownerPromotedFrom: promotedFrom }));
       else {
@@ -95,13 +97,16 @@ async function main(argv: string[]) {
         ? await db.select().from(projects).where(eq(projects.id, values.project!))
         : [];
       if (!project) fail(`no project ${values.project}`);
-      const { key, secret } = await createApiKey(db, {
-        projectId: project!.id,
-        name: values.name ?? `${values.role} key`,
-        role: values.role as never,
-        ...(limits as object),
-        allowedOrigins: origins as string[] | null,
-      });
+      const { key, secret } = await createApiKey(
+        { db },
+        {
+          projectId: project!.id,
+          name: values.name ?? `${values.role} key`,
+          role: values.role as never,
+          ...(limits as object),
+          allowedOrigins: origins as string[] | null,
+        },
+      );
       const rate = { ratePerSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst };
       if (values.json)
         console.log(

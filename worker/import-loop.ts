@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
-import { importRunOptions, runNextImport } from "@/lib/imports/run-import";
+import { runNextImport } from "@/lib/imports/run-import";
+import { importRunOptions } from "@/lib/imports/run-options";
 import { sweepStaleUploads } from "@/lib/imports/sweep-stale-uploads";
 import { log } from "@/lib/observability/logger";
 

@@ -63,7 +63,7 @@ const drain = await startDrain();
 const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());
 const importLoop = startImportLoop(getDb());
 // Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
-const sender = await startSender(getDb());
+const sender = await startSender({ db: getDb() });
 // Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
 const retentionLoop = startRetentionLoop(getDb());
 const heartbeat = startHeartbeat(getDb());

@@ -130,29 +130,25 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center gap-3 px-5 pt-4">
         <h2 className="flex-1 text-sm font-semibold text-zinc-900">Entries</h2>
-        <select
-          aria-label="Entry state"
+        <FilterSelect
+          label="Entry state"
           value={state}
-          onChange={(e) => setState(e.target.value)}
-          className={`${controlClass} py-1`}
-        >
-          <option value="">All entries</option>
-          <option value="active">Active</option>
-          <option value="exited">Exited</option>
-        </select>
-        <select
-          aria-label="Entrance"
+          onChange={setState}
+          options={[
+            { value: "", label: "All entries" },
+            { value: "active", label: "Active" },
+            { value: "exited", label: "Exited" },
+          ]}
+        />
+        <FilterSelect
+          label="Entrance"
           value={entrance}
-          onChange={(e) => setEntrance(e.target.value)}
-          className={`${controlClass} py-1`}
-        >
-          <option value="">All entrances</option>
-          {journey.entrances.map((e) => (
-            <option key={e.id} value={e.id}>
-              {entranceLabel(e.id)}
-            </option>
-          ))}
-        </select>
+          onChange={setEntrance}
+          options={[
+            { value: "", label: "All entrances" },
+            ...journey.entrances.map((e) => ({ value: e.id, label: entranceLabel(e.id) })),
+          ]}
+        />
         <input
           aria-label="User id"
           placeholder="user id"
@@ -188,5 +184,33 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
         </div>
       )}
     </Card>
+  );
+}
+
+/** One of the entries' filters: a labelled select whose first option ("") means no filter. */
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <select
+      aria-label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      className={`${controlClass} py-1`}
+    >
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -83,20 +83,41 @@ function ChartCard({
   );
 }
 
-function EventsChart({ data, tick }: { data: Overview["events_per_minute"]; tick: (iso: string) => string }) {
+/** The overview's bar charts: counts over time on `x`, with the tooltip, legend and bars as children. */
+function BarFrame({
+  data,
+  x,
+  tick,
+  minTickGap,
+  children,
+}: {
+  data: object[];
+  x: string;
+  tick: (iso: string) => string;
+  minTickGap: number;
+  children: ReactNode;
+}) {
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={data} margin={{ left: -20, right: 4, top: 4 }}>
         <CartesianGrid vertical={false} stroke="#f4f4f5" />
-        <XAxis dataKey="at" tickFormatter={tick} tick={{ fontSize: 11, fill: "#71717a" }} minTickGap={24} />
+        <XAxis dataKey={x} tickFormatter={tick} tick={{ fontSize: 11, fill: "#71717a" }} minTickGap={minTickGap} />
         <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
-        <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Bar dataKey="client" name="Client" stackId="e" fill={COLORS.client} isAnimationActive={false} />
-        <Bar dataKey="system" name="System" stackId="e" fill={COLORS.system} isAnimationActive={false} />
-        <Bar dataKey="scheduled" name="Scheduled" stackId="e" fill={COLORS.scheduled} isAnimationActive={false} />
+        {children}
       </BarChart>
     </ResponsiveContainer>
+  );
+}
+
+function EventsChart({ data, tick }: { data: Overview["events_per_minute"]; tick: (iso: string) => string }) {
+  return (
+    <BarFrame data={data} x="at" tick={tick} minTickGap={24}>
+      <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
+      <Legend wrapperStyle={{ fontSize: 12 }} />
+      <Bar dataKey="client" name="Client" stackId="e" fill={COLORS.client} isAnimationActive={false} />
+      <Bar dataKey="system" name="System" stackId="e" fill={COLORS.system} isAnimationActive={false} />
+      <Bar dataKey="scheduled" name="Scheduled" stackId="e" fill={COLORS.scheduled} isAnimationActive={false} />
+    </BarFrame>
   );
 }
 
@@ -217,34 +238,24 @@ export function OverviewPage() {
                     ) : undefined
                   }
                 >
-                  <ResponsiveContainer width="100%" height="100%">
-                    <BarChart data={o.requests_per_hour} margin={{ left: -20, right: 4, top: 4 }}>
-                      <CartesianGrid vertical={false} stroke="#f4f4f5" />
-                      <XAxis
-                        dataKey="at"
-                        tickFormatter={timeOf}
-                        tick={{ fontSize: 11, fill: "#71717a" }}
-                        minTickGap={24}
-                      />
-                      <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
-                      <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
-                      <Legend wrapperStyle={{ fontSize: 12 }} />
-                      <Bar
-                        dataKey="accepted"
-                        name="Accepted"
-                        stackId="r"
-                        fill={COLORS.accepted}
-                        isAnimationActive={false}
-                      />
-                      <Bar
-                        dataKey="rejected"
-                        name="Rejected"
-                        stackId="r"
-                        fill={COLORS.rejected}
-                        isAnimationActive={false}
-                      />
-                    </BarChart>
-                  </ResponsiveContainer>
+                  <BarFrame data={o.requests_per_hour} x="at" tick={timeOf} minTickGap={24}>
+                    <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
+                    <Legend wrapperStyle={{ fontSize: 12 }} />
+                    <Bar
+                      dataKey="accepted"
+                      name="Accepted"
+                      stackId="r"
+                      fill={COLORS.accepted}
+                      isAnimationActive={false}
+                    />
+                    <Bar
+                      dataKey="rejected"
+                      name="Rejected"
+                      stackId="r"
+                      fill={COLORS.rejected}
+                      isAnimationActive={false}
+                    />
+                  </BarFrame>
                 </ChartCard>
                 <ChartCard
                   title={`New users per day (${newUsers.toLocaleString()} in 14 days)`}
@@ -255,20 +266,10 @@ export function OverviewPage() {
                     </Link>
                   }
                 >
-                  <ResponsiveContainer width="100%" height="100%">
-                    <BarChart data={o.new_users_per_day} margin={{ left: -20, right: 4, top: 4 }}>
-                      <CartesianGrid vertical={false} stroke="#f4f4f5" />
-                      <XAxis
-                        dataKey="day"
-                        tickFormatter={dayOf}
-                        tick={{ fontSize: 11, fill: "#71717a" }}
-                        minTickGap={16}
-                      />
-                      <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
-                      <Tooltip />
-                      <Bar dataKey="count" name="New users" fill={COLORS.users} isAnimationActive={false} />
-                    </BarChart>
-                  </ResponsiveContainer>
+                  <BarFrame data={o.new_users_per_day} x="day" tick={dayOf} minTickGap={16}>
+                    <Tooltip />
+                    <Bar dataKey="count" name="New users" fill={COLORS.users} isAnimationActive={false} />
+                  </BarFrame>
                 </ChartCard>
               </div>
               <Card>

@@ -1,12 +1,11 @@
 "use client";
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import type { Delivery, Destination, Page } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import {
   Badge,
@@ -14,14 +13,16 @@ import {
   Card,
   EmptyState,
   ErrorBanner,
-  inputClass,
   LoadingRows,
   PageHeader,
+  TableHead,
   tableClass,
   tdClass,
-  thClass,
 } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
+import { CreateDestinationDialog } from "@/components/destinations/create-destination-dialog";
+import { DeliveryLog } from "@/components/destinations/delivery-log";
+import { SecretDialog } from "@/components/destinations/secret-dialog";
 
 const pct = (rate: number | null) => (rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`);
 
@@ -84,19 +85,10 @@ export function DestinationsPage() {
       {q.data && q.data.data.length > 0 && (
         <Card className="overflow-x-auto">
           <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Destination</th>
-                <th className={thClass}>Events</th>
-                <th className={thClass}>Status</th>
-                <th className={thClass}>Success (24 h)</th>
-                <th className={thClass}>Last error</th>
-                <th className={thClass}>Backlog</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Destination", "Events", "Status", "Success (24 h)", "Last error", "Backlog"]}
+              actions
+            />
             <tbody className="divide-y divide-zinc-100">
               {q.data.data.map((d) => (
                 <tr key={d.id} className={d.id === logOf ? "bg-indigo-50/40" : undefined}>
@@ -220,308 +212,5 @@ export function DestinationsPage() {
       />
       <SecretDialog secret={secret} onClose={() => setSecret(null)} />
     </>
-  );
-}
-
-function SecretDialog({ secret, onClose }: { secret: { title: string; value: string } | null; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const close = () => {
-    setCopied(false);
-    onClose();
-  };
-  return (
-    <Dialog open={secret !== null} onClose={close} title={secret?.title ?? ""}>
-      <div className="space-y-4">
-        <p className="text-sm text-zinc-600">
-          This is the only time the secret is shown. Give it to your receiver to verify each message&apos;s{" "}
-          <code className="font-mono text-xs">webhook-signature</code>.
-        </p>
-        <div className="flex items-center gap-2">
-          <input
-            readOnly
-            aria-label="Signing secret"
-            value={secret?.value ?? ""}
-            onFocus={(e) => e.target.select()}
-            className={`${inputClass} font-mono text-xs`}
-          />
-          <Button
-            variant="secondary"
-            onClick={async () => {
-              await navigator.clipboard?.writeText(secret?.value ?? "").catch(() => {});
-              setCopied(true);
-            }}
-          >
-            {copied ? "Copied" : "Copy"}
-          </Button>
-        </div>
-        <div className="flex justify-end">
-          <Button onClick={close}>Done</Button>
-        </div>
-      </div>
-    </Dialog>
-  );
-}
-
-function CreateDestinationDialog({
-  open,
-  onClose,
-  onCreated,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onCreated: (d: Destination & { secret: string }) => void;
-}) {
-  const project = useProject();
-  const [name, setName] = useState("");
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState("*");
-  const [filter, setFilter] = useState("");
-  const [filterError, setFilterError] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      apiFetch<Destination & { secret: string }>(adminPath(project.id, "/destinations"), { method: "POST", body }),
-    onSuccess: (d) => {
-      setName("");
-      setUrl("");
-      setEvents("*");
-      setFilter("");
-      onCreated(d);
-    },
-  });
-  const close = () => {
-    create.reset();
-    setFilterError(null);
-    onClose();
-  };
-  return (
-    <Dialog open={open} onClose={close} title="Add destination">
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          let parsed: unknown;
-          if (filter.trim()) {
-            try {
-              parsed = JSON.parse(filter);
-            } catch {
-              setFilterError('The filter must be a JSON object, like {"plan": "pro"}.');
-              return;
-            }
-          }
-          setFilterError(null);
-          create.mutate({
-            name,
-            url,
-            events: events
-              .split(",")
-              .map((s) => s.trim())
-              .filter(Boolean),
-            ...(parsed !== undefined && { filter: parsed }),
-          });
-        }}
-      >
-        <div>
-          <label htmlFor="dest-name" className="block text-sm font-medium text-zinc-700">
-            Name
-          </label>
-          <input
-            id="dest-name"
-            required
-            maxLength={100}
-            autoFocus
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="Warehouse"
-            className={`${inputClass} mt-1`}
-          />
-        </div>
-        <div>
-          <label htmlFor="dest-url" className="block text-sm font-medium text-zinc-700">
-            URL
-          </label>
-          <input
-            id="dest-url"
-            required
-            maxLength={2048}
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://hooks.example.com/relay"
-            className={`${inputClass} mt-1 font-mono text-xs`}
-          />
-        </div>
-        <div>
-          <label htmlFor="dest-events" className="block text-sm font-medium text-zinc-700">
-            Events
-          </label>
-          <input
-            id="dest-events"
-            required
-            value={events}
-            onChange={(e) => setEvents(e.target.value)}
-            className={`${inputClass} mt-1`}
-          />
-          <p className="mt-1 text-xs text-zinc-500">
-            Comma-separated names or patterns: <code>*</code>, <code>Order Completed</code>, <code>list.*</code>,{" "}
-            <code>journey.*</code>, <code>scheduled.*</code>.
-          </p>
-        </div>
-        <div>
-          <label htmlFor="dest-filter" className="block text-sm font-medium text-zinc-700">
-            Data filter (optional)
-          </label>
-          <input
-            id="dest-filter"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            placeholder='{"plan": "pro"}'
-            className={`${inputClass} mt-1 font-mono text-xs`}
-          />
-          <p className="mt-1 text-xs text-zinc-500">Only events whose data contains these pairs.</p>
-        </div>
-        {filterError && <ErrorBanner message={filterError} />}
-        {create.isError && <ErrorBanner message={create.error.message} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || !name.trim() || !url.trim()}>
-            {create.isPending ? "Adding…" : "Add destination"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
-
-const STATES = ["", "pending", "delivered", "failed"] as const;
-
-function DeliveryLog({ destination, canWrite }: { destination: Destination; canWrite: boolean }) {
-  const project = useProject();
-  const qc = useQueryClient();
-  const [state, setState] = useState<(typeof STATES)[number]>("");
-  const key = ["deliveries", project.id, destination.id, state];
-  const q = useInfiniteQuery({
-    queryKey: key,
-    initialPageParam: "",
-    queryFn: ({ pageParam }) =>
-      apiFetch<Page<Delivery>>(
-        adminPath(
-          project.id,
-          `/destinations/${destination.id}/deliveries?limit=25${state ? `&state=${state}` : ""}${pageParam ? `&cursor=${pageParam}` : ""}`,
-        ),
-      ),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    refetchInterval: 5_000,
-  });
-  const retry = useMutation({
-    mutationFn: (d: Delivery) =>
-      apiFetch(adminPath(project.id, `/destinations/${destination.id}/deliveries/${d.id}/retry`), { method: "POST" }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["deliveries", project.id, destination.id] }),
-  });
-  const rows = q.data?.pages.flatMap((p) => p.data) ?? [];
-  return (
-    <section aria-label={`Delivery log of ${destination.name}`} className="mt-8">
-      <div className="mb-3 flex flex-wrap items-end justify-between gap-2">
-        <h2 className="text-base font-semibold text-zinc-900">Delivery log: {destination.name}</h2>
-        <label className="text-sm text-zinc-600">
-          State{" "}
-          <select
-            value={state}
-            onChange={(e) => setState(e.target.value as (typeof STATES)[number])}
-            className="ml-1 rounded-md border border-zinc-300 px-2 py-1 text-sm"
-          >
-            {STATES.map((s) => (
-              <option key={s} value={s}>
-                {s || "all"}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      {q.isPending && <LoadingRows label="Loading deliveries" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
-      {retry.isError && <ErrorBanner message={retry.error.message} />}
-      {q.data && rows.length === 0 && (
-        <EmptyState title="No deliveries">
-          Messages appear here when an event this destination takes arrives.
-        </EmptyState>
-      )}
-      {rows.length > 0 && (
-        <Card className="overflow-x-auto">
-          <table className={tableClass}>
-            <thead className="bg-zinc-50">
-              <tr>
-                <th className={thClass}>Event</th>
-                <th className={thClass}>State</th>
-                <th className={thClass}>Attempts</th>
-                <th className={thClass}>Next attempt</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {rows.map((d) => (
-                <tr key={d.id}>
-                  <td className={tdClass}>
-                    <div className="font-medium text-zinc-900">{d.event_name}</div>
-                    <code className="text-xs text-zinc-400">{d.webhook_id}</code>
-                    <span className="block text-xs text-zinc-500">{formatDateTime(d.created_at)}</span>
-                  </td>
-                  <td className={tdClass}>
-                    <Badge tone={d.state === "delivered" ? "green" : d.state === "failed" ? "red" : "amber"}>
-                      {d.state}
-                    </Badge>
-                  </td>
-                  <td className={`${tdClass} text-xs`}>
-                    {d.attempts.length === 0 && <span className="text-zinc-400">Not attempted yet</span>}
-                    <ol className="space-y-1">
-                      {d.attempts.map((a) => (
-                        <li key={a.attempted_at}>
-                          <span className={a.status && a.status < 300 ? "text-emerald-700" : "text-red-700"}>
-                            {a.status ?? "no answer"}
-                          </span>{" "}
-                          <span className="text-zinc-500">
-                            {a.latency_ms} ms · {formatDateTime(a.attempted_at)}
-                          </span>
-                          {(a.error || a.response) && (
-                            <code className="block max-w-md truncate text-zinc-500" title={a.response ?? a.error ?? ""}>
-                              {a.error ?? a.response}
-                            </code>
-                          )}
-                        </li>
-                      ))}
-                    </ol>
-                  </td>
-                  <td className={`${tdClass} text-xs text-zinc-500`}>
-                    {d.next_attempt_at ? formatRelative(d.next_attempt_at) : "—"}
-                  </td>
-                  <td className={`${tdClass} text-right`}>
-                    {canWrite && (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        disabled={retry.isPending}
-                        onClick={() => retry.mutate(d)}
-                        aria-label={`Retry ${d.event_name} ${d.webhook_id}`}
-                      >
-                        Retry
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      )}
-      {q.hasNextPage && (
-        <div className="mt-3 flex justify-center">
-          <Button variant="secondary" onClick={() => q.fetchNextPage()} disabled={q.isFetchingNextPage}>
-            Load more
-          </Button>
-        </div>
-      )}
-    </section>
   );
 }

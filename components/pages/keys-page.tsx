@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
+import { SecretReveal } from "@/components/ui/secret-reveal";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import {
@@ -147,7 +148,6 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   const [rate, setRate] = useState(100);
   const [burst, setBurst] = useState(500);
   const [origins, setOrigins] = useState("");
-  const [copied, setCopied] = useState(false);
   const create = useMutation({
     mutationFn: () =>
       apiFetch<Key & { secret: string }>(adminPath(project.id, "/keys"), {
@@ -166,39 +166,15 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
     create.reset();
     setName("");
     setOrigins("");
-    setCopied(false);
     onClose();
   };
   const secret = create.data?.secret;
   return (
     <Dialog open={open} onClose={close} title={secret ? "Copy your new key" : "Create API key"}>
       {secret ? (
-        <div className="space-y-4">
-          <p className="text-sm text-zinc-600">
-            This is the only time the secret is shown. Store it somewhere safe; we keep only a hash.
-          </p>
-          <div className="flex items-center gap-2">
-            <input
-              readOnly
-              aria-label="New API key secret"
-              value={secret}
-              onFocus={(e) => e.target.select()}
-              className={`${inputClass} font-mono text-xs`}
-            />
-            <Button
-              variant="secondary"
-              onClick={async () => {
-                await navigator.clipboard?.writeText(secret).catch(() => {});
-                setCopied(true);
-              }}
-            >
-              {copied ? "Copied" : "Copy"}
-            </Button>
-          </div>
-          <div className="flex justify-end">
-            <Button onClick={close}>Done</Button>
-          </div>
-        </div>
+        <SecretReveal key={secret} label="New API key secret" value={secret} onDone={close}>
+          This is the only time the secret is shown. Store it somewhere safe; we keep only a hash.
+        </SecretReveal>
       ) : (
         <DialogForm
           onSubmit={() => create.mutate()}

@@ -11,7 +11,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 
 /** The counters of the project overview. */
 export type RollupMetric =
@@ -32,9 +32,7 @@ export type RollupMetric =
 export const projectRollups = pgTable(
   "project_rollups",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     metric: text().$type<RollupMetric>().notNull(),
     minute: timestamp({ withTimezone: true }).notNull(),
     count: bigint({ mode: "number" }).notNull(),
@@ -50,9 +48,7 @@ export const projectRollups = pgTable(
 export const apiRequests = pgTable(
   "api_requests",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     keyId: uuid().notNull(),
     at: timestamp({ withTimezone: true, precision: 3 }).notNull(),

@@ -13,7 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 
 /**
  * A webhook endpoint events leave Relay for (Standard Webhooks). The signing secret is sealed
@@ -23,9 +23,7 @@ import { projects } from "./console";
 export const destinations = pgTable(
   "destinations",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     name: text().notNull(),
     url: text().notNull(),

@@ -1,6 +1,6 @@
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 
 /**
  * Every list membership change, written when it is decided (lib/lists/apply-membership.ts), in the same
@@ -13,9 +13,7 @@ import { projects } from "./console";
 export const listChanges = pgTable(
   "list_changes",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     listId: uuid().notNull(),
     userId: uuid().notNull(),
@@ -44,9 +42,7 @@ export const listChanges = pgTable(
 export const eventCreatedRecords = pgTable(
   "event_created_records",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     eventId: uuid().notNull(),
     kind: text().$type<"user" | "organization">().notNull(),
     recordId: uuid().notNull(),

@@ -13,7 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
@@ -32,9 +32,7 @@ export interface ImportRowError {
 export const imports = pgTable(
   "imports",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     kind: text().$type<"users" | "organizations" | "memberships">().notNull(),
     format: text().$type<"csv" | "ndjson">().notNull(),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { admins, projectRole, projects } from "./console";
+import { admins, projectRole } from "./console";
+import { projectIdColumn } from "./project-column";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 
 /**
@@ -15,9 +16,7 @@ export const projectInvites = pgTable(
   "project_invites",
   {
     id: uuidV7().primaryKey(),
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     email: text().notNull(),
     role: projectRole().notNull(),
     invitedBy: uuid().references(() => admins.id, { onDelete: "set null" }),

@@ -12,16 +12,14 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
 /** A journey: only its entrances and entries; what happens after entry belongs to a later issue. */
 export const journeys = pgTable(
   "journeys",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     name: text().notNull(),
     /** A user may enter more than once over time. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
 /**
@@ -12,9 +12,7 @@ import { users } from "./end-users";
 export const lists = pgTable(
   "lists",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     name: text().notNull(),
     kind: text().$type<"dynamic" | "static">().notNull(),

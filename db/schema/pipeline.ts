@@ -12,7 +12,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 
 /**
  * Accepted events waiting for the worker (the durable half of a 202). The intake endpoint writes here in
@@ -74,9 +74,7 @@ export const pipelineStepsDone = pgTable(
 export const eventFanouts = pgTable(
   "event_fanouts",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuid().notNull(),
     kind: text().$type<"user" | "organization">().notNull(),
     name: text().notNull(),
@@ -103,9 +101,7 @@ export const eventFanouts = pgTable(
 export const eventSchema = pgTable(
   "event_schema",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     eventName: text().notNull(),
     path: text().notNull(),
     types: text().array().notNull(),

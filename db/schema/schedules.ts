@@ -4,7 +4,6 @@ import {
   check,
   foreignKey,
   index,
-  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -14,7 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
-import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 
 /*
  * Schedules (DESIGN.md section 6). Intervals are stored as the text the caller wrote ("7 days",
@@ -25,9 +24,7 @@ import { projects } from "./console";
 export const schedules = pgTable(
   "schedules",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     name: text().notNull(),
     type: text().$type<"single" | "recurring">().notNull(),

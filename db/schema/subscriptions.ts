@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { foreignKey, index, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
+import { projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
 export const messageChannel = pgEnum("message_channel", ["email", "sms", "push"]);
@@ -33,9 +34,7 @@ export const subscriptionSettings = pgTable("subscription_settings", {
 export const subscriptionGroups = pgTable(
   "subscription_groups",
   {
-    projectId: uuid()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     name: text().notNull(),
     description: text(),

@@ -30,7 +30,10 @@ describe("authentication", () => {
 
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("./api-keys");
-    const { key, secret } = await createApiKey(getDb(), { projectId: a.projectId, name: "to revoke", role: "client" });
+    const { key, secret } = await createApiKey(
+      { db: getDb() },
+      { projectId: a.projectId, name: "to revoke", role: "client" },
+    );
     expect((await api("POST", a.client("/users"), { key: secret, body: userBody("revoke-ok") })).status).toBe(201);
     // Revoked from another process (this one): the server hears of it by NOTIFY (lib/access/key-cache.ts),
     // within moments and well inside the cache's 10 s.
@@ -144,13 +147,10 @@ describe("rate limits", () => {
   it("answers 429 with Retry-After once a key's bucket is empty, with RateLimit headers on every response", async () => {
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("./api-keys");
-    const { secret } = await createApiKey(getDb(), {
-      projectId: a.projectId,
-      name: "slow",
-      role: "support",
-      rateLimitPerSecond: 1,
-      rateLimitBurst: 3,
-    });
+    const { secret } = await createApiKey(
+      { db: getDb() },
+      { projectId: a.projectId, name: "slow", role: "support", rateLimitPerSecond: 1, rateLimitBurst: 3 },
+    );
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof api>> | undefined;
     for (let i = 0; i < 5; i++) {

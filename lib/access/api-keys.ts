@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
+import type { AppContext } from "./context";
 import type { Role } from "./roles";
 
 /*
@@ -24,7 +25,7 @@ export interface CreatedKey {
 }
 
 export async function createApiKey(
-  db: Db,
+  ctx: AppContext<Db>,
   input: {
     projectId: string;
     name: string;
@@ -36,7 +37,7 @@ export async function createApiKey(
   },
 ): Promise<CreatedKey> {
   const secret = generateSecret();
-  const [row] = await db
+  const [row] = await ctx.db
     .insert(apiKeys)
     .values({
       projectId: input.projectId,
@@ -55,8 +56,8 @@ export async function createApiKey(
 }
 
 /** The live (unrevoked) key whose secret has this SHA-256, or null (key-cache.ts is the request path's way in). */
-export async function findKeyByHash(db: Db, secretHash: string): Promise<ApiKey | null> {
-  const [row] = await db
+export async function findKeyByHash(ctx: AppContext<Db>, secretHash: string): Promise<ApiKey | null> {
+  const [row] = await ctx.db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
@@ -67,11 +68,12 @@ export async function findKeyByHash(db: Db, secretHash: string): Promise<ApiKey 
 const lastTouched = new Map<string, number>();
 
 /** Records last use at most once a minute per key per process, so the hot path does not write on every request. */
-export function touchKey(db: Db, keyId: string): void {
+export function touchKey(ctx: AppContext<Db>, keyId: string): void {
   const now = Date.now();
   if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
   lastTouched.set(keyId, now);
-  db.update(apiKeys)
+  ctx.db
+    .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
     .where(eq(apiKeys.id, keyId))
     .catch(() => lastTouched.delete(keyId));

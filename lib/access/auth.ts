@@ -79,7 +79,7 @@ export const authConfig = (): NextAuthConfig => ({
   ],
   callbacks: {
     signIn: ({ user, account, profile }) =>
-      signInGate(getDb, { user, account, profile: profile as Record<string, unknown> | undefined }),
+      signInGate({ db: getDb }, { user, account, profile: profile as Record<string, unknown> | undefined }),
     // Every callbackUrl and redirectTo, whichever door it came through, lands on our origin (else /projects).
     redirect: ({ url, baseUrl }) => baseUrl + safePath(url, baseUrl),
     session({ session, user }) {

@@ -3,6 +3,7 @@ import { getListenSql, type Db } from "@/db/client";
 import type { ApiKey } from "@/db/schema";
 import { KEYS_CHANNEL } from "@/lib/queue/jobs";
 import { findKeyByHash, hashSecret } from "./api-keys";
+import type { AppContext } from "./context";
 
 /**
  * The keys this process has looked up, for KEY_CACHE_SECONDS (default 10; 0 turns the cache off), so a
@@ -65,17 +66,17 @@ function listening(): Listener {
 }
 
 /** The live (unrevoked) key for a secret, or null: from memory when this process holds it. */
-export async function findKeyCached(db: Db, secret: string): Promise<ApiKey | null> {
+export async function findKeyCached(ctx: AppContext<Db>, secret: string): Promise<ApiKey | null> {
   const ttl = ttlMs();
   const hash = hashSecret(secret);
-  if (!ttl) return findKeyByHash(db, hash);
+  if (!ttl) return findKeyByHash(ctx, hash);
   const s = listening();
   const { entries } = shared;
   const now = Date.now();
   const hit = entries.get(hash);
   if (hit && hit.until > now && s.live) return hit.key;
   const before = shared.generation;
-  const key = await findKeyByHash(db, hash);
+  const key = await findKeyByHash(ctx, hash);
   if (key && s.live && before === shared.generation) {
     entries.delete(hash);
     entries.set(hash, { key, until: now + ttl });

@@ -110,20 +110,22 @@ describe("signInGate (next-auth's signIn callback)", () => {
     throw new Error("an unverified address must be refused before any lookup");
   };
   it("refuses an OAuth sign-in with an unverified address before looking up any admin or invitation", async () => {
-    const answer = await signInGate(noDb, {
-      user: { email: "owner@example.com" },
-      account: { provider: "google", type: "oidc", access_token: "t" },
-      profile: { email: "owner@example.com", email_verified: false },
-    });
+    const answer = await signInGate(
+      { db: noDb },
+      {
+        user: { email: "owner@example.com" },
+        account: { provider: "google", type: "oidc", access_token: "t" },
+        profile: { email: "owner@example.com", email_verified: false },
+      },
+    );
     expect(answer).toBe("/signin?error=UnverifiedEmail");
     const gh = await signInGate(
-      noDb,
+      { db: noDb, fetch: githubAnswers([{ email: "owner@example.com", verified: false }]) as typeof fetch },
       {
         user: { email: "owner@example.com" },
         account: { provider: "github", type: "oauth", access_token: "t" },
         profile: {},
       },
-      githubAnswers([{ email: "owner@example.com", verified: false }]) as typeof fetch,
     );
     expect(gh).toBe("/signin?error=UnverifiedEmail");
   });
@@ -137,17 +139,23 @@ describe("signInGate (next-auth's signIn callback)", () => {
         }),
       }) as never;
     expect(
-      await signInGate(db, {
-        user: { email: "owner@example.com" },
-        account: { provider: "google", type: "oidc" },
-        profile: { email: "owner@example.com", email_verified: true },
-      }),
+      await signInGate(
+        { db },
+        {
+          user: { email: "owner@example.com" },
+          account: { provider: "google", type: "oidc" },
+          profile: { email: "owner@example.com", email_verified: true },
+        },
+      ),
     ).toBe(true);
     expect(
-      await signInGate(db, {
-        user: { email: "owner@example.com" },
-        account: { provider: "nodemailer", type: "email" },
-      }),
+      await signInGate(
+        { db },
+        {
+          user: { email: "owner@example.com" },
+          account: { provider: "nodemailer", type: "email" },
+        },
+      ),
     ).toBe(true);
     expect(looked).toEqual(["admin", "admin"]);
   });

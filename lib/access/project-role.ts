@@ -1,19 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, projectMembers, projects } from "@/db/schema";
 import type { OrgRole, Role } from "./roles";
-import type { ProjectContext } from "@/lib/access/context";
+import type { AppContext, ProjectContext } from "./context";
 
 /**
  * An admin's effective role in a project: admin when they own or administer the project's org (inherited,
  * off the roster), otherwise their roster role; null when they have none. `undefined` project: not found.
  */
 export async function projectRoleOf(
-  db: DbOrTx,
-  adminId: string,
-  projectId: string,
+  ctx: AppContext,
+  { adminId, projectId }: { adminId: string; projectId: string },
 ): Promise<{ role: Role | null; inherited: boolean; orgRole: OrgRole | null } | undefined> {
-  const [row] = await db
+  const [row] = await ctx.db
     .select({
       orgRole: adminOrgMembers.role,
       rosterRole: projectMembers.role,

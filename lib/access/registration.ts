@@ -1,5 +1,5 @@
 import { and, gt, isNull, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { AppContext } from "./context";
 import { admins, projectInvites } from "@/db/schema";
 
 export type RegistrationMode = "open" | "invite_only";
@@ -15,15 +15,15 @@ export function registrationMode(): RegistrationMode {
  * May this address sign in? Existing admins always may. A new address may register when registration is
  * open, or under invite_only when a pending (unrevoked, unaccepted, unexpired) invitation names it.
  */
-export async function maySignIn(db: DbOrTx, email: string): Promise<boolean> {
-  const [existing] = await db
+export async function maySignIn(ctx: AppContext, email: string): Promise<boolean> {
+  const [existing] = await ctx.db
     .select({ id: admins.id })
     .from(admins)
     .where(sql`lower(${admins.email}) = lower(${email})`)
     .limit(1);
   if (existing) return true;
   if (registrationMode() === "open") return true;
-  const [invite] = await db
+  const [invite] = await ctx.db
     .select({ id: projectInvites.id })
     .from(projectInvites)
     .where(

@@ -1,6 +1,5 @@
-import type { Db } from "@/db/client";
 import { Forbidden, NotFound } from "@/lib/http/errors";
-import type { Actor } from "./context";
+import type { Actor, AppContext } from "./context";
 import { projectRoleOf } from "./project-role";
 import { assertSameOriginWrite } from "./same-origin";
 import { adminForRequest } from "./session-admin";
@@ -11,11 +10,14 @@ import { adminForRequest } from "./session-admin";
  * live session (the caller answers 401); 404 for an unknown project; 403 for a signed-in admin without
  * a role in it.
  */
-export async function resolveSessionActor(db: Db, req: Request, projectId: string): Promise<Actor | null> {
-  const admin = await adminForRequest(db, req);
+export async function resolveSessionActor(
+  ctx: AppContext,
+  { req, projectId }: { req: Request; projectId: string },
+): Promise<Actor | null> {
+  const admin = await adminForRequest(ctx, req);
   if (!admin) return null;
   assertSameOriginWrite(req);
-  const access = await projectRoleOf(db, admin.id, projectId);
+  const access = await projectRoleOf(ctx, { adminId: admin.id, projectId });
   if (!access) throw new NotFound("No such project.");
   if (!access.role) throw new Forbidden("You are not a member of this project.");
   return { kind: "admin", adminId: admin.id, email: admin.email, role: access.role, orgRole: access.orgRole };

@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { AppContext } from "./context";
 import { admins, adminSessions, type Admin } from "@/db/schema";
 
 /** next-auth's database-session cookie (the `__Secure-` form is used over https). */
@@ -31,9 +31,9 @@ function safeDecode(value: string): string {
 }
 
 /** The admin behind a live session token, or null. */
-export async function adminForSessionToken(db: DbOrTx, token: string | null): Promise<Admin | null> {
+export async function adminForSessionToken(ctx: AppContext, token: string | null): Promise<Admin | null> {
   if (!token) return null;
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ admin: admins })
     .from(adminSessions)
     .innerJoin(admins, eq(admins.id, adminSessions.userId))
@@ -42,6 +42,6 @@ export async function adminForSessionToken(db: DbOrTx, token: string | null): Pr
   return row?.admin ?? null;
 }
 
-export async function adminForRequest(db: DbOrTx, req: Request): Promise<Admin | null> {
-  return adminForSessionToken(db, sessionTokenFrom(req));
+export async function adminForRequest(ctx: AppContext, req: Request): Promise<Admin | null> {
+  return adminForSessionToken(ctx, sessionTokenFrom(req));
 }

@@ -50,7 +50,7 @@ describe("the delivery log", () => {
     await seed(5, "delivered", 40);
     await seed(3, "pending", 40);
     await seed(4, "failed", 1);
-    await pruneDeliveries((await import("../../db/client")).getDb());
+    await pruneDeliveries({ db: (await import("../../db/client")).getDb() });
     expect(await count("state = 'delivered'")).toBe(0);
     expect(await count("state = 'pending'")).toBe(3);
     expect(await count("state = 'failed'")).toBe(4);
@@ -64,7 +64,7 @@ describe("the delivery log", () => {
     await seed(DELIVERIES_PER_DESTINATION + 20, "delivered", 2);
     const newest = await sql`select id from destination_deliveries where project_id = ${p.projectId}
       and destination_id = ${destinationId} and state = 'delivered' order by id desc limit 1`;
-    await pruneDeliveries((await import("../../db/client")).getDb());
+    await pruneDeliveries({ db: (await import("../../db/client")).getDb() });
     // The bound counts every message the destination holds: 3 pending + 4 failed + the delivered ones.
     expect(await count("state <> 'pending'")).toBeLessThanOrEqual(DELIVERIES_PER_DESTINATION);
     expect(await count("state <> 'pending'")).toBeGreaterThan(DELIVERIES_PER_DESTINATION - 10);

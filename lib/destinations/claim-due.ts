@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { unseal } from "@/lib/signing/seal";
 import type { SigningSecrets } from "./sign";
 
@@ -33,7 +34,7 @@ function open(sealed: string): string {
  * `next_attempt_at` a lease ahead: a sender killed mid-attempt leaves the delivery due again after it.
  */
 export async function claimDue(
-  db: Db,
+  { db }: AppContext<Db>,
   opts: { perDestination: number; busy: Map<string, number>; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const busy = JSON.stringify([...opts.busy].map(([id, n]) => ({ id, n })));

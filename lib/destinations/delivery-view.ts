@@ -23,7 +23,10 @@ interface Row {
 const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
 
 /** Deliveries of the project matching `where` (over `dd`), newest first, each with its attempts (oldest first). */
-export async function deliveryViews(ctx: ProjectContext, where: SQL, limit: number): Promise<DeliveryView[]> {
+export async function deliveryViews(
+  ctx: ProjectContext,
+  { where, limit }: { where: SQL; limit: number },
+): Promise<DeliveryView[]> {
   const rows = await queryRows<Row>(
     ctx.db,
     sql`

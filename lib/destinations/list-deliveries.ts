@@ -9,17 +9,15 @@ import type { listDeliveriesQuery } from "./schemas";
 /** A destination's delivery log, newest first, optionally one state; each message with its attempts. */
 export async function listDeliveries(
   ctx: ProjectContext,
-  destinationId: string,
-  q: z.output<typeof listDeliveriesQuery>,
+  { destinationId, query: q }: { destinationId: string; query: z.output<typeof listDeliveriesQuery> },
 ) {
   await getDestination(ctx, destinationId);
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const rows = await deliveryViews(
-    ctx,
-    sql`dd.destination_id = ${destinationId}::uuid
+  const rows = await deliveryViews(ctx, {
+    where: sql`dd.destination_id = ${destinationId}::uuid
       ${q.state ? sql`and dd.state = ${q.state}` : sql``}
       ${after ? sql`and dd.id < ${after[0]}::uuid` : sql``}`,
-    q.limit + 1,
-  );
+    limit: q.limit + 1,
+  });
   return page(rows, q.limit, (r) => [r.id]);
 }

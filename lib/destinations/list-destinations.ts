@@ -8,6 +8,9 @@ import { destinationViews } from "./view";
 /** The project's destinations, newest first, each with its health. */
 export async function listDestinations(ctx: ProjectContext, q: z.output<typeof listDestinationsQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const rows = await destinationViews(ctx, after ? sql`d.id < ${after[0]}::uuid` : sql`true`, q.limit + 1);
+  const rows = await destinationViews(ctx, {
+    where: after ? sql`d.id < ${after[0]}::uuid` : sql`true`,
+    limit: q.limit + 1,
+  });
   return page(rows, q.limit, (r) => [r.id]);
 }

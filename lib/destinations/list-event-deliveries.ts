@@ -11,5 +11,5 @@ const MAX_PER_EVENT = 200;
  * its state, attempts and times. For the event trace.
  */
 export function listEventDeliveries(ctx: ProjectContext, eventId: string): Promise<DeliveryView[]> {
-  return deliveryViews(ctx, sql`dd.event_id = ${eventId}::uuid`, MAX_PER_EVENT);
+  return deliveryViews(ctx, { where: sql`dd.event_id = ${eventId}::uuid`, limit: MAX_PER_EVENT });
 }

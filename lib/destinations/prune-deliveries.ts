@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 
 /** Finished messages kept per destination, and for how long (DESTINATION_LOG_DAYS, default 30). */
 export const DELIVERIES_PER_DESTINATION = 10_000;
@@ -10,7 +11,7 @@ export const deliveryLogDays = (env = process.env) => Number(env.DESTINATION_LOG
  * days go, and each destination keeps only its newest DELIVERIES_PER_DESTINATION finished ones. Pending
  * messages are never pruned (they are not delivered yet). Attempts go with their message.
  */
-export async function pruneDeliveries(db: Db): Promise<void> {
+export async function pruneDeliveries({ db }: AppContext<Db>): Promise<void> {
   await db.execute(sql`
     delete from destination_deliveries where ctid = any(array(
       select ctid from destination_deliveries

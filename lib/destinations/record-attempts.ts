@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { inRetryingTransaction } from "@/lib/db/retry";
 import type { AttemptResult } from "./post-message";
 
@@ -17,7 +17,10 @@ export interface Outcome extends AttemptResult {
  * a failure starts it, `410 Gone` turns it off at once, and failing every attempt for `disableAfterMs`
  * turns it off with the reason. Batched because a busy sender finishes thousands of attempts a second.
  */
-export async function recordAttempts(db: DbOrTx, outcomes: Outcome[], disableAfterMs: number): Promise<void> {
+export async function recordAttempts(
+  { db }: AppContext,
+  { outcomes, disableAfterMs }: { outcomes: Outcome[]; disableAfterMs: number },
+): Promise<void> {
   if (!outcomes.length) return;
   const rows = JSON.stringify(
     outcomes.map((o) => ({

@@ -12,7 +12,10 @@ import { MAX_REPLAY, type replayBody } from "./schemas";
  * `webhook-id`s), whether or not it is enabled now (a disabled one sends them once it is turned on). Refused with 422
  * when the window holds more than MAX_REPLAY of them (nothing is queued): replay narrower windows.
  */
-export async function replayDeliveries(ctx: ProjectContext, destinationId: string, input: z.output<typeof replayBody>) {
+export async function replayDeliveries(
+  ctx: ProjectContext,
+  { destinationId, body: input }: { destinationId: string; body: z.output<typeof replayBody> },
+) {
   await getDestination(ctx, destinationId);
   const until = input.until ?? new Date().toISOString();
   return inRetryingTransaction(ctx.db, async (tx) => {

@@ -11,8 +11,7 @@ import type { DeliveryView } from "./schemas";
  */
 export async function retryDelivery(
   ctx: ProjectContext,
-  destinationId: string,
-  deliveryId: string,
+  { destinationId, deliveryId }: { destinationId: string; deliveryId: string },
 ): Promise<DeliveryView> {
   const rows = await ctx.db.execute(sql`
     update destination_deliveries set state = 'pending', tries = 0, next_attempt_at = now(), finished_at = null
@@ -20,6 +19,6 @@ export async function retryDelivery(
     returning id`);
   if (!rows.length) throw new NotFound("No delivery with this id for this destination.");
   await ctx.db.execute(sql`select pg_notify(${DESTINATIONS_CHANNEL}, '')`);
-  const [view] = await deliveryViews(ctx, sql`dd.id = ${deliveryId}::uuid`, 1);
+  const [view] = await deliveryViews(ctx, { where: sql`dd.id = ${deliveryId}::uuid`, limit: 1 });
   return view!;
 }

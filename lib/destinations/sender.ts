@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { databaseUrl, type Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { log } from "@/lib/observability/logger";
 import { claimDue, type ClaimedDelivery } from "./claim-due";
 import { CONNECTIONS_PER_DESTINATION } from "./http-agent";
@@ -57,7 +58,7 @@ export function outcomeOf(d: ClaimedDelivery, r: Awaited<ReturnType<typeof postM
  * keep-alive agent, and writes outcomes in batches. Woken by NOTIFY when the pipeline decides deliveries
  * and whenever a slot frees; polls for retries falling due. Any number of workers run one each.
  */
-export async function startSender(db: Db, opts: SenderOptions = senderOptions()) {
+export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = senderOptions()) {
   const schedule = retrySchedule();
   const disableAfter = disableAfterMs();
   const busy = new Map<string, number>();
@@ -92,7 +93,7 @@ export async function startSender(db: Db, opts: SenderOptions = senderOptions())
         const batch = pending;
         pending = [];
         try {
-          await recordAttempts(db, batch, disableAfter);
+          await recordAttempts(ctx, { outcomes: batch, disableAfterMs: disableAfter });
         } catch (err) {
           log.error({ err }, "recording delivery attempts failed; retrying");
           pending = [...batch, ...pending];
@@ -131,7 +132,7 @@ export async function startSender(db: Db, opts: SenderOptions = senderOptions())
         continue;
       }
       try {
-        const claimed = await claimDue(db, { perDestination: opts.perDestination, busy, limit: room });
+        const claimed = await claimDue(ctx, { perDestination: opts.perDestination, busy, limit: room });
         for (const d of claimed) {
           inFlight++;
           busy.set(d.destinationId, (busy.get(d.destinationId) ?? 0) + 1);

@@ -34,11 +34,12 @@ export async function testDestination(ctx: ProjectContext, id: string): Promise<
     previous: d.previous_secret_sealed ? unseal(d.previous_secret_sealed) : null,
   };
   const result = await postMessage(d.url, secrets, webhookIdOf(delivery!.id), JSON.stringify(payload));
-  await recordAttempts(
-    ctx.db,
-    [{ ...result, projectId: ctx.projectId, deliveryId: delivery!.id, destinationId: id, nextAttemptAt: null }],
-    disableAfterMs(),
-  );
-  const [view] = await deliveryViews(ctx, sql`dd.id = ${delivery!.id}::uuid`, 1);
+  await recordAttempts(ctx, {
+    outcomes: [
+      { ...result, projectId: ctx.projectId, deliveryId: delivery!.id, destinationId: id, nextAttemptAt: null },
+    ],
+    disableAfterMs: disableAfterMs(),
+  });
+  const [view] = await deliveryViews(ctx, { where: sql`dd.id = ${delivery!.id}::uuid`, limit: 1 });
   return view!;
 }

@@ -13,8 +13,7 @@ import type { updateDestinationBody } from "./schemas";
  */
 export async function updateDestination(
   ctx: ProjectContext,
-  id: string,
-  input: z.output<typeof updateDestinationBody>,
+  { id, patch: input }: { id: string; patch: z.output<typeof updateDestinationBody> },
 ) {
   if (input.url !== undefined) assertUrlAllowed(input.url);
   const rows = await ctx.db

@@ -28,7 +28,10 @@ const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
  * Destinations of the project matching `where` (over `d`), ordered by `order`, with their health: attempts
  * and successes over 24 h, the last failed attempt, and the backlog. Never the secret.
  */
-export async function destinationViews(ctx: ProjectContext, where: SQL, limit: number): Promise<DestinationView[]> {
+export async function destinationViews(
+  ctx: ProjectContext,
+  { where, limit }: { where: SQL; limit: number },
+): Promise<DestinationView[]> {
   const rows = await queryRows<Row>(
     ctx.db,
     sql`

@@ -1,11 +1,9 @@
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as schema from "@/db/schema";
 import type { Db } from "@/db/client";
 import { systemContext } from "@/lib/access/context";
-import { createProjectWithOwner } from "@/lib/projects/create-project";
 import { createTestDatabase } from "../../scripts/test/database";
+import { projectIn, type SentQuery } from "../../scripts/test/in-process";
 import { listEvents, listEventsQuery } from "./list-events";
 
 /**
@@ -16,7 +14,7 @@ import { listEvents, listEventsQuery } from "./list-events";
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sql: postgres.Sql;
-const sent: { query: string; params: unknown[] }[] = [];
+const sent: SentQuery[] = [];
 let db: Db;
 let projectId: string;
 const userId = "0196f000-0000-7000-8000-000000000007";
@@ -24,18 +22,10 @@ const userId = "0196f000-0000-7000-8000-000000000007";
 beforeAll(async () => {
   database = await createTestDatabase("relay_list_events");
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, {
-    schema,
-    casing: "snake_case",
-    logger: { logQuery: (query, params) => void sent.push({ query, params }) },
-  }) as unknown as Db;
   ({
-    project: { id: projectId },
-  } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  }));
+    db,
+    ctx: { projectId },
+  } = await projectIn(sql, { sent }));
   // 20,000 events over ten names and a hundred users, a second apart, then fresh statistics.
   await sql`
     insert into events (project_id, id, name, user_id, data, origin, occurred_at)

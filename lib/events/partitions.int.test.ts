@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../../db/schema";
 import type { Db } from "../../db/client";
-import { systemContext, type ProjectContext } from "../access/context";
+import type { ProjectContext } from "../access/context";
 import { drainIntake } from "../pipeline/drain-intake";
-import { createProjectWithOwner } from "../projects/create-project";
 import { stopBoss } from "../queue/boss";
 import { createTestDatabase } from "../../scripts/test/database";
+import { projectIn } from "../../scripts/test/in-process";
 import { acceptEvents } from "./accept-events";
 import { listEvents, listEventsQuery } from "./list-events";
 import { ensureEventPartitions, listEventPartitions, partitionName, weekStart } from "./partitions";
@@ -29,13 +27,7 @@ beforeAll(async () => {
   database = await createTestDatabase("relay_partitions");
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
-  ctx = systemContext(db, project.id);
+  ({ db, ctx } = await projectIn(sql));
 }, 60_000);
 
 afterAll(async () => {

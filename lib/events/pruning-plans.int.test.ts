@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql as dsql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../../db/schema";
 import type { Db } from "../../db/client";
-import { systemContext, type ProjectContext } from "../access/context";
+import type { ProjectContext } from "../access/context";
 import { compileRule } from "../lists/rules";
 import { loadEvents } from "../pipeline/run-step";
-import { createProjectWithOwner } from "../projects/create-project";
 import { stopBoss } from "../queue/boss";
 import { createTestDatabase } from "../../scripts/test/database";
+import { projectIn, type SentQuery } from "../../scripts/test/in-process";
 import { listEvents, listEventsQuery } from "./list-events";
 import { ensureEventPartitions, partitionName, weekStart } from "./partitions";
 
@@ -24,7 +22,7 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sql: postgres.Sql;
 let db: Db;
 let ctx: ProjectContext<Db>;
-const sent: { query: string; params: unknown[] }[] = [];
+const sent: SentQuery[] = [];
 const WEEK = 7 * 86_400_000;
 const thisWeek = weekStart(new Date());
 const weekAgo = (n: number) => new Date(thisWeek.getTime() - n * WEEK);
@@ -34,17 +32,7 @@ beforeAll(async () => {
   database = await createTestDatabase("relay_pruning");
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, {
-    schema,
-    casing: "snake_case",
-    logger: { logQuery: (query, params) => void sent.push({ query, params }) },
-  }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
-  ctx = systemContext(db, project.id);
+  ({ db, ctx } = await projectIn(sql, { sent }));
   await sql`alter table events detach partition events_before`;
   await sql.unsafe(
     `alter table events attach partition events_before for values from (minvalue) to ('${weekAgo(20).toISOString()}')`,

@@ -32,11 +32,10 @@ beforeAll(async () => {
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
   for (const k of ["a", "b", "c"] as const) {
-    const { project } = await createProjectWithOwner(db, {
-      orgName: k,
-      projectName: k,
-      ownerEmail: `${k}-${crypto.randomUUID()}@example.com`,
-    });
+    const { project } = await createProjectWithOwner(
+      { db },
+      { orgName: k, projectName: k, ownerEmail: `${k}-${crypto.randomUUID()}@example.com` },
+    );
     ids[k] = project.id;
   }
   await sql`update projects set event_retention_days = case id when ${ids.a}::uuid then 30 when ${ids.c}::uuid then 60 end`;

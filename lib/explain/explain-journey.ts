@@ -60,8 +60,7 @@ async function candidates(ctx: ProjectContext, en: Entrance, userId: string): Pr
  */
 export async function explainJourney(
   ctx: ProjectContext,
-  journeyId: string,
-  userId: string,
+  { journeyId, userId }: { journeyId: string; userId: string },
 ): Promise<JourneyExplanation> {
   const journey = await findJourney(ctx, journeyId);
   await findUserId(ctx, userId);

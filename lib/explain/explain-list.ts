@@ -15,7 +15,10 @@ const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
  * the rules evaluated now by the pipeline's own evaluator with every node's verdict and readings. Each
  * read is a key probe or a bounded index range, so it costs the same whatever the user's history.
  */
-export async function explainList(ctx: ProjectContext, listId: string, userId: string): Promise<ListExplanation> {
+export async function explainList(
+  ctx: ProjectContext,
+  { listId, userId }: { listId: string; userId: string },
+): Promise<ListExplanation> {
   const list = await findList(ctx, { id: listId });
   await findUserId(ctx, userId);
   const [state] = await queryRows<{

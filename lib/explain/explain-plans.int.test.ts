@@ -81,8 +81,8 @@ it("the pipeline's rule decision touches as many pages for a user with 100,000 e
 it("list and journey explain touch as many pages for a user with 100,000 events as for one with 1,000", async () => {
   const pages = (user: string) =>
     plans.pagesRead(async (tx) => {
-      await explainList(systemContext(tx, projectId), listId, user);
-      await explainJourney(systemContext(tx, projectId), journeyId, user);
+      await explainList(systemContext(tx, projectId), { listId, userId: user });
+      await explainJourney(systemContext(tx, projectId), { journeyId, userId: user });
     });
   const small = await pages(SMALL);
   const big = await pages(BIG);
@@ -93,8 +93,8 @@ it("list and journey explain touch as many pages for a user with 100,000 events 
 it("list and journey explain read a few events for either user, not their history", async () => {
   const rows = async (user: string) =>
     rowsRead(db, ["events", "list_changes", "journey_entries"] as const, async (tx) => {
-      await explainList(systemContext(tx, projectId), listId, user);
-      await explainJourney(systemContext(tx, projectId), journeyId, user);
+      await explainList(systemContext(tx, projectId), { listId, userId: user });
+      await explainJourney(systemContext(tx, projectId), { journeyId, userId: user });
     });
   const small = await rows(SMALL);
   const big = await rows(BIG);

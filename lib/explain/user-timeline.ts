@@ -13,7 +13,10 @@ const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.
  * merged on (time, id), cut at `limit`. Keyset pagination: a page deep in a long history costs what the
  * first one does.
  */
-export async function userTimeline(ctx: ProjectContext, userId: string, q: z.output<typeof timelineQuery>) {
+export async function userTimeline(
+  ctx: ProjectContext,
+  { userId, query: q }: { userId: string; query: z.output<typeof timelineQuery> },
+) {
   await findUserId(ctx, userId);
   const after = decodeCursor(q.cursor, cursorShape);
   const c = after ? { at: after[0], id: after[1] } : null;

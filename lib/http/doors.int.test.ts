@@ -207,13 +207,10 @@ describe("4, 5. the request log", () => {
   it("counts 429s in the rollups instead of logging each one", async () => {
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("../access/api-keys");
-    const slow = await createApiKey(getDb(), {
-      projectId: p.projectId,
-      name: "slow",
-      role: "client",
-      rateLimitPerSecond: 1,
-      rateLimitBurst: 1,
-    });
+    const slow = await createApiKey(
+      { db: getDb() },
+      { projectId: p.projectId, name: "slow", role: "client", rateLimitPerSecond: 1, rateLimitBurst: 1 },
+    );
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++)
       statuses.push(
@@ -409,14 +406,17 @@ describe("caller budgets", () => {
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("../access/api-keys");
     const site = "https://shop.example";
-    const browser = await createApiKey(getDb(), {
-      projectId: p.projectId,
-      name: "browser",
-      role: "client",
-      rateLimitPerSecond: 1,
-      rateLimitBurst: 3,
-      allowedOrigins: [site],
-    });
+    const browser = await createApiKey(
+      { db: getDb() },
+      {
+        projectId: p.projectId,
+        name: "browser",
+        role: "client",
+        rateLimitPerSecond: 1,
+        rateLimitBurst: 3,
+        allowedOrigins: [site],
+      },
+    );
     const event = (from: string, origin = site) =>
       call("POST", p.client("/users/events"), {
         key: browser.secret,

@@ -96,13 +96,10 @@ describe("RateLimit-* headers on every kind of answer", () => {
   it("answers a key past its budget with 429 problem+json and Retry-After", async () => {
     const { getDb } = await import("../../db/client");
     const { createApiKey } = await import("../access/api-keys");
-    const { secret } = await createApiKey(getDb(), {
-      projectId: p.projectId,
-      name: "tight",
-      role: "support",
-      rateLimitPerSecond: 1,
-      rateLimitBurst: 2,
-    });
+    const { secret } = await createApiKey(
+      { db: getDb() },
+      { projectId: p.projectId, name: "tight", role: "support", rateLimitPerSecond: 1, rateLimitBurst: 2 },
+    );
     const answers = await Promise.all(
       Array.from({ length: 4 }, () => api("GET", p.admin("/members"), { key: secret })),
     );

@@ -74,7 +74,7 @@ export function withProject<P extends { projectID: string } = { projectID: strin
 
       if (authorization) {
         const secret = keyFromAuthorization(authorization);
-        const key = secret ? await findKeyCached(db, secret) : null;
+        const key = secret ? await findKeyCached({ db }, secret) : null;
         if (!key)
           throw new Unauthorized(
             secret
@@ -92,7 +92,7 @@ export function withProject<P extends { projectID: string } = { projectID: strin
             "This is a browser key (it has allowed_origins): it may only upsert users and send user events (POST /users, POST /users/events).",
           );
         }
-        touchKey(db, key.id);
+        touchKey({ db }, key.id);
         // Same answer whether the other project exists or not: a key learns nothing outside its project.
         if (projectID !== undefined && (!uuid.safeParse(projectID).success || key.projectId !== projectID)) {
           throw new Forbidden("This API key is not valid for this project.");
@@ -104,7 +104,7 @@ export function withProject<P extends { projectID: string } = { projectID: strin
         };
       } else if (opts.sessions && projectID !== undefined) {
         if (!uuid.safeParse(projectID).success) throw new NotFound("No such project.");
-        const actor = await resolveSessionActor(db, req, projectID);
+        const actor = await resolveSessionActor({ db }, { req, projectId: projectID });
         if (actor?.kind === "admin") headers = await limitSession(actor.adminId);
         if (actor) ctx = { projectId: projectID, actor, db };
       }

@@ -1,5 +1,5 @@
 import { getDb, type Db } from "@/db/client";
-import type { Admin } from "@/db/schema";
+import type { AdminContext } from "@/lib/access/context";
 import { assertSameOriginWrite } from "@/lib/access/same-origin";
 import { adminForRequest } from "@/lib/access/session-admin";
 import { answerError, limitSession } from "./budgets";
@@ -7,10 +7,8 @@ import { Unauthorized } from "./errors";
 import { withHeaders } from "./rate-limit";
 import { observed } from "@/lib/observability/request";
 
-export interface SessionContext {
-  admin: Admin;
-  db: Db;
-}
+/** A console session outside any one project: the signed-in admin and the database. */
+export type SessionContext = AdminContext<Db>;
 
 type RouteContext<P> = { params: Promise<P> };
 type Handler<P> = (req: Request, ctx: SessionContext, params: P) => Promise<Response>;
@@ -25,7 +23,7 @@ export function withSession<P = Record<string, never>>(handler: Handler<P>) {
     let headers: Record<string, string> = {};
     try {
       const db = getDb();
-      const admin = await adminForRequest(db, req);
+      const admin = await adminForRequest({ db }, req);
       if (!admin) throw new Unauthorized("Sign in to the console first.");
       headers = await limitSession(admin.id);
       assertSameOriginWrite(req);

@@ -32,7 +32,7 @@ beforeAll(async () => {
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
   ({
     project: { id: projectId },
-  } = await createProjectWithOwner(db, { orgName: "o", projectName: "p", ownerEmail: "o@example.com" }));
+  } = await createProjectWithOwner({ db }, { orgName: "o", projectName: "p", ownerEmail: "o@example.com" }));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 
 export interface RowMerge {
@@ -24,8 +24,8 @@ export interface RowMerge {
  * (a silently lost update). In READ COMMITTED the next statement takes a fresh snapshot.
  */
 export async function mergeRows(
-  tx: DbOrTx,
-  opts: { table: string; projectId: string; keys: string[]; columns: readonly string[]; rows: RowMerge[] },
+  ctx: ProjectContext,
+  opts: { table: string; keys: string[]; columns: readonly string[]; rows: RowMerge[] },
 ): Promise<(string[] | null)[]> {
   if (!opts.rows.length) return [];
   const table = sql.identifier(opts.table);
@@ -46,6 +46,7 @@ export async function mergeRows(
     ch_c: r.columns ?? {},
     ch_d: r.data && Object.keys(r.data).length ? r.data : null,
   }));
+  const { db: tx, projectId } = ctx;
   const changed = await queryRows<{ ord: number; keys: string[] }>(
     tx,
     sql`
@@ -54,7 +55,7 @@ export async function mergeRows(
     -- the project when the table's statistics are stale), and the row's ctid for the update below: the
     -- caller holds the rows' locks, so no other writer can move them before it.
     old as (select x.*, t.* from x cross join lateral (
-      select t.ctid as _tid, t.* from ${table} t where t.project_id = ${opts.projectId}::uuid and ${keyJoin} offset 0) t),
+      select t.ctid as _tid, t.* from ${table} t where t.project_id = ${projectId}::uuid and ${keyJoin} offset 0) t),
     ch as (
       select old.*, array_remove(array[${sql.join([...cases, sql`null`], sql`, `)}]::text[], null)
         || coalesce((select array_agg('data.' || n.key order by n.key) from jsonb_each(coalesce(ch_d, '{}'::jsonb)) n
@@ -68,7 +69,7 @@ export async function mergeRows(
       ],
       sql`, `,
     )}
-    from ch where u.ctid = ch._tid and u.project_id = ${opts.projectId}::uuid
+    from ch where u.ctid = ch._tid and u.project_id = ${projectId}::uuid
     returning ch.ord, ch.keys`,
   );
   const out: (string[] | null)[] = opts.rows.map(() => null);

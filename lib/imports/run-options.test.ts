@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_IMPORT_BATCH, importRunOptions, MAX_IMPORT_BATCH } from "./run-import";
+import { DEFAULT_IMPORT_BATCH, importRunOptions, MAX_IMPORT_BATCH } from "./run-options";
 
 // Only the variables under test (process.env types NODE_ENV as required).
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;

@@ -33,14 +33,16 @@ beforeAll(async () => {
   database = await createTestDatabase("relay_mail");
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "mail",
-    projectName: "Mail outage",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    { orgName: "mail", projectName: "Mail outage", ownerEmail: `o-${crypto.randomUUID()}@example.com` },
+  );
   projectId = project.id;
   key = (
-    await createApiKey(db, { projectId, name: "admin", role: "admin", rateLimitPerSecond: 1000, rateLimitBurst: 1000 })
+    await createApiKey(
+      { db },
+      { projectId, name: "admin", role: "admin", rateLimitPerSecond: 1000, rateLimitBurst: 1000 },
+    )
   ).secret;
   smtpPortNumber = await freePort();
   server = await startNextServer({

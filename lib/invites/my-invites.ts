@@ -1,18 +1,19 @@
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { alias } from "drizzle-orm/pg-core";
-import type { DbOrTx } from "@/db/client";
-import { adminOrgs, admins, projectInvites, projects, type Admin } from "@/db/schema";
+import { adminOrgs, admins, projectInvites, projects } from "@/db/schema";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import type { listInvitesQuery } from "./schemas";
 import { toInviteFields } from "./view";
+import type { AdminContext } from "@/lib/access/context";
 
 const inviter = alias(admins, "inviter");
 
 /** The signed-in admin's pending invitations (addressed to their e-mail, case-insensitive), newest first. */
-export async function listMyInvites(db: DbOrTx, admin: Admin, q: z.output<typeof listInvitesQuery>) {
+export async function listMyInvites(ctx: AdminContext, q: z.output<typeof listInvitesQuery>) {
+  const { admin } = ctx;
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
-  const rows = await db
+  const rows = await ctx.db
     .select({ invite: projectInvites, projectName: projects.name, orgName: adminOrgs.name, inviter: inviter.email })
     .from(projectInvites)
     .innerJoin(projects, eq(projects.id, projectInvites.projectId))

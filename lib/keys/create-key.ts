@@ -9,7 +9,7 @@ import { toKeyView } from "./view";
 export async function createKey(ctx: ProjectContext, input: z.output<typeof createKeyBody>) {
   assertMayGrant(ctx.actor, input.role, "create a key with");
   const createdBy = ctx.actor.kind === "admin" ? ctx.actor.adminId : null;
-  const { key, secret } = await createApiKey(ctx.db, {
+  const { key, secret } = await createApiKey(ctx, {
     projectId: ctx.projectId,
     name: input.name,
     role: input.role,

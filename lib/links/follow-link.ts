@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { readLinkToken } from "./tokens";
 import { withTransaction } from "@/lib/db/transaction";
-import { systemContext } from "@/lib/access/context";
+import { type AppContext, systemContext } from "@/lib/access/context";
 
 /**
  * Resolves a tracked link. Returns the destination for a valid token (null otherwise: the caller answers
@@ -12,14 +11,14 @@ import { systemContext } from "@/lib/access/context";
  * `link.clicked`; a recipient erased since the send still gets redirected, but nothing is recorded.
  */
 export async function followLink(
-  db: DbOrTx,
-  token: string,
-  opts: { record: boolean; userAgent?: string | null },
+  ctx: AppContext,
+  opts: { token: string; record: boolean; userAgent?: string | null },
 ): Promise<string | null> {
+  const { token } = opts;
   const claim = readLinkToken(token);
   if (!claim) return null;
   if (!opts.record) return claim.url;
-  await withTransaction(db, async (tx) => {
+  await withTransaction(ctx.db, async (tx) => {
     const [user] = await tx
       .select({ id: users.id })
       .from(users)

@@ -158,7 +158,7 @@ describe("dynamic lists", () => {
     await new Promise((r) => setTimeout(r, 4_500));
     const { refreshWindowedLists } = await import("./refresh-windowed-lists");
     const { getDb } = await import("../../db/client");
-    await refreshWindowedLists(getDb());
+    await refreshWindowedLists({ db: getDb() });
     expect(await members(list.body.id)).toEqual([]);
     expect(await listEvents("list.user.removed", list.body.id)).toHaveLength(1);
   });

@@ -104,9 +104,8 @@ export async function addMembers(
     );
     if (locked.length !== existing.length) throw new RetryTransaction(); // removed concurrently; start over
   }
-  const changes = await mergeRows(tx, {
+  const changes = await mergeRows(ctx, {
     table: "organization_members",
-    projectId,
     keys: ["organization_id", "user_id"],
     columns: [],
     rows: existing.map((g) => ({ key: [g.organizationId, g.userId], data: g.data })),

@@ -24,13 +24,12 @@ beforeAll(async () => {
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
   for (const name of ["a", "b"]) {
-    const { project } = await createProjectWithOwner(db, {
-      orgName: `quota-${name}`,
-      projectName: name,
-      ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-    });
+    const { project } = await createProjectWithOwner(
+      { db },
+      { orgName: `quota-${name}`, projectName: name, ownerEmail: `o-${crypto.randomUUID()}@example.com` },
+    );
     const key = (role: "client" | "support") =>
-      createApiKey(db, { projectId: project.id, name: role, role, rateLimitPerSecond: 1000, rateLimitBurst: 1000 });
+      createApiKey({ db }, { projectId: project.id, name: role, role, rateLimitPerSecond: 1000, rateLimitBurst: 1000 });
     keys[name] = {
       projectId: project.id,
       client: (await key("client")).secret,

@@ -30,20 +30,16 @@ beforeAll(async () => {
   pg = await startTestPostgres();
   sql = postgres(pg.url, { max: 4, onnotice: () => {} });
   db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "faults",
-    projectName: "faults",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    { orgName: "faults", projectName: "faults", ownerEmail: `o-${crypto.randomUUID()}@example.com` },
+  );
   projectId = project.id;
   key = (
-    await createApiKey(db, {
-      projectId,
-      name: "c",
-      role: "client",
-      rateLimitPerSecond: 100_000,
-      rateLimitBurst: 100_000,
-    })
+    await createApiKey(
+      { db },
+      { projectId, name: "c", role: "client", rateLimitPerSecond: 100_000, rateLimitBurst: 100_000 },
+    )
   ).secret;
   server = await startNextServer({ DATABASE_URL: pg.url, DATABASE_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_SECONDS) });
 }, 180_000);

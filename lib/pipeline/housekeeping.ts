@@ -13,7 +13,7 @@ import { pruneDeliveries } from "@/lib/destinations/prune-deliveries";
 export async function runHousekeeping(db: Db): Promise<void> {
   await db.execute(sql`delete from event_client_ids where received_at < now() - ${DEDUPE_WINDOW}::interval`);
   await db.execute(sql`delete from pipeline_steps_done where done_at < now() - interval '14 days'`);
-  await refreshWindowedLists(db);
-  await pruneRequestLog(db);
-  await pruneDeliveries(db);
+  await refreshWindowedLists({ db });
+  await pruneRequestLog({ db });
+  await pruneDeliveries({ db });
 }

@@ -1,12 +1,13 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import { adminOrgMembers, adminOrgs, type Admin } from "@/db/schema";
+import { adminOrgMembers, adminOrgs } from "@/db/schema";
 import { Forbidden } from "@/lib/http/errors";
 import { createProject } from "./create-project";
 import type { createConsoleProjectBody } from "./schemas";
 import { withTransaction } from "@/lib/db/transaction";
 import { registrationMode } from "@/lib/access/registration";
+import type { AdminContext } from "@/lib/access/context";
 
 /**
  * Creates a project from the console (through createProject, so creation hooks such as the built-in
@@ -15,8 +16,9 @@ import { registrationMode } from "@/lib/access/registration";
  * made by an operator (the CLI) or exist already, so signing in with an invitation to one project does
  * not let anyone found their own organization and invite any address from it.
  */
-export async function createConsoleProject(db: Db, admin: Admin, input: z.output<typeof createConsoleProjectBody>) {
-  return withTransaction(db, async (tx) => {
+export async function createConsoleProject(ctx: AdminContext<Db>, input: z.output<typeof createConsoleProjectBody>) {
+  const { admin } = ctx;
+  return withTransaction(ctx.db, async (tx) => {
     const manageable = await tx
       .select({ id: adminOrgs.id, name: adminOrgs.name })
       .from(adminOrgMembers)
@@ -36,7 +38,7 @@ export async function createConsoleProject(db: Db, admin: Admin, input: z.output
       [org] = await tx.insert(adminOrgs).values({ name }).returning({ id: adminOrgs.id, name: adminOrgs.name });
       await tx.insert(adminOrgMembers).values({ orgId: org!.id, adminId: admin.id, role: "owner" });
     }
-    const project = await createProject(tx, org!.id, input.name);
+    const project = await createProject({ db: tx }, { orgId: org!.id, name: input.name });
     return {
       id: project.id,
       name: project.name,

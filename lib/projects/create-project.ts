@@ -1,14 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
+import type { Db } from "@/db/client";
 import { adminOrgMembers, adminOrgs, admins, projects, type Project } from "@/db/schema";
 import { onProjectCreated } from "./hooks";
 import { withTransaction } from "@/lib/db/transaction";
+import type { AppContext } from "@/lib/access/context";
 
 /** Finds an admin by e-mail (case-insensitive) or creates one. */
-export async function ensureAdmin(tx: DbOrTx, email: string) {
-  const [existing] = await tx.select().from(admins).where(sql`lower(${admins.email}) = lower(${email})`);
+export async function ensureAdmin(ctx: AppContext, email: string) {
+  const [existing] = await ctx.db.select().from(admins).where(sql`lower(${admins.email}) = lower(${email})`);
   if (existing) return existing;
-  const [created] = await tx.insert(admins).values({ email }).returning();
+  const [created] = await ctx.db.insert(admins).values({ email }).returning();
   return created!;
 }
 
@@ -19,11 +20,11 @@ export async function ensureAdmin(tx: DbOrTx, email: string) {
  * made owner (the operator named them owner, and a plain member could not even open the new project).
  */
 export async function createProjectWithOwner(
-  db: Db,
+  ctx: AppContext<Db>,
   input: { orgName: string; projectName: string; ownerEmail: string },
 ) {
-  return withTransaction(db, async (tx) => {
-    const owner = await ensureAdmin(tx, input.ownerEmail);
+  return withTransaction(ctx.db, async (tx) => {
+    const owner = await ensureAdmin({ db: tx }, input.ownerEmail);
     const [existing] = await tx
       .select({ id: adminOrgs.id, role: adminOrgMembers.role })
       .from(adminOrgs)
@@ -43,13 +44,16 @@ export async function createProjectWithOwner(
         .set({ role: "owner" })
         .where(and(eq(adminOrgMembers.orgId, orgId), eq(adminOrgMembers.adminId, owner.id)));
     }
-    const project = await createProject(tx, orgId, input.projectName);
+    const project = await createProject({ db: tx }, { orgId, name: input.projectName });
     return { orgId, project, owner, promotedFrom };
   });
 }
 
-export async function createProject(tx: DbOrTx, orgId: string, name: string): Promise<Project> {
-  const [project] = await tx.insert(projects).values({ orgId, name }).returning();
-  await onProjectCreated(tx, project!);
+export async function createProject(
+  ctx: AppContext,
+  { orgId, name }: { orgId: string; name: string },
+): Promise<Project> {
+  const [project] = await ctx.db.insert(projects).values({ orgId, name }).returning();
+  await onProjectCreated(ctx, project!);
   return project!;
 }

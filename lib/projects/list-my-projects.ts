@@ -1,13 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { adminOrgMembers, adminOrgs, projectMembers, projects } from "@/db/schema";
 import type { MyProject } from "./schemas";
+import type { AdminContext } from "@/lib/access/context";
 
 /**
  * Every project the admin can open: all projects of orgs they own or administer (as admin, inherited),
  * plus the projects whose roster lists them. Also their orgs, for the "new project" form.
  */
-export async function listMyProjects(db: DbOrTx, adminId: string) {
+export async function listMyProjects(ctx: AdminContext) {
+  const { db } = ctx;
+  const adminId = ctx.admin.id;
   const orgs = await db
     .select({ id: adminOrgs.id, name: adminOrgs.name, role: adminOrgMembers.role })
     .from(adminOrgMembers)

@@ -53,11 +53,10 @@ async function countsOf(projectId: string) {
 }
 
 async function populated() {
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "o",
-    projectName: "p",
-    ownerEmail: `o-${crypto.randomUUID()}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    { orgName: "o", projectName: "p", ownerEmail: `o-${crypto.randomUUID()}@example.com` },
+  );
   const ctx = systemContext(db, project.id);
   await upsertUsers(
     ctx,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 
 /** Requests kept per API key, and for how long. */
 export const REQUESTS_PER_KEY = 1000;
@@ -9,7 +10,7 @@ export const REQUEST_LOG_DAYS = 7;
  * Keeps the request log bounded (the worker's minute tick): nothing older than 7 days, and only the last
  * 1,000 requests of each key. Also forgets overview counters older than 30 days.
  */
-export async function pruneRequestLog(db: Db): Promise<void> {
+export async function pruneRequestLog({ db }: AppContext<Db>): Promise<void> {
   await db.execute(sql`delete from api_requests where at < now() - make_interval(days => ${REQUEST_LOG_DAYS}::int)`);
   // Only keys over the bound are ranked; each key's rows are read newest first, backward along api_requests_key_idx.
   await db.execute(sql`

@@ -135,7 +135,7 @@ describe("GET /requests (the API request log)", () => {
       select ${p.projectId}, ${k}, now() - (i || ' seconds')::interval, 'GET', '/x', 200, 1, 'r' || i from generate_series(1, 1010) i`;
     await sql`insert into api_requests (project_id, key_id, at, method, path, status, duration_ms, request_id)
       values (${p.projectId}, ${await keyId("support")}, now() - interval '8 days', 'GET', '/old', 200, 1, 'old')`;
-    await pruneRequestLog(getDb());
+    await pruneRequestLog({ db: getDb() });
     const kept = await sql`select request_id from api_requests where key_id = ${k}`;
     expect(kept).toHaveLength(1000);
     const ids = new Set(kept.map((r) => r.request_id));

@@ -35,16 +35,7 @@ export async function applyChanges(
   const current = await ctx.db
     .select({ groupId: userSubscriptions.groupId, state: userSubscriptions.state })
     .from(userSubscriptions)
-    .where(
-      and(
-        eq(userSubscriptions.projectId, ctx.projectId),
-        eq(userSubscriptions.userId, userId),
-        inArray(
-          userSubscriptions.groupId,
-          changes.map((c) => c.group.id),
-        ),
-      ),
-    );
+    .where(statesOf(ctx, userId, changes));
   const before = new Map(current.map((r) => [r.groupId, r.state]));
   const real = changes.filter((c) => (before.get(c.group.id) ?? null) !== c.state);
   if (!real.length) return 0;
@@ -61,16 +52,7 @@ export async function applyChanges(
       });
   }
   if (toUnset.length) {
-    await ctx.db.delete(userSubscriptions).where(
-      and(
-        eq(userSubscriptions.projectId, ctx.projectId),
-        eq(userSubscriptions.userId, userId),
-        inArray(
-          userSubscriptions.groupId,
-          toUnset.map((c) => c.group.id),
-        ),
-      ),
-    );
+    await ctx.db.delete(userSubscriptions).where(statesOf(ctx, userId, toUnset));
   }
   await ctx.db.insert(subscriptionChanges).values(
     real.map((c) => ({
@@ -100,4 +82,16 @@ export async function applyChanges(
     })),
   );
   return real.length;
+}
+
+/** The user's stored states for the groups of `changes`. */
+function statesOf(ctx: ProjectContext, userId: string, changes: GroupChange[]) {
+  return and(
+    eq(userSubscriptions.projectId, ctx.projectId),
+    eq(userSubscriptions.userId, userId),
+    inArray(
+      userSubscriptions.groupId,
+      changes.map((c) => c.group.id),
+    ),
+  );
 }

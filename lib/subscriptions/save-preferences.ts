@@ -1,4 +1,3 @@
-import type { DbOrTx } from "@/db/client";
 import type { SubscriptionState } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { applyChanges, type GroupChange } from "./apply-changes";
@@ -7,7 +6,7 @@ import { loadUserSubscriptions } from "./load-user-subscriptions";
 import { resolveGroups } from "./resolve-groups";
 import { readPreferencesToken } from "./tokens";
 import { inRetryingTransaction } from "@/lib/db/retry";
-import { systemContext } from "@/lib/access/context";
+import { type AppContext, systemContext } from "@/lib/access/context";
 
 /**
  * The preference center's save: `choices` maps group ids to the state the person picked. Only groups
@@ -15,27 +14,29 @@ import { systemContext } from "@/lib/access/context";
  * leaves unset states unset. `all` applies one state to every group.
  */
 export async function savePreferences(
-  db: DbOrTx,
-  token: string,
-  choices: Map<string, SubscriptionState>,
-  all?: SubscriptionState,
+  ctx: AppContext,
+  {
+    token,
+    choices,
+    all,
+  }: { token: string; choices: Map<string, SubscriptionState>; all?: SubscriptionState | undefined },
 ) {
   const claim = readPreferencesToken(token);
   if (!claim) throw new NotFound("This preferences link is not valid.");
-  return inRetryingTransaction(db, async (tx) => {
+  return inRetryingTransaction(ctx.db, async (tx) => {
     // The signed link is the credential: the person acts through the service, so the actor is the system.
-    const ctx = systemContext(tx, claim.projectId);
-    const current = await loadUserSubscriptions(ctx, claim.userId);
+    const project = systemContext(tx, claim.projectId);
+    const current = await loadUserSubscriptions(project, claim.userId);
     const wanted = current.flatMap((s) => {
       const pick = all ?? choices.get(s.group_id);
       return pick && pick !== shownState(s) ? [{ id: s.group_id, state: pick }] : [];
     });
     if (!wanted.length) return 0;
-    const groups = await resolveGroups(ctx, {
+    const groups = await resolveGroups(project, {
       refs: wanted.map((w) => w.id),
       pathOf: (i) => `group:${wanted[i]!.id}`,
     });
     const changes: GroupChange[] = groups.map((group, i) => ({ group, state: wanted[i]!.state }));
-    return applyChanges(ctx, { userId: claim.userId, changes, source: "preference_center" });
+    return applyChanges(project, { userId: claim.userId, changes, source: "preference_center" });
   });
 }

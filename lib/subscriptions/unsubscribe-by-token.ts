@@ -1,20 +1,22 @@
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { subscriptionGroups } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { applyChanges } from "./apply-changes";
 import { readUnsubscribeToken } from "./tokens";
 import { inRetryingTransaction } from "@/lib/db/retry";
-import { systemContext } from "@/lib/access/context";
+import { type AppContext, systemContext } from "@/lib/access/context";
 
 /**
  * One-click unsubscribe (RFC 8058 POST, or the button on the confirmation page). The token alone
  * authorizes it; a tampered or unsigned one is a 404 that changes nothing. Repeating it is harmless.
  */
-export async function unsubscribeByToken(db: DbOrTx, token: string, source: "one_click" | "unsubscribe_page") {
+export async function unsubscribeByToken(
+  ctx: AppContext,
+  { token, source }: { token: string; source: "one_click" | "unsubscribe_page" },
+) {
   const claim = readUnsubscribeToken(token);
   if (!claim) throw new NotFound("This unsubscribe link is not valid.");
-  return inRetryingTransaction(db, async (tx) => {
+  return inRetryingTransaction(ctx.db, async (tx) => {
     const [group] = await tx
       .select()
       .from(subscriptionGroups)

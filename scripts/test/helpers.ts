@@ -97,21 +97,17 @@ export async function createTestProject(name = "test"): Promise<TestProject> {
   const { createProjectWithOwner } = await import("../../lib/projects/create-project");
   const { createApiKey } = await import("../../lib/access/api-keys");
   const db = getDb();
-  const { orgId, project } = await createProjectWithOwner(db, {
-    orgName: `org-${name}`,
-    projectName: name,
-    ownerEmail: `owner-${crypto.randomUUID()}@example.com`,
-  });
+  const { orgId, project } = await createProjectWithOwner(
+    { db },
+    { orgName: `org-${name}`, projectName: name, ownerEmail: `owner-${crypto.randomUUID()}@example.com` },
+  );
   const keys = {} as Record<Role, string>;
   for (const role of ["support", "client", "editor", "admin"] as Role[]) {
     keys[role] = (
-      await createApiKey(db, {
-        projectId: project.id,
-        name: role,
-        role,
-        rateLimitPerSecond: 100_000,
-        rateLimitBurst: 100_000,
-      })
+      await createApiKey(
+        { db },
+        { projectId: project.id, name: role, role, rateLimitPerSecond: 100_000, rateLimitBurst: 100_000 },
+      )
     ).secret;
   }
   return {

@@ -20,11 +20,10 @@ export async function openPlansDatabase(name: string, tables: string[]) {
   await closeDatabase();
   process.env.DATABASE_URL = database.url;
   const projectId = (
-    await createProjectWithOwner(getDb(), {
-      orgName: "plans",
-      projectName: "plans",
-      ownerEmail: `plans-${crypto.randomUUID()}@example.com`,
-    })
+    await createProjectWithOwner(
+      { db: getDb() },
+      { orgName: "plans", projectName: "plans", ownerEmail: `plans-${crypto.randomUUID()}@example.com` },
+    )
   ).project.id;
   await getDb().execute(sql.raw(tables.map((t) => `analyze ${t}`).join("; ")));
   let recording: { query: string; params: unknown[] }[] | null = null;

@@ -46,29 +46,28 @@ export async function setUpProject(databaseUrl: string, web: string, limited = {
   const { createProjectWithOwner } = await import("../../lib/projects/create-project");
   const { createApiKey } = await import("../../lib/access/api-keys");
   const db = getDb();
-  const { project } = await createProjectWithOwner(db, {
-    orgName: "scale",
-    projectName: "scale",
-    ownerEmail: `scale-${randomBytes(4).toString("hex")}@example.com`,
-  });
+  const { project } = await createProjectWithOwner(
+    { db },
+    { orgName: "scale", projectName: "scale", ownerEmail: `scale-${randomBytes(4).toString("hex")}@example.com` },
+  );
   const projectId = project.id;
   const key = (
-    await createApiKey(db, {
-      projectId,
-      name: "load",
-      role: "admin",
-      rateLimitPerSecond: 1_000_000,
-      rateLimitBurst: 1_000_000,
-    })
+    await createApiKey(
+      { db },
+      { projectId, name: "load", role: "admin", rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 },
+    )
   ).secret;
   const limitedKey = (
-    await createApiKey(db, {
-      projectId,
-      name: "limited",
-      role: "support",
-      rateLimitPerSecond: limited.perSecond,
-      rateLimitBurst: limited.burst,
-    })
+    await createApiKey(
+      { db },
+      {
+        projectId,
+        name: "limited",
+        role: "support",
+        rateLimitPerSecond: limited.perSecond,
+        rateLimitBurst: limited.burst,
+      },
+    )
   ).secret;
   const client = `${web}/api/client/projects/${projectId}`;
   const admin = `${web}/api/admin/projects/${projectId}`;

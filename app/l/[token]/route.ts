@@ -23,14 +23,16 @@ const dead = () =>
 export const GET = publicRoute<Params>(async (req, { db, params }) => {
   const url = readLinkToken(params.token)?.url;
   if (!url) return dead();
-  await followLink(db, params.token, { record: true, userAgent: req.headers.get("user-agent") }).catch((err) => {
-    log.error({ err }, "could not record link.clicked");
-  });
+  await followLink({ db }, { token: params.token, record: true, userAgent: req.headers.get("user-agent") }).catch(
+    (err) => {
+      log.error({ err }, "could not record link.clicked");
+    },
+  );
   return redirect(url);
 });
 
 /** Link checkers and mail scanners send HEAD: same answer, no click recorded. */
 export const HEAD = publicRoute<Params>(async (_req, { db, params }) => {
-  const url = await followLink(db, params.token, { record: false });
+  const url = await followLink({ db }, { token: params.token, record: false });
   return url ? redirect(url) : dead();
 });

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { Notice, PublicShell } from "@/app/_components/public-shell";
+import { getDb } from "@/db/client";
 import { describeLink } from "@/lib/subscriptions/describe-link";
 import { shownState } from "@/lib/subscriptions/group-view";
 import { GroupChoice } from "./group-choice";
@@ -23,7 +24,7 @@ export default async function PreferencesPage({ params, searchParams }: Props) {
   await connection();
   const { token } = await params;
   const query = await searchParams;
-  const link = await describeLink("preferences", token);
+  const link = await describeLink({ db: getDb() }, { kind: "preferences", token });
   if (!link) notFound();
   const hasSms = link.subscriptions.some((s) => s.channel === "sms");
   const contact = [link.email, hasSms && link.phone ? `the number ending in ${link.phone}` : null]

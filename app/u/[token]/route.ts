@@ -20,7 +20,10 @@ export const HEAD = GET;
 export const POST = publicRoute<Params>(async (req, { db, params }) => {
   const fromPage = (await readForm(req)).get("from") === "page";
   try {
-    const result = await unsubscribeByToken(db, params.token, fromPage ? "unsubscribe_page" : "one_click");
+    const result = await unsubscribeByToken(
+      { db },
+      { token: params.token, source: fromPage ? "unsubscribe_page" : "one_click" },
+    );
     if (fromPage) return seeOther(`${unsubscribePagePath(params.token)}?done=1`);
     return json({ unsubscribed: true, group: result.group, changed: result.changed });
   } catch (err) {

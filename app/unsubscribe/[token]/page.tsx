@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { ChannelBadge, Notice, PublicShell } from "@/app/_components/public-shell";
+import { getDb } from "@/db/client";
 import { describeLink } from "@/lib/subscriptions/describe-link";
 import { unsubscribePath } from "@/lib/subscriptions/tokens";
 
@@ -22,7 +23,7 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
   await connection();
   const { token } = await params;
   const query = await searchParams;
-  const link = await describeLink("unsubscribe", token);
+  const link = await describeLink({ db: getDb() }, { kind: "unsubscribe", token });
   if (!link?.group) notFound();
   const { group } = link;
   const address = group.channel === "sms" ? (link.phone ? `the number ending in ${link.phone}` : null) : link.email;

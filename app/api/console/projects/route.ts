@@ -5,8 +5,8 @@ import { createConsoleProject } from "@/lib/projects/create-console-project";
 import { listMyProjects } from "@/lib/projects/list-my-projects";
 import { createConsoleProjectBody } from "@/lib/projects/schemas";
 
-export const GET = withSession(async (_req, ctx) => json(await listMyProjects(ctx.db, ctx.admin.id)));
+export const GET = withSession(async (_req, ctx) => json(await listMyProjects(ctx)));
 
 export const POST = withSession(async (req, ctx) =>
-  json(await createConsoleProject(ctx.db, ctx.admin, await readJson(req, createConsoleProjectBody)), 201),
+  json(await createConsoleProject(ctx, await readJson(req, createConsoleProjectBody)), 201),
 );

@@ -4,6 +4,4 @@ import { readQuery } from "@/lib/http/pagination";
 import { json } from "@/lib/http/with-project";
 import { withSession } from "@/lib/http/with-session";
 
-export const GET = withSession(async (req, ctx) =>
-  json(await listMyInvites(ctx.db, ctx.admin, readQuery(req, listInvitesQuery))),
-);
+export const GET = withSession(async (req, ctx) => json(await listMyInvites(ctx, readQuery(req, listInvitesQuery))));

@@ -27,7 +27,7 @@ export const POST = publicRoute<Params>(async (req, { db, params }) => {
     const choices = new Map<string, SubscriptionState>();
     for (const [k, v] of form) if (k.startsWith("group:") && isState(v)) choices.set(k.slice(6), v);
     const all = form.get("all");
-    const changed = await savePreferences(db, token, choices, isState(all) ? all : undefined);
+    const changed = await savePreferences({ db }, { token, choices, all: isState(all) ? all : undefined });
     return back(`saved=${changed}${isState(all) ? `&all=${all}` : ""}`);
   } catch (err) {
     if (!(err instanceof AppError)) log.error({ err }, "preferences save failed");

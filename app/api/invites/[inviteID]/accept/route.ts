@@ -4,5 +4,5 @@ import { json } from "@/lib/http/with-project";
 import { withSession } from "@/lib/http/with-session";
 
 export const POST = withSession<{ inviteID: string }>(async (_req, ctx, params) =>
-  json(await acceptInvite(ctx.db, ctx.admin, readRecordId(params.inviteID, "invitation"))),
+  json(await acceptInvite(ctx, readRecordId(params.inviteID, "invitation"))),
 );

@@ -17,7 +17,12 @@ export const GET = withProject<Params>(
 export const PATCH = withProject<Params>(
   "destinations.write",
   async (req, ctx, p) =>
-    json(await updateDestination(ctx, readRecordId(p.id, "destination"), await readJson(req, updateDestinationBody))),
+    json(
+      await updateDestination(ctx, {
+        id: readRecordId(p.id, "destination"),
+        patch: await readJson(req, updateDestinationBody),
+      }),
+    ),
   { sessions: true },
 );
 

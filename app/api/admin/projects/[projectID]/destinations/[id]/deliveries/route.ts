@@ -9,6 +9,11 @@ type Params = { projectID: string; id: string };
 export const GET = withProject<Params>(
   "destinations.read",
   async (req, ctx, p) =>
-    json(await listDeliveries(ctx, readRecordId(p.id, "destination"), readQuery(req, listDeliveriesQuery))),
+    json(
+      await listDeliveries(ctx, {
+        destinationId: readRecordId(p.id, "destination"),
+        query: readQuery(req, listDeliveriesQuery),
+      }),
+    ),
   { sessions: true },
 );

@@ -9,6 +9,12 @@ type Params = { projectID: string; id: string };
 export const POST = withProject<Params>(
   "destinations.replay",
   async (req, ctx, p) =>
-    json(await replayDeliveries(ctx, readRecordId(p.id, "destination"), await readJson(req, replayBody)), 202),
+    json(
+      await replayDeliveries(ctx, {
+        destinationId: readRecordId(p.id, "destination"),
+        body: await readJson(req, replayBody),
+      }),
+      202,
+    ),
   { sessions: true },
 );

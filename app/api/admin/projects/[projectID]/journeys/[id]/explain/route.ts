@@ -7,6 +7,11 @@ import { json, withProject } from "@/lib/http/with-project";
 export const GET = withProject<{ projectID: string; id: string }>(
   "journeys.read",
   async (req, ctx, p) =>
-    json(await explainJourney(ctx, readRecordId(p.id, "journey"), readQuery(req, explainQuery).user_id)),
+    json(
+      await explainJourney(ctx, {
+        journeyId: readRecordId(p.id, "journey"),
+        userId: readQuery(req, explainQuery).user_id,
+      }),
+    ),
   { sessions: true },
 );

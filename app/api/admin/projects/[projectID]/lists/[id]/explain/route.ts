@@ -6,6 +6,7 @@ import { json, withProject } from "@/lib/http/with-project";
 
 export const GET = withProject<{ projectID: string; id: string }>(
   "lists.read",
-  async (req, ctx, p) => json(await explainList(ctx, readRecordId(p.id, "list"), readQuery(req, explainQuery).user_id)),
+  async (req, ctx, p) =>
+    json(await explainList(ctx, { listId: readRecordId(p.id, "list"), userId: readQuery(req, explainQuery).user_id })),
   { sessions: true },
 );

@@ -6,6 +6,7 @@ import { json, withProject } from "@/lib/http/with-project";
 
 export const GET = withProject<{ projectID: string; id: string }>(
   "users.read",
-  async (req, ctx, p) => json(await userTimeline(ctx, readRecordId(p.id, "user"), readQuery(req, timelineQuery))),
+  async (req, ctx, p) =>
+    json(await userTimeline(ctx, { userId: readRecordId(p.id, "user"), query: readQuery(req, timelineQuery) })),
   { sessions: true },
 );

@@ -7,6 +7,12 @@ type Params = { projectID: string; id: string; deliveryId: string };
 export const POST = withProject<Params>(
   "destinations.write",
   async (_req, ctx, p) =>
-    json(await retryDelivery(ctx, readRecordId(p.id, "destination"), readRecordId(p.deliveryId, "delivery")), 202),
+    json(
+      await retryDelivery(ctx, {
+        destinationId: readRecordId(p.id, "destination"),
+        deliveryId: readRecordId(p.deliveryId, "delivery"),
+      }),
+      202,
+    ),
   { sessions: true },
 );

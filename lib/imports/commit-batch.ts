@@ -1,0 +1,187 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import type { Import, ImportRowError } from "@/db/schema";
+import { inRetryingTransaction } from "@/lib/db/retry";
+import { queryRows } from "@/lib/db/sql";
+import { AppError } from "@/lib/http/errors";
+import { zodIssuesToFieldErrors } from "@/lib/http/zod-errors";
+import { upsertRecords } from "@/lib/identity/upsert-records";
+import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
+import { addMembers } from "@/lib/organizations/add-members";
+import type { MembershipInput, OrganizationInput } from "@/lib/organizations/schemas";
+import { organizationChange } from "@/lib/organizations/upsert-organization";
+import type { UserInput } from "@/lib/users/schemas";
+import { userChange } from "@/lib/users/upsert-user";
+import { MAX_ROW_ERRORS, ROW_SCHEMAS, type ImportKind } from "./formats";
+import type { FileRow } from "./read-rows";
+import { systemContext, type ProjectContext } from "@/lib/access/context";
+import type { ImportRunOptions } from "./run-options";
+
+/** This run no longer holds the import (cancelled, or its lease expired and another worker took it). */
+export class LeaseLost extends Error {}
+
+/** A row error is kept short: it is stored, shown and logged, and the row's own content must not ride along. */
+const capped = (message: string) => (message.length > 500 ? `${message.slice(0, 497)}...` : message);
+
+/** The batch before this one had not committed in time, or failed: this one rolled back to go again after it. */
+class NotInOrder extends Error {}
+
+/** A batch in flight: its result, and the backend its transaction runs on (to see who blocks whom). */
+export interface InFlight {
+  done: Promise<void>;
+  pid: number | null;
+}
+
+/** How often a batch done applying checks whether the one before it waits for a lock this batch holds. */
+const ORDER_CHECK_MS = 200;
+/** A backstop for blocking PostgreSQL does not report directly (through a third transaction). */
+const ORDER_WAIT_MS = 60_000;
+
+/**
+ * One batch in one transaction: valid rows applied together (an item the identity rules refuse, a
+ * conflict or a missing record, becomes that row's error and the rest is applied again), refused rows
+ * recorded with their line, and the checkpoint moved from `from` past the batch, all or nothing.
+ *
+ * With batches in flight at once, this batch applies its rows while `previous` is still committing, then
+ * waits for it before taking the import row and moving the checkpoint; `rows_done = from` is checked under
+ * that lock, so checkpoints commit in file order and a batch never commits unless every batch before it
+ * did. If `previous` fails, or waits for a lock this batch holds (the same record in both: a deadlock
+ * PostgreSQL cannot see, since this side waits in JavaScript; seen with pg_blocking_pids), this
+ * transaction rolls back, releasing its locks, and runs again once `previous` has settled.
+ */
+export async function commitBatch(
+  db: Db,
+  imp: Import,
+  owner: string,
+  opts: ImportRunOptions,
+  rows: FileRow[],
+  from: number,
+  previous: InFlight,
+  self: InFlight,
+) {
+  const errors: ImportRowError[] = [];
+  let valid: { row: FileRow; body: unknown }[] = [];
+  const schema = ROW_SCHEMAS[imp.kind];
+  for (const row of rows) {
+    if (row.error !== undefined) {
+      errors.push({ line: row.line, message: row.error });
+      continue;
+    }
+    const parsed = schema.safeParse(row.body);
+    if (parsed.success) valid.push({ row, body: parsed.data });
+    else
+      errors.push({
+        line: row.line,
+        message: capped(
+          zodIssuesToFieldErrors(parsed.error.issues)
+            .slice(0, 5)
+            .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+            .join("; "),
+        ),
+      });
+  }
+  const last = rows[rows.length - 1]!;
+  let before: InFlight | null = previous;
+  for (;;) {
+    try {
+      await inRetryingTransaction(
+        db,
+        async (tx) => {
+          self.pid = (await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid;
+          if (valid.length)
+            await applyRows(
+              systemContext(tx, imp.projectId),
+              imp.kind,
+              valid.map((v) => v.body),
+            );
+          if (before) await inOrder(db, before, self.pid);
+          const [held] = await queryRows<{ one: number }>(
+            tx,
+            sql`
+            select 1 as one from imports where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid
+              and lease_owner = ${owner}::uuid and state = 'running' and rows_done = ${from} for update`,
+          );
+          if (!held) throw new LeaseLost();
+          // The first MAX_ROW_ERRORS of the import are kept: how many earlier batches kept is read here, under the lock.
+          await tx.execute(sql`
+            update imports set rows_done = ${last.index + 1}, rows = greatest(rows, ${last.index + 1}), bytes_done = ${last.bytes},
+              processed = processed + ${valid.length}, failed = failed + ${errors.length},
+              errors = errors || coalesce((
+                select jsonb_agg(e order by n) from jsonb_array_elements(${JSON.stringify(errors)}::jsonb) with ordinality as x(e, n)
+                where n <= ${MAX_ROW_ERRORS} - jsonb_array_length(errors)), '[]'::jsonb),
+              lease_until = now() + make_interval(secs => ${opts.leaseSeconds}), updated_at = now()
+            where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid`);
+        },
+        20,
+      );
+      return;
+    } catch (err) {
+      if (err instanceof NotInOrder) {
+        // Go again once the batch before has settled; if it failed, the run stops with its error.
+        await previous.done;
+        before = null;
+        continue;
+      }
+      const at = rowIndexOf(err);
+      if (at === null) throw err;
+      // One item the identity rules refuse: it becomes a row error, the others go again.
+      const refused = valid[at]!;
+      const first = (err as AppError).errors?.[0];
+      errors.push({ line: refused.row.line, message: `${first!.path.replace(/^\[\d+\]\.?/, "")}: ${first!.message}` });
+      errors.sort((a, b) => a.line - b.line);
+      valid = valid.filter((_, i) => i !== at);
+    }
+  }
+}
+
+/**
+ * Resolves once `previous` committed. Throws NotInOrder when it failed, when it waits for a lock held by
+ * `pid` (this batch's backend), or after ORDER_WAIT_MS.
+ */
+async function inOrder(db: Db, previous: InFlight, pid: number) {
+  const failed = previous.done.then(
+    () => true,
+    () => false,
+  );
+  const deadline = Date.now() + ORDER_WAIT_MS;
+  for (;;) {
+    const settled = await Promise.race([failed, new Promise<null>((r) => setTimeout(() => r(null), ORDER_CHECK_MS))]);
+    if (settled === true) return;
+    if (settled === false || Date.now() > deadline) throw new NotInOrder();
+    if (previous.pid === null) continue;
+    const [row] = await queryRows<{ blocked: boolean }>(
+      db,
+      sql`select ${pid}::int = any(pg_blocking_pids(${previous.pid}::int)) as blocked`,
+    );
+    if (row?.blocked) throw new NotInOrder();
+  }
+}
+
+/** The batch item a conflict or a missing-record error names (`[12].identifier`), or null for other errors. */
+function rowIndexOf(err: unknown): number | null {
+  if (!(err instanceof AppError) || (err.status !== 409 && err.status !== 404)) return null;
+  const m = /^\[(\d+)\]/.exec(err.errors?.[0]?.path ?? "");
+  return m ? Number(m[1]) : null;
+}
+
+/** One batch's rows; their system events go straight to steps 2-4, not through event_intake (lib/pipeline/enqueue-steps.ts). */
+async function applyRows(ctx: ProjectContext, kind: ImportKind, bodies: unknown[]) {
+  const path = (i: number) => `[${i}].identifier`;
+  await withStepsInHand(ctx, async () => {
+    if (kind === "users")
+      await upsertRecords(ctx, {
+        kind: "user",
+        items: (bodies as UserInput[]).map(userChange),
+        conflicts: "reject",
+        path,
+      });
+    else if (kind === "organizations")
+      await upsertRecords(ctx, {
+        kind: "organization",
+        items: (bodies as OrganizationInput[]).map(organizationChange),
+        conflicts: "reject",
+        path,
+      });
+    else await addMembers(ctx, { memberships: bodies as MembershipInput[], path: (i) => `[${i}].` });
+  });
+}
