@@ -49,11 +49,14 @@ try {
   if (statements) await sql`create extension if not exists pg_stat_statements`;
   // PREP_SQL: run on the fresh database first (a storage setting to compare, say).
   if (process.env.PREP_SQL) await sql.unsafe(process.env.PREP_SQL);
-  const { project } = await createProjectWithOwner(getDb(), {
-    orgName: "cost",
-    projectName: "firings",
-    ownerEmail: "cost@example.com",
-  });
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    {
+      orgName: "cost",
+      projectName: "firings",
+      ownerEmail: "cost@example.com",
+    },
+  );
   const schedule = await ensureSchedule(systemContext(getDb(), project.id), "cost", "single");
   await sql`
     with u as (insert into users (project_id) select ${project.id} from generate_series(1, ${COUNT}) returning project_id, id),
