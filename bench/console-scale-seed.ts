@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import postgres from "postgres";
+import { mulberry32 } from "../scripts/test/prng";
 
 /*
  * The console-scale bench's data, written with COPY (text format) from rows generated here: a project's
@@ -70,18 +71,6 @@ const PATHS: Record<string, string[]> = {
   "scheduled.renewal": ["schedule_id"],
 };
 
-/** mulberry32: a small seeded PRNG, so every run seeds the same rows. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(weighted: readonly (readonly [T, number])[], r: number): T => {
   for (const [v, w] of weighted) {
     if (r < w) return v;
@@ -148,7 +137,7 @@ async function copy(url: string, table: string, columns: string[], rows: () => G
 
 export async function seedProject(o: SeedOptions): Promise<Seeded> {
   const { projectId: p, users } = o;
-  const rnd = prng(o.salt * 7919 + 1);
+  const rnd = mulberry32(o.salt * 7919 + 1);
   // Users sign up over userDays, oldest first, so index order is time order.
   const userIds: string[] = new Array(users);
   const emails: (string | null)[] = new Array(users);
@@ -192,7 +181,7 @@ export async function seedProject(o: SeedOptions): Promise<Seeded> {
       "events",
       ["project_id", "id", "name", "user_id", "data", "origin", "occurred_at", "received_at"],
       function* () {
-        const r = prng(o.salt * 104729 + s + 17);
+        const r = mulberry32(o.salt * 104729 + s + 17);
         const to = Math.min(o.events, (s + 1) * per);
         for (let k = s * per; k < to; k++) {
           const received = o.now - span + Math.floor(((k + 0.5) / o.events) * span);

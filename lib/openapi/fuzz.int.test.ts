@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, createTestProject, type TestProject } from "@/scripts/test/helpers";
+import { mulberry32 } from "@/scripts/test/prng";
 import { addToRoster, createTestAdmin, type TestAdmin } from "@/scripts/test/sessions";
 
 /*
@@ -8,23 +9,14 @@ import { addToRoster, createTestAdmin, type TestAdmin } from "@/scripts/test/ses
  * malformed text), hostile path and query parameters, each sent with a credential that gets past
  * authentication, so parsing and the verbs are what answer. The property: no answer is a 5xx.
  *
- * fast-check is not installed, so the generator is our own: a seeded PRNG (mulberry32) makes every run
- * reproducible; FUZZ_SEED picks another sequence, FUZZ_ROUNDS more random bodies per operation.
+ * The generator is hand-made for hostile HTTP bodies and parameters; a seeded PRNG (mulberry32,
+ * scripts/test/prng.ts) makes every run reproducible; FUZZ_SEED picks another sequence, FUZZ_ROUNDS more
+ * random bodies per operation.
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 3);
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 

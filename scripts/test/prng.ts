@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a small seeded PRNG for generated data that must be the same on every run (the OpenAPI
+ * fuzz's bodies, the console-scale bench's rows). A seed picks the sequence; each call returns [0, 1).
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
