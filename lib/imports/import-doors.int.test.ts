@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 /*
@@ -7,6 +7,11 @@ import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker
  * under a realistic heap limit; the file is the attacker's (rows just under 1 MiB, each of 330,000 empty
  * objects), mixed with rows that pass the byte limit but not the value count, and rows that are valid.
  */
+// A database of its own: the workers here take the oldest unfinished import of any project, so another
+// file's import in the shared database would keep them busy past these tests' waits, and other files'
+// workers (with the default lease) would take this file's imports over.
+ownDatabaseForFile("relay_import_doors");
+
 let p: TestProject;
 const workers: TestWorker[] = [];
 beforeAll(async () => {
@@ -17,7 +22,7 @@ afterAll(async () => {
 });
 
 const spawnWorker = async (env: Record<string, string> = {}) => {
-  const w = await startWorker(inject("databaseUrl"), { IMPORT_POLL_MS: "100", ...env });
+  const w = await startWorker(process.env.DATABASE_URL!, { IMPORT_POLL_MS: "100", ...env });
   workers.push(w);
   return w;
 };
