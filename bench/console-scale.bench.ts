@@ -61,8 +61,8 @@ async function seedBoth(url: string, large: { projectId: string; key: string }) 
   await sql.unsafe(
     `alter table events attach partition events_before for values from (minvalue) to ('${first.toISOString()}')`,
   );
-  for (let w = first.getTime(); w <= now; w += WEEK) await createWeekPartition(getDb(), new Date(w));
-  await ensureEventPartitions(getDb());
+  for (let w = first.getTime(); w <= now; w += WEEK) await createWeekPartition({ db: getDb() }, new Date(w));
+  await ensureEventPartitions({ db: getDb() });
 
   const seed = async (projectId: string, events: number, salt: number) => {
     const t0 = Date.now();

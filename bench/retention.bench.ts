@@ -33,8 +33,8 @@ try {
   await sql.unsafe(
     `alter table events attach partition events_before for values from (minvalue) to ('${weekAgo(12).toISOString()}')`,
   );
-  for (let w = 12; w >= 1; w--) await createWeekPartition(getDb(), weekAgo(w));
-  await ensureEventPartitions(getDb());
+  for (let w = 12; w >= 1; w--) await createWeekPartition({ db: getDb() }, weekAgo(w));
+  await ensureEventPartitions({ db: getDb() });
   await sql`update projects set event_retention_days = 28 where id = ${env.projectId}`;
 
   const seeded = Date.now();
@@ -96,7 +96,7 @@ try {
   const alone = await ingest();
   const purgeStart = Date.now();
   let purgeEnd = 0;
-  const purging = purgeExpiredEvents(getDb()).then((r) => {
+  const purging = purgeExpiredEvents({ db: getDb() }).then((r) => {
     purgeEnd = Date.now();
     return r;
   });

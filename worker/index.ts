@@ -66,7 +66,7 @@ const importLoop = startImportLoop(getDb());
 const sender = await startSender({ db: getDb() });
 // Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
 const retentionLoop = startRetentionLoop(getDb());
-const heartbeat = startHeartbeat(getDb());
+const heartbeat = startHeartbeat({ db: getDb() });
 await heartbeat.ready;
 const opsServer = startOpsServer(boss);
 log.info(

@@ -20,7 +20,7 @@ export function startOpsServer(boss: PgBoss): Server {
         answer = Response.json({ status: "ok", checks: { process: { ok: true, detail: `pid ${process.pid}` } } });
       else if (path === "/health/ready") {
         // The worker's port is loopback unless WORKER_HOST says otherwise, and serves /metrics openly: full details.
-        const r = readinessResponse(await cachedReadiness(getDb()), true);
+        const r = readinessResponse(await cachedReadiness({ db: getDb() }), true);
         answer = new Response(r.body, { status: r.status, headers: r.headers });
       } else if (path === "/metrics") {
         await collectQueueSizes(boss);

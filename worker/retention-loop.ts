@@ -29,8 +29,8 @@ export function startRetentionLoop(db: Db, intervalMs = retentionIntervalMs()) {
   const running = (async () => {
     while (!stopping) {
       try {
-        await ensureEventPartitions(db);
-        if (!stopping) await purgeExpiredEvents(db, { stopping: () => stopping });
+        await ensureEventPartitions({ db });
+        if (!stopping) await purgeExpiredEvents({ db }, { stopping: () => stopping });
       } catch (err) {
         log.error({ err }, "events upkeep failed; retrying next interval");
       }

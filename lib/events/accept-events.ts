@@ -12,7 +12,13 @@ export const DEDUPE_WINDOW = "7 days";
  * 7 days) are dropped, the rest goes into `event_intake` in one statement, and the worker is woken with
  * NOTIFY (delivered on commit). One transaction: a 202 means every event is enqueued, an error means none.
  */
-export async function acceptEvents(ctx: ProjectContext, kind: "user" | "organization", input: EventInput[]) {
+/** What a batch is about, and its validated events. */
+export interface AcceptInput {
+  kind: "user" | "organization";
+  events: EventInput[];
+}
+
+export async function acceptEvents(ctx: ProjectContext, { kind, events: input }: AcceptInput) {
   const receivedAt = new Date().toISOString();
   const seen = new Set<string>();
   const batch = input.filter((e) => e.id === undefined || (!seen.has(e.id) && seen.add(e.id)));

@@ -16,7 +16,7 @@ export function acceptEventsHandler(kind: "user" | "organization", schema: z.Zod
   return async (req: Request, ctx: ProjectContext) => {
     const events = await readJson(req, schema);
     refuseMatchFromBrowser(ctx, events);
-    const accepted = await acceptEvents(ctx, kind, events);
+    const accepted = await acceptEvents(ctx, { kind, events });
     metrics.eventsAccepted.inc(accepted.accepted);
     return json(accepted, 202);
   };

@@ -42,17 +42,20 @@ const partitionOf = async (name: string) =>
   ).map((r) => r.part as string);
 
 async function send(events: Record<string, unknown>[]) {
-  const r = await acceptEvents(ctx, "user", userEventBatch.parse(events.map((e) => ({ data: {}, ...e }))));
+  const r = await acceptEvents(ctx, {
+    kind: "user",
+    events: userEventBatch.parse(events.map((e) => ({ data: {}, ...e }))),
+  });
   while (await drainIntake(db, 100));
   return r;
 }
 
 describe("partitions of events", () => {
   it("a fresh database has the partition before the weekly ones and the default, and the worker makes the weeks ahead", async () => {
-    const before = await listEventPartitions(db);
+    const before = await listEventPartitions({ db });
     expect(before.map((p) => p.name).sort()).toEqual(["events_before", "events_default"]);
     const now = new Date();
-    const created = await ensureEventPartitions(db, now, 4);
+    const created = await ensureEventPartitions({ db }, { now, weeksAhead: 4 });
     // events_before ends on the Monday after the migration ran: the weeks from there to four ahead.
     const first = before.find((p) => p.name === "events_before")!.to!;
     const expected: string[] = [];
@@ -61,8 +64,8 @@ describe("partitions of events", () => {
     expect(created).toEqual(expected);
     expect(created.length).toBeGreaterThanOrEqual(4);
     // Running again (another worker, the next interval) makes nothing.
-    expect(await ensureEventPartitions(db, now, 4)).toEqual([]);
-    const parts = await listEventPartitions(db);
+    expect(await ensureEventPartitions({ db }, { now, weeksAhead: 4 })).toEqual([]);
+    const parts = await listEventPartitions({ db });
     expect(parts.at(-1)!.isDefault).toBe(true);
     for (let i = 1; i < parts.length - 1; i++) expect(parts[i]!.from!.getTime()).toBe(parts[i - 1]!.to!.getTime());
   });
@@ -72,7 +75,7 @@ describe("partitions of events", () => {
     await send([{ name: "Later", identifier: [{ external_id: "u1" }], timestamp: later.toISOString() }]);
     expect(await partitionOf("Later")).toEqual(["events_default"]);
     // A week later the horizon covers it: the week is made on demand and the row moved, nothing lost.
-    const created = await ensureEventPartitions(db, new Date(Date.now() + 2 * WEEK), 4);
+    const created = await ensureEventPartitions({ db }, { now: new Date(Date.now() + 2 * WEEK), weeksAhead: 4 });
     expect(created).toContain(partitionName(weekStart(later)));
     expect(await partitionOf("Later")).toEqual([partitionName(weekStart(later))]);
   });
@@ -90,7 +93,7 @@ describe("partitions of events", () => {
     expect(await partitionOf("Past")).toEqual(["events_before"]);
     expect(await partitionOf("Future")).toEqual(["events_default"]);
     // Tomorrow lies in this week or the next: in the partition whose range holds it, never the default one.
-    const holder = (await listEventPartitions(db)).find(
+    const holder = (await listEventPartitions({ db })).find(
       (p) => !p.isDefault && (p.from?.getTime() ?? -Infinity) <= Date.parse(soon) && Date.parse(soon) < p.to!.getTime(),
     );
     expect(await partitionOf("Soon")).toEqual([holder!.name]);
@@ -100,7 +103,7 @@ describe("partitions of events", () => {
     expect(await find({ since: "2998-01-01T00:00:00Z" })).toEqual([`Future@${future}`]);
     expect(await find({ name: "Soon" })).toEqual([`Soon@${soon}`]);
     // The far-future row stays where it is: no partition is made for a week beyond the horizon.
-    await ensureEventPartitions(db, new Date(), 4);
+    await ensureEventPartitions({ db }, { now: new Date(), weeksAhead: 4 });
     expect(await partitionOf("Future")).toEqual(["events_default"]);
   });
 

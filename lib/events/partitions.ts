@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
+import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 
 /**
  * The partitions of `events` (partitioned by range of `occurred_at`; migration events_partitioned):
@@ -27,8 +28,8 @@ export interface EventPartition {
 }
 
 /** Every partition of `events` with its bounds, oldest first, the default last. */
-export async function listEventPartitions(db: DbOrTx): Promise<EventPartition[]> {
-  const rows = await db.execute<{ name: string; from: string | null; to: string | null; is_default: boolean }>(sql`
+export async function listEventPartitions(ctx: AppContext): Promise<EventPartition[]> {
+  const rows = await ctx.db.execute<{ name: string; from: string | null; to: string | null; is_default: boolean }>(sql`
     select c.relname as name, b.expr = 'DEFAULT' as is_default,
       to_char((regexp_match(b.expr, 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "from",
       to_char((regexp_match(b.expr, 'TO \\(''([^'']+)''\\)'))[1]::timestamptz at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "to"
@@ -63,8 +64,11 @@ export function partitionName(week: Date): string {
  * the default partition (moving its rows there). Returns the partitions it created. Safe to run from any
  * number of workers at once: one does the work, the others find it done.
  */
-export async function ensureEventPartitions(db: Db, now = new Date(), weeksAhead = WEEKS_AHEAD): Promise<string[]> {
-  const parts = await listEventPartitions(db);
+export async function ensureEventPartitions(
+  ctx: AppContext<Db>,
+  { now = new Date(), weeksAhead = WEEKS_AHEAD }: { now?: Date; weeksAhead?: number } = {},
+): Promise<string[]> {
+  const parts = await listEventPartitions(ctx);
   const have = new Set(parts.map((p) => p.name));
   // Nothing is created below the first weekly bound: events_before covers everything earlier.
   const floor = parts.find((p) => p.from === null && !p.isDefault)?.to ?? new Date(0);
@@ -74,7 +78,7 @@ export async function ensureEventPartitions(db: Db, now = new Date(), weeksAhead
   // Rows beyond the horizon (a client clock years ahead) stay in the default partition until the horizon
   // reaches their week: creating weeks on a client's say would let one client make any number of tables.
   const horizon = new Date(weekStart(now).getTime() + (weeksAhead + 1) * WEEK_MS);
-  const waiting = await db.execute<{ week: string }>(sql`
+  const waiting = await ctx.db.execute<{ week: string }>(sql`
     select distinct to_char(date_trunc('week', occurred_at, 'UTC') at time zone 'UTC', 'YYYY-MM-DD"T"00:00:00"Z"') as week
     from events_default where occurred_at >= ${floor.toISOString()}::timestamptz and occurred_at < ${horizon.toISOString()}::timestamptz
     order by 1 limit ${ON_DEMAND_PER_RUN}`);
@@ -83,7 +87,7 @@ export async function ensureEventPartitions(db: Db, now = new Date(), weeksAhead
   for (const week of wanted) {
     const name = partitionName(week);
     if (have.has(name)) continue;
-    if (await createWeekPartition(db, week)) created.push(name);
+    if (await createWeekPartition(ctx, week)) created.push(name);
     have.add(name);
   }
   return created;
@@ -94,11 +98,11 @@ export async function ensureEventPartitions(db: Db, now = new Date(), weeksAhead
  * the default partition, then attached. ATTACH takes only SHARE UPDATE EXCLUSIVE on `events`, so writers
  * carry on; it checks the default partition holds nothing of the week (it does not: moved just before).
  */
-export async function createWeekPartition(db: Db, week: Date): Promise<boolean> {
+export async function createWeekPartition(ctx: AppContext<Db>, week: Date): Promise<boolean> {
   const name = sql.identifier(partitionName(week));
   const from = week.toISOString();
   const to = new Date(week.getTime() + WEEK_MS).toISOString();
-  return db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK}) as ok`);
     if (!lock?.ok) return false;
     await tx.execute(sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true)`);
@@ -119,8 +123,8 @@ export async function createWeekPartition(db: Db, week: Date): Promise<boolean> 
 }
 
 /** The partition lock, for the retention purge's DETACH (one partition change at a time). */
-export async function tryPartitionLock(tx: DbOrTx): Promise<boolean> {
-  const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK}) as ok`);
+export async function tryPartitionLock(ctx: AppContext): Promise<boolean> {
+  const [lock] = await ctx.db.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK}) as ok`);
   return !!lock?.ok;
 }
 

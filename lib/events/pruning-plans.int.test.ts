@@ -43,7 +43,7 @@ beforeAll(async () => {
     insert into events (project_id, name, user_id, data, origin, occurred_at)
     select ${ctx.projectId}::uuid, 'Purchased', ${userId}::uuid, '{}', 'client', now() - (h || ' hours')::interval
     from generate_series(0, 25 * 168, 17) h`;
-  await ensureEventPartitions(db);
+  await ensureEventPartitions({ db });
   await sql`analyze events`;
 }, 60_000);
 

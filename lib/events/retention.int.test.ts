@@ -82,8 +82,8 @@ const counts = async () =>
 
 describe("event retention", () => {
   it("weeks written before their partition existed are made on demand", async () => {
-    await ensureEventPartitions(db);
-    const names = (await listEventPartitions(db)).map((p) => p.name);
+    await ensureEventPartitions({ db });
+    const names = (await listEventPartitions({ db })).map((p) => p.name);
     for (const w of [15, 10, 6]) expect(names).toContain(partitionName(weekAgo(w)));
     const [{ n }] = await sql`select count(*)::int as n from events_default`;
     expect(n).toBe(0);
@@ -99,16 +99,16 @@ describe("event retention", () => {
       "c:Mixed": 6,
       "a:Recent": 2,
     });
-    const r = await purgeExpiredEvents(db, { batch: 3 });
+    const r = await purgeExpiredEvents({ db }, { batch: 3 });
     expect(r.dropped.sort()).toEqual(["events_before", partitionName(weekAgo(15))].sort());
     // A's Mixed rows: 7 beside B's (batches of 3, 3, 1) and 4 beside C's (3, 1).
     expect(r.deleted).toBe(11);
     expect(await counts()).toEqual({ "b:Mixed": 3, "c:Mixed": 6, "a:Recent": 2 });
-    const names = (await listEventPartitions(db)).map((p) => p.name);
+    const names = (await listEventPartitions({ db })).map((p) => p.name);
     expect(names).toContain(partitionName(weekAgo(10)));
     expect(names).toContain(partitionName(weekAgo(6)));
     // Nothing more to do: a second run finds nothing.
-    expect(await purgeExpiredEvents(db, { batch: 3 })).toEqual({ dropped: [], deleted: 0 });
+    expect(await purgeExpiredEvents({ db }, { batch: 3 })).toEqual({ dropped: [], deleted: 0 });
   });
 
   it("the schema's counts and the overview's counters are true after the purge", async () => {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { log } from "@/lib/observability/logger";
 import { EVENT_ROW_PATH } from "@/lib/pipeline/discover-schema";
 import { type EventPartition, LOCK_TIMEOUT, listEventPartitions, tryPartitionLock } from "./partitions";
@@ -26,16 +27,17 @@ type Holder = { id: string; days: number | null };
  * deletes rows by their address under the row locks it holds.
  */
 export async function purgeExpiredEvents(
-  db: Db,
+  ctx: AppContext<Db>,
   opts: { batch?: number; stopping?: () => boolean } = {},
 ): Promise<PurgeResult> {
+  const { db } = ctx;
   const batch = opts.batch ?? PURGE_BATCH;
   const result: PurgeResult = { dropped: [], deleted: 0 };
   const retaining = await db.execute<Holder>(
     sql`select id, event_retention_days as days from projects where event_retention_days is not null`,
   );
   if (!retaining.length) return result;
-  for (const part of await listEventPartitions(db)) {
+  for (const part of await listEventPartitions(ctx)) {
     if (opts.stopping?.()) break;
     const table = sql`${sql.identifier(part.name)}`;
     // Whole partitions first: possible only when its end is past, and no project keeps any of its rows.
@@ -108,7 +110,7 @@ async function dropPartition(db: Db, part: EventPartition): Promise<boolean> {
   const table = sql`${sql.identifier(part.name)}`;
   try {
     return await db.transaction(async (tx) => {
-      if (!(await tryPartitionLock(tx))) return false;
+      if (!(await tryPartitionLock({ db: tx }))) return false;
       await tx.execute(sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true)`);
       await tx.execute(sql`alter table events detach partition ${table}`);
       await lowerForTable(tx, table);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import type { Db } from "../../db/client";
-import { type ProjectContext } from "../access/context";
+import type { ProjectContext } from "../access/context";
 import { acceptEvents } from "../events/accept-events";
 import { organizationEventBatch, userEventBatch } from "../events/schemas";
 import { deleteOrganization } from "../organizations/delete-organization";
@@ -52,15 +52,14 @@ describe("deleting a record whose events are still in the intake", () => {
       userInput.parse({ identifier: [{ external_id: "gone" }, { source: "crm", external_id: "g-1" }], data: {} }),
     );
     // One event by each identifier of the user, one naming a stranger.
-    await acceptEvents(
-      ctx,
-      "user",
-      userEventBatch.parse([
+    await acceptEvents(ctx, {
+      kind: "user",
+      events: userEventBatch.parse([
         { name: "Clicked", identifier: [{ source: "crm", external_id: "g-1" }], data: {} },
         { name: "Clicked", identifier: [{ external_id: "gone" }, { external_id: "new-alias" }], data: {} },
         { name: "Clicked", identifier: [{ external_id: "stranger" }], data: {} },
       ]),
-    );
+    });
     await deleteUser(ctx, [{ source: "default", external_id: "gone" }]);
     while (await drainIntake(ctx.db, 100));
     expect(await usersNamed("gone")).toBe(0);
@@ -72,11 +71,10 @@ describe("deleting a record whose events are still in the intake", () => {
 
   it("a deleted organization is not created again either", async () => {
     await upsertOrganization(ctx, organizationInput.parse({ identifier: [{ external_id: "acme" }], name: "Acme" }));
-    await acceptEvents(
-      ctx,
-      "organization",
-      organizationEventBatch.parse([{ name: "Renewed", identifier: [{ external_id: "acme" }] }]),
-    );
+    await acceptEvents(ctx, {
+      kind: "organization",
+      events: organizationEventBatch.parse([{ name: "Renewed", identifier: [{ external_id: "acme" }] }]),
+    });
     await deleteOrganization(ctx, { identifier: [{ source: "default", external_id: "acme" }] });
     while (await drainIntake(ctx.db, 100));
     const [row] =

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { applicationName, type Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { log } from "./logger";
 import { metrics } from "./metrics";
@@ -9,10 +10,10 @@ import { readSystemState } from "./system-state";
  * Refreshes the gauges read from the database, just before a scrape. A database that is down leaves the
  * previous values and logs once per scrape; the scrape itself still answers.
  */
-export async function collectSystemGauges(db: Db, poolMax: number): Promise<void> {
+export async function collectSystemGauges({ db }: AppContext<Db>, { poolMax }: { poolMax: number }): Promise<void> {
   metrics.dbPoolMax.set(poolMax);
   try {
-    const s = await readSystemState(db);
+    const s = await readSystemState({ db });
     metrics.intakeBacklog.set(s.intakeBacklog);
     metrics.intakeOldest.set(s.intakeOldestSeconds);
     metrics.intakeFailed.set(s.intakeSetAside);

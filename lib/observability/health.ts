@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { readSystemState, type SystemState } from "./system-state";
 
 export interface Check {
@@ -28,13 +29,13 @@ const TIMEOUT_MS = 3000;
  * Whether this deployment can do its work: the database answers, migrations are at head, a worker beat
  * recently, and the intake is keeping up. Every check is listed, so an operator sees which one failed.
  */
-export async function checkReadiness(db: Db, limits = readinessLimits()): Promise<Readiness> {
+export async function checkReadiness(ctx: AppContext<Db>, limits = readinessLimits()): Promise<Readiness> {
   let state: SystemState | null = null;
   let dbError = "";
   try {
     state = await Promise.race([
       // Counted only as far as the threshold: a backlog past it is "too many" whatever its size.
-      readSystemState(db, limits.backlog + 1),
+      readSystemState(ctx, { cap: limits.backlog + 1 }),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref(),
       ),
@@ -96,11 +97,11 @@ const g = globalThis as unknown as Record<symbol, Cached | undefined>;
  * and however often it is called the database answers one query per interval (callers arriving while it
  * runs share it).
  */
-export function cachedReadiness(db: Db): Promise<Readiness> {
+export function cachedReadiness(ctx: AppContext<Db>): Promise<Readiness> {
   const now = Date.now();
   const hit = g[KEY];
   if (hit && now - hit.at < cacheMs()) return hit.result;
-  const result = checkReadiness(db);
+  const result = checkReadiness(ctx);
   g[KEY] = { at: now, result };
   return result;
 }

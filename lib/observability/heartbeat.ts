@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { workerHeartbeats } from "@/db/schema";
+import type { AppContext } from "@/lib/access/context";
 import { log } from "./logger";
 
 const EVERY_MS = Number(process.env.WORKER_HEARTBEAT_MS ?? 5000);
@@ -11,7 +12,7 @@ const EVERY_MS = Number(process.env.WORKER_HEARTBEAT_MS ?? 5000);
  * Records that this worker is alive every few seconds (readiness wants a beat within 30 s). A failed beat
  * (database down) is logged and tried again at the next interval; it never stops the worker.
  */
-export function startHeartbeat(db: Db) {
+export function startHeartbeat({ db }: AppContext<Db>) {
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const beat = async () => {
     try {

@@ -30,7 +30,7 @@ export function hasMetricsToken(req: Request): boolean {
 
 /** The registry as Prometheus text, with the database-read gauges refreshed first. */
 export async function metricsText(): Promise<Response> {
-  await collectSystemGauges(getDb(), poolSize());
+  await collectSystemGauges({ db: getDb() }, { poolMax: poolSize() });
   return new Response(await metrics.registry.metrics(), {
     headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },
   });

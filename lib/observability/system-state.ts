@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import journal from "@/db/migrations/meta/_journal.json";
 
@@ -23,7 +24,10 @@ const HEAD = journal.entries[journal.entries.length - 1]!;
  * The whole system's state in one read-only statement, shared by readiness and metrics. Each count is
  * bounded (`cap`) so a huge backlog costs no more than the threshold it is compared with.
  */
-export async function readSystemState(db: Db, cap = 1_000_000): Promise<SystemState> {
+export async function readSystemState(
+  { db }: AppContext<Db>,
+  { cap = 1_000_000 }: { cap?: number } = {},
+): Promise<SystemState> {
   const [row] = await queryRows<{
     intake_backlog: number;
     intake_oldest: number;

@@ -136,11 +136,14 @@ describe("waking the intake drain", () => {
   it("after accepted events, with and without client ids, and not for events all seen before", async () => {
     expect(
       await heardDuring(() =>
-        acceptEvents(ctx, "user", [{ name: "A", identifier: [{ source: "default", external_id: "wake-1" }] }]),
+        acceptEvents(ctx, {
+          kind: "user",
+          events: [{ name: "A", identifier: [{ source: "default", external_id: "wake-1" }] }],
+        }),
       ),
     ).toBe(1);
     const withId = [{ name: "B", id: "wake-client-1", identifier: [{ source: "default", external_id: "wake-1" }] }];
-    expect(await heardDuring(() => acceptEvents(ctx, "user", withId))).toBe(1);
-    expect(await heardDuring(() => acceptEvents(ctx, "user", withId))).toBe(0);
+    expect(await heardDuring(() => acceptEvents(ctx, { kind: "user", events: withId }))).toBe(1);
+    expect(await heardDuring(() => acceptEvents(ctx, { kind: "user", events: withId }))).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
   const events: EventInput[] = ops.flatMap((op) => (op.kind === "event" ? [op.input] : []));
-  if (events.length === ops.length) return acceptEvents(ctx, "user", events);
+  if (events.length === ops.length) return acceptEvents(ctx, { kind: "user", events });
 
   return inRetryingTransaction(ctx.db, async (tx) => {
     for (const op of ops) {
@@ -46,6 +46,6 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
         );
       }
     }
-    return events.length ? acceptEvents({ ...ctx, db: tx }, "user", events) : { accepted: 0, duplicates: 0 };
+    return events.length ? acceptEvents({ ...ctx, db: tx }, { kind: "user", events }) : { accepted: 0, duplicates: 0 };
   });
 }

@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
  * Cached for a few seconds; values and error details only for a METRICS_TOKEN bearer.
  */
 export async function GET(req: Request) {
-  const { status, headers, body } = readinessResponse(await cachedReadiness(getDb()), hasMetricsToken(req));
+  const { status, headers, body } = readinessResponse(await cachedReadiness({ db: getDb() }), hasMetricsToken(req));
   return new Response(body, { status, headers });
 }
