@@ -129,7 +129,8 @@ describe("oldVerbSignatures", () => {
   });
 
   it("is part of the layering check, with no folder exempt", () => {
-    expect(architectureViolations(tree(old))).toHaveLength(4);
+    // assign-schedule.ts twice: schedules/ is in CTX_INPUT_FOLDERS, so its handle in the context's place counts too.
+    expect(architectureViolations(tree(old))).toHaveLength(5);
     // users/, organizations/ and identity/ were the last folders allowed the old signature.
     const lastPending = {
       "lib/users/get-user.ts": "export async function getUser(db: DbOrTx, projectId: string, userId: string) {}",

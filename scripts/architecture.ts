@@ -62,7 +62,7 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
-/** Folders whose exported verbs all take `(ctx, input)`; events/, schedules/, imports/, pipeline/ and segment/ are still being converted. */
+/** Folders whose exported verbs all take `(ctx, input)`; events/, imports/, pipeline/ and segment/ are still being converted. */
 export const CTX_INPUT_FOLDERS = [
   "lib/identity/",
   "lib/users/",
@@ -80,6 +80,7 @@ export const CTX_INPUT_FOLDERS = [
   "lib/request-log/",
   "lib/explain/",
   "lib/destinations/",
+  "lib/schedules/",
 ];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
