@@ -57,7 +57,7 @@ try {
       ownerEmail: "cost@example.com",
     },
   );
-  const schedule = await ensureSchedule(systemContext(getDb(), project.id), "cost", "single");
+  const schedule = await ensureSchedule(systemContext(getDb(), project.id), { name: "cost", type: "single" });
   await sql`
     with u as (insert into users (project_id) select ${project.id} from generate_series(1, ${COUNT}) returning project_id, id),
     a as (insert into schedule_assignments (project_id, schedule_id, user_id, anchor, occurrence_at, data)
@@ -116,7 +116,7 @@ try {
   }
 
   const firing = await measure("firings", COUNT, async () => {
-    while ((await fireDueFirings(getDb(), { batchSize: BATCH })).claimed > 0);
+    while ((await fireDueFirings({ db: getDb() }, { batchSize: BATCH })).claimed > 0);
     while ((await drainIntake(getDb(), INTAKE)) > 0);
   });
   const [{ fired }] =

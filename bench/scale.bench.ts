@@ -112,7 +112,7 @@ async function project(name: string) {
   const { systemContext } = await import("../lib/access/context");
   const { benchProject } = await import("./harness");
   const { projectId, key } = await benchProject(name, "client");
-  const schedule = await ensureSchedule(systemContext(getDb(), projectId), "bench", "single");
+  const schedule = await ensureSchedule(systemContext(getDb(), projectId), { name: "bench", type: "single" });
   await sql`insert into users (project_id) select ${projectId} from generate_series(1, ${USERS})`;
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
     select ${projectId}, 'default', 'bench-' || row_number() over (order by id), id from users where project_id = ${projectId}`;

@@ -37,7 +37,7 @@ try {
     { db: getDb() },
     { orgName: "bench", projectName: "schedules", ownerEmail: "bench@example.com" },
   );
-  const schedule = await ensureSchedule(systemContext(getDb(), project.id), "bench", "single");
+  const schedule = await ensureSchedule(systemContext(getDb(), project.id), { name: "bench", type: "single" });
 
   /** Users, one single assignment each and its firing, parked far in the future until `arm` sets the times. */
   async function seed(count: number) {

@@ -62,7 +62,7 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
-/** Folders whose exported verbs all take `(ctx, input)`; schedules/, imports/ and pipeline/ are still being converted. */
+/** Folders whose exported verbs all take `(ctx, input)`; imports/ and pipeline/ are still being converted. */
 export const CTX_INPUT_FOLDERS = [
   "lib/identity/",
   "lib/users/",
@@ -83,6 +83,7 @@ export const CTX_INPUT_FOLDERS = [
   "lib/events/",
   "lib/segment/",
   "lib/observability/",
+  "lib/schedules/",
 ];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;

@@ -33,7 +33,9 @@ export const HANDLERS: Handlers = {
     rebuildList(systemContext(getDb(), job.projectId), { listId: job.listId, scope: "all" }),
   ),
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
-  "schedules.backfill-offset": each((job) => backfillOffset(systemContext(getDb(), job.projectId), job.offsetId)),
+  "schedules.backfill-offset": each((job) =>
+    backfillOffset(systemContext(getDb(), job.projectId), { offsetId: job.offsetId }),
+  ),
   // Throws on an SMTP failure (after recording it on the invitation), so pg-boss retries with the mail backoff.
   "mail.invite": each((job) => deliverInviteMail(systemContext(getDb(), job.projectId), job)),
 };

@@ -57,7 +57,7 @@ for (const name of Object.keys(HANDLERS) as QueueName[]) {
 }
 // With `{}` as its data: pg-boss sends null otherwise, which the queue's payload schema refuses (the tick then never ran).
 await boss.schedule("system.tick", "* * * * *", {});
-await resumeBackfills(getDb());
+await resumeBackfills({ db: getDb() });
 const drain = await startDrain();
 // The schedule firing loop: our own table and loop, not one pg-boss job per firing.
 const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());

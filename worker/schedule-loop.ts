@@ -33,7 +33,7 @@ export function startScheduleLoop(db: Db, opts: ScheduleLoopOptions) {
   async function claimer() {
     while (!stopping) {
       try {
-        const { claimed, fired, skipped } = await fireDueFirings(db, { batchSize: opts.batchSize });
+        const { claimed, fired, skipped } = await fireDueFirings({ db }, { batchSize: opts.batchSize });
         if (fired) metrics.firings.inc({ outcome: "fired" }, fired);
         if (skipped) metrics.firings.inc({ outcome: "skipped" }, skipped);
         if (claimed < opts.batchSize) await sleep(opts.pollMs);

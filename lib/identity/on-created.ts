@@ -16,8 +16,7 @@ export async function onRecordsCreated(
   ctx: ProjectContext,
   input: { kind: Kind; records: { id: string; createdAt: Date }[] },
 ): Promise<void> {
-  const { kind, records } = input;
-  await assignAnniversaries(ctx, kind, records);
+  await assignAnniversaries(ctx, input);
 }
 
 /**

@@ -37,7 +37,7 @@ export async function getOrganization(ctx: ProjectContext, organizationId: strin
       created_at: m.createdAt.toISOString(),
       updated_at: m.updatedAt.toISOString(),
     })),
-    schedules: await loadSubjectAssignments(ctx, "organization_id", organizationId),
+    schedules: await loadSubjectAssignments(ctx, { column: "organization_id", subjectId: organizationId }),
     recent_events: recent.map(toEventView),
   };
 }

@@ -4,5 +4,5 @@ import { type AppContext, systemContext } from "@/lib/access/context";
 
 /** Work in the transaction that creates a project: the built-in `anniversary` definition. */
 export async function onProjectCreated(ctx: AppContext, project: Project): Promise<void> {
-  await ensureSchedule(systemContext(ctx.db, project.id), ANNIVERSARY.name, ANNIVERSARY.type);
+  await ensureSchedule(systemContext(ctx.db, project.id), { name: ANNIVERSARY.name, type: ANNIVERSARY.type });
 }

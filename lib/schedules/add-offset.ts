@@ -17,8 +17,11 @@ import type { ProjectContext } from "@/lib/access/context";
  * with millions of assignments answers at once. (Always, not only when assignments exist now: one
  * being created concurrently may have made its firings before this offset was visible.)
  */
-export async function addOffset(ctx: ProjectContext, scheduleId: string, input: OffsetInput) {
-  const checked = await checkInterval(ctx.db, input.offset, "offset", { zero: true });
+export async function addOffset(
+  ctx: ProjectContext,
+  { scheduleId, body: input }: { scheduleId: string; body: OffsetInput },
+) {
+  const checked = await checkInterval(ctx, { value: input.offset, path: "offset", zero: true });
   return withTransaction(ctx.db, async (tx) => {
     const [schedule] = await tx
       .select()

@@ -23,13 +23,11 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function assignAnniversaries(
   ctx: ProjectContext,
-  kind: SubjectKind,
-  records: { id: string; createdAt: Date }[],
-  now = new Date(),
+  { kind, records, now = new Date() }: { kind: SubjectKind; records: { id: string; createdAt: Date }[]; now?: Date },
 ): Promise<void> {
   if (!records.length) return;
   if (await assign(ctx, kind, records, now)) return;
-  await ensureSchedule(ctx, ANNIVERSARY.name, ANNIVERSARY.type);
+  await ensureSchedule(ctx, { name: ANNIVERSARY.name, type: ANNIVERSARY.type });
   await assign(ctx, kind, records, now);
 }
 

@@ -19,20 +19,18 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function assignSchedule(
   ctx: ProjectContext,
-  kind: SubjectKind,
-  input: AssignmentInput,
-  now = new Date(),
+  { kind, body: input, now = new Date() }: { kind: SubjectKind; body: AssignmentInput; now?: Date },
 ): Promise<{ assignment: AssignmentView; created: boolean }> {
   const interval =
     input.interval !== undefined
-      ? (await checkInterval(ctx.db, input.interval, "interval", { min: minAssignmentInterval() })).text
+      ? (await checkInterval(ctx, { value: input.interval, path: "interval", min: minAssignmentInterval() })).text
       : null;
   if (input.start_at !== undefined) checkTime("start_at", input.start_at, now, 10);
   if (input.scheduled_at !== undefined) checkTime("scheduled_at", input.scheduled_at, now, 100);
   const type = interval ? "recurring" : "single";
   return inRetryingTransaction(ctx.db, async (tx) => {
-    const subjectId = await resolveSubject({ ...ctx, db: tx }, kind, input.identifier);
-    const schedule = await ensureSchedule({ ...ctx, db: tx }, input.name, type);
+    const subjectId = await resolveSubject({ ...ctx, db: tx }, { kind, identifier: input.identifier });
+    const schedule = await ensureSchedule({ ...ctx, db: tx }, { name: input.name, type });
     if (schedule.type !== type) {
       throw new RuleBroken(
         type === "recurring"
@@ -66,8 +64,8 @@ export async function assignSchedule(
       await tx.execute(
         sql`delete from schedule_firings where project_id = ${ctx.projectId} and assignment_id = ${row!.id}`,
       );
-    await materializeFirings(tx, [row!], now);
-    await completeCycles(tx, [row!], now);
+    await materializeFirings({ ...ctx, db: tx }, { keys: [row!], now });
+    await completeCycles({ ...ctx, db: tx }, { keys: [row!], now });
     const [assignment] = await loadAssignmentViews({ ...ctx, db: tx }, [row!.id]);
     return { assignment: assignment!, created: row!.created };
   });

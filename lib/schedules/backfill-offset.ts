@@ -14,8 +14,7 @@ export const BACKFILL_PAGE = Number(process.env.SCHEDULE_BACKFILL_PAGE ?? 2000);
  */
 export async function backfillOffset(
   ctx: ProjectContext<Db>,
-  offsetId: string,
-  now: () => Date = () => new Date(),
+  { offsetId, now = () => new Date() }: { offsetId: string; now?: () => Date },
 ): Promise<number> {
   let made = 0;
   for (;;) {

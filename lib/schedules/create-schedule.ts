@@ -10,7 +10,7 @@ import type { ProjectContext } from "@/lib/access/context";
 export async function createSchedule(ctx: ProjectContext, input: ScheduleInput): Promise<ScheduleView> {
   const offsets: { offset: string; offsetKey: string; direction: "before" | "after" }[] = [];
   for (const [i, o] of (input.offsets ?? []).entries()) {
-    const checked = await checkInterval(ctx.db, o.offset, `offsets[${i}].offset`, { zero: true });
+    const checked = await checkInterval(ctx, { value: o.offset, path: `offsets[${i}].offset`, zero: true });
     offsets.push({ offset: checked.text, offsetKey: checked.canonical, direction: o.direction });
   }
   const keys = new Set([`${DEFAULT_OFFSET.offsetKey}|after`]);

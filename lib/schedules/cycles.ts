@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
+import type { AppContext } from "@/lib/access/context";
 
 /** A firing made (or claimed) more than this late is skipped and counted, not fired (DESIGN.md section 6). */
 export const LATE_LIMIT = "1 hour";
@@ -40,13 +40,17 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
 /**
  * Makes the current cycle's firings of the given assignments, one per offset of their schedule:
  * `fire_at = occurrence ± offset`. A firing already more than an hour late is stored as skipped.
- * Existing (assignment, offset, cycle) rows are left alone, so this is safe to repeat.
+ * Existing (assignment, offset, cycle) rows are left alone, so this is safe to repeat. Takes an
+ * AppContext: each key names its own project, and the firing loop closes cycles of several at once.
  */
-export async function materializeFirings(tx: DbOrTx, keys: AssignmentKey[], now: Date): Promise<void> {
+export async function materializeFirings(
+  ctx: AppContext,
+  { keys, now }: { keys: AssignmentKey[]; now: Date },
+): Promise<void> {
   for (const [projectId, ids] of byProject(keys)) {
     // The caller holds the assignments' row locks; the offsets are key-share locked here
     // (db/migrations/0019_schedule_cascade_triggers.sql). Assignments by key probe (rowsById).
-    await tx.execute(sql`
+    await ctx.db.execute(sql`
       with a as (select a.* from ${rowsById("schedule_assignments", projectId, uuidArray(ids), "a")} where a.state <> 'fired'),
       o as (
         select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o
@@ -69,7 +73,10 @@ export async function materializeFirings(tx: DbOrTx, keys: AssignmentKey[], now:
  * so a long outage does not replay every missed cycle) and gets that cycle's firings. Paused ones
  * (`after_next_interval`) stay where they are.
  */
-export async function completeCycles(tx: DbOrTx, keys: AssignmentKey[], now: Date): Promise<void> {
+export async function completeCycles(
+  ctx: AppContext,
+  { keys, now }: { keys: AssignmentKey[]; now: Date },
+): Promise<void> {
   const at = sql`${now.toISOString()}::timestamptz`;
   // Computed from the old row (SET sees the old cycle), so cycle and occurrence agree.
   const next = sql`greatest(a.cycle + 1, ${nextCycleSql(sql`a.anchor`, sql`a.interval::interval`, sql`(${at} - ${LATE_LIMIT}::interval)`)})`;
@@ -80,13 +87,13 @@ export async function completeCycles(tx: DbOrTx, keys: AssignmentKey[], now: Dat
       // freshly loaded tables. The assignments by key probe (rowsById) with their ctids: the updates
       // below find them by TID scan, as the caller's locks keep them in place.
       const rows = await queryRows<{ id: string; _tid: string; cycle: number; single: boolean }>(
-        tx,
+        ctx.db,
         sql`
         select a.id, a._tid::text as _tid, a.cycle, a.interval is null as single
         from ${rowsById("schedule_assignments", projectId, uuidArray(ids), "a", { tid: true })} where a.state = 'active'`,
       );
       const pending = await queryRows<{ assignment_id: string; cycle: number }>(
-        tx,
+        ctx.db,
         sql`
         select distinct f.assignment_id, f.cycle from unnest(${uuidArray(rows.map((r) => r.id))}) as k(id)
         cross join lateral (select assignment_id, cycle, state from schedule_firings f
@@ -99,19 +106,15 @@ export async function completeCycles(tx: DbOrTx, keys: AssignmentKey[], now: Dat
       const done = rows.filter((r) => r.single && !anyPending.has(r.id)).map((r) => r.id);
       const finished = rows.filter((r) => !r.single && !cyclePending.has(`${r.id}:${r.cycle}`)).map((r) => r.id);
       if (done.length) {
-        await tx.execute(
+        await ctx.db.execute(
           sql`update schedule_assignments set state = 'fired', updated_at = ${at} where ctid = any(${tidArray(done.map((id) => tid.get(id)!))})`,
         );
       }
       if (!finished.length || round === MAX_ROUNDS) return;
-      await tx.execute(sql`
+      await ctx.db.execute(sql`
         update schedule_assignments a set cycle = ${next}, occurrence_at = a.anchor + ${next} * a.interval::interval, updated_at = ${at}
         where a.ctid = any(${tidArray(finished.map((id) => tid.get(id)!))})`);
-      await materializeFirings(
-        tx,
-        finished.map((id) => ({ projectId, id })),
-        now,
-      );
+      await materializeFirings(ctx, { keys: finished.map((id) => ({ projectId, id })), now });
       ids = finished;
     }
   }

@@ -12,8 +12,7 @@ export const ANNIVERSARY = { name: "anniversary", type: "recurring" as const, in
  */
 export async function ensureSchedule(
   ctx: ProjectContext,
-  name: string,
-  type: "single" | "recurring",
+  { name, type }: { name: string; type: "single" | "recurring" },
 ): Promise<Schedule> {
   // Key-share locked: the caller hangs assignments on it, which have no foreign key (db/migrations/0019_schedule_cascade_triggers.sql).
   const held = () =>

@@ -12,9 +12,7 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function deleteOffset(
   ctx: ProjectContext,
-  scheduleId: string,
-  offsetId: string,
-  now = new Date(),
+  { scheduleId, offsetId, now = new Date() }: { scheduleId: string; offsetId: string; now?: Date },
 ): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
     // Lock the definition's offsets so two concurrent deletes cannot both pass the last-offset check.
@@ -40,9 +38,8 @@ export async function deleteOffset(
     await tx.execute(sql`delete from schedule_offsets where project_id = ${ctx.projectId} and id = ${offsetId}`);
     if (affected.length) {
       await completeCycles(
-        tx,
-        affected.map((a) => ({ projectId: ctx.projectId, id: a.id })),
-        now,
+        { ...ctx, db: tx },
+        { keys: affected.map((a) => ({ projectId: ctx.projectId, id: a.id })), now },
       );
     }
   });

@@ -6,7 +6,7 @@ import { log } from "@/lib/observability/logger";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { completeCycles, LATE_LIMIT } from "./cycles";
 import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
-import { systemContext } from "@/lib/access/context";
+import { systemContext, type AppContext } from "@/lib/access/context";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { enqueueSteps, type RecordedEvent } from "@/lib/pipeline/enqueue-steps";
 
@@ -44,16 +44,16 @@ interface LockedAssignment {
  * (`fireSetBased`: one statement claims, locks, records and marks); if that fails for a reason of its
  * own rows (not the database's), the batch is fired again row-aware (`fireRowAware`), which isolates
  * projects and firings and marks a firing that fails alone `failed`. `now` and `projectId` let tests
- * drive one project's clock.
+ * drive one project's clock. Takes an AppContext: a batch claims the due firings of every project.
  */
-export async function fireDueFirings(db: Db, opts: FireOptions = {}): Promise<FireResult> {
+export async function fireDueFirings(ctx: AppContext<Db>, opts: FireOptions = {}): Promise<FireResult> {
   try {
-    return await db.transaction((tx) => fireSetBased(tx, opts));
+    return await ctx.db.transaction((tx) => fireSetBased(tx, opts));
   } catch (err) {
     if (isTransient(err)) throw err;
     log.warn({ err }, "set-based schedule firing failed; firing the batch row by row");
   }
-  return fireRowAware(db, opts);
+  return fireRowAware(ctx.db, opts);
 }
 
 interface FireOptions {
@@ -179,7 +179,7 @@ async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireRes
   const result = { claimed: summary.claimed, fired: summary.fired, skipped: summary.skipped, failed: 0 };
   await tx.execute(sql`set local enable_sort = on`);
   const recurring = (summary.recurring ?? []).map((r) => ({ projectId: r.p, id: r.a }));
-  if (recurring.length) await completeCycles(tx, recurring, now);
+  if (recurring.length) await completeCycles({ db: tx }, { keys: recurring, now });
   const byProject = new Map<string, FiredGroup[]>();
   for (const g of rows) if (g.project_id) byProject.set(g.project_id, [...(byProject.get(g.project_id) ?? []), g]);
   for (const [projectId, groups] of byProject) {
@@ -328,9 +328,8 @@ async function fireProjectFirings(tx: DbOrTx, projectId: string, claimed: DueFir
       where ctid = any(${tidArray(late.map((f) => f.tid))})`);
   }
   await completeCycles(
-    tx,
-    [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })),
-    now,
+    { db: tx },
+    { keys: [...new Set(firings.map((f) => f.assignment_id))].map((id) => ({ projectId, id })), now },
   );
   for (const f of onTime) metrics.firingLag.observe((now.getTime() - new Date(f.fire_at).getTime()) / 1000);
   return { fired: onTime.length, skipped: late.length };

@@ -50,11 +50,12 @@ const TABLES = ["schedule_firings", "schedule_assignments"] as const;
 
 it("a batch of firings reads its own firings and assignments, not the project's", async () => {
   // Past the five custom plans a prepared statement gets before its generic one.
-  for (let i = 0; i < 8; i++) expect((await fireDueFirings(db, { now: dueAt, batchSize: BATCH })).fired).toBe(BATCH);
+  for (let i = 0; i < 8; i++)
+    expect((await fireDueFirings({ db }, { now: dueAt, batchSize: BATCH })).fired).toBe(BATCH);
   let fired = 0;
   const r = await rowsRead(db, TABLES, async (tx) => {
     // A savepoint inside the measured transaction: fireDueFirings opens its own (nested) transaction.
-    fired = (await fireDueFirings(tx as unknown as Db, { now: dueAt, batchSize: BATCH })).fired;
+    fired = (await fireDueFirings({ db: tx as unknown as Db }, { now: dueAt, batchSize: BATCH })).fired;
   });
   expect(fired).toBe(BATCH);
   // Per firing: the claim, its assignment's lock, the fired mark, the cycle's close and the next

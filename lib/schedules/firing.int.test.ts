@@ -29,19 +29,18 @@ async function user(externalId: string): Promise<string> {
 }
 
 function assign(externalId: string, body: Record<string, unknown>, now: Date) {
-  return assignSchedule(
-    systemContext(db(), p.projectId),
-    "user",
-    assignmentInput.parse({ identifier: [{ external_id: externalId }], ...body }),
+  return assignSchedule(systemContext(db(), p.projectId), {
+    kind: "user",
+    body: assignmentInput.parse({ identifier: [{ external_id: externalId }], ...body }),
     now,
-  );
+  });
 }
 
 /** Fires everything of this project due at `now`, batch after batch (other tests' assignments too: assert per user). */
 async function fireAt(now: Date) {
   let total = 0;
   for (;;) {
-    const r = await fireDueFirings(db(), { now, projectId: p.projectId, batchSize: 100 });
+    const r = await fireDueFirings({ db: db() }, { now, projectId: p.projectId, batchSize: 100 });
     total += r.fired;
     if (!r.claimed) return total;
   }
@@ -267,20 +266,18 @@ describe("pause and resume with an injected clock", () => {
       { name: "daily_a", interval: "1 day", start_at: "2100-05-01T06:00:00Z" },
       T("2100-04-30T00:00:00Z"),
     );
-    const paused = await pauseAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-imm", "daily_a"),
-      "immediately",
-      T("2100-04-30T01:00:00Z"),
-    );
+    const paused = await pauseAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-imm", "daily_a"),
+      mode: "immediately",
+      now: T("2100-04-30T01:00:00Z"),
+    });
     expect(paused).toMatchObject({ state: "paused", pending: [] });
     await fireAt(T("2100-05-02T00:00:00Z"));
-    const resumed = await resumeAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-imm", "daily_a"),
-      "at_next_interval",
-      T("2100-05-03T12:00:00Z"),
-    );
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-imm", "daily_a"),
+      mode: "at_next_interval",
+      now: T("2100-05-03T12:00:00Z"),
+    });
     expect(resumed.state).toBe("active");
     expect(resumed.start_at).toBe("2100-05-01T06:00:00.000Z");
     expect(resumed.next_fire_at).toBe("2100-05-04T06:00:00.000Z");
@@ -300,19 +297,17 @@ describe("pause and resume with an injected clock", () => {
       { name: "weekly_a", interval: "7 days", start_at: "2100-08-09T09:00:00Z" },
       T("2100-08-02T09:00:00Z"),
     );
-    const paused = await pauseAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-before", "weekly_a"),
-      "immediately",
-      T("2100-08-03T09:00:00Z"),
-    );
+    const paused = await pauseAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-before", "weekly_a"),
+      mode: "immediately",
+      now: T("2100-08-03T09:00:00Z"),
+    });
     expect(paused).toMatchObject({ state: "paused", pending: [] });
-    const resumed = await resumeAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-before", "weekly_a"),
-      "at_next_interval",
-      T("2100-08-04T09:00:00Z"),
-    );
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-before", "weekly_a"),
+      mode: "at_next_interval",
+      now: T("2100-08-04T09:00:00Z"),
+    });
     expect(resumed).toMatchObject({
       state: "active",
       start_at: "2100-08-09T09:00:00.000Z",
@@ -333,12 +328,11 @@ describe("pause and resume with an injected clock", () => {
       { name: "daily_b", interval: "1 day", start_at: "2100-06-01T06:00:00Z" },
       T("2100-05-31T00:00:00Z"),
     );
-    const paused = await pauseAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-next", "daily_b"),
-      "after_next_interval",
-      T("2100-05-31T01:00:00Z"),
-    );
+    const paused = await pauseAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-next", "daily_b"),
+      mode: "after_next_interval",
+      now: T("2100-05-31T01:00:00Z"),
+    });
     expect(paused).toMatchObject({
       state: "paused",
       pause_mode: "after_next_interval",
@@ -352,12 +346,11 @@ describe("pause and resume with an injected clock", () => {
     expect(row).toMatchObject({ state: "paused", pending: 0 });
 
     const now = T("2100-06-10T08:15:00Z");
-    const resumed = await resumeAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-next", "daily_b"),
-      "immediately",
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-next", "daily_b"),
+      mode: "immediately",
       now,
-    );
+    });
     expect(resumed).toMatchObject({ state: "active", start_at: now.toISOString(), next_fire_at: now.toISOString() });
     await fireAt(now);
     await fireAt(T("2100-06-11T08:15:00Z"));
@@ -375,18 +368,16 @@ describe("pause and resume with an injected clock", () => {
       { name: "daily_c", interval: "1 day", start_at: "2100-07-01T06:00:00Z" },
       T("2100-06-30T00:00:00Z"),
     );
-    await pauseAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-carry", "daily_c"),
-      "after_next_interval",
-      T("2100-06-30T01:00:00Z"),
-    );
-    const resumed = await resumeAssignment(
-      systemContext(db(), p.projectId),
-      at("pause-carry", "daily_c"),
-      "at_next_interval",
-      T("2100-06-30T02:00:00Z"),
-    );
+    await pauseAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-carry", "daily_c"),
+      mode: "after_next_interval",
+      now: T("2100-06-30T01:00:00Z"),
+    });
+    const resumed = await resumeAssignment(systemContext(db(), p.projectId), {
+      at: at("pause-carry", "daily_c"),
+      mode: "at_next_interval",
+      now: T("2100-06-30T02:00:00Z"),
+    });
     expect(resumed.next_fire_at).toBe("2100-07-01T06:00:00.000Z");
     await fireAt(T("2100-07-01T06:00:00Z"));
     await fireAt(T("2100-07-02T06:00:00Z"));

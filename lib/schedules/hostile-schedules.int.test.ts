@@ -64,7 +64,9 @@ describe("assignment bounds", () => {
         identifier: [{ external_id: "minute" }],
         interval: "30 seconds",
       });
-      const err = await assignSchedule(systemContext(getDb(), p.projectId), "user", input).catch((e: unknown) => e);
+      const err = await assignSchedule(systemContext(getDb(), p.projectId), { kind: "user", body: input }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(Invalid);
       expect((err as Invalid).message).toContain("at least 1 minute");
       const ok = assignmentInput.parse({
@@ -72,7 +74,9 @@ describe("assignment bounds", () => {
         identifier: [{ external_id: "minute" }],
         interval: "1 minute",
       });
-      expect((await assignSchedule(systemContext(getDb(), p.projectId), "user", ok)).created).toBe(true);
+      expect((await assignSchedule(systemContext(getDb(), p.projectId), { kind: "user", body: ok })).created).toBe(
+        true,
+      );
     } finally {
       if (saved !== undefined) process.env.SCHEDULE_MIN_INTERVAL = saved;
     }
@@ -128,7 +132,11 @@ describe("assignment bounds", () => {
         interval: "1 second",
         start_at: "1970-01-01T00:00:00Z",
       });
-      const { assignment } = await assignSchedule(systemContext(getDb(), p.projectId), "user", input, now);
+      const { assignment } = await assignSchedule(systemContext(getDb(), p.projectId), {
+        kind: "user",
+        body: input,
+        now,
+      });
       const [row] = await sql`select cycle::text as cycle from schedule_assignments where id = ${assignment.id}`;
       expect(BigInt(row!.cycle)).toBe(BigInt(Math.floor(now.getTime() / 1000)) + 1n);
       expect(BigInt(row!.cycle)).toBeGreaterThan(2n ** 31n);
@@ -178,22 +186,20 @@ describe("firing isolation", () => {
         interval: "1 day",
         start_at: "2100-09-09T00:00:00Z",
       });
-    const a = await assignSchedule(
-      systemContext(getDb(), p.projectId),
-      "user",
-      body("isolated-bad"),
-      new Date("2100-09-08T12:00:00Z"),
-    );
-    await assignSchedule(
-      systemContext(getDb(), q.projectId),
-      "user",
-      body("isolated-good"),
-      new Date("2100-09-08T12:00:00Z"),
-    );
+    const a = await assignSchedule(systemContext(getDb(), p.projectId), {
+      kind: "user",
+      body: body("isolated-bad"),
+      now: new Date("2100-09-08T12:00:00Z"),
+    });
+    await assignSchedule(systemContext(getDb(), q.projectId), {
+      kind: "user",
+      body: body("isolated-good"),
+      now: new Date("2100-09-08T12:00:00Z"),
+    });
     // A row no API can write any more (as an older release could): advancing its cycle fails in SQL.
     await sql`update schedule_assignments set interval = 'not an interval' where id = ${a.assignment.id}`;
 
-    const result = await fireDueFirings(getDb(), { now, projectIds: [p.projectId, q.projectId] });
+    const result = await fireDueFirings({ db: getDb() }, { now, projectIds: [p.projectId, q.projectId] });
     // Each new user's anniversary firing (a year after creation, long past at this clock) is claimed and skipped too.
     expect(result).toMatchObject({ fired: 1, failed: 1 });
     expect((await eventsOf(q.projectId, "scheduled.isolated")).filter((e) => e.user_id === good)).toHaveLength(1);
@@ -201,6 +207,6 @@ describe("firing isolation", () => {
     const [f] = await sql`select state from schedule_firings where assignment_id = ${a.assignment.id}`;
     expect(f!.state).toBe("failed");
     // Not claimed again: the next batch is free for everyone else.
-    expect((await fireDueFirings(getDb(), { now, projectIds: [p.projectId, q.projectId] })).claimed).toBe(0);
+    expect((await fireDueFirings({ db: getDb() }, { now, projectIds: [p.projectId, q.projectId] })).claimed).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
 import { Invalid } from "@/lib/http/errors";
 import { queryRows } from "@/lib/db/sql";
+import type { AppContext } from "@/lib/access/context";
 
 export interface CheckedInterval {
   /** As the caller wrote it, trimmed: what the API shows back. */
@@ -26,10 +26,8 @@ export function minAssignmentInterval(): string {
  * dates, which would break the cycle arithmetic.
  */
 export async function checkInterval(
-  db: DbOrTx,
-  value: string,
-  path: string,
-  opts: { zero?: boolean; min?: string } = {},
+  ctx: AppContext,
+  { value, path, ...opts }: { value: string; path: string; zero?: boolean; min?: string },
 ): Promise<CheckedInterval> {
   const text = value.trim();
   let row: { canonical: string; sign: number; short: boolean; mixed: boolean; long: boolean } | undefined;
@@ -41,7 +39,7 @@ export async function checkInterval(
       mixed: boolean;
       long: boolean;
     }>(
-      db,
+      ctx.db,
       sql`select ${text}::interval::text as canonical,
       case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign,
       ${opts.min ?? null}::interval is not null and ${text}::interval < ${opts.min ?? null}::interval as short,

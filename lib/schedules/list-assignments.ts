@@ -14,8 +14,7 @@ export const listAssignmentsQuery = paginationQuery
 /** A schedule's assignments, newest first, with the user's or organization's identifiers and next firing. */
 export async function listAssignments(
   ctx: ProjectContext,
-  scheduleId: string,
-  q: z.output<typeof listAssignmentsQuery>,
+  { scheduleId, query: q }: { scheduleId: string; query: z.output<typeof listAssignmentsQuery> },
 ) {
   const [schedule] = (await ctx.db.execute(
     sql`select 1 as one from schedules where project_id = ${ctx.projectId} and id = ${scheduleId}`,

@@ -9,7 +9,8 @@ export type AssignmentLocator =
   | { scheduleId: string; assignmentId: string };
 
 export async function lockLocated(ctx: ProjectContext, at: AssignmentLocator): Promise<ScheduleAssignment> {
-  if ("assignmentId" in at) return lockAssignmentById(ctx, at.scheduleId, at.assignmentId);
-  const subjectId = await resolveSubject(ctx, at.kind, at.identifier);
-  return lockAssignment(ctx, at.kind, subjectId, at.name);
+  if ("assignmentId" in at)
+    return lockAssignmentById(ctx, { scheduleId: at.scheduleId, assignmentId: at.assignmentId });
+  const subjectId = await resolveSubject(ctx, { kind: at.kind, identifier: at.identifier });
+  return lockAssignment(ctx, { kind: at.kind, subjectId, name: at.name });
 }

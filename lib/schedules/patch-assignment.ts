@@ -6,10 +6,10 @@ import type { ProjectContext } from "@/lib/access/context";
 /** Admin PATCH: `{state: "paused", mode}` pauses, `{state: "active", mode}` resumes (same rules as the client API). */
 export async function patchAssignment(
   ctx: ProjectContext,
-  scheduleId: string,
-  assignmentId: string,
-  patch: AssignmentPatch,
+  { scheduleId, assignmentId, patch }: { scheduleId: string; assignmentId: string; patch: AssignmentPatch },
 ): Promise<AssignmentView> {
   const at = { scheduleId, assignmentId };
-  return patch.state === "paused" ? pauseAssignment(ctx, at, patch.mode) : resumeAssignment(ctx, at, patch.mode);
+  return patch.state === "paused"
+    ? pauseAssignment(ctx, { at, mode: patch.mode })
+    : resumeAssignment(ctx, { at, mode: patch.mode });
 }

@@ -13,9 +13,7 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function pauseAssignment(
   ctx: ProjectContext,
-  at: AssignmentLocator,
-  mode: PauseMode,
-  now = new Date(),
+  { at, mode, now = new Date() }: { at: AssignmentLocator; mode: PauseMode; now?: Date },
 ): Promise<AssignmentView> {
   return inRetryingTransaction(ctx.db, async (tx) => {
     const row = await lockLocated({ ...ctx, db: tx }, at);

@@ -18,9 +18,7 @@ import type { ProjectContext } from "@/lib/access/context";
  */
 export async function resumeAssignment(
   ctx: ProjectContext,
-  at: AssignmentLocator,
-  mode: ResumeMode,
-  now = new Date(),
+  { at, mode, now = new Date() }: { at: AssignmentLocator; mode: ResumeMode; now?: Date },
 ): Promise<AssignmentView> {
   return inRetryingTransaction(ctx.db, async (tx) => {
     const row = await lockLocated({ ...ctx, db: tx }, at);
@@ -47,8 +45,8 @@ export async function resumeAssignment(
               end as k) n
         where a.project_id = ${ctx.projectId} and a.id = ${row.id}`);
     }
-    await materializeFirings(tx, [key], now);
-    await completeCycles(tx, [key], now);
+    await materializeFirings({ ...ctx, db: tx }, { keys: [key], now });
+    await completeCycles({ ...ctx, db: tx }, { keys: [key], now });
     return (await loadAssignmentViews({ ...ctx, db: tx }, [row.id]))[0]!;
   });
 }

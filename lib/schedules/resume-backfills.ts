@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { enqueue } from "@/lib/queue/enqueue";
 
@@ -8,8 +9,8 @@ import { enqueue } from "@/lib/queue/enqueue";
  * Normally its job is already queued (add-offset sends it) and the extra one finds the cursor and does
  * the rest or nothing; it matters for offsets left `pending` by versions that queued backfills from a sweep.
  */
-export async function resumeBackfills(db: Db): Promise<number> {
-  return db.transaction(async (tx) => {
+export async function resumeBackfills(ctx: AppContext<Db>): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
     const rows = await queryRows<{ project_id: string; id: string }>(
       tx,
       sql`

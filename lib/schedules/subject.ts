@@ -20,8 +20,7 @@ export function subjectColumn(kind: SubjectKind) {
  */
 export async function resolveSubject(
   ctx: ProjectContext,
-  kind: SubjectKind,
-  identifier: Identifier[],
+  { kind, identifier }: { kind: SubjectKind; identifier: Identifier[] },
 ): Promise<string> {
   const id = await resolveAndHold(ctx, { kind, identifier });
   if (!id)
@@ -58,9 +57,7 @@ export function toAssignment(r: Record<string, any>): ScheduleAssignment {
  */
 export async function lockAssignment(
   ctx: ProjectContext,
-  kind: SubjectKind,
-  subjectId: string,
-  name: string,
+  { kind, subjectId, name }: { kind: SubjectKind; subjectId: string; name: string },
 ): Promise<ScheduleAssignment> {
   const [row] = await queryRows<Record<string, unknown>>(
     ctx.db,
@@ -79,8 +76,7 @@ export async function lockAssignment(
 
 export async function lockAssignmentById(
   ctx: ProjectContext,
-  scheduleId: string,
-  assignmentId: string,
+  { scheduleId, assignmentId }: { scheduleId: string; assignmentId: string },
 ): Promise<ScheduleAssignment> {
   const [row] = await queryRows<Record<string, unknown>>(
     ctx.db,

@@ -66,8 +66,7 @@ export async function loadAssignmentViews(ctx: ProjectContext, ids: string[]): P
 /** Every assignment of one user or organization, by schedule name (for GET /users/{id} and /organizations/{id}). */
 export async function loadSubjectAssignments(
   ctx: ProjectContext,
-  column: "user_id" | "organization_id",
-  subjectId: string,
+  { column, subjectId }: { column: "user_id" | "organization_id"; subjectId: string },
 ) {
   const ids = await queryRows<{ id: string }>(
     ctx.db,

@@ -62,7 +62,7 @@ export async function getUser(ctx: ProjectContext, userId: string) {
     })),
     memberships_total: total,
     subscriptions: await loadUserSubscriptions(ctx, userId),
-    schedules: await loadSubjectAssignments(ctx, "user_id", userId),
+    schedules: await loadSubjectAssignments(ctx, { column: "user_id", subjectId: userId }),
     recent_events: recent.map(toEventView),
     lists: [...lists],
     journeys: [...journeys],

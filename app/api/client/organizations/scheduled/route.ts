@@ -8,11 +8,11 @@ import { unassignSchedule } from "@/lib/schedules/unassign-schedule";
 // response-only fields the Lunogram Python SDK sends (lib/clients/lunogram-shapes.ts).
 export const POST = withProject("schedules.assign", async (req, ctx) => {
   const input = await readJson(req, lunogramAssignmentInput);
-  const { assignment, created } = await assignSchedule(ctx, "organization", input);
+  const { assignment, created } = await assignSchedule(ctx, { kind: "organization", body: input });
   return json(assignment, created ? 201 : 200);
 });
 
 export const DELETE = withProject("schedules.assign", async (req, ctx) => {
-  await unassignSchedule(ctx, "organization", await readJson(req, lunogramUnassignInput));
+  await unassignSchedule(ctx, { kind: "organization", body: await readJson(req, lunogramUnassignInput) });
   return noContent();
 });

@@ -6,11 +6,11 @@ import { unassignSchedule } from "@/lib/schedules/unassign-schedule";
 
 export const POST = withProject("schedules.assign", async (req, ctx) => {
   const input = await readJson(req, assignmentInput);
-  const { assignment, created } = await assignSchedule(ctx, "user", input);
+  const { assignment, created } = await assignSchedule(ctx, { kind: "user", body: input });
   return json(assignment, created ? 201 : 200);
 });
 
 export const DELETE = withProject("schedules.assign", async (req, ctx) => {
-  await unassignSchedule(ctx, "user", await readJson(req, unassignInput));
+  await unassignSchedule(ctx, { kind: "user", body: await readJson(req, unassignInput) });
   return noContent();
 });

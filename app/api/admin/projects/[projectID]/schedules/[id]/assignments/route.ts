@@ -8,6 +8,11 @@ type Params = { projectID: string; id: string };
 export const GET = withProject<Params>(
   "schedules.read",
   async (req, ctx, params) =>
-    json(await listAssignments(ctx, readRecordId(params.id, "schedule"), readQuery(req, listAssignmentsQuery))),
+    json(
+      await listAssignments(ctx, {
+        scheduleId: readRecordId(params.id, "schedule"),
+        query: readQuery(req, listAssignmentsQuery),
+      }),
+    ),
   { sessions: true },
 );

@@ -17,7 +17,7 @@ export const POST = withProject<Params>(
   "schedules.write",
   async (req, ctx, params) => {
     const id = readRecordId(params.id, "schedule");
-    return json(await addOffset(ctx, id, await readJson(req, offsetInput)), 201);
+    return json(await addOffset(ctx, { scheduleId: id, body: await readJson(req, offsetInput) }), 201);
   },
   { sessions: true },
 );

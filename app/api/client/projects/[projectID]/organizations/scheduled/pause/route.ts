@@ -5,5 +5,5 @@ import { pauseInput } from "@/lib/schedules/schemas";
 
 export const POST = withProject("schedules.assign", async (req, ctx) => {
   const { name, identifier, mode } = await readJson(req, pauseInput);
-  return json(await pauseAssignment(ctx, { kind: "organization", identifier, name }, mode));
+  return json(await pauseAssignment(ctx, { at: { kind: "organization", identifier, name }, mode }));
 });

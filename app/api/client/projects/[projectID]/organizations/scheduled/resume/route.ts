@@ -5,5 +5,5 @@ import { resumeInput } from "@/lib/schedules/schemas";
 
 export const POST = withProject("schedules.assign", async (req, ctx) => {
   const { name, identifier, mode } = await readJson(req, resumeInput);
-  return json(await resumeAssignment(ctx, { kind: "organization", identifier, name }, mode));
+  return json(await resumeAssignment(ctx, { at: { kind: "organization", identifier, name }, mode }));
 });

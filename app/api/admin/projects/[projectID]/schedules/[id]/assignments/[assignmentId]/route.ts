@@ -11,7 +11,10 @@ export const GET = withProject<Params>(
   "schedules.read",
   async (_req, ctx, params) =>
     json(
-      await getAssignment(ctx, readRecordId(params.id, "schedule"), readRecordId(params.assignmentId, "assignment")),
+      await getAssignment(ctx, {
+        scheduleId: readRecordId(params.id, "schedule"),
+        assignmentId: readRecordId(params.assignmentId, "assignment"),
+      }),
     ),
   { sessions: true },
 );
@@ -22,12 +25,11 @@ export const PATCH = withProject<Params>(
   async (req, ctx, params) => {
     const patch = await readJson(req, assignmentPatchInput);
     return json(
-      await patchAssignment(
-        ctx,
-        readRecordId(params.id, "schedule"),
-        readRecordId(params.assignmentId, "assignment"),
+      await patchAssignment(ctx, {
+        scheduleId: readRecordId(params.id, "schedule"),
+        assignmentId: readRecordId(params.assignmentId, "assignment"),
         patch,
-      ),
+      }),
     );
   },
   { sessions: true },

@@ -7,7 +7,10 @@ type Params = { projectID: string; id: string; offsetId: string };
 export const DELETE = withProject<Params>(
   "schedules.write",
   async (_req, ctx, params) => {
-    await deleteOffset(ctx, readRecordId(params.id, "schedule"), readRecordId(params.offsetId, "offset"));
+    await deleteOffset(ctx, {
+      scheduleId: readRecordId(params.id, "schedule"),
+      offsetId: readRecordId(params.offsetId, "offset"),
+    });
     return noContent();
   },
   { sessions: true },
