@@ -117,7 +117,7 @@ try {
 
   const firing = await measure("firings", COUNT, async () => {
     while ((await fireDueFirings({ db: getDb() }, { batchSize: BATCH })).claimed > 0);
-    while ((await drainIntake(getDb(), INTAKE)) > 0);
+    while ((await drainIntake({ db: getDb() }, { limit: INTAKE })) > 0);
   });
   const [{ fired }] =
     await sql`select count(*)::int as fired from schedule_firings where project_id = ${project.id} and state = 'fired'`;
@@ -129,7 +129,7 @@ try {
       '{"bench": true}', now(), now()
     from users where project_id = ${project.id}`;
   const event = await measure("client events", COUNT, async () => {
-    while ((await drainIntake(getDb(), INTAKE)) > 0);
+    while ((await drainIntake({ db: getDb() }, { limit: INTAKE })) > 0);
   });
   console.log(
     `firing over event: WAL ${(firing.walBytes / event.walBytes).toFixed(2)}×, PostgreSQL CPU ${(firing.pgCpuUs / event.pgCpuUs).toFixed(2)}×, ` +

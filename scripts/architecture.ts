@@ -62,7 +62,7 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
-/** Folders whose exported verbs all take `(ctx, input)`; imports/ and pipeline/ are still being converted. */
+/** The domain folders, whose exported verbs all take `(ctx, input)`. */
 export const CTX_INPUT_FOLDERS = [
   "lib/identity/",
   "lib/users/",
@@ -84,6 +84,8 @@ export const CTX_INPUT_FOLDERS = [
   "lib/segment/",
   "lib/observability/",
   "lib/schedules/",
+  "lib/pipeline/",
+  "lib/imports/",
 ];
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;

@@ -37,10 +37,10 @@ export async function startDrain() {
     // (not for want of a database) is set aside so the rest of the intake keeps flowing.
     let limit = BATCH;
     while (!stopping) {
-      const single = limit === 1 ? await nextIntakeRow(getDb()).catch(() => null) : null;
+      const single = limit === 1 ? await nextIntakeRow({ db: getDb() }).catch(() => null) : null;
       try {
         const end = metrics.stepDuration.startTimer({ step: "intake" });
-        const n = await drainIntake(getDb(), limit, single ?? undefined);
+        const n = await drainIntake({ db: getDb() }, { limit, only: single ?? undefined });
         if (n) end();
         limit = BATCH;
         if (n < BATCH && !single) await sleep();
@@ -51,7 +51,7 @@ export async function startDrain() {
         log.error({ err: message, limit }, "intake drain failed; retrying");
         if (single && !down) {
           log.error({ err: message, intakeId: single.id }, "setting aside an intake row that fails on its own");
-          await quarantineIntakeRow(getDb(), single, message).catch(() => {});
+          await quarantineIntakeRow({ db: getDb() }, { key: single, error: message }).catch(() => {});
         }
         if (!down) limit = Math.max(1, Math.floor(limit / 2));
         await new Promise((r) => setTimeout(r, down ? 1000 : 50));

@@ -22,13 +22,13 @@ const each =
  * Every verb is idempotent (see lib/pipeline/run-step.ts), so a retried or duplicated job writes nothing twice.
  */
 export const HANDLERS: Handlers = {
-  "system.tick": async () => runHousekeeping(getDb()),
-  "pipeline.schema": each((job) => runSchemaStep(getDb(), job)),
+  "system.tick": async () => runHousekeeping({ db: getDb() }),
+  "pipeline.schema": each((job) => runSchemaStep(systemContext(getDb(), job.projectId), job)),
   // Merged: the jobs fetched together are decided in one pass per project (lib/pipeline/step-jobs.ts).
-  "pipeline.lists": (jobs) => runListsSteps(getDb(), jobs),
-  "pipeline.journeys": (jobs) => runJourneysSteps(getDb(), jobs),
-  "pipeline.destinations": (jobs) => runDestinationsSteps(getDb(), jobs),
-  "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), job.fanoutId)),
+  "pipeline.lists": (jobs) => runListsSteps({ db: getDb() }, jobs),
+  "pipeline.journeys": (jobs) => runJourneysSteps({ db: getDb() }, jobs),
+  "pipeline.destinations": (jobs) => runDestinationsSteps({ db: getDb() }, jobs),
+  "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), { fanoutId: job.fanoutId })),
   "lists.rebuild": each((job) =>
     rebuildList(systemContext(getDb(), job.projectId), { listId: job.listId, scope: "all" }),
   ),

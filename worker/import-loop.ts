@@ -14,6 +14,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export function startImportLoop(db: Db, pollMs = Number(process.env.IMPORT_POLL_MS ?? 1000)) {
   let stopping = false;
+  const ctx = { db };
   const opts = { ...importRunOptions(), stopping: () => stopping };
   let sweptAt = 0;
   const running = (async () => {
@@ -21,10 +22,10 @@ export function startImportLoop(db: Db, pollMs = Number(process.env.IMPORT_POLL_
       try {
         if (Date.now() - sweptAt > 60_000) {
           sweptAt = Date.now();
-          const swept = await sweepStaleUploads(db);
+          const swept = await sweepStaleUploads(ctx);
           if (swept) log.warn({ swept }, "uploads cut off mid-stream were marked failed");
         }
-        if (!(await runNextImport(db, opts))) await sleep(pollMs);
+        if (!(await runNextImport(ctx, opts))) await sleep(pollMs);
       } catch (err) {
         log.error({ err }, "import loop error; retrying");
         await sleep(Math.max(pollMs, 1000));

@@ -63,11 +63,11 @@ const rowsRead = async (table: string, body: Parameters<typeof rowsReadOf>[2]) =
   (await rowsReadOf(db, [table], body))[table]!;
 
 it("a pipeline step loads its batch's events, not the project's", async () => {
-  for (let i = 0; i < 8; i++) await loadEvents(systemContext(db, projectId), eventIds.slice(i * 5, i * 5 + 5));
+  for (let i = 0; i < 8; i++) await loadEvents(systemContext(db, projectId), { ids: eventIds.slice(i * 5, i * 5 + 5) });
   const ids = eventIds.slice(-N);
   let loaded: Awaited<ReturnType<typeof loadEvents>> = [];
   const read = await rowsRead("events", async (tx) => {
-    loaded = await loadEvents(systemContext(tx, projectId), ids);
+    loaded = await loadEvents(systemContext(tx, projectId), { ids });
   });
   expect(loaded.map((e) => e.id).sort()).toEqual([...ids].sort());
   expect(loaded[0]!.occurredAt).toBeInstanceOf(Date);

@@ -25,7 +25,7 @@ export async function acceptEvents(ctx: ProjectContext, { kind, events: input }:
   // Without client ids the batch is one statement, atomic by itself: no BEGIN/COMMIT round trips.
   if (!seen.size) {
     await insertIntake(ctx.db, ctx.projectId, kind, batch, receivedAt);
-    if (batch.length) await wakeIntakeAfter(ctx.db);
+    if (batch.length) await wakeIntakeAfter(ctx);
     return { accepted: input.length, duplicates: 0 };
   }
   const r = await withTransaction(ctx.db, async (tx) => {
@@ -41,7 +41,7 @@ export async function acceptEvents(ctx: ProjectContext, { kind, events: input }:
     await insertIntake(tx, ctx.projectId, kind, kept, receivedAt);
     return { accepted: input.length, duplicates: input.length - kept.length };
   });
-  if (r.duplicates < r.accepted) await wakeIntakeAfter(ctx.db);
+  if (r.duplicates < r.accepted) await wakeIntakeAfter(ctx);
   return r;
 }
 

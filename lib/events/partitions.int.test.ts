@@ -46,7 +46,7 @@ async function send(events: Record<string, unknown>[]) {
     kind: "user",
     events: userEventBatch.parse(events.map((e) => ({ data: {}, ...e }))),
   });
-  while (await drainIntake(db, 100));
+  while (await drainIntake({ db }, { limit: 100 }));
   return r;
 }
 

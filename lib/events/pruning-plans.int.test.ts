@@ -126,13 +126,13 @@ describe("queries on events read only the partitions of their time range", () =>
       and occurred_at > now() - interval '3 days' order by occurred_at`;
     const ids = recent.map((r) => r.id as string);
     const since = new Date(recent[0]!.occurred_at as string).toISOString();
-    const stmt = await lastStatement(() => loadEvents(ctx, ids, since));
+    const stmt = await lastStatement(() => loadEvents(ctx, { ids, since }));
     const read = await partitionsRead(stmt);
     for (const p of read) expect(await recentPartitions(1)).toContain(p);
-    expect((await loadEvents(ctx, ids, since)).map((e) => e.id).sort()).toEqual([...ids].sort());
+    expect((await loadEvents(ctx, { ids, since })).map((e) => e.id).sort()).toEqual([...ids].sort());
     // An id older than `since` (a writer that left its time out) is still found, by a second probe.
     const [old] =
       await sql`select id from events where project_id = ${ctx.projectId} and occurred_at < now() - interval '60 days' limit 1`;
-    expect((await loadEvents(ctx, [...ids, old!.id], since)).map((e) => e.id)).toContain(old!.id);
+    expect((await loadEvents(ctx, { ids: [...ids, old!.id], since })).map((e) => e.id)).toContain(old!.id);
   });
 });

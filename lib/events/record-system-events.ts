@@ -83,7 +83,7 @@ export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
       select ${ctx.projectId}::uuid, id, kind, name, data, coalesce(occurred_at, now()), true from input
     )`;
   // The writer that owns the transaction wakes the drain after its commit (lib/pipeline/wake-intake.ts).
-  if (wakesAfterCommit(ctx.db)) return { ctes: handedOver, from: sql`` };
+  if (wakesAfterCommit(ctx)) return { ctes: handedOver, from: sql`` };
   return {
     ctes: sql`${handedOver}, woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`,
     from: sql`, woken`,

@@ -61,7 +61,7 @@ describe("deleting a record whose events are still in the intake", () => {
       ]),
     });
     await deleteUser(ctx, [{ source: "default", external_id: "gone" }]);
-    while (await drainIntake(ctx.db, 100));
+    while (await drainIntake(ctx, { limit: 100 }));
     expect(await usersNamed("gone")).toBe(0);
     expect(await usersNamed("g-1")).toBe(0);
     expect(await usersNamed("new-alias")).toBe(0);
@@ -76,7 +76,7 @@ describe("deleting a record whose events are still in the intake", () => {
       events: organizationEventBatch.parse([{ name: "Renewed", identifier: [{ external_id: "acme" }] }]),
     });
     await deleteOrganization(ctx, { identifier: [{ source: "default", external_id: "acme" }] });
-    while (await drainIntake(ctx.db, 100));
+    while (await drainIntake(ctx, { limit: 100 }));
     const [row] =
       await sql`select count(*)::int as n from organization_identifiers where project_id = ${ctx.projectId} and external_id = 'acme'`;
     expect(row!.n).toBe(0);

@@ -38,8 +38,8 @@ export async function upsertOne(
   // caller's transaction the NOTIFY joins it.
   const own = !isTransaction(ctx.db);
   const result = await inRetryingTransaction(ctx.db, async (tx) => {
-    if (own) deferWakeToCommit(tx);
     const inTx = { ...ctx, db: tx };
+    if (own) deferWakeToCommit(inTx);
     const r = await upsertRecords(inTx, { kind, items: [change], conflicts: "reject" });
     const id = r.ids[0]!;
     const fresh = r.fresh.get(id);
@@ -49,6 +49,6 @@ export async function upsertOne(
     return { row: stored!.row, identifier: stored!.identifier, created: false, recorded: r.recorded };
   });
   // A call that changed nothing wrote no intake row: nothing to wake the drain for.
-  if (own && result.recorded) await wakeIntakeAfter(ctx.db);
+  if (own && result.recorded) await wakeIntakeAfter(ctx);
   return { row: result.row, identifier: result.identifier, created: result.created };
 }

@@ -14,7 +14,7 @@ import type { UserInput } from "@/lib/users/schemas";
 import { userChange } from "@/lib/users/upsert-user";
 import { MAX_ROW_ERRORS, ROW_SCHEMAS, type ImportKind } from "./formats";
 import type { FileRow } from "./read-rows";
-import { systemContext, type ProjectContext } from "@/lib/access/context";
+import { type AppContext, systemContext, type ProjectContext } from "@/lib/access/context";
 import type { ImportRunOptions } from "./run-options";
 
 /** This run no longer holds the import (cancelled, or its lease expired and another worker took it). */
@@ -30,6 +30,21 @@ class NotInOrder extends Error {}
 export interface InFlight {
   done: Promise<void>;
   pid: number | null;
+}
+
+/** One batch of an import run: its rows, where they start, and the batches in flight around it. */
+export interface BatchInput {
+  imp: Import;
+  /** The run's lease owner: the batch commits only while the run still holds the import. */
+  owner: string;
+  opts: ImportRunOptions;
+  rows: FileRow[];
+  /** The checkpoint the batch starts at (its first row's index). */
+  from: number;
+  /** The batch before this one, whose checkpoint must commit first. */
+  previous: InFlight;
+  /** This batch: its backend's pid is set here, for the next batch's order check. */
+  self: InFlight;
 }
 
 /** How often a batch done applying checks whether the one before it waits for a lock this batch holds. */
@@ -49,16 +64,9 @@ const ORDER_WAIT_MS = 60_000;
  * PostgreSQL cannot see, since this side waits in JavaScript; seen with pg_blocking_pids), this
  * transaction rolls back, releasing its locks, and runs again once `previous` has settled.
  */
-export async function commitBatch(
-  db: Db,
-  imp: Import,
-  owner: string,
-  opts: ImportRunOptions,
-  rows: FileRow[],
-  from: number,
-  previous: InFlight,
-  self: InFlight,
-) {
+export async function commitBatch(ctx: AppContext<Db>, input: BatchInput) {
+  const { db } = ctx;
+  const { imp, owner, opts, rows, from, previous, self } = input;
   const errors: ImportRowError[] = [];
   let valid: { row: FileRow; body: unknown }[] = [];
   const schema = ROW_SCHEMAS[imp.kind];

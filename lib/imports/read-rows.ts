@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { parse } from "csv-parse";
 import type { DbOrTx } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { importChunks, type Import } from "@/db/schema";
 import { textShape } from "@/lib/http/json-shape";
 import { csvRowToBody, MAX_ROW_BYTES, MAX_ROW_DEPTH, MAX_ROW_VALUES } from "./formats";
@@ -37,7 +38,7 @@ async function* chunks(db: DbOrTx, imp: Import): AsyncGenerator<Buffer> {
 }
 
 /** Every row of the file in order, streamed; a malformed row is a row with an error, never the end. */
-export function readRows(db: DbOrTx, imp: Import): AsyncGenerator<FileRow> {
+export function readRows({ db }: AppContext, imp: Import): AsyncGenerator<FileRow> {
   return imp.format === "csv" ? csvRows(db, imp) : ndjsonRows(db, imp);
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { importChunks, imports, type Import } from "@/db/schema";
 import { queryRows } from "@/lib/db/sql";
 import { log } from "@/lib/observability/logger";
@@ -12,7 +13,8 @@ import { type ImportRunOptions, MAX_IMPORT_TAKEOVERS } from "./run-options";
  * Claims the oldest unfinished import whose lease is free (queued, or running under a lease that ran out
  * because its worker died) and applies it to the end. Returns false when there was nothing to claim.
  */
-export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boolean> {
+export async function runNextImport(ctx: AppContext<Db>, opts: ImportRunOptions): Promise<boolean> {
+  const { db } = ctx;
   const owner = randomUUID();
   // A claim of a `running` import whose lease ran out is a takeover: the worker that held it died with it
   // (a graceful stop hands it back with no lease). After MAX_IMPORT_TAKEOVERS the import is failed instead,
@@ -58,7 +60,7 @@ export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boo
     .where(and(eq(imports.projectId, key.project_id), eq(imports.id, key.id)));
   if (!imp) return true;
   try {
-    await applyImport(db, imp, owner, opts);
+    await applyImport(ctx, imp, owner, opts);
   } catch (err) {
     if (err instanceof LeaseLost) return true;
     throw err;
@@ -71,7 +73,8 @@ export async function runNextImport(db: Db, opts: ImportRunOptions): Promise<boo
  * path. Each batch commits its rows, its row errors and the new checkpoint in one transaction, so a
  * crash loses at most the batch in flight, which the next claim applies again from the same row.
  */
-async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOptions) {
+async function applyImport(ctx: AppContext<Db>, imp: Import, owner: string, opts: ImportRunOptions) {
+  const { db } = ctx;
   const started = Date.now();
   let next = imp.rowsDone; // the first row of the next batch
   let previous: InFlight = { done: Promise.resolve(), pid: null };
@@ -83,7 +86,7 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
   };
   const start = (rows: FileRow[]) => {
     const self: InFlight = { done: Promise.resolve(), pid: null };
-    self.done = commitBatch(db, imp, owner, opts, rows, next, previous, self);
+    self.done = commitBatch(ctx, { imp, owner, opts, rows, from: next, previous, self });
     // Observed at once, so a failure before it is awaited is not an unhandled rejection.
     self.done.catch(() => {});
     next = rows[rows.length - 1]!.index + 1;
@@ -94,7 +97,7 @@ async function applyImport(db: Db, imp: Import, owner: string, opts: ImportRunOp
   let batchFrom = imp.bytesDone; // the file offset the batch's first row starts at
   try {
     try {
-      for await (const row of readRows(db, imp)) {
+      for await (const row of readRows(ctx, imp)) {
         if (row.index < imp.rowsDone) {
           batchFrom = row.bytes;
           continue;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 
 /** An upload that stored no chunk for this long was cut off (its web process died, or the client left). */
@@ -8,10 +9,12 @@ export const STALE_UPLOAD_MINUTES = 15;
 /**
  * Fails uploads left `uploading` by a web process that died mid-stream (a live upload touches its row at
  * every 1 MiB chunk) and drops their stored chunks, so they stop counting against the project's limits.
- * Returns how many were swept. Any project's: this is the worker's housekeeping.
+ * Returns how many were swept. Any project's: this is the worker's housekeeping. `minutes`: how long an
+ * upload may go without a chunk (default STALE_UPLOAD_MINUTES).
  */
-export async function sweepStaleUploads(db: Db, minutes = STALE_UPLOAD_MINUTES): Promise<number> {
-  return db.transaction(async (tx) => {
+export async function sweepStaleUploads(ctx: AppContext<Db>, input: { minutes?: number } = {}): Promise<number> {
+  const { minutes = STALE_UPLOAD_MINUTES } = input;
+  return ctx.db.transaction(async (tx) => {
     const swept = await queryRows<{ project_id: string; id: string }>(
       tx,
       sql`update imports set state = 'failed', error = 'The upload was cut off before the whole file arrived; upload it again.',

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
-import { systemContext } from "@/lib/access/context";
+import { type AppContext, systemContext } from "@/lib/access/context";
 import type { Identifier } from "@/lib/identity/schemas";
 import { upsertRecords } from "@/lib/identity/upsert-records";
 import { enqueue } from "@/lib/queue/enqueue";
@@ -34,10 +34,17 @@ type Claimed = {
  * into `events`, keyed by the event id, without the data leaving the database. The rest is done here:
  * identifiers that are new (records created, or pairs attached, with the upsert's rules), `match`
  * fan-outs registered, and steps 2-4 enqueued. A crash rolls all of it back; the rows are claimable again.
- * Returns how many intake rows were consumed. (Needs jit = off, set for every connection in db/client.ts:
- * the planner overestimates the per-identifier lookups and would otherwise JIT-compile for ~1 s a batch.)
+ * At most `limit` rows (default 1000), or only the row `only` names (a failed batch's rows retried one
+ * by one). Returns how many intake rows were consumed. (Needs jit = off, set for every connection in
+ * db/client.ts: the planner overestimates the per-identifier lookups and would otherwise JIT-compile for
+ * ~1 s a batch.)
  */
-export async function drainIntake(db: Db, limit = 1000, only?: IntakeKey): Promise<number> {
+export async function drainIntake(
+  ctx: AppContext<Db>,
+  input: { limit?: number; only?: IntakeKey } = {},
+): Promise<number> {
+  const { db } = ctx;
+  const { limit = 1000, only } = input;
   const which = only ? sql`and project_id = ${only.projectId}::uuid and id = ${only.id}::uuid` : sql``;
   return inRetryingTransaction(db, async (tx) => {
     const rows = await tx.execute<Claimed>(sql`
@@ -164,7 +171,7 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
         made.map((r) => ({ projectId, fanoutId: r.id })),
       );
   }
-  await enqueueSteps(ctx, [...joined, ...recorded]);
+  await enqueueSteps(ctx, { recorded: [...joined, ...recorded] });
 }
 
 export interface IntakeKey {
@@ -173,8 +180,8 @@ export interface IntakeKey {
 }
 
 /** The next claimable intake row, to retry alone after a batch failed. */
-export async function nextIntakeRow(db: Db): Promise<IntakeKey | null> {
-  const [row] = await db.execute<{ project_id: string; id: string }>(
+export async function nextIntakeRow(ctx: AppContext<Db>): Promise<IntakeKey | null> {
+  const [row] = await ctx.db.execute<{ project_id: string; id: string }>(
     sql`select project_id, id from event_intake where failed_at is null limit 1`,
   );
   return row ? { projectId: row.project_id, id: row.id } : null;
@@ -184,8 +191,12 @@ export async function nextIntakeRow(db: Db): Promise<IntakeKey | null> {
  * Sets aside an intake row that failed on its own, so one bad row (a failing creation hook, say) cannot
  * stall the pipeline. The row stays in `event_intake` with its error, no longer claimed.
  */
-export async function quarantineIntakeRow(db: Db, key: IntakeKey, error: string): Promise<void> {
-  await db.execute(sql`
+export async function quarantineIntakeRow(
+  ctx: AppContext<Db>,
+  input: { key: IntakeKey; error: string },
+): Promise<void> {
+  const { key, error } = input;
+  await ctx.db.execute(sql`
     update event_intake set failed_at = now(), error = ${error.slice(0, 2000)}
     where project_id = ${key.projectId}::uuid and id = ${key.id}::uuid and failed_at is null`);
 }

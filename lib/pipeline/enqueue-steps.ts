@@ -31,22 +31,24 @@ export function earliestOf(events: RecordedEvent[]): string | undefined {
   return Number.isFinite(min) ? new Date(min).toISOString() : undefined;
 }
 
+export interface StepsInput {
+  recorded: RecordedEvent[];
+  /**
+   * Step 2's input when the caller has it aggregated: samples standing for the recorded events (`times`
+   * each, summing to their number), so the delta is not walked event by event (the firing loop's batch
+   * is a few shapes, lib/schedules/fire-due.ts). Default: the events themselves.
+   */
+  samples?: SchemaSample[];
+}
+
 /**
  * Starts steps 2-4 for recorded events. Step 2 gets one job with the schema delta computed here from
  * data in hand. Steps 3-4 get one job per slice of at most STEP_BATCH events (ids and names), and are only
  * enqueued when a dynamic list / journey entrance listens for one of the names at recording time: with
  * none, running the step would change nothing (a list created later is evaluated over every user anyway).
  */
-export async function enqueueSteps(
-  ctx: ProjectContext,
-  recorded: RecordedEvent[],
-  /**
-   * Step 2's input when the caller has it aggregated: samples standing for the recorded events (`times`
-   * each, summing to their number), so the delta is not walked event by event (the firing loop's batch
-   * is a few shapes, lib/schedules/fire-due.ts). Default: the events themselves.
-   */
-  samples: SchemaSample[] = recorded,
-): Promise<void> {
+export async function enqueueSteps(ctx: ProjectContext, input: StepsInput): Promise<void> {
+  const { recorded, samples = recorded } = input;
   const { db: tx, projectId } = ctx;
   if (!recorded.length) return;
   // The listeners question and the schema job (the delta is an aggregate, small whatever the batch size:
@@ -90,6 +92,6 @@ export async function withStepsInHand<T>(ctx: ProjectContext, fn: () => Promise<
   const joined = await withBatchInHand(ctx, async () => {
     result = await fn();
   });
-  await enqueueSteps(ctx, joined);
+  await enqueueSteps(ctx, { recorded: joined });
   return result;
 }

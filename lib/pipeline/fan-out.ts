@@ -13,10 +13,11 @@ export const FANOUT_CHUNK = Number(process.env.FANOUT_CHUNK ?? 5000);
  * a killed worker resumes after the last committed chunk and no recipient gets the event twice. Each
  * recipient's event is a normal event (its own id) and runs through steps 2-4 like any other. Before the
  * first chunk the fan-out is admitted against the project's hourly quota (./fanout-quota.ts), in the same
- * transaction as that chunk.
+ * transaction as that chunk. `chunk`: recipients per transaction (default FANOUT_CHUNK).
  */
-export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = FANOUT_CHUNK): Promise<number> {
+export async function fanOut(ctx: ProjectContext<Db>, input: { fanoutId: string; chunk?: number }): Promise<number> {
   const { db, projectId } = ctx;
+  const { fanoutId, chunk = FANOUT_CHUNK } = input;
   let total = 0;
   for (;;) {
     const step = await inRetryingTransaction(db, async (tx) => {
@@ -32,7 +33,7 @@ export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = 
         select kind, name, data, received_at::text as received_at, occurred_at::text as occurred_at, finished_at is not null as finished, planned is not null as admitted
         from event_fanouts where project_id = ${projectId} and id = ${fanoutId} for update`);
       if (!f || f.finished) return { delivered: 0, done: true };
-      if (!f.admitted && !(await admitFanout({ ...ctx, db: tx }, fanoutId, f.kind)))
+      if (!f.admitted && !(await admitFanout({ ...ctx, db: tx }, { fanoutId, kind: f.kind })))
         return { delivered: 0, done: true };
       const table = sql.identifier(f.kind === "user" ? "users" : "organizations");
       const target = sql.identifier(f.kind === "user" ? "user_id" : "organization_id");
@@ -54,13 +55,15 @@ export async function fanOut(ctx: ProjectContext<Db>, fanoutId: string, chunk = 
         where project_id = ${projectId} and id = ${fanoutId}`);
       await enqueueSteps(
         { ...ctx, db: tx },
-        rows.map((r) => ({
-          id: r.id,
-          name: f.name,
-          data: f.data,
-          receivedAt: f.received_at,
-          occurredAt: f.occurred_at,
-        })),
+        {
+          recorded: rows.map((r) => ({
+            id: r.id,
+            name: f.name,
+            data: f.data,
+            receivedAt: f.received_at,
+            occurredAt: f.occurred_at,
+          })),
+        },
       );
       return { delivered: rows.length, done };
     });

@@ -18,10 +18,10 @@ export function fanoutQuotaPerHour(): number {
  */
 export async function admitFanout(
   ctx: ProjectContext<Transaction>,
-  fanoutId: string,
-  kind: "user" | "organization",
+  input: { fanoutId: string; kind: "user" | "organization" },
 ): Promise<boolean> {
   const { db: tx, projectId } = ctx;
+  const { fanoutId, kind } = input;
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('relay.fanout-quota:' || ${projectId}, 0))`);
   const table = sql.identifier(kind === "user" ? "users" : "organizations");
   const [row] = await tx.execute<{ matched: number; used: number }>(sql`

@@ -199,19 +199,20 @@ describe("exactly-once under faults", () => {
     const rows =
       await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;
     const delta = schemaDeltaOf(rows.map((r) => ({ name: r.name, data: r.data, receivedAt: r.received_at as string })));
-    const job = { projectId, batchId: crypto.randomUUID() };
+    const ctx = systemContext(db, projectId);
+    const batchId = crypto.randomUUID();
     const before = (
       await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`
     )[0]!.c;
     const runs = await Promise.all(
       [1, 2, 3].map(() =>
-        runStep(db, "pipeline.schema", job, (tx) => discoverSchema(systemContext(tx, projectId), delta)),
+        runStep(ctx, { step: "pipeline.schema", batchId, effect: (inTx) => discoverSchema(inTx, delta) }),
       ),
     );
     expect(runs.filter(Boolean)).toHaveLength(1);
-    expect(await runStep(db, "pipeline.schema", job, (tx) => discoverSchema(systemContext(tx, projectId), delta))).toBe(
-      false,
-    );
+    expect(
+      await runStep(ctx, { step: "pipeline.schema", batchId, effect: (inTx) => discoverSchema(inTx, delta) }),
+    ).toBe(false);
     const after = (
       await sql`select count::int as c from event_schema where project_id = ${projectId} and event_name = 'Race' and path = ''`
     )[0]!.c;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { DEDUPE_WINDOW } from "@/lib/events/accept-events";
 import { refreshWindowedLists } from "@/lib/lists/refresh-windowed-lists";
 import { pruneRequestLog } from "@/lib/request-log/prune-request-log";
@@ -10,10 +11,10 @@ import { pruneDeliveries } from "@/lib/destinations/prune-deliveries";
  * de-duplication window, forget done-markers of batches whose jobs can no longer be retried, and let
  * members of time-windowed lists leave when their events age out; keep the request log, the delivery log and overview counters bounded.
  */
-export async function runHousekeeping(db: Db): Promise<void> {
-  await db.execute(sql`delete from event_client_ids where received_at < now() - ${DEDUPE_WINDOW}::interval`);
-  await db.execute(sql`delete from pipeline_steps_done where done_at < now() - interval '14 days'`);
-  await refreshWindowedLists({ db });
-  await pruneRequestLog({ db });
-  await pruneDeliveries({ db });
+export async function runHousekeeping(ctx: AppContext<Db>): Promise<void> {
+  await ctx.db.execute(sql`delete from event_client_ids where received_at < now() - ${DEDUPE_WINDOW}::interval`);
+  await ctx.db.execute(sql`delete from pipeline_steps_done where done_at < now() - interval '14 days'`);
+  await refreshWindowedLists(ctx);
+  await pruneRequestLog(ctx);
+  await pruneDeliveries(ctx);
 }

@@ -66,12 +66,12 @@ describe("merged pipeline steps", () => {
       1,
     );
     expect(jobs).toHaveLength(20);
-    await runListsSteps(getDb(), jobs);
+    await runListsSteps({ db: getDb() }, jobs);
     expect(await members()).toEqual([...buyers.slice(0, 10)].sort());
     expect((await added()).every((a) => a.n === 1)).toBe(true);
     expect(await added()).toHaveLength(10);
     expect(await markers(jobs.map((j) => j.batchId))).toBe(20);
-    await runListsSteps(getDb(), jobs);
+    await runListsSteps({ db: getDb() }, jobs);
     expect(await added()).toHaveLength(10);
   });
 
@@ -83,7 +83,7 @@ describe("merged pipeline steps", () => {
       names: ["Purchased"],
       eventIds: ["not-a-uuid"],
     };
-    await expect(runListsSteps(getDb(), [good[0]!, bad, good[1]!])).rejects.toThrow();
+    await expect(runListsSteps({ db: getDb() }, [good[0]!, bad, good[1]!])).rejects.toThrow();
     expect(await markers(good.map((j) => j.batchId))).toBe(2);
     expect(await markers([bad.batchId])).toBe(0);
     expect(await members()).toEqual([...buyers].sort());

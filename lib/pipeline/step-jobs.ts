@@ -7,14 +7,20 @@ import { addRollups } from "@/lib/overview/add-rollups";
 import { discoverSchema } from "./discover-schema";
 import { listenersFor } from "./listeners";
 import { loadEvents, runStep, runSteps } from "./run-step";
-import { systemContext, type ProjectContext } from "@/lib/access/context";
+import { type AppContext, systemContext, type ProjectContext } from "@/lib/access/context";
 
 /** Pipeline step 2 for one job: merge the batch's schema delta and its overview counts (exactly once, with the marker). */
-export async function runSchemaStep(db: Db, job: JobPayload<"pipeline.schema">): Promise<void> {
-  await runStep(db, "pipeline.schema", job, async (tx) => {
-    const ctx = systemContext(tx, job.projectId);
-    await discoverSchema(ctx, job.delta);
-    await addRollups(ctx, job.rollup);
+export async function runSchemaStep(
+  ctx: ProjectContext<Db>,
+  job: Omit<JobPayload<"pipeline.schema">, "projectId">,
+): Promise<void> {
+  await runStep(ctx, {
+    step: "pipeline.schema",
+    batchId: job.batchId,
+    effect: async (inTx) => {
+      await discoverSchema(inTx, job.delta);
+      await addRollups(inTx, job.rollup);
+    },
   });
 }
 
@@ -27,17 +33,18 @@ type StepJob = JobPayload<"pipeline.lists">;
  * Pipeline step 3 for the jobs a worker fetched together: per project, one transaction recomputes the
  * dynamic lists that (still) listen for the jobs' names, for the union of their events (see runSteps).
  */
-export function runListsSteps(db: Db, jobs: StepJob[]): Promise<void> {
-  return runMerged(db, "pipeline.lists", jobs, async (ctx, names, eventIds, since) => {
-    if ((await listenersFor(ctx, names)).lists)
-      await recomputeListsForEvents(ctx, await loadEvents(ctx, eventIds, since));
+export function runListsSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
+  return runMerged(ctx, "pipeline.lists", jobs, async (inTx, names, eventIds, since) => {
+    if ((await listenersFor(inTx, names)).lists)
+      await recomputeListsForEvents(inTx, await loadEvents(inTx, { ids: eventIds, since }));
   });
 }
 
 /** Pipeline step 4 for the jobs a worker fetched together: the journey entrances that (still) listen, per project in one transaction. */
-export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
-  return runMerged(db, "pipeline.journeys", jobs, async (ctx, names, eventIds, since) => {
-    if ((await listenersFor(ctx, names)).journeys) await enterJourneys(ctx, await loadEvents(ctx, eventIds, since));
+export function runJourneysSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
+  return runMerged(ctx, "pipeline.journeys", jobs, async (inTx, names, eventIds, since) => {
+    if ((await listenersFor(inTx, names)).journeys)
+      await enterJourneys(inTx, await loadEvents(inTx, { ids: eventIds, since }));
   });
 }
 
@@ -45,9 +52,9 @@ export function runJourneysSteps(db: Db, jobs: StepJob[]): Promise<void> {
  * Pipeline step 5 for the jobs a worker fetched together: per project in one transaction with the
  * done-markers, one delivery per (event, subscribed enabled destination).
  */
-export function runDestinationsSteps(db: Db, jobs: StepJob[]): Promise<void> {
-  return runMerged(db, "pipeline.destinations", jobs, async (ctx, names, eventIds) => {
-    if ((await listenersFor(ctx, names)).destinations) await decideDeliveries(ctx, eventIds);
+export function runDestinationsSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
+  return runMerged(ctx, "pipeline.destinations", jobs, async (inTx, names, eventIds) => {
+    if ((await listenersFor(inTx, names)).destinations) await decideDeliveries(inTx, eventIds);
   });
 }
 
@@ -58,21 +65,19 @@ export function runDestinationsSteps(db: Db, jobs: StepJob[]): Promise<void> {
  * skip them); the first error is then thrown for pg-boss to retry.
  */
 async function runMerged(
-  db: Db,
+  { db }: AppContext<Db>,
   step: "pipeline.lists" | "pipeline.journeys" | "pipeline.destinations",
   jobs: StepJob[],
   effect: (ctx: ProjectContext, names: string[], eventIds: string[], since?: string) => Promise<void>,
 ): Promise<void> {
   const run = (projectId: string, group: StepJob[]) =>
-    runSteps(
-      db,
+    runSteps(systemContext(db, projectId), {
       step,
-      projectId,
-      group.map((j) => j.batchId),
-      async (tx, claimed) => {
+      batchIds: group.map((j) => j.batchId),
+      effect: async (inTx, claimed) => {
         const mine = group.filter((j) => claimed.includes(j.batchId));
         await effect(
-          systemContext(tx, projectId),
+          inTx,
           [...new Set(mine.flatMap((j) => j.names))],
           mine.flatMap((j) => j.eventIds),
           // The earliest of the jobs' bounds; none when a job has none.
@@ -81,7 +86,7 @@ async function runMerged(
             : undefined,
         );
       },
-    );
+    });
   for (const group of mergedGroups(jobs)) {
     try {
       await run(group[0]!.projectId, group);

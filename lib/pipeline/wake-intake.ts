@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
 import { isTransaction } from "@/lib/db/transaction";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 
@@ -17,7 +18,7 @@ const state: State = (g[KEY] ??= { inFlight: false, again: false });
 const WAKE_SPACING_MS = Math.max(0, Number(process.env.INTAKE_WAKE_SPACING_MS ?? 20) || 0);
 
 /**
- * Wakes the intake drain (NOTIFY on INTAKE_CHANNEL) once rows written through `db` are visible.
+ * Wakes the intake drain (NOTIFY on INTAKE_CHANNEL) once rows written through `ctx.db` are visible.
  *
  * Inside a caller's transaction the NOTIFY joins it, so it is delivered at that commit. Otherwise the
  * rows are already committed and the NOTIFY goes in a statement of its own, coalesced: at most one in
@@ -27,7 +28,8 @@ const WAKE_SPACING_MS = Math.max(0, Number(process.env.INTAKE_WAKE_SPACING_MS ??
  * commit is done): with many single upserts or small event posts at once, that halved their throughput.
  * A lost wake-up costs at most the drain's poll (INTAKE_POLL_MS, 250 ms), never an event.
  */
-export async function wakeIntakeAfter(db: DbOrTx): Promise<void> {
+export async function wakeIntakeAfter(ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   if (isTransaction(db)) {
     await db.execute(sql`select pg_notify(${INTAKE_CHANNEL}, '')`);
     return;
@@ -59,15 +61,15 @@ export async function wakeIntakeAfter(db: DbOrTx): Promise<void> {
 const deferred = new WeakSet<DbOrTx>();
 
 /**
- * Marks a transaction its caller owns and will wake the drain after (wakeIntakeAfter on the pool, once
- * it committed): statements recording system events in it then leave the NOTIFY out, so concurrent
- * writers do not commit one at a time behind the notification queue's lock.
+ * Marks the transaction `ctx.db`, which its caller owns and will wake the drain after (wakeIntakeAfter
+ * on the pool, once it committed): statements recording system events in it then leave the NOTIFY out,
+ * so concurrent writers do not commit one at a time behind the notification queue's lock.
  */
-export function deferWakeToCommit(tx: DbOrTx): void {
-  deferred.add(tx);
+export function deferWakeToCommit(ctx: AppContext): void {
+  deferred.add(ctx.db);
 }
 
-/** Whether a statement recording events in `db` should leave its NOTIFY to the caller (deferWakeToCommit). */
-export function wakesAfterCommit(db: DbOrTx): boolean {
-  return deferred.has(db);
+/** Whether a statement recording events in `ctx.db` should leave its NOTIFY to the caller (deferWakeToCommit). */
+export function wakesAfterCommit(ctx: AppContext): boolean {
+  return deferred.has(ctx.db);
 }

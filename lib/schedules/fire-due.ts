@@ -188,7 +188,7 @@ async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireRes
       for (const id of g.ids)
         events.push({ id, name: g.name, data: g.data, receivedAt: g.received_at, occurredAt: g.since });
     const samples = groups.map((g) => ({ name: g.name, data: g.data, receivedAt: g.received_at, times: g.ids.length }));
-    await enqueueSteps(systemContext(tx, projectId), events, samples);
+    await enqueueSteps(systemContext(tx, projectId), { recorded: events, samples });
   }
   for (const lag of summary.lags ?? []) metrics.firingLag.observe(lag);
   return result;
