@@ -161,7 +161,7 @@ describe("importsOf", () => {
 });
 
 describe("extraVerbParameters", () => {
-  it("names a verb of a converted folder taking more than (ctx, input), and passes (ctx, input) ones", () => {
+  it("names a verb of a domain folder taking more than (ctx, input), and passes (ctx, input) ones", () => {
     expect(
       extraVerbParameters(
         tree({
@@ -173,8 +173,8 @@ describe("extraVerbParameters", () => {
             "export async function listIdentifiers(ctx: ProjectContext, input: { f: (a: number, b: number) => void }) {}",
           "lib/users/d.ts":
             'export async function upsertUserIn(ctx: ProjectContext, input: UserInput, path = "identifier") {}',
-          // lib/mail/ is plumbing (a transport), not a folder of verbs.
-          "lib/mail/e.ts": "export async function sendRaw(ctx: ProjectContext, id: string, patch: Patch) {}",
+          // lib/db/ is plumbing, not a folder of verbs.
+          "lib/db/e.ts": "export async function inBatches(ctx: ProjectContext, id: string, patch: Patch) {}",
           "lib/identity/e.int.test.ts": "export async function helper(ctx: ProjectContext, a: 1, b: 2) {}",
         }),
       ),
@@ -186,7 +186,7 @@ describe("extraVerbParameters", () => {
 });
 
 describe("rawHandleVerbs", () => {
-  it("names a verb of a converted folder taking a database handle, and passes context-taking ones", () => {
+  it("names a verb of a domain folder taking a database handle, and passes context-taking ones", () => {
     const found = rawHandleVerbs(
       tree({
         // The signatures of lib/invites/accept-invite.ts and lib/links/follow-link.ts before they took a context.
@@ -197,13 +197,17 @@ describe("rawHandleVerbs", () => {
         "lib/projects/create-project.ts": "export async function createProject(ctx: AppContext, input: NewProject) {}",
         "lib/access/context.ts": "export function systemContext<D extends DbOrTx>(db: D, projectId: string) {}",
         "lib/db/transaction.ts": "export async function withTransaction<T>(db: DbOrTx, fn: Fn<T>) {}",
+        "lib/queue/enqueue.ts": "export async function enqueue(tx: DbOrTx, name: string, data: unknown) {}",
         "lib/links/follow-link.int.test.ts": "export async function helper(db: Db) {}",
+        // A folder nobody listed anywhere is a domain folder: checked from its first file.
+        "lib/billing/charge.ts": "export async function charge(db: Db, input: Charge) {}",
       }),
     );
     expect(found).toEqual([
       "lib/invites/accept-invite.ts: acceptInvite takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
       "lib/links/follow-link.ts: followLink takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
       "lib/access/api-keys.ts: touchKey takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
+      "lib/billing/charge.ts: charge takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",
     ]);
     expect(architectureViolations(tree({ "lib/projects/x.ts": "export async function f(tx: DbOrTx) {}" }))).toEqual([
       "lib/projects/x.ts: f takes a database handle; a verb takes (ctx, input), an AppContext before a project is known",

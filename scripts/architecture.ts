@@ -62,31 +62,17 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
   return out;
 }
 
-/** The domain folders, whose exported verbs all take `(ctx, input)`. */
-export const CTX_INPUT_FOLDERS = [
-  "lib/identity/",
-  "lib/users/",
-  "lib/organizations/",
-  "lib/subscriptions/",
-  "lib/keys/",
-  "lib/invites/",
-  "lib/members/",
-  "lib/journeys/",
-  "lib/links/",
-  "lib/lists/",
-  "lib/access/",
-  "lib/projects/",
-  "lib/overview/",
-  "lib/request-log/",
-  "lib/explain/",
-  "lib/destinations/",
-  "lib/events/",
-  "lib/segment/",
-  "lib/observability/",
-  "lib/schedules/",
-  "lib/pipeline/",
-  "lib/imports/",
-];
+/**
+ * The plumbing under the verbs, whose functions take a database handle by design: `lib/db/` (transactions,
+ * retries, raw-row typing: `withTransaction(db, fn)`) and `lib/queue/` (`enqueue(tx, …)` joins the caller's
+ * transaction, as pg-boss's own adapters do). Every other folder of `lib/` is a domain folder.
+ */
+export const PLUMBING_FOLDERS = ["lib/db/", "lib/queue/"];
+
+/** A non-test file of a domain folder of `lib/` (any folder but the plumbing): its exported verbs take `(ctx, input)`. */
+function inVerbFolder(file: string): boolean {
+  return /^lib\/[^/]+\//.test(file) && !PLUMBING_FOLDERS.some((f) => file.startsWith(f)) && !isTest(file);
+}
 
 const ASYNC_EXPORT = /\bexport\s+async\s+function\s+(\w+)\s*(?:<[^>]*>)?\s*\(/g;
 
@@ -110,13 +96,13 @@ function parameterList(source: string, from: number): string[] {
 }
 
 /**
- * Names the exported async verbs of CTX_INPUT_FOLDERS that take more than `(ctx, input)`: one shape to
+ * Names the exported async verbs of the domain folders that take more than `(ctx, input)`: one shape to
  * learn, and no two arguments of one type to swap.
  */
 export function extraVerbParameters(tree: SourceTree): string[] {
   const out: string[] = [];
   for (const [file, source] of tree) {
-    if (!CTX_INPUT_FOLDERS.some((f) => file.startsWith(f)) || isTest(file)) continue;
+    if (!inVerbFolder(file)) continue;
     for (const m of source.matchAll(ASYNC_EXPORT)) {
       const params = parameterList(source, m.index! + m[0].length);
       if (params[0]?.startsWith("ctx") && params.length > 2)
@@ -129,7 +115,7 @@ export function extraVerbParameters(tree: SourceTree): string[] {
 const EXPORTED_FUNCTION = /\bexport\s+(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\(/g;
 
 /**
- * Names the exported functions of CTX_INPUT_FOLDERS whose first parameter is a raw database handle
+ * Names the exported functions of the domain folders whose first parameter is a raw database handle
  * (`db`/`tx`): a verb that runs before any project is known (sign-in lookups, signed links, invitations,
  * project creation, sweeps over every project) takes an `AppContext` instead, in the same `(ctx, input)`
  * shape. context.ts, which builds contexts from a handle, is the one exception.
@@ -137,8 +123,7 @@ const EXPORTED_FUNCTION = /\bexport\s+(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<
 export function rawHandleVerbs(tree: SourceTree): string[] {
   const out: string[] = [];
   for (const [file, source] of tree) {
-    if (!CTX_INPUT_FOLDERS.some((f) => file.startsWith(f)) || isTest(file) || file === "lib/access/context.ts")
-      continue;
+    if (!inVerbFolder(file) || file === "lib/access/context.ts") continue;
     for (const m of source.matchAll(EXPORTED_FUNCTION)) {
       const [first] = parameterList(source, m.index! + m[0].length);
       if (first && /^(?:db|tx)\b/.test(first))
@@ -160,7 +145,7 @@ export function rawHandleVerbs(tree: SourceTree): string[] {
  *   drizzle-orm/postgres (type-only imports are erased and exempt; a db/ module importing nothing, such as
  *   db/roles.ts, is a plain constant and allowed).
  * - an exported lib/ verb takes `(ctx: ProjectContext, …)`, not `(db, projectId, …)` (`oldVerbSignatures`);
- *   in CTX_INPUT_FOLDERS, exactly `(ctx, input)` (`extraVerbParameters`), and never a raw database handle in
+ *   in the domain folders, exactly `(ctx, input)` (`extraVerbParameters`), and never a raw database handle in
  *   place of the context (`rawHandleVerbs`).
  * Tests are exempt from the first three and the last (they set up and inspect databases); they are never bundled.
  */

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+
+// A database of its own, like import-doors: the workers here take the oldest unfinished import of any
+// project, so another file's import in the shared database would keep them busy past these tests' waits.
+ownDatabaseForFile("relay_imports");
 
 let p: TestProject;
 const workers: TestWorker[] = [];
@@ -20,7 +23,7 @@ const upload = (body: BodyInit, contentType: string, kind = "users") =>
   });
 const getImport = async (id: string) => (await api("GET", p.admin(`/imports/${id}`), { key: p.keys.support })).body;
 const spawnWorker = async (env: Record<string, string> = {}) => {
-  const w = await startWorker(inject("databaseUrl"), { IMPORT_POLL_MS: "100", ...env });
+  const w = await startWorker(process.env.DATABASE_URL!, { IMPORT_POLL_MS: "100", ...env });
   workers.push(w);
   return w;
 };
