@@ -39,6 +39,7 @@ test("destinations: create with the secret shown once, deliveries with attempts,
   await page.getByLabel("Name").fill("Warehouse");
   await page.getByLabel("URL").fill(rx.url("/warehouse"));
   await page.getByLabel("Events").fill("Order Completed, user.*");
+  await shot(page, "destinations-create");
   await page.getByRole("dialog").getByRole("button", { name: "Add destination" }).click();
   const secretBox = page.getByRole("textbox", { name: "Signing secret" });
   await expect(secretBox).toHaveValue(/^whsec_/);

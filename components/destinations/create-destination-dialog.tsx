@@ -6,7 +6,8 @@ import type { Destination } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { ErrorBanner, inputClass } from "@/components/ui/states";
+import { TextField } from "@/components/ui/dialog-form";
+import { ErrorBanner } from "@/components/ui/states";
 
 export function CreateDestinationDialog({
   open,
@@ -66,64 +67,48 @@ export function CreateDestinationDialog({
           });
         }}
       >
-        <div>
-          <label htmlFor="dest-name" className="block text-sm font-medium text-zinc-700">
-            Name
-          </label>
-          <input
-            id="dest-name"
-            required
-            maxLength={100}
-            autoFocus
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="Warehouse"
-            className={`${inputClass} mt-1`}
-          />
-        </div>
-        <div>
-          <label htmlFor="dest-url" className="block text-sm font-medium text-zinc-700">
-            URL
-          </label>
-          <input
-            id="dest-url"
-            required
-            maxLength={2048}
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://hooks.example.com/relay"
-            className={`${inputClass} mt-1 font-mono text-xs`}
-          />
-        </div>
-        <div>
-          <label htmlFor="dest-events" className="block text-sm font-medium text-zinc-700">
-            Events
-          </label>
-          <input
-            id="dest-events"
-            required
-            value={events}
-            onChange={(e) => setEvents(e.target.value)}
-            className={`${inputClass} mt-1`}
-          />
-          <p className="mt-1 text-xs text-zinc-500">
-            Comma-separated names or patterns: <code>*</code>, <code>Order Completed</code>, <code>list.*</code>,{" "}
-            <code>journey.*</code>, <code>scheduled.*</code>.
-          </p>
-        </div>
-        <div>
-          <label htmlFor="dest-filter" className="block text-sm font-medium text-zinc-700">
-            Data filter (optional)
-          </label>
-          <input
-            id="dest-filter"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            placeholder='{"plan": "pro"}'
-            className={`${inputClass} mt-1 font-mono text-xs`}
-          />
-          <p className="mt-1 text-xs text-zinc-500">Only events whose data contains these pairs.</p>
-        </div>
+        <TextField
+          id="dest-name"
+          label="Name"
+          required
+          maxLength={100}
+          autoFocus
+          value={name}
+          onChange={setName}
+          placeholder="Warehouse"
+        />
+        <TextField
+          id="dest-url"
+          label="URL"
+          required
+          maxLength={2048}
+          value={url}
+          onChange={setUrl}
+          placeholder="https://hooks.example.com/relay"
+          mono
+        />
+        <TextField
+          id="dest-events"
+          label="Events"
+          required
+          value={events}
+          onChange={setEvents}
+          hint={
+            <>
+              Comma-separated names or patterns: <code>*</code>, <code>Order Completed</code>, <code>list.*</code>,{" "}
+              <code>journey.*</code>, <code>scheduled.*</code>.
+            </>
+          }
+        />
+        <TextField
+          id="dest-filter"
+          label="Data filter (optional)"
+          value={filter}
+          onChange={setFilter}
+          placeholder='{"plan": "pro"}'
+          mono
+          hint="Only events whose data contains these pairs."
+        />
         {filterError && <ErrorBanner message={filterError} />}
         {create.isError && <ErrorBanner message={create.error.message} />}
         <div className="flex justify-end gap-2">

@@ -59,14 +59,23 @@ function Stat({
 }
 
 /** A chart card with a fixed height, so the page does not shift while data loads. */
+/** A card's heading link to the page behind it (the small blue "All lists", "Live events"). */
+function HeadingLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Link className="text-xs text-indigo-600 hover:underline" href={href}>
+      {children}
+    </Link>
+  );
+}
+
 function ChartCard({
   title,
-  action,
+  link,
   children,
   label,
 }: {
   title: string;
-  action?: ReactNode;
+  link?: { href: string; text: string };
   children: ReactNode;
   label: string;
 }) {
@@ -74,7 +83,7 @@ function ChartCard({
     <Card className="p-5">
       <div className="mb-3 flex items-baseline justify-between gap-2">
         <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
-        {action}
+        {link && <HeadingLink href={link.href}>{link.text}</HeadingLink>}
       </div>
       <figure aria-label={label} className="h-56">
         {children}
@@ -208,35 +217,21 @@ export function OverviewPage() {
                 <ChartCard
                   title="Events per minute, last hour"
                   label="Events per minute over the last hour, stacked by origin"
-                  action={
-                    <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/events`}>
-                      Live events
-                    </Link>
-                  }
+                  link={{ href: `${base}/events`, text: "Live events" }}
                 >
                   <EventsChart data={o.events_per_minute} tick={timeOf} />
                 </ChartCard>
                 <ChartCard
                   title="Events per hour, last 7 days"
                   label="Events per hour over the last 7 days, stacked by origin"
-                  action={
-                    <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/schema`}>
-                      Schema
-                    </Link>
-                  }
+                  link={{ href: `${base}/schema`, text: "Schema" }}
                 >
                   <EventsChart data={o.events_per_hour} tick={dayOf} />
                 </ChartCard>
                 <ChartCard
                   title="API requests per hour, last 24 h"
                   label="Accepted and rejected API requests per hour"
-                  action={
-                    project.role === "admin" ? (
-                      <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/requests`}>
-                        Request log
-                      </Link>
-                    ) : undefined
-                  }
+                  link={project.role === "admin" ? { href: `${base}/requests`, text: "Request log" } : undefined}
                 >
                   <BarFrame data={o.requests_per_hour} x="at" tick={timeOf} minTickGap={24}>
                     <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
@@ -260,11 +255,7 @@ export function OverviewPage() {
                 <ChartCard
                   title={`New users per day (${newUsers.toLocaleString()} in 14 days)`}
                   label="New users per day over 14 days"
-                  action={
-                    <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/users`}>
-                      Users
-                    </Link>
-                  }
+                  link={{ href: `${base}/users`, text: "Users" }}
                 >
                   <BarFrame data={o.new_users_per_day} x="day" tick={dayOf} minTickGap={16}>
                     <Tooltip />
@@ -275,9 +266,7 @@ export function OverviewPage() {
               <Card>
                 <div className="flex items-baseline justify-between px-5 pt-4">
                   <h2 className="text-sm font-semibold text-zinc-900">Biggest lists</h2>
-                  <Link className="text-xs text-indigo-600 hover:underline" href={`${base}/lists`}>
-                    All lists
-                  </Link>
+                  <HeadingLink href={`${base}/lists`}>All lists</HeadingLink>
                 </div>
                 {o.biggest_lists.length === 0 ? (
                   <p className="px-5 pb-5 pt-2 text-sm text-zinc-500">

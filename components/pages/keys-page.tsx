@@ -4,22 +4,13 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { DialogForm, Field } from "@/components/ui/dialog-form";
+import { DialogForm, Field, TextField } from "@/components/ui/dialog-form";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
-import {
-  Badge,
-  EmptyState,
-  ErrorBanner,
-  inputClass,
-  LoadingRows,
-  PageHeader,
-  tdClass,
-  TableCard,
-} from "@/components/ui/states";
+import { Badge, EmptyState, ErrorBanner, LoadingRows, PageHeader, tdClass, TableCard } from "@/components/ui/states";
 import type { Role } from "@/lib/access/roles";
 import type { ApiKey as Key } from "@/components/console/api-types";
 import { LimitFields, LimitsDialog, OriginsDialog, OriginsField, originList } from "./key-settings-dialogs";
@@ -185,18 +176,16 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           pendingLabel="Creating…"
           disabled={!name.trim()}
         >
-          <Field id="key-name" label="Name">
-            <input
-              id="key-name"
-              required
-              maxLength={100}
-              autoFocus
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              placeholder="Production backend"
-              className={`${inputClass} mt-1`}
-            />
-          </Field>
+          <TextField
+            id="key-name"
+            label="Name"
+            required
+            maxLength={100}
+            autoFocus
+            value={name}
+            onChange={setName}
+            placeholder="Production backend"
+          />
           <Field id="key-role" label="Role">
             <div className="mt-1">
               <RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} />

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "@/components/console/api";
 import { Button } from "@/components/ui/button";
-import { DialogForm, Field } from "@/components/ui/dialog-form";
+import { DialogForm, Field, TextField } from "@/components/ui/dialog-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader } from "@/components/ui/states";
 import type { MyProject } from "@/lib/projects/schemas";
@@ -96,18 +96,16 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
         disabled={!name.trim()}
         footClassName="pt-2"
       >
-        <Field id="project-name" label="Project name">
-          <input
-            id="project-name"
-            required
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            className={`${inputClass} mt-1`}
-            placeholder="Production"
-            autoFocus
-          />
-        </Field>
+        <TextField
+          id="project-name"
+          label="Project name"
+          required
+          maxLength={100}
+          value={name}
+          onChange={setName}
+          placeholder="Production"
+          autoFocus
+        />
         {orgs.length > 0 ? (
           <Field id="project-org" label="Organization">
             <select
@@ -124,17 +122,15 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
             </select>
           </Field>
         ) : (
-          <Field id="org-name" label="Organization name">
-            <input
-              id="org-name"
-              maxLength={100}
-              value={orgName}
-              onChange={(e) => setOrgName(e.target.value)}
-              className={`${inputClass} mt-1`}
-              placeholder="Your company"
-            />
-            <p className="mt-1 text-xs text-zinc-500">You'll own this organization and administer all its projects.</p>
-          </Field>
+          <TextField
+            id="org-name"
+            label="Organization name"
+            maxLength={100}
+            value={orgName}
+            onChange={setOrgName}
+            placeholder="Your company"
+            hint="You'll own this organization and administer all its projects."
+          />
         )}
       </DialogForm>
     </Dialog>

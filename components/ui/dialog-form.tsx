@@ -1,7 +1,7 @@
 "use client";
-import type { ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
 import { Button } from "./button";
-import { ErrorBanner } from "./states";
+import { ErrorBanner, inputClass } from "./states";
 
 /**
  * A dialog's form: its fields, then the server's refusal, then Cancel and the submit button, which says
@@ -59,5 +59,32 @@ export function Field({ id, label, children }: { id: string; label: string; chil
       </label>
       {children}
     </div>
+  );
+}
+
+type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "value" | "onChange" | "className"> & {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** A line under the control: what the field accepts. */
+  hint?: ReactNode;
+  /** Monospaced, for URLs and JSON. */
+  mono?: boolean;
+};
+
+/** A labelled one-line text input: the console's forms look and label their text fields alike. */
+export function TextField({ id, label, value, onChange, hint, mono, ...input }: TextFieldProps) {
+  return (
+    <Field id={id} label={label}>
+      <input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={`${inputClass} mt-1${mono ? " font-mono text-xs" : ""}`}
+        {...input}
+      />
+      {hint && <p className="mt-1 text-xs text-zinc-500">{hint}</p>}
+    </Field>
   );
 }

@@ -3,6 +3,7 @@ import type { JourneyInput, JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
 import { withTransaction } from "@/lib/db/transaction";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
+import { entranceColumns } from "./entrance-columns";
 import type { ProjectContext } from "@/lib/access/context";
 
 /**
@@ -21,28 +22,9 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
         allowConcurrentRuns: input.allow_concurrent_runs,
       })
       .returning();
-    await tx.insert(journeyEntrances).values(
-      input.entrances.map((e) =>
-        e.kind === "event"
-          ? {
-              projectId: ctx.projectId,
-              journeyId: row!.id,
-              kind: e.kind,
-              eventName: e.event_name,
-              condition: e.condition ?? null,
-              userRule: e.user_rule ?? null,
-              dataKey: e.data_key,
-            }
-          : {
-              projectId: ctx.projectId,
-              journeyId: row!.id,
-              kind: e.kind,
-              scheduleId: e.schedule_id,
-              scheduleOffsetId: e.schedule_offset_id,
-              dataKey: e.data_key,
-            },
-      ),
-    );
+    await tx
+      .insert(journeyEntrances)
+      .values(input.entrances.map((e) => ({ projectId: ctx.projectId, journeyId: row!.id, ...entranceColumns(e) })));
     return (await toJourneyViews({ ...ctx, db: tx }, [row!]))[0]!;
   });
 }

@@ -3,34 +3,11 @@ import { journeyEntrances, journeys } from "@/db/schema";
 import { withTransaction } from "@/lib/db/transaction";
 import { Invalid } from "@/lib/http/errors";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
+import { entranceColumns } from "./entrance-columns";
 import { findJourney } from "./get-journey";
 import type { JourneyPatch, JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
-
-type Edit = NonNullable<JourneyPatch["entrances"]>[number];
-
-function columns(e: Edit) {
-  return e.kind === "event"
-    ? {
-        kind: e.kind,
-        eventName: e.event_name,
-        condition: e.condition ?? null,
-        userRule: e.user_rule ?? null,
-        scheduleId: null,
-        scheduleOffsetId: null,
-        dataKey: e.data_key,
-      }
-    : {
-        kind: e.kind,
-        eventName: null,
-        condition: null,
-        userRule: null,
-        scheduleId: e.schedule_id,
-        scheduleOffsetId: e.schedule_offset_id,
-        dataKey: e.data_key,
-      };
-}
 
 /**
  * Changes a journey's settings and, when `entrances` is given, replaces its entrances: those named by id
@@ -80,14 +57,14 @@ export async function updateJourney(
       for (const e of patch.entrances.filter((x) => x.id)) {
         await tx
           .update(journeyEntrances)
-          .set(columns(e))
+          .set(entranceColumns(e))
           .where(and(eq(journeyEntrances.projectId, ctx.projectId), eq(journeyEntrances.id, e.id!)));
       }
       const added = patch.entrances.filter((x) => !x.id);
       if (added.length)
         await tx
           .insert(journeyEntrances)
-          .values(added.map((e) => ({ projectId: ctx.projectId, journeyId: id, ...columns(e) })));
+          .values(added.map((e) => ({ projectId: ctx.projectId, journeyId: id, ...entranceColumns(e) })));
     }
     const [row] = await tx
       .update(journeys)
