@@ -20,7 +20,8 @@ export function disableAfterMs(env = process.env): number {
 
 /**
  * When the next attempt is due after `tries` failed ones, or null when the schedule is spent. The delay
- * varies by ±20 % so the messages of a destination that came back do not all retry in the same second.
+ * varies by up to a fifth either way so the messages of a destination that came back do not all retry
+ * in the same second.
  */
 export function nextAttemptDelay(tries: number, schedule: number[], random = Math.random): number | null {
   const base = schedule[tries - 1];

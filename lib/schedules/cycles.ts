@@ -39,9 +39,10 @@ export function nextCycleSql(anchor: SQL, interval: SQL, t: SQL): SQL {
 
 /**
  * Makes the current cycle's firings of the given assignments, one per offset of their schedule:
- * `fire_at = occurrence ± offset`. A firing already more than an hour late is stored as skipped.
- * Existing (assignment, offset, cycle) rows are left alone, so this is safe to repeat. Takes an
- * AppContext: each key names its own project, and the firing loop closes cycles of several at once.
+ * `fire_at` is the occurrence plus the offset, or minus it for an offset before. A firing already more
+ * than an hour late is stored as skipped. Existing (assignment, offset, cycle) rows are left alone, so
+ * this is safe to repeat. Takes an AppContext: each key names its own project, and the firing loop
+ * closes cycles of several at once.
  */
 export async function materializeFirings(
   ctx: AppContext,

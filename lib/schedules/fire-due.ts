@@ -181,7 +181,12 @@ async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireRes
   const recurring = (summary.recurring ?? []).map((r) => ({ projectId: r.p, id: r.a }));
   if (recurring.length) await completeCycles({ db: tx }, { keys: recurring, now });
   const byProject = new Map<string, FiredGroup[]>();
-  for (const g of rows) if (g.project_id) byProject.set(g.project_id, [...(byProject.get(g.project_id) ?? []), g]);
+  for (const g of rows) {
+    if (!g.project_id) continue;
+    const groups = byProject.get(g.project_id);
+    if (groups) groups.push(g);
+    else byProject.set(g.project_id, [g]);
+  }
   for (const [projectId, groups] of byProject) {
     const events: RecordedEvent[] = [];
     for (const g of groups)
