@@ -14,7 +14,7 @@ import { benchEnvironment, load } from "./harness";
  * - /users/batch (1,000 new users per request, 4 connections) vs events accepted (batches of 100);
  * - POST /users creating users vs the same route answering 401 (no key): the per-request floor;
  * - an import of IMPORT_ROWS (default 1,000,000) users from CSV: time, and peak memory (VmHWM) of the web
- *   and worker processes.
+ *   and worker processes (IMPORT_ROWS=0 skips it).
  * `npm run bench -- users`; BENCH_SECONDS (default 10) sets each load's duration, BENCH_ROUNDS (default 3)
  * how many times the four loads run (the ratios are the medians of the rounds). Beside each rate it prints
  * the machine's busy CPU per unit of work (bench/harness.ts, busySeconds) and the same ratios by cost.
@@ -189,58 +189,61 @@ try {
     rounds.map((r) => r.unauthorizedCost / r.createdCost),
   ).toFixed(2);
 
-  // The import is the first thing a new customer does: it runs against a fresh database and server, so
-  // its time does not depend on how much the loads above left behind (three rounds leave about 400,000
-  // users and 700,000 accepted events, which the worker would also be draining).
-  await sql.end();
-  await env.close();
-  env = await benchEnvironment("users_import");
-  sql = postgres(env.db.url, { max: 2, onnotice: () => {} });
-  const worker = await startWorker(env.db.url);
-  await quiesce();
-  log(`import of ${fmt(IMPORT_ROWS)} users from CSV`);
-  const dir = await mkdtemp(path.join(tmpdir(), "relay-bench-"));
-  const file = path.join(dir, "users.csv");
-  const lines = ["external_id,email,data.plan,data.seats"];
-  for (let i = 0; i < IMPORT_ROWS; i++) lines.push(`imp-${i},u${i}@example.com,${i % 3 ? "pro" : "free"},${i % 50}`);
-  await writeFile(file, lines.join("\n"));
-  lines.length = 0;
-  const peak = { web: 0, worker: 0 };
-  const hwm = (pid?: number) => {
-    try {
-      return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-    } catch {
-      return 0;
-    }
-  };
-  const t0 = Date.now();
-  const res = await fetch(`${env.url}/api/admin/projects/${env.projectId}/imports?kind=users`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${env.key}`, "content-type": "text/csv" },
-    body: Readable.toWeb(createReadStream(file)) as never,
-    duplex: "half",
-  } as RequestInit);
-  const { id } = (await res.json()) as { id: string };
-  const tUploaded = Date.now();
-  await waitFor(
-    async () => {
-      const [r] = await sql`select state from imports where id = ${id}`;
-      return r?.state === "done" || r?.state === "failed";
-    },
-    3_600_000,
-    "the import",
-  );
-  const tDone = Date.now();
-  peak.web = hwm(env.webPid);
-  peak.worker = hwm(worker.child.pid);
-  const [r] = await sql`select state, rows, processed, failed from imports where id = ${id}`;
-  await worker.stop();
-  await rm(dir, { recursive: true });
-  out[`import ${fmt(IMPORT_ROWS)} users (fresh database): upload s`] = ((tUploaded - t0) / 1000).toFixed(1);
-  out[`import ${fmt(IMPORT_ROWS)} users: total s (target < 120)`] = ((tDone - t0) / 1000).toFixed(1);
-  out["  import rows/s"] = Math.round(IMPORT_ROWS / ((tDone - t0) / 1000));
-  out["  import state, processed, failed"] = `${r!.state}, ${r!.processed}, ${r!.failed}`;
-  out["  peak RSS web / worker MiB"] = `${Math.round(peak.web / 2 ** 20)} / ${Math.round(peak.worker / 2 ** 20)}`;
+  // IMPORT_ROWS=0 measures only the loads above.
+  if (IMPORT_ROWS > 0) {
+    // The import is the first thing a new customer does: it runs against a fresh database and server, so
+    // its time does not depend on how much the loads above left behind (three rounds leave about 400,000
+    // users and 700,000 accepted events, which the worker would also be draining).
+    await sql.end();
+    await env.close();
+    env = await benchEnvironment("users_import");
+    sql = postgres(env.db.url, { max: 2, onnotice: () => {} });
+    const worker = await startWorker(env.db.url);
+    await quiesce();
+    log(`import of ${fmt(IMPORT_ROWS)} users from CSV`);
+    const dir = await mkdtemp(path.join(tmpdir(), "relay-bench-"));
+    const file = path.join(dir, "users.csv");
+    const lines = ["external_id,email,data.plan,data.seats"];
+    for (let i = 0; i < IMPORT_ROWS; i++) lines.push(`imp-${i},u${i}@example.com,${i % 3 ? "pro" : "free"},${i % 50}`);
+    await writeFile(file, lines.join("\n"));
+    lines.length = 0;
+    const peak = { web: 0, worker: 0 };
+    const hwm = (pid?: number) => {
+      try {
+        return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    };
+    const t0 = Date.now();
+    const res = await fetch(`${env.url}/api/admin/projects/${env.projectId}/imports?kind=users`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${env.key}`, "content-type": "text/csv" },
+      body: Readable.toWeb(createReadStream(file)) as never,
+      duplex: "half",
+    } as RequestInit);
+    const { id } = (await res.json()) as { id: string };
+    const tUploaded = Date.now();
+    await waitFor(
+      async () => {
+        const [r] = await sql`select state from imports where id = ${id}`;
+        return r?.state === "done" || r?.state === "failed";
+      },
+      3_600_000,
+      "the import",
+    );
+    const tDone = Date.now();
+    peak.web = hwm(env.webPid);
+    peak.worker = hwm(worker.child.pid);
+    const [r] = await sql`select state, rows, processed, failed from imports where id = ${id}`;
+    await worker.stop();
+    await rm(dir, { recursive: true });
+    out[`import ${fmt(IMPORT_ROWS)} users (fresh database): upload s`] = ((tUploaded - t0) / 1000).toFixed(1);
+    out[`import ${fmt(IMPORT_ROWS)} users: total s (target < 120)`] = ((tDone - t0) / 1000).toFixed(1);
+    out["  import rows/s"] = Math.round(IMPORT_ROWS / ((tDone - t0) / 1000));
+    out["  import state, processed, failed"] = `${r!.state}, ${r!.processed}, ${r!.failed}`;
+    out["  peak RSS web / worker MiB"] = `${Math.round(peak.web / 2 ** 20)} / ${Math.round(peak.worker / 2 ** 20)}`;
+  }
 } finally {
   out["load average at end"] = loadavg()
     .map((x) => x.toFixed(1))

@@ -3,6 +3,7 @@ import { queryRows } from "@/lib/db/sql";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { joinBatchInHand, systemEventsSql } from "@/lib/events/record-system-events";
 import type { ProjectContext } from "@/lib/access/context";
+import { type LookupInput, ownerMap, type OwnerRow, ownersSql } from "./lookup-pairs";
 import { onCreatedSql } from "./on-created";
 import { KINDS, type Kind } from "./tables";
 import type { Target } from "./upsert-records";
@@ -38,8 +39,18 @@ export type RawRecord = {
  */
 export async function insertRecords(
   ctx: ProjectContext,
-  { kind, fresh, withPairs }: { kind: Kind; fresh: Target[]; withPairs: boolean },
-): Promise<{ rows: RawRecord[]; hooked: boolean }> {
+  input: {
+    kind: Kind;
+    fresh: Target[];
+    withPairs: boolean;
+    /**
+     * Insert only if none of these pairs names a record yet (the lookup, and its locks, in the same
+     * statement): otherwise nothing is written and `owners` answers the lookup, as lookupPairs would.
+     */
+    unlessKnown?: LookupInput;
+  },
+): Promise<{ rows: RawRecord[]; hooked: boolean; owners?: Map<string, string> }> {
+  const { kind, fresh, withPairs, unlessKnown } = input;
   if (!fresh.length) return { rows: [], hooked: true };
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
@@ -49,7 +60,7 @@ export async function insertRecords(
   // building the event's object again from them with jsonb_build_object, and the process hands the same
   // objects over in hand (docs/decisions/0002-set-based-identity-writes.md).
   const created = fresh.map((f) => createdData(kind, f));
-  const input = JSON.stringify(fresh.map((f, o) => ({ o, id: ids[o], e: ids[fresh.length + o], v: created[o] })));
+  const rowsJson = JSON.stringify(created.map((v, o) => ({ o, id: ids[o], e: ids[fresh.length + o], v })));
   const cols = sql.join(
     columns.map((c) => sql.identifier(c)),
     sql`, `,
@@ -72,11 +83,12 @@ export async function insertRecords(
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
   // `x` holds.
-  const [made] = await queryRows<{ sizes: number[]; at: string; hooked: boolean }>(
+  const [made] = await queryRows<{ sizes: number[] | null; at: string; hooked: boolean; owners?: OwnerRow[] | null }>(
     ctx.db,
     sql`
-    with x as materialized (
-      select * from jsonb_to_recordset(${input}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
+    with ${unlessKnown ? sql`${ownersSql(ctx, unlessKnown)}, ` : sql``}x as materialized (
+      select * from jsonb_to_recordset(${rowsJson}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
+      ${unlessKnown ? sql`where not exists (select 1 from owners)` : sql``}
     ), inserted as (
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data, created_at, updated_at)
       select ${ctx.projectId}::uuid, x.id, ${values}, x.v -> 'data', now(), now() from x
@@ -85,9 +97,11 @@ export async function insertRecords(
       from x
     ), ${withPairs ? sql`${pairsInsert(ctx, kind)}, ` : sql``}${recording.ctes}, ${hooks.ctes}
     select array_agg(octet_length((x.v -> 'data')::text) order by x.o) as sizes, now()::text as at, ${hooks.complete} as hooked
+      ${unlessKnown ? sql`, (select json_agg(owners) from owners) as owners` : sql``}
     from x${recording.from}`,
   );
-  const { sizes, at, hooked } = made!;
+  const { sizes, at, hooked, owners } = made!;
+  if (owners?.length) return { rows: [], hooked: true, owners: ownerMap(owners) };
   if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
   const rows = fresh.map((f, o): RawRecord => {
     const row: RawRecord = { id: ids[o]!, created_at: at, updated_at: at, data: f.data ?? {}, _data_bytes: sizes[o]! };
@@ -96,7 +110,7 @@ export async function insertRecords(
   });
   const name = `${kind}.created`;
   joinBatchInHand(ctx, () =>
-    rows.map((row, o) => ({ id: ids[fresh.length + o]!, name, data: created[o]!, receivedAt: at })),
+    created.map((data, o) => ({ id: ids[fresh.length + o]!, name, data, receivedAt: at })),
   );
   return { rows, hooked };
 }

@@ -1,4 +1,8 @@
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
+import * as schema from "../../db/schema";
+import { upsertUser } from "../users/upsert-user";
 import { ownDatabaseForFile, sql } from "../../scripts/test/helpers";
 import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
@@ -56,5 +60,48 @@ describe("a new record's *.created outside a batch (the intake hand-over)", () =
       await sql`select kind, name, data, recorded from event_intake where project_id = ${p.projectId} and id = ${event!.id}`;
     expect(intake).toEqual([{ kind: "organization", name: "organization.created", data: event!.data, recorded: true }]);
     expect(await anniversaries("organization_id", r.ids)).toBe(1);
+  });
+});
+
+describe("a single upsert's statements", () => {
+  /** The statements one upsertUser sends, in order, on a client of its own (postgres.js's debug hook). */
+  async function statementsOf(input: Parameters<typeof upsertUser>[1]): Promise<string[]> {
+    const log: string[] = [];
+    const client = postgres(process.env.DATABASE_URL!, {
+      max: 1,
+      onnotice: () => {},
+      debug: (_c, query) => log.push(query.trim().split(/\s+/)[0]!.toLowerCase()),
+    });
+    const counted = drizzle(client, { schema, casing: "snake_case" });
+    try {
+      await client`select 1`; // the driver's first-connection type fetch, outside the count
+      log.length = 0;
+      await upsertUser(systemContext(counted, p.projectId), input);
+      // The drain's wake-up (a `select pg_notify`) may follow the commit; it is not part of the write.
+      return log.slice(0, log.lastIndexOf("commit") + 1);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("creates a new user with one statement between BEGIN and COMMIT, and updates a known one as before", async () => {
+    const created = await statementsOf({ identifier: [{ source: "default", external_id: "one-statement" }], data: { plan: "free" } });
+    expect(created).toEqual(["begin", "with", "commit"]);
+    const [row] =
+      await sql`select count(*)::int as n from user_identifiers where project_id = ${p.projectId} and external_id = 'one-statement'`;
+    expect(row!.n).toBe(1);
+
+    // A known pair: the same first statement only looks up (and locks) the user, then the update runs.
+    const updated = await statementsOf({
+      identifier: [{ source: "default", external_id: "one-statement" }, { source: "crm", external_id: "one-statement-crm" }],
+      data: { plan: "pro" },
+    });
+    expect(updated[0]).toBe("begin");
+    expect(updated.length).toBeGreaterThan(3);
+    const users = await sql`
+      select u.id, u.data, array_agg(i.source order by i.source) as sources
+      from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
+      where u.project_id = ${p.projectId} and i.external_id like 'one-statement%' group by u.id, u.data`;
+    expect(users).toEqual([{ id: expect.any(String), data: { plan: "pro" }, sources: ["crm", "default"] }]);
   });
 });

@@ -66,7 +66,8 @@ export interface Target {
  * statements: one identifier lookup (locking the records named), one insert of the new records, one
  * insert of their identifiers and of pairs new to existing records (part of the records' insert when
  * the call only creates records and no pair has metadata), one merge of the existing records, one
- * insert of system events, and the creation hooks (anniversary assignments) once for all.
+ * insert of system events, and the creation hooks (anniversary assignments) once for all. A single item
+ * without metadata is looked up and, if none of its pairs is known, created in one statement.
  *
  * Items are applied in order, as if one after another: items naming the same record (by a known pair,
  * or by a new pair an earlier item introduced) are folded into one change of it (columns: last wins;
@@ -86,41 +87,29 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
       unique.set(keys[i]![j]!, p);
     });
   });
-  const owner = await lookupPairs(ctx, { kind, pairs: [...unique.values()], lock: reject });
-
-  const targets = new Map<string, Target>();
-  const ids: string[] = [];
-  const created: boolean[] = [];
-  let pending = 0;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    const itemKeys = keys[i]!;
-    // The records the item's known pairs name, in the item's order, each once.
-    const named: string[] = [];
-    for (const k of itemKeys) {
-      const o = owner.get(k);
-      if (o !== undefined && !named.includes(o)) named.push(o);
-    }
-    if (named.length > 1 && reject) throw conflictError(kind, item, named, owner, opts.path?.(i) ?? "identifier");
-    const id = named[0] ?? `#${pending++}`;
-    let t = targets.get(id);
-    created.push(!t && id.startsWith("#"));
-    if (!t) targets.set(id, (t = { id, first: i, pairs: new Map(), columns: {} }));
-    item.identifier.forEach((p, j) => {
-      const k = itemKeys[j]!;
-      const o = owner.get(k);
-      if (o === undefined) owner.set(k, id);
-      else if (o !== id || !p.metadata || !reject) return;
-      const prev = t.pairs.get(k);
-      // Metadata of repeats is shallow-merged in order; a pair without any is kept as sent.
-      const metadata = prev?.pair.metadata ? { ...prev.pair.metadata, ...p.metadata } : p.metadata;
-      t.pairs.set(k, { pair: metadata === p.metadata ? p : { ...p, metadata }, isNew: prev?.isNew ?? o === undefined });
+  const pairs = [...unique.values()];
+  // A single upsert whose pairs carry no metadata first tries the plan "none of its pairs is known": one
+  // statement looks the pairs up and creates the record only if none names one; when one does, it
+  // answers the lookup instead and the item is planned again with the owners it found (the records
+  // locked as lookupPairs locks them). A new user costs one statement fewer, an update none more
+  // (docs/decisions/0021-create-unless-known.md).
+  let speculated: { plan: Plan; made: Awaited<ReturnType<typeof insertRecords>> } | undefined;
+  let owner: Map<string, string>;
+  if (reject && items.length === 1 && items[0]!.identifier.every((p) => !p.metadata)) {
+    const plan = planTargets(kind, items, keys, new Map(), opts);
+    const made = await insertRecords(ctx, {
+      kind,
+      fresh: [...plan.targets.values()],
+      withPairs: true,
+      unlessKnown: { kind, pairs, lock: true },
     });
-    if (item.columns) Object.assign(t.columns, item.columns);
-    // An item's data is only read (merged into new objects), so a record named once keeps it as is.
-    if (item.data) t.data = t.data ? { ...t.data, ...item.data } : item.data;
-    ids.push(id);
-  }
+    if (made.owners) owner = made.owners;
+    else {
+      speculated = { plan, made };
+      owner = new Map();
+    }
+  } else owner = await lookupPairs(ctx, { kind, pairs, lock: reject });
+  const { targets, ids, created } = speculated?.plan ?? planTargets(kind, items, keys, owner, opts);
 
   const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
   // A batch that only creates records, without identifier metadata (what batches and imports of new
@@ -130,7 +119,7 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
     fresh.length === targets.size &&
     fresh.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
   // One statement creates the new records with their `*.created` events and creation hooks.
-  const made = await insertRecords(ctx, { kind, fresh, withPairs: pairsWithRecords });
+  const made = speculated?.made ?? (await insertRecords(ctx, { kind, fresh, withPairs: pairsWithRecords }));
   const rows = made.rows;
   const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
   const added = pairsWithRecords
@@ -185,6 +174,62 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
     fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])),
     recorded: rows.length + events.length,
   };
+}
+
+interface Plan {
+  targets: Map<string, Target>;
+  ids: string[];
+  created: boolean[];
+}
+
+/**
+ * Folds the items into the records they write, given the owners of their known pairs (`owner`, pair key
+ * → record id, extended here with the new pairs): items naming the same record become one target, and a
+ * new record is `#k`. With `reject`, an item naming two records is a 409.
+ */
+function planTargets(
+  kind: Kind,
+  items: RecordChange[],
+  keys: string[][],
+  owner: Map<string, string>,
+  opts: UpsertRecordsOptions,
+): Plan {
+  const reject = opts.conflicts === "reject";
+  const targets = new Map<string, Target>();
+  const ids: string[] = [];
+  const created: boolean[] = [];
+  let pending = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const itemKeys = keys[i]!;
+    // The records the item's known pairs name, in the item's order, each once.
+    const named: string[] = [];
+    for (const k of itemKeys) {
+      const o = owner.get(k);
+      if (o !== undefined && !named.includes(o)) named.push(o);
+    }
+    if (named.length > 1 && reject) throw conflictError(kind, item, named, owner, opts.path?.(i) ?? "identifier");
+    const id = named[0] ?? `#${pending++}`;
+    let t = targets.get(id);
+    created.push(!t && id.startsWith("#"));
+    if (!t) targets.set(id, (t = { id, first: i, pairs: new Map(), columns: {} }));
+    item.identifier.forEach((p, j) => {
+      const k = itemKeys[j]!;
+      const o = owner.get(k);
+      if (o === undefined) owner.set(k, id);
+      else if (o !== id || !p.metadata || !reject) return;
+      const prev = t.pairs.get(k);
+      // Metadata of repeats is shallow-merged in order; a pair without any is kept as sent.
+      const metadata = prev?.pair.metadata ? { ...prev.pair.metadata, ...p.metadata } : p.metadata;
+      t.pairs.set(k, { pair: metadata === p.metadata ? p : { ...p, metadata }, isNew: prev?.isNew ?? o === undefined });
+    });
+    if (item.columns) Object.assign(t.columns, item.columns);
+    // An item's data is only read (merged into new objects), so a record named once keeps it as is.
+    if (item.data) t.data = t.data ? { ...t.data, ...item.data } : item.data;
+    ids.push(id);
+  }
+
+  return { targets, ids, created };
 }
 
 function recordEvent(
