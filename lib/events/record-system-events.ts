@@ -69,7 +69,7 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
  * (lib/identity/upsert-records.ts: `*.created` from the inserted rows) build `input` themselves, so
  * recordSystemEvents and they record and hand over alike. Those callers then call joinBatchInHand.
  */
-export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
+export function systemEventsSql(ctx: ProjectContext, opts: { wakeAfter?: boolean } = {}): { ctes: SQL; from: SQL } {
   const recorded = sql`recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
       select ${ctx.projectId}::uuid, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input
@@ -82,8 +82,9 @@ export function systemEventsSql(ctx: ProjectContext): { ctes: SQL; from: SQL } {
       insert into event_intake (project_id, id, kind, name, data, occurred_at, recorded)
       select ${ctx.projectId}::uuid, id, kind, name, data, coalesce(occurred_at, now()), true from input
     )`;
-  // The writer that owns the transaction wakes the drain after its commit (lib/pipeline/wake-intake.ts).
-  if (wakesAfterCommit(ctx)) return { ctes: handedOver, from: sql`` };
+  // The writer that owns the transaction, or a statement that is its own (`wakeAfter`), wakes the drain
+  // after the commit (lib/pipeline/wake-intake.ts).
+  if (opts.wakeAfter || wakesAfterCommit(ctx)) return { ctes: handedOver, from: sql`` };
   return {
     ctes: sql`${handedOver}, woken as (select pg_notify(${INTAKE_CHANNEL}, ''))`,
     from: sql`, woken`,

@@ -4,9 +4,10 @@ import { uuidv7s } from "@/lib/db/uuidv7";
 import { joinBatchInHand, systemEventsSql } from "@/lib/events/record-system-events";
 import type { ProjectContext } from "@/lib/access/context";
 import { type LookupInput, ownerMap, type OwnerRow, ownersSql } from "./lookup-pairs";
+import { withinTotalsSql } from "./record-totals";
 import { onCreatedSql } from "./on-created";
 import { KINDS, type Kind } from "./tables";
-import type { Target } from "./upsert-records";
+import type { Target } from "./plan-targets";
 
 /**
  * A record row as inserted (snake_case, timestamps as text); `_data_bytes`: the stored data's serialized
@@ -48,10 +49,18 @@ export async function insertRecords(
      * statement): otherwise nothing is written and `owners` answers the lookup, as lookupPairs would.
      */
     unlessKnown?: LookupInput;
+    /**
+     * The statement is a transaction of its own (lib/identity/create-alone.ts): it also writes nothing
+     * unless every record stays within the record totals and the creation hooks complete in it, and it
+     * leaves the intake's wake-up to the caller. `rows` is then empty when nothing was written.
+     */
+    alone?: boolean;
   },
 ): Promise<{ rows: RawRecord[]; hooked: boolean; owners?: Map<string, string> }> {
-  const { kind, fresh, withPairs, unlessKnown } = input;
+  const { kind, fresh, withPairs, unlessKnown, alone = false } = input;
   if (!fresh.length) return { rows: [], hooked: true };
+  // Alone, the totals are checked before writing; metadata would be written by a later statement.
+  if (alone && !withPairs) throw new Error("insertRecords alone writes the pairs in its statement");
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
   // Each record's `*.created` data, as its event stores it and the statement's input carries it: the
@@ -73,13 +82,27 @@ export async function insertRecords(
     kind === "user"
       ? sql`x.id as user_id, null::uuid as organization_id`
       : sql`null::uuid as user_id, x.id as organization_id`;
-  const recording = systemEventsSql(ctx);
+  const recording = systemEventsSql(ctx, { wakeAfter: alone });
   // The times are the statement's now() (the transaction's start), here as in the insert.
   const hooks = onCreatedSql(ctx, {
     kind,
     created: sql`select x.o as ord, x.id, now() as created_at from x`,
     count: fresh.length,
   });
+  const conditions: SQL[] = [];
+  if (unlessKnown) conditions.push(sql`not exists (select 1 from owners)`);
+  if (alone) {
+    // A record past a limit, or a project's first creation (its hooks need a schedule made first), is
+    // left to the caller's transactional path, which answers the 422 or makes the schedule.
+    conditions.push(hooks.ready);
+    conditions.push(
+      withinTotalsSql({
+        identifiers: sql`jsonb_array_length(x.v -> 'identifier')`,
+        data_bytes: sql`octet_length((x.v -> 'data')::text)`,
+        metadata_bytes: sql`0`,
+      }),
+    );
+  }
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
   // `x` holds.
@@ -88,7 +111,7 @@ export async function insertRecords(
     sql`
     with ${unlessKnown ? sql`${ownersSql(ctx, unlessKnown)}, ` : sql``}x as materialized (
       select * from jsonb_to_recordset(${rowsJson}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
-      ${unlessKnown ? sql`where not exists (select 1 from owners)` : sql``}
+      ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
     ), inserted as (
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data, created_at, updated_at)
       select ${ctx.projectId}::uuid, x.id, ${values}, x.v -> 'data', now(), now() from x
@@ -102,6 +125,7 @@ export async function insertRecords(
   );
   const { sizes, at, hooked, owners } = made!;
   if (owners?.length) return { rows: [], hooked: true, owners: ownerMap(owners) };
+  if (alone && !sizes) return { rows: [], hooked: true };
   if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
   const rows = fresh.map((f, o): RawRecord => {
     const row: RawRecord = { id: ids[o]!, created_at: at, updated_at: at, data: f.data ?? {}, _data_bytes: sizes[o]! };
@@ -109,9 +133,7 @@ export async function insertRecords(
     return row;
   });
   const name = `${kind}.created`;
-  joinBatchInHand(ctx, () =>
-    created.map((data, o) => ({ id: ids[fresh.length + o]!, name, data, receivedAt: at })),
-  );
+  joinBatchInHand(ctx, () => created.map((data, o) => ({ id: ids[fresh.length + o]!, name, data, receivedAt: at })));
   return { rows, hooked };
 }
 

@@ -64,44 +64,81 @@ describe("a new record's *.created outside a batch (the intake hand-over)", () =
 });
 
 describe("a single upsert's statements", () => {
-  /** The statements one upsertUser sends, in order, on a client of its own (postgres.js's debug hook). */
+  /**
+   * The statements one upsertUser sends, in order (their first word), on a client of its own
+   * (postgres.js's debug hook), without the intake drain's wake-up that follows a write.
+   */
   async function statementsOf(input: Parameters<typeof upsertUser>[1]): Promise<string[]> {
     const log: string[] = [];
     const client = postgres(process.env.DATABASE_URL!, {
       max: 1,
       onnotice: () => {},
-      debug: (_c, query) => log.push(query.trim().split(/\s+/)[0]!.toLowerCase()),
+      debug: (_c, query) => log.push(query.trim().toLowerCase()),
     });
     const counted = drizzle(client, { schema, casing: "snake_case" });
     try {
       await client`select 1`; // the driver's first-connection type fetch, outside the count
       log.length = 0;
       await upsertUser(systemContext(counted, p.projectId), input);
-      // The drain's wake-up (a `select pg_notify`) may follow the commit; it is not part of the write.
-      return log.slice(0, log.lastIndexOf("commit") + 1);
+      return log.filter((q) => !q.startsWith("select pg_notify")).map((q) => q.split(/\s+/)[0]!);
     } finally {
       await client.end();
     }
   }
 
-  it("creates a new user with one statement between BEGIN and COMMIT, and updates a known one as before", async () => {
-    const created = await statementsOf({ identifier: [{ source: "default", external_id: "one-statement" }], data: { plan: "free" } });
-    expect(created).toEqual(["begin", "with", "commit"]);
-    const [row] =
-      await sql`select count(*)::int as n from user_identifiers where project_id = ${p.projectId} and external_id = 'one-statement'`;
-    expect(row!.n).toBe(1);
+  const pairsOf = (prefix: string) => sql`
+    select u.id, u.data, array_agg(i.source order by i.source) as sources
+    from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
+    where u.project_id = ${p.projectId} and i.external_id like ${`${prefix}%`} group by u.id, u.data`;
 
-    // A known pair: the same first statement only looks up (and locks) the user, then the update runs.
+  it("creates a new user in one statement of its own, and updates a known one in a transaction", async () => {
+    const created = await statementsOf({
+      identifier: [{ source: "default", external_id: "one-statement" }],
+      data: { plan: "free" },
+    });
+    expect(created).toEqual(["with"]);
+    const [made] = await pairsOf("one-statement");
+    expect(made).toEqual({ id: expect.any(String), data: { plan: "free" }, sources: ["default"] });
+    expect(await anniversaries("user_id", [made!.id])).toBe(1);
+    const [intake] =
+      await sql`select count(*)::int as n from event_intake where project_id = ${p.projectId} and name = 'user.created' and data -> 'identifier' -> 0 ->> 'external_id' = 'one-statement'`;
+    expect(intake!.n).toBe(1);
+
+    // A known pair: that statement only finds the user and writes nothing; the update runs as before.
     const updated = await statementsOf({
-      identifier: [{ source: "default", external_id: "one-statement" }, { source: "crm", external_id: "one-statement-crm" }],
+      identifier: [
+        { source: "default", external_id: "one-statement" },
+        { source: "crm", external_id: "one-statement-crm" },
+      ],
       data: { plan: "pro" },
     });
-    expect(updated[0]).toBe("begin");
-    expect(updated.length).toBeGreaterThan(3);
-    const users = await sql`
-      select u.id, u.data, array_agg(i.source order by i.source) as sources
-      from users u join user_identifiers i on i.project_id = u.project_id and i.user_id = u.id
-      where u.project_id = ${p.projectId} and i.external_id like 'one-statement%' group by u.id, u.data`;
-    expect(users).toEqual([{ id: expect.any(String), data: { plan: "pro" }, sources: ["crm", "default"] }]);
+    expect(updated.slice(0, 2)).toEqual(["with", "begin"]);
+    expect(updated.at(-1)).toBe("commit");
+    expect(await pairsOf("one-statement")).toEqual([
+      { id: made!.id, data: { plan: "pro" }, sources: ["crm", "default"] },
+    ]);
+  });
+
+  it("leaves a new user past the data total to the transaction, which answers 422 and writes nothing", async () => {
+    // 1e300 is five characters sent and three hundred and one stored: 1,000 of them pass the 32 KiB
+    // request bound and exceed the 256 KiB total only once stored as jsonb.
+    const big = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, 1e300]));
+    await expect(
+      statementsOf({ identifier: [{ source: "default", external_id: "too-big" }], data: big }),
+    ).rejects.toMatchObject({ status: 422 });
+    expect(await pairsOf("too-big")).toEqual([]);
+    const [events] =
+      await sql`select count(*)::int as n from events where project_id = ${p.projectId} and name = 'user.created' and data -> 'identifier' -> 0 ->> 'external_id' = 'too-big'`;
+    expect(events!.n).toBe(0);
+  });
+
+  it("leaves a project's creation without an anniversary schedule to the transaction, which makes it", async () => {
+    await sql`delete from schedules where project_id = ${p.projectId} and name = 'anniversary'`;
+    const statements = await statementsOf({ identifier: [{ source: "default", external_id: "no-schedule" }] });
+    expect(statements.slice(0, 2)).toEqual(["with", "begin"]);
+    const [made] = await pairsOf("no-schedule");
+    expect(await anniversaries("user_id", [made!.id])).toBe(1);
+    // The schedule exists again: the next new user is one statement.
+    expect(await statementsOf({ identifier: [{ source: "default", external_id: "no-schedule-2" }] })).toEqual(["with"]);
   });
 });

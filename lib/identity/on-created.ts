@@ -22,16 +22,17 @@ export async function onRecordsCreated(
 /**
  * The creation hooks as a WITH list continuing the statement that inserts `count` records: `created` is
  * a query giving each new record's (ord, id, created_at), ord numbering them 0..count-1. `complete` is
- * a boolean expression, false when onRecordsCreated must still run for them. The assignments' ids are
- * drawn here (lib/db/uuidv7.ts) and matched to the records by ord.
+ * a boolean expression, false when onRecordsCreated must still run for them; `ready`, an expression
+ * that reads none of the WITH list, is true when `complete` will be. The assignments' ids are drawn here
+ * (lib/db/uuidv7.ts) and matched to the records by ord.
  */
 export function onCreatedSql(
   ctx: ProjectContext,
   input: { kind: Kind; created: SQL; count: number; now?: Date },
-): { ctes: SQL; complete: SQL } {
+): { ctes: SQL; complete: SQL; ready: SQL } {
   const { kind, created, count, now = new Date() } = input;
   const subjects = sql`select a.assignment_id, c.id, c.created_at
     from (${created}) c join unnest(${uuidArray(uuidv7s(count))}) with ordinality as a(assignment_id, n) on a.n = c.ord + 1`;
   const anniversary = anniversarySql(ctx, kind, subjects, now);
-  return { ctes: anniversary.ctes, complete: anniversary.found };
+  return { ctes: anniversary.ctes, complete: anniversary.found, ready: anniversary.ready };
 }

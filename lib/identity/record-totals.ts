@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { rowsById, uuidArray } from "@/lib/db/sql";
 import { RuleBroken } from "@/lib/http/errors";
 import { KINDS, type Kind } from "./tables";
@@ -44,10 +44,30 @@ export interface RecordTotals {
   metadata_bytes: number;
 }
 
+/** Each total and its limit: the one list totalsError and withinTotalsSql read. */
+const LIMITS: { total: keyof RecordTotals; max: number }[] = [
+  { total: "identifiers", max: MAX_RECORD_IDENTIFIERS },
+  { total: "data_bytes", max: MAX_RECORD_DATA_BYTES },
+  { total: "metadata_bytes", max: MAX_RECORD_DATA_BYTES },
+];
+
+/**
+ * The same limits as a condition on SQL expressions measuring each total, for a statement that writes a
+ * record only when it stays within them (lib/identity/create-alone.ts); a record that would not is then
+ * written by the transactional path, whose check (totalsError) answers the 422.
+ */
+export function withinTotalsSql(totals: Record<keyof RecordTotals, SQL>): SQL {
+  return sql`(${sql.join(
+    LIMITS.map((l) => sql`${totals[l.total]} <= ${l.max}`),
+    sql` and `,
+  )})`;
+}
+
 /** The 422 for a record past a limit, or undefined. */
 export function totalsError(kind: Kind, row: RecordTotals, prefix: string): RuleBroken | undefined {
   const { label } = KINDS[kind];
-  if (row.identifiers > MAX_RECORD_IDENTIFIERS) {
+  const broken = LIMITS.find((l) => row[l.total] > l.max)?.total;
+  if (broken === "identifiers") {
     return new RuleBroken(
       `A ${label} may have at most ${MAX_RECORD_IDENTIFIERS} identifiers; this write would give it ${row.identifiers}. Nothing was written.`,
       {
@@ -57,7 +77,7 @@ export function totalsError(kind: Kind, row: RecordTotals, prefix: string): Rule
       },
     );
   }
-  if (row.data_bytes > MAX_RECORD_DATA_BYTES) {
+  if (broken === "data_bytes") {
     return new RuleBroken(
       `A ${label}'s data may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB serialized; this write would make it ${Math.ceil(row.data_bytes / 1024)} KiB. Nothing was written.`,
       {
@@ -67,7 +87,7 @@ export function totalsError(kind: Kind, row: RecordTotals, prefix: string): Rule
       },
     );
   }
-  if (row.metadata_bytes > MAX_RECORD_DATA_BYTES) {
+  if (broken === "metadata_bytes") {
     return new RuleBroken(
       `A ${label}'s identifier metadata may be at most ${MAX_RECORD_DATA_BYTES / 1024} KiB in all. Nothing was written.`,
       {

@@ -1,6 +1,7 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
 import { isTransaction } from "@/lib/db/transaction";
 import { deferWakeToCommit, wakeIntakeAfter } from "@/lib/pipeline/wake-intake";
+import { createAlone } from "./create-alone";
 import { loadRecords } from "./load-records";
 import type { StoredIdentifier } from "./resolve";
 import type { Kind } from "./tables";
@@ -20,9 +21,11 @@ export interface UpsertedRecord {
 }
 
 /**
- * One upsert of one user or organization: upsertRecords (the one home of the identity rules, see
- * lib/identity/README.md) for a single item with `conflicts: "reject"`, in a transaction of its own that
- * runs again when a concurrent writer won a race on a new identifier (it then finds the pair and updates).
+ * One upsert of one user or organization. A new record is created by one statement of its own
+ * (createAlone) when it can be; otherwise upsertRecords (the one home of the identity rules, see
+ * lib/identity/README.md) runs for the single item with `conflicts: "reject"`, in a transaction of its
+ * own that runs again when a concurrent writer won a race on a new identifier (it then finds the pair
+ * and updates).
  * A new record is answered from what was inserted; an existing one is read back in the same transaction.
  * Its system event goes to the intake (not handed over in process as a batch's are), and the drain is
  * woken after the commit when there is one (lib/pipeline/wake-intake.ts). Inside a caller's transaction
@@ -37,6 +40,13 @@ export async function upsertOne(
   // transactions commit one at a time (docs/decisions/0008-wake-the-intake-after-commit.md). Inside a
   // caller's transaction the NOTIFY joins it.
   const own = !isTransaction(ctx.db);
+  if (own) {
+    const made = await createAlone(ctx, { kind, change });
+    if (made) {
+      await wakeIntakeAfter(ctx);
+      return { row: made.row as RecordRow, identifier: made.identifier, created: true };
+    }
+  }
   const result = await inRetryingTransaction(ctx.db, async (tx) => {
     const inTx = { ...ctx, db: tx };
     if (own) deferWakeToCommit(inTx);

@@ -5,7 +5,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { pairKey } from "./pair-key";
 import type { StoredIdentifier } from "./resolve";
 import { KINDS, type Kind } from "./tables";
-import type { Target } from "./upsert-records";
+import type { Target } from "./plan-targets";
 
 /**
  * One statement for every pair to write: new pairs are inserted (given to their record); pairs the

@@ -52,7 +52,8 @@ async function assign(
  * The anniversary assignments (and their firings) of `subjects`, a query giving (assignment_id, id,
  * created_at) for new records, as a WITH list continuing a statement; `found` is false when the
  * project has no anniversary schedule yet (then nothing was written, and assignAnniversaries must run
- * once the schedule exists). lib/identity/upsert-records.ts puts this in the statement that inserts
+ * once the schedule exists). `ready`, the same test as an expression that needs none of the WITH list,
+ * lets a statement write its records only when their assignments can be written with them. lib/identity/upsert-records.ts puts this in the statement that inserts
  * the records, reading them from that statement's input; assign() above reads them from arrays.
  */
 export function anniversarySql(
@@ -60,9 +61,10 @@ export function anniversarySql(
   kind: SubjectKind,
   subjects: SQL,
   now: Date,
-): { ctes: SQL; found: SQL } {
+): { ctes: SQL; found: SQL; ready: SQL } {
   const column = sql.raw(kind === "user" ? "user_id" : "organization_id");
-  const ctes = sql`anniversary_s as (select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name} for key share),
+  const schedule = sql`select id from schedules where project_id = ${ctx.projectId}::uuid and name = ${ANNIVERSARY.name}`;
+  const ctes = sql`anniversary_s as (${schedule} for key share),
     anniversary_o as (
       select o.project_id, o.schedule_id, o.id, o.direction, o."offset" from schedule_offsets o, anniversary_s s
       where o.project_id = ${ctx.projectId}::uuid and o.schedule_id = s.id for key share of o),
@@ -80,5 +82,5 @@ export function anniversarySql(
       from anniversary_a a
       join anniversary_o o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
       cross join lateral (select a.occurrence_at + case o.direction when 'after' then o."offset"::interval else -o."offset"::interval end as fire_at) t)`;
-  return { ctes, found: sql`exists (select 1 from anniversary_s)` };
+  return { ctes, found: sql`exists (select 1 from anniversary_s)`, ready: sql`exists (${schedule})` };
 }
