@@ -129,6 +129,39 @@ export function withProject<P extends { projectID: string } = { projectID: strin
   });
 }
 
+type AdminHandler<P> = (req: Request, ctx: ProjectContext<Db>, params: P) => unknown;
+
+/**
+ * An admin route (`/api/admin/projects/{projectID}/…`): `withProject` with console sessions on, whose handler
+ * returns what its verb returned. The answer is that result as JSON with `status` (200 unless given); 204
+ * answers no content whatever the handler returned; a handler that builds its own `Response` (a status that
+ * depends on the result) gets it sent as is.
+ */
+export function adminRoute<P extends { projectID: string } = { projectID: string }>(
+  permission: Permission,
+  handler: AdminHandler<P>,
+): ReturnType<typeof withProject<P>>;
+export function adminRoute<P extends { projectID: string } = { projectID: string }>(
+  permission: Permission,
+  opts: { status: 201 | 202 | 204 },
+  handler: AdminHandler<P>,
+): ReturnType<typeof withProject<P>>;
+export function adminRoute<P extends { projectID: string }>(
+  permission: Permission,
+  ...args: [AdminHandler<P>] | [{ status: 201 | 202 | 204 }, AdminHandler<P>]
+) {
+  const [status, handler] = args.length === 1 ? [200, args[0]] : [args[0].status, args[1]];
+  return withProject<P>(
+    permission,
+    async (req, ctx, params) => {
+      const result = await handler(req, ctx, params);
+      if (status === 204) return noContent();
+      return result instanceof Response ? result : json(result, status);
+    },
+    { sessions: true },
+  );
+}
+
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }

@@ -76,7 +76,7 @@ export function registerPath({
   ...route
 }: RouteConfig & { permission?: Permission /** Said only on the key-scoped copy. */; keyPathNote?: string }) {
   const access = permission ? { "x-permission": permission, "x-required-role": PERMISSIONS[permission] } : {};
-  // Admin routes take a console session as well as a key (`withProject(..., { sessions: true })`).
+  // Admin routes take a console session as well as a key (`adminRoute`: `withProject` with `sessions` on).
   const security: Record<string, string[]>[] = route.path.startsWith("/api/admin/")
     ? [{ apiKey: [] }, { session: [] }]
     : [{ apiKey: [] }];

@@ -51,12 +51,13 @@ async function routeHandlers(): Promise<RouteHandler[]> {
         new RegExp(`^export (const|async function|function) ${method}\\b|^export \\{[^}]*\\b${method}\\b`).test(p),
       );
       if (!part) continue;
-      const project = /=\s*withProject(?:<[^>]*>)?\(\s*"([a-z.]+)"/.exec(part);
+      // `adminRoute` is `withProject` with console sessions on.
+      const project = /=\s*(withProject|adminRoute)(?:<[^>]*>)?\(\s*"([a-z.]+)"/.exec(part);
       const guard: Guard = project
         ? {
             kind: "project",
-            permission: project[1] as keyof typeof PERMISSIONS,
-            sessions: /\bsessions:\s*true\b/.test(part),
+            permission: project[2] as keyof typeof PERMISSIONS,
+            sessions: project[1] === "adminRoute" || /\bsessions:\s*true\b/.test(part),
           }
         : /=\s*withSession\b/.test(part)
           ? { kind: "session" }

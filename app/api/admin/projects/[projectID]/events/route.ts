@@ -1,9 +1,5 @@
 import { listEvents, listEventsQuery } from "@/lib/events/list-events";
 import { readQuery } from "@/lib/http/pagination";
-import { json, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 
-export const GET = withProject(
-  "events.read",
-  async (req, ctx) => json(await listEvents(ctx, readQuery(req, listEventsQuery))),
-  { sessions: true },
-);
+export const GET = adminRoute("events.read", (req, ctx) => listEvents(ctx, readQuery(req, listEventsQuery)));

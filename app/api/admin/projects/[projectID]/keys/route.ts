@@ -1,18 +1,12 @@
 import { readQuery } from "@/lib/http/pagination";
 import { readJson } from "@/lib/http/read-json";
-import { json, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 import { createKey } from "@/lib/keys/create-key";
 import { listKeys } from "@/lib/keys/list-keys";
 import { createKeyBody, listKeysQuery } from "@/lib/keys/schemas";
 
-export const GET = withProject(
-  "keys.read",
-  async (req, ctx) => json(await listKeys(ctx, readQuery(req, listKeysQuery))),
-  { sessions: true },
-);
+export const GET = adminRoute("keys.read", (req, ctx) => listKeys(ctx, readQuery(req, listKeysQuery)));
 
-export const POST = withProject(
-  "keys.write",
-  async (req, ctx) => json(await createKey(ctx, await readJson(req, createKeyBody)), 201),
-  { sessions: true },
+export const POST = adminRoute("keys.write", { status: 201 }, async (req, ctx) =>
+  createKey(ctx, await readJson(req, createKeyBody)),
 );

@@ -1,4 +1,4 @@
-import { json, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 import { getOverview } from "@/lib/overview/get-overview";
 
-export const GET = withProject("project.read", async (_req, ctx) => json(await getOverview(ctx)), { sessions: true });
+export const GET = adminRoute("project.read", (_req, ctx) => getOverview(ctx));

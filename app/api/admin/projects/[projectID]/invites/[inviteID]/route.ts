@@ -1,14 +1,9 @@
 import { revokeInvite } from "@/lib/invites/revoke-invite";
 import { readRecordId } from "@/lib/http/record-id";
-import { noContent, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 
 type Params = { projectID: string; inviteID: string };
 
-export const DELETE = withProject<Params>(
-  "invites.write",
-  async (_req, ctx, params) => {
-    await revokeInvite(ctx, readRecordId(params.inviteID, "invitation"));
-    return noContent();
-  },
-  { sessions: true },
+export const DELETE = adminRoute<Params>("invites.write", { status: 204 }, (_req, ctx, params) =>
+  revokeInvite(ctx, readRecordId(params.inviteID, "invitation")),
 );

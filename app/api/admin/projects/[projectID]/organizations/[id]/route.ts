@@ -1,5 +1,5 @@
 import { readRecordId } from "@/lib/http/record-id";
-import { json, noContent, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 import { deleteOrganizationById } from "@/lib/organizations/delete-organization";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { deleteOrganizationQuery } from "@/lib/organizations/schemas";
@@ -7,20 +7,13 @@ import { readQuery } from "@/lib/http/pagination";
 
 type Params = { projectID: string; id: string };
 
-export const GET = withProject<Params>(
-  "organizations.read",
-  async (_req, ctx, params) => json(await getOrganization(ctx, readRecordId(params.id, "organization"))),
-  { sessions: true },
+export const GET = adminRoute<Params>("organizations.read", (_req, ctx, params) =>
+  getOrganization(ctx, readRecordId(params.id, "organization")),
 );
 
-export const DELETE = withProject<Params>(
-  "organizations.delete",
-  async (req, ctx, params) => {
-    await deleteOrganizationById(ctx, {
-      id: readRecordId(params.id, "organization"),
-      opts: readQuery(req, deleteOrganizationQuery),
-    });
-    return noContent();
-  },
-  { sessions: true },
+export const DELETE = adminRoute<Params>("organizations.delete", { status: 204 }, (req, ctx, params) =>
+  deleteOrganizationById(ctx, {
+    id: readRecordId(params.id, "organization"),
+    opts: readQuery(req, deleteOrganizationQuery),
+  }),
 );

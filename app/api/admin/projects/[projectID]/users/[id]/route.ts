@@ -1,21 +1,14 @@
 import { readRecordId } from "@/lib/http/record-id";
-import { json, noContent, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 import { eraseUser } from "@/lib/users/delete-user";
 import { getUser } from "@/lib/users/get-user";
 
 type Params = { projectID: string; id: string };
 
-export const GET = withProject<Params>(
-  "users.read",
-  async (_req, ctx, params) => json(await getUser(ctx, readRecordId(params.id, "user"))),
-  { sessions: true },
+export const GET = adminRoute<Params>("users.read", (_req, ctx, params) =>
+  getUser(ctx, readRecordId(params.id, "user")),
 );
 
-export const DELETE = withProject<Params>(
-  "users.delete",
-  async (_req, ctx, params) => {
-    await eraseUser(ctx, readRecordId(params.id, "user"));
-    return noContent();
-  },
-  { sessions: true },
+export const DELETE = adminRoute<Params>("users.delete", { status: 204 }, (_req, ctx, params) =>
+  eraseUser(ctx, readRecordId(params.id, "user")),
 );

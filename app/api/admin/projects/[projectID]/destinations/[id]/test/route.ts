@@ -1,11 +1,9 @@
 import { testDestination } from "@/lib/destinations/test-destination";
 import { readRecordId } from "@/lib/http/record-id";
-import { json, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 
 type Params = { projectID: string; id: string };
 
-export const POST = withProject<Params>(
-  "destinations.write",
-  async (_req, ctx, p) => json(await testDestination(ctx, readRecordId(p.id, "destination"))),
-  { sessions: true },
+export const POST = adminRoute<Params>("destinations.write", (_req, ctx, p) =>
+  testDestination(ctx, readRecordId(p.id, "destination")),
 );

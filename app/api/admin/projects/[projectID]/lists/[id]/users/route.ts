@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/http/read-json";
 import { readQuery } from "@/lib/http/pagination";
 import { readRecordId } from "@/lib/http/record-id";
-import { json, withProject } from "@/lib/http/with-project";
+import { adminRoute } from "@/lib/http/with-project";
 import { changeStaticMembers } from "@/lib/lists/change-static-members";
 import { listListMembers, listMembersQuery } from "@/lib/lists/list-members";
 import { resolveUserRefs } from "@/lib/lists/resolve-user-refs";
@@ -9,27 +9,16 @@ import { listUsersInput } from "@/lib/lists/schemas";
 
 type Params = { projectID: string; id: string };
 
-export const GET = withProject<Params>(
-  "lists.read",
-  async (req, ctx, p) =>
-    json(await listListMembers(ctx, { listId: readRecordId(p.id, "list"), query: readQuery(req, listMembersQuery) })),
-  { sessions: true },
+export const GET = adminRoute<Params>("lists.read", (req, ctx, p) =>
+  listListMembers(ctx, { listId: readRecordId(p.id, "list"), query: readQuery(req, listMembersQuery) }),
 );
 
-export const POST = withProject<Params>(
-  "lists.write",
-  async (req, ctx, p) => {
-    const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
-    return json(await changeStaticMembers(ctx, { listId: readRecordId(p.id, "list"), op: "add", userIds: ids }));
-  },
-  { sessions: true },
-);
+export const POST = adminRoute<Params>("lists.write", async (req, ctx, p) => {
+  const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
+  return changeStaticMembers(ctx, { listId: readRecordId(p.id, "list"), op: "add", userIds: ids });
+});
 
-export const DELETE = withProject<Params>(
-  "lists.write",
-  async (req, ctx, p) => {
-    const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
-    return json(await changeStaticMembers(ctx, { listId: readRecordId(p.id, "list"), op: "remove", userIds: ids }));
-  },
-  { sessions: true },
-);
+export const DELETE = adminRoute<Params>("lists.write", async (req, ctx, p) => {
+  const ids = await resolveUserRefs(ctx, await readJson(req, listUsersInput));
+  return changeStaticMembers(ctx, { listId: readRecordId(p.id, "list"), op: "remove", userIds: ids });
+});
