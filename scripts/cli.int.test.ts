@@ -14,6 +14,9 @@ const cliJson = async (...args: string[]) => JSON.parse((await cli(...args, "--j
 /** A key of `role` in the project, with any more `create-key` options. */
 const createKey = (projectId: string, role: string, ...more: string[]) =>
   cliJson("create-key", "--project", projectId, "--role", role, ...more);
+/** `cli(...args)` fails with exit code 2 (a usage error) and its stderr says `message`. */
+const refused = (args: string[], message: string) =>
+  expect(cli(...args)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(message) });
 /** A project in an org of its own (the name made unique), owned by `owner`. */
 const freshProject = (org: string, name: string, owner: string) =>
   cliJson("create-project", "--org", `${org} ${crypto.randomUUID()}`, "--name", name, "--owner", owner);
@@ -59,14 +62,11 @@ describe("npm run cli", () => {
   });
 
   it("refuses bad arguments with exit code 2 and the usage", async () => {
-    await expect(cli("create-key", "--project", "nope", "--role", "owner")).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("--role must be one of support, client, editor, admin"),
-    });
-    await expect(cli("create-project", "--org", "x")).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("Usage:"),
-    });
+    await refused(
+      ["create-key", "--project", "nope", "--role", "owner"],
+      "--role must be one of support, client, editor, admin",
+    );
+    await refused(["create-project", "--org", "x"], "Usage:");
   });
 
   it("create-project makes --owner the owner of a reused org where they were a plain member", async () => {
@@ -98,15 +98,14 @@ describe("npm run cli", () => {
     expect(k.allowedOrigins).toEqual(["https://shop.example.com", "http://localhost:5173"]);
     const [row] = await sql`select allowed_origins from api_keys where id = ${k.keyId}`;
     expect(row!.allowed_origins).toEqual(["https://shop.example.com", "http://localhost:5173"]);
-    await expect(
-      cli("create-key", "--project", p.projectId, "--role", "client", "--origin", "https://shop.example.com/path"),
-    ).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("--origin https://shop.example.com/path: must be an origin"),
-    });
-    await expect(
-      cli("create-key", "--project", p.projectId, "--role", "admin", "--origin", "https://shop.example.com"),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--origin") });
+    await refused(
+      ["create-key", "--project", p.projectId, "--role", "client", "--origin", "https://shop.example.com/path"],
+      "--origin https://shop.example.com/path: must be an origin",
+    );
+    await refused(
+      ["create-key", "--project", p.projectId, "--role", "admin", "--origin", "https://shop.example.com"],
+      "--origin",
+    );
   });
 
   it("create-key --rate <n>/s --burst <n> sets the key's limits, and refuses a burst below the rate", async () => {
@@ -117,14 +116,13 @@ describe("npm run cli", () => {
     expect(row).toEqual({ rate_limit_per_second: 7, rate_limit_burst: 9 });
     const res = await api("GET", `/api/admin/projects/${p.projectId}/users`, { key: k.apiKey });
     expect(res.headers.get("ratelimit-limit")).toBe("9");
-    await expect(
-      cli("create-key", "--project", p.projectId, "--role", "support", "--rate", "10/s", "--burst", "5"),
-    ).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("--burst: The burst must be at least rate_limit_per_second"),
-    });
-    await expect(
-      cli("create-key", "--project", p.projectId, "--role", "support", "--rate", "fast"),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--rate must look like 20/s") });
+    await refused(
+      ["create-key", "--project", p.projectId, "--role", "support", "--rate", "10/s", "--burst", "5"],
+      "--burst: The burst must be at least rate_limit_per_second",
+    );
+    await refused(
+      ["create-key", "--project", p.projectId, "--role", "support", "--rate", "fast"],
+      "--rate must look like 20/s",
+    );
   });
 });

@@ -1,9 +1,8 @@
 "use client";
-import Link from "next/link";
 import { formatDateTime } from "@/components/ui/format";
-import { ErrorBanner, LoadingRows } from "@/components/ui/states";
 import { EventList } from "./event-list";
 import {
+  AllEventsLink,
   IdentityAndData,
   MembershipList,
   ProfileHeader,
@@ -14,10 +13,8 @@ import {
 import type { OrganizationDetail as OrgDetail } from "@/components/console/api-types";
 
 export function OrganizationProfile({ organizationId }: { organizationId: string }) {
-  const { project, q, queryKey } = useProfile<OrgDetail>("organization", organizationId);
-  if (q.isPending) return <LoadingRows rows={6} label="Loading organization" />;
-  if (q.isError) return <ErrorBanner message={q.error.message} />;
-  const o = q.data;
+  const { project, queryKey, placeholder, data: o } = useProfile<OrgDetail>("organization", organizationId);
+  if (!o) return placeholder;
   return (
     <div className="space-y-6">
       <ProfileHeader
@@ -49,14 +46,7 @@ export function OrganizationProfile({ organizationId }: { organizationId: string
         </div>
         <Section
           title="Event timeline"
-          aside={
-            <Link
-              href={`/projects/${project.id}/events?organization_id=${o.id}`}
-              className="text-xs font-medium text-indigo-600 hover:underline"
-            >
-              All events
-            </Link>
-          }
+          aside={<AllEventsLink projectId={project.id} filter={`organization_id=${o.id}`} />}
         >
           {o.recent_events.length === 0 ? (
             <p className="text-sm text-zinc-400">No events yet.</p>

@@ -9,13 +9,14 @@ import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { roleAtLeast } from "@/lib/access/roles";
 import { PauseResumeDialog, usePauseResume, type Assignment } from "./schedule-assignments";
 import { IdentifierChips, JsonView, type Identifier } from "@/components/ui/json-view";
-import { Badge, ErrorBanner, Section, tableClass, tdClass, thClass } from "@/components/ui/states";
+import { Badge, ErrorBanner, LoadingRows, Section, tableClass, tdClass, thClass } from "@/components/ui/states";
 
 export { Section };
 
 /**
  * One user's or organization's detail, refreshed every 10 s. `queryKey` is the one to hand to
- * ScheduleAssignments so a pause or resume there refreshes this profile.
+ * ScheduleAssignments so a pause or resume there refreshes this profile. `data` is there only once it
+ * loaded and while it is not in error; until then the page shows `placeholder` (loading rows or the error).
  */
 export function useProfile<T>(kind: "user" | "organization", id: string) {
   const project = useProject();
@@ -25,7 +26,24 @@ export function useProfile<T>(kind: "user" | "organization", id: string) {
     queryFn: () => apiFetch<T>(adminPath(project.id, `/${kind}s/${id}`)),
     refetchInterval: 10_000,
   });
-  return { project, q, queryKey };
+  const placeholder = q.isPending ? (
+    <LoadingRows rows={6} label={`Loading ${kind}`} />
+  ) : q.isError ? (
+    <ErrorBanner message={q.error.message} />
+  ) : null;
+  return { project, queryKey, placeholder, data: placeholder ? undefined : q.data };
+}
+
+/** The link beside a profile's timeline to the Events page, filtered to this record (`filter`: `user_id=…`). */
+export function AllEventsLink({ projectId, filter }: { projectId: string; filter: string }) {
+  return (
+    <Link
+      href={`/projects/${projectId}/events?${filter}`}
+      className="text-xs font-medium text-indigo-600 hover:underline"
+    >
+      All events
+    </Link>
+  );
 }
 
 /** A profile's head: the way back to its list, the record's name, and what stands under the name. */

@@ -1,12 +1,11 @@
 "use client";
-import Link from "next/link";
 import { formatDateTime } from "@/components/ui/format";
 import { IdentifierChips } from "@/components/ui/json-view";
-import { ErrorBanner, LoadingRows } from "@/components/ui/states";
 import { ListsJourneysPanel } from "@/components/explain/lists-journeys-panel";
 import { UserTimeline } from "@/components/explain/user-timeline";
 import { UserSubscriptionsPanel } from "@/components/subscriptions/user-subscriptions-panel";
 import {
+  AllEventsLink,
   IdentityAndData,
   MembershipList,
   ProfileHeader,
@@ -17,10 +16,8 @@ import {
 import type { UserDetail } from "@/components/console/api-types";
 
 export function UserProfile({ userId }: { userId: string }) {
-  const { project, q, queryKey } = useProfile<UserDetail>("user", userId);
-  if (q.isPending) return <LoadingRows rows={6} label="Loading user" />;
-  if (q.isError) return <ErrorBanner message={q.error.message} />;
-  const u = q.data;
+  const { project, queryKey, placeholder, data: u } = useProfile<UserDetail>("user", userId);
+  if (!u) return placeholder;
   const fields: [string, string | null][] = [
     ["E-mail", u.email],
     ["Phone", u.phone],
@@ -73,17 +70,7 @@ export function UserProfile({ userId }: { userId: string }) {
           <Section title="Lists and journeys" description="Where this user is, and why (or why not).">
             <ListsJourneysPanel projectId={project.id} user={u} />
           </Section>
-          <Section
-            title="Timeline"
-            aside={
-              <Link
-                href={`/projects/${project.id}/events?user_id=${u.id}`}
-                className="text-xs font-medium text-indigo-600 hover:underline"
-              >
-                All events
-              </Link>
-            }
-          >
+          <Section title="Timeline" aside={<AllEventsLink projectId={project.id} filter={`user_id=${u.id}`} />}>
             <UserTimeline projectId={project.id} userId={u.id} />
           </Section>
         </div>

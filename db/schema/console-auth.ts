@@ -1,4 +1,5 @@
-import { integer, pgTable, primaryKey, text, timestamp, uuid, index } from "drizzle-orm/pg-core";
+import { integer, pgTable, primaryKey, text, uuid, index } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { admins } from "./console";
 
 /*
@@ -32,7 +33,7 @@ export const adminSessions = pgTable(
     userId: uuid()
       .notNull()
       .references(() => admins.id, { onDelete: "cascade" }),
-    expires: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    expires: timestamptz().notNull(),
   },
   (t) => [index("admin_sessions_admin_idx").on(t.userId)],
 );
@@ -43,7 +44,7 @@ export const adminVerificationTokens = pgTable(
   {
     identifier: text().notNull(),
     token: text().notNull(),
-    expires: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    expires: timestamptz().notNull(),
   },
   (t) => [primaryKey({ columns: [t.identifier, t.token] })],
 );

@@ -1,16 +1,5 @@
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
-import { uuidV7 } from "./columns";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 
 /** The counters of the project overview. */
@@ -34,7 +23,7 @@ export const projectRollups = pgTable(
   {
     projectId: projectIdColumn(),
     metric: text().$type<RollupMetric>().notNull(),
-    minute: timestamp({ withTimezone: true }).notNull(),
+    minute: timestamptz().notNull(),
     count: bigint({ mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.metric, t.minute] })],
@@ -51,7 +40,7 @@ export const apiRequests = pgTable(
     projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     keyId: uuid().notNull(),
-    at: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    at: timestamptz({ precision: 3 }).notNull(),
     method: text().notNull(),
     path: text().notNull(),
     status: smallint().notNull(),

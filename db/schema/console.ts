@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { PROJECT_ROLES, type ProjectRole } from "../roles";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 
 /** Project roles, lowest first (db/roles.ts holds the list so browser code can use it without drizzle). */
 export const projectRole = pgEnum("project_role", PROJECT_ROLES);
@@ -14,7 +14,7 @@ export const admins = pgTable(
     id: uuidV7().primaryKey(),
     email: text().notNull(),
     name: text(),
-    emailVerified: timestamp({ withTimezone: true }),
+    emailVerified: timestamptz(),
     image: text(),
     createdAt: createdAt(),
   },
@@ -98,8 +98,8 @@ export const apiKeys = pgTable(
      */
     allowedOrigins: text().array(),
     createdAt: createdAt(),
-    lastUsedAt: timestamp({ withTimezone: true }),
-    revokedAt: timestamp({ withTimezone: true }),
+    lastUsedAt: timestamptz(),
+    revokedAt: timestamptz(),
   },
   (t) => [uniqueIndex("api_keys_secret_hash_uq").on(t.secretHash), index("api_keys_project_idx").on(t.projectId)],
 );

@@ -9,10 +9,9 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 
 /**
@@ -36,9 +35,9 @@ export const destinations = pgTable(
     disabledReason: text(),
     secretSealed: text().notNull(),
     previousSecretSealed: text(),
-    previousSecretUntil: timestamp({ withTimezone: true }),
+    previousSecretUntil: timestamptz(),
     /** The first failed attempt since the last success; a destination failing for 3 days is turned off. */
-    failingSince: timestamp({ withTimezone: true }),
+    failingSince: timestamptz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -65,11 +64,11 @@ export const destinationDeliveries = pgTable(
     /** Failed attempts since it was decided or last retried by hand: the index into the retry schedule. */
     tries: smallint().notNull().default(0),
     attempts: integer().notNull().default(0),
-    nextAttemptAt: timestamp({ withTimezone: true }),
+    nextAttemptAt: timestamptz(),
     lastStatus: integer(),
     lastError: text(),
     createdAt: createdAt(),
-    finishedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamptz(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
@@ -96,7 +95,7 @@ export const destinationAttempts = pgTable(
     id: uuidV7().notNull(),
     deliveryId: uuid().notNull(),
     destinationId: uuid().notNull(),
-    attemptedAt: timestamp({ withTimezone: true }).notNull(),
+    attemptedAt: timestamptz().notNull(),
     status: integer(),
     latencyMs: integer().notNull(),
     response: text(),

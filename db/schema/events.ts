@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { uuidV7 } from "./columns";
+import { index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz, uuidV7 } from "./columns";
 
 /**
  * Recorded occurrences (pipeline step 1). Partitioned by `occurred_at` (weekly ranges, a default
@@ -23,8 +23,8 @@ export const events = pgTable(
     origin: text().$type<"system" | "client">().notNull().default("system"),
     /** The client's own event id, for 7-day de-duplication. */
     clientId: text(),
-    occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    occurredAt: timestamptz({ precision: 3 }).notNull().defaultNow(),
+    receivedAt: timestamptz({ precision: 3 }).notNull().defaultNow(),
   },
   // Time indexes are ascending and read backward for newest-first (db/migrations/0020_ascending_time_indexes.sql:
   // times only grow, and a descending index would take every insert at its leftmost, half-filled leaf).

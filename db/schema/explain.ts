@@ -1,5 +1,5 @@
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { uuidV7 } from "./columns";
+import { index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 
 /**
@@ -23,7 +23,7 @@ export const listChanges = pgTable(
     causeEventId: uuid(),
     /** Who made a manual change: `{kind: admin, email}` or `{kind: api_key, key_id}`. */
     actor: jsonb().$type<Record<string, unknown>>(),
-    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    at: timestamptz({ precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
@@ -46,7 +46,7 @@ export const eventCreatedRecords = pgTable(
     eventId: uuid().notNull(),
     kind: text().$type<"user" | "organization">().notNull(),
     recordId: uuid().notNull(),
-    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    at: timestamptz({ precision: 3 }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.eventId] })],
 );

@@ -9,10 +9,9 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
@@ -59,10 +58,10 @@ export const imports = pgTable(
     /** Claims that took the import over from a worker that died holding it; at 2 the import is failed. */
     takeovers: integer().notNull().default(0),
     leaseOwner: uuid(),
-    leaseUntil: timestamp({ withTimezone: true }),
+    leaseUntil: timestamptz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    finishedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamptz(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),

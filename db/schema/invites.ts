@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { admins, projectRole } from "./console";
 import { projectIdColumn } from "./project-column";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 
 /**
  * Invitations to a project. They carry no token: accepting needs a session whose verified e-mail equals
@@ -20,17 +20,17 @@ export const projectInvites = pgTable(
     email: text().notNull(),
     role: projectRole().notNull(),
     invitedBy: uuid().references(() => admins.id, { onDelete: "set null" }),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    acceptedAt: timestamp({ withTimezone: true }),
+    expiresAt: timestamptz().notNull(),
+    acceptedAt: timestamptz(),
     acceptedBy: uuid().references(() => admins.id, { onDelete: "set null" }),
-    revokedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamptz(),
     // The mail is a pg-boss job ("mail.invite") carrying delivery_id; a resend or re-invite issues a new id,
     // so a superseded job still retrying neither sends nor overwrites the state.
     deliveryId: uuid().notNull().defaultRandom(),
     delivery: mailDelivery().notNull().default("queued"),
     deliveryAttempts: integer().notNull().default(0),
     deliveryError: text(),
-    deliveredAt: timestamp({ withTimezone: true }),
+    deliveredAt: timestamptz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,17 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  foreignKey,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
@@ -82,8 +71,8 @@ export const journeyEntries = pgTable(
       .$type<Record<"email" | "sms" | "push", boolean>>()
       .notNull()
       .default({ email: false, sms: false, push: false }),
-    enteredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    exitedAt: timestamp({ withTimezone: true }),
+    enteredAt: timestamptz().notNull().defaultNow(),
+    exitedAt: timestamptz(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
@@ -31,7 +31,7 @@ export const listMembers = pgTable(
     projectId: uuid().notNull(),
     listId: uuid().notNull(),
     userId: uuid().notNull(),
-    addedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    addedAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.listId, t.userId] }),

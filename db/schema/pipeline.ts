@@ -1,17 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
-import { uuidV7 } from "./columns";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 
 /**
@@ -31,11 +20,11 @@ export const eventIntake = pgTable(
     match: jsonb().$type<Record<string, unknown>>(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     clientId: text(),
-    occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    occurredAt: timestamptz({ precision: 3 }).notNull().defaultNow(),
+    receivedAt: timestamptz({ precision: 3 }).notNull().defaultNow(),
     recorded: boolean().notNull().default(false),
     /** Set when this row alone made its batch fail (a poison row): kept for inspection, no longer claimed. */
-    failedAt: timestamp({ withTimezone: true }),
+    failedAt: timestamptz(),
     error: text(),
   },
   (t) => [
@@ -50,7 +39,7 @@ export const eventClientIds = pgTable(
   {
     projectId: uuid().notNull(),
     clientId: text().notNull(),
-    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    receivedAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.clientId] }), index("event_client_ids_received_idx").on(t.receivedAt)],
 );
@@ -65,7 +54,7 @@ export const pipelineStepsDone = pgTable(
     projectId: uuid().notNull(),
     batchId: uuid().notNull(),
     step: text().notNull(),
-    doneAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.batchId, t.step] }), index("pipeline_steps_done_at_idx").on(t.doneAt)],
 );
@@ -81,15 +70,15 @@ export const eventFanouts = pgTable(
     match: jsonb().$type<Record<string, unknown>>().notNull(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     clientId: text(),
-    occurredAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    receivedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    occurredAt: timestamptz({ precision: 3 }).notNull(),
+    receivedAt: timestamptz({ precision: 3 }).notNull(),
     cursor: uuid(),
     delivered: integer().notNull().default(0),
     // Admission against the project's hourly quota (lib/pipeline/fanout-quota.ts): how many records the
     // filter matched when admitted, or why it was refused (then finished without delivering).
     planned: integer(),
     refusal: text(),
-    finishedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamptz(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
@@ -106,8 +95,8 @@ export const eventSchema = pgTable(
     path: text().notNull(),
     types: text().array().notNull(),
     count: bigint({ mode: "number" }).notNull(),
-    firstSeen: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    lastSeen: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    firstSeen: timestamptz({ precision: 3 }).notNull(),
+    lastSeen: timestamptz({ precision: 3 }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.eventName, t.path] })],
 );

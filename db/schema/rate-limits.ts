@@ -1,4 +1,5 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, pgTable, text } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 
 /**
  * Rate-limit counters shared by every web instance when RATE_LIMIT_STORE=postgres. The shape is the one
@@ -8,5 +9,5 @@ import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 export const rateLimits = pgTable("rate_limits", {
   key: text().primaryKey(),
   points: integer().notNull(),
-  expire: timestamp({ withTimezone: true }),
+  expire: timestamptz(),
 });

@@ -8,11 +8,10 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { projectIdColumn } from "./project-column";
 
 /*
@@ -88,10 +87,10 @@ export const scheduleAssignments = pgTable(
     /** Recurring only, as written (`1 month`). Null for single schedules. */
     interval: text(),
     /** Single: the scheduled time. Recurring: start_at, or the resume time after a rebase. */
-    anchor: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    anchor: timestamptz({ precision: 3 }).notNull(),
     // bigint: a one-second test interval over fifty years passes 2^31 cycles.
     cycle: bigint({ mode: "number" }).notNull().default(0),
-    occurrenceAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    occurrenceAt: timestamptz({ precision: 3 }).notNull(),
     /** How the last pause was asked for; kept for display. */
     pauseMode: text().$type<"immediately" | "after_next_interval">(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
@@ -131,10 +130,10 @@ export const scheduleFirings = pgTable(
     assignmentId: uuid().notNull(),
     offsetId: uuid().notNull(),
     cycle: bigint({ mode: "number" }).notNull(),
-    fireAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    fireAt: timestamptz({ precision: 3 }).notNull(),
     state: text().$type<FiringState>().notNull().default("pending"),
     /** Wall-clock time the firing batch recorded it (clock_timestamp(), not the injectable `now`): lag = fired_at - fire_at. */
-    firedAt: timestamp({ withTimezone: true, precision: 3 }),
+    firedAt: timestamptz({ precision: 3 }),
     eventId: uuid(),
   },
   (t) => [

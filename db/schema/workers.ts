@@ -1,4 +1,5 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, pgTable, text } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 
 /**
  * One row per running worker process, refreshed every few seconds. Readiness checks that some worker beat
@@ -8,6 +9,6 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
   id: text().primaryKey(),
   hostname: text().notNull(),
   pid: integer().notNull(),
-  startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  seenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  startedAt: timestamptz().notNull().defaultNow(),
+  seenAt: timestamptz().notNull().defaultNow(),
 });

@@ -8,40 +8,28 @@ import { withPaths } from "./dump-openapi";
  * The SDK's types from sdk/openapi.json with openapi-typescript, one file per part of the API
  * (sdk/src/generated/<part>.ts: its paths and the schemas they reach), so each file says what it covers;
  * sdk/src/generated/api.ts joins them into one `paths` and one `components`. A path belongs to the
- * first part whose test accepts it; one that no part accepts stops the generation.
+ * first part whose prefix it starts with; one that no part takes stops the generation.
  */
-export const PARTS: { name: string; about: string; has: (p: string) => boolean }[] = [
-  {
-    name: "user-schedules",
-    about: "schedule assignments of users",
-    has: (p) => p.startsWith("/api/client/users/scheduled"),
-  },
+export const PARTS: { name: string; about: string; prefix: string }[] = [
+  { name: "user-schedules", about: "schedule assignments of users", prefix: "/api/client/users/scheduled" },
   {
     name: "organization-schedules",
     about: "schedule assignments of organizations",
-    has: (p) => p.startsWith("/api/client/organizations/scheduled"),
+    prefix: "/api/client/organizations/scheduled",
   },
-  { name: "subscriptions", about: "users' subscriptions", has: (p) => p.startsWith("/api/client/users/subscriptions") },
-  {
-    name: "memberships",
-    about: "organization memberships",
-    has: (p) => p.startsWith("/api/client/organizations/users"),
-  },
-  { name: "users", about: "users: upserts, batches, identify, events", has: (p) => p.startsWith("/api/client/users") },
-  {
-    name: "organizations",
-    about: "organizations: upserts, batches, events",
-    has: (p) => p.startsWith("/api/client/organizations"),
-  },
+  { name: "subscriptions", about: "users' subscriptions", prefix: "/api/client/users/subscriptions" },
+  { name: "memberships", about: "organization memberships", prefix: "/api/client/organizations/users" },
+  { name: "users", about: "users: upserts, batches, identify, events", prefix: "/api/client/users" },
+  { name: "organizations", about: "organizations: upserts, batches, events", prefix: "/api/client/organizations" },
   {
     name: "destinations",
     about: "destinations (admin API): webhooks, their delivery log, replay",
-    has: (p) => p.startsWith("/api/admin/projects/{projectID}/destinations"),
+    prefix: "/api/admin/projects/{projectID}/destinations",
   },
   {
     name: "explain",
     about: "explanations: list and journey explain, event trace, user timeline",
-    has: (p) => p.startsWith("/api/admin/"),
+    prefix: "/api/admin/",
   },
 ];
 
@@ -51,7 +39,7 @@ export const PARTS: { name: string; about: string; has: (p: string) => boolean }
  * (sdk/src/openapi-drift.test.ts) writes them into a temporary folder and compares.
  */
 export function writeGeneratedTypes(doc: { paths?: Record<string, unknown> }, outDir: string): void {
-  const partOf = (p: string) => PARTS.find((part) => part.has(p));
+  const partOf = (p: string) => PARTS.find((part) => p.startsWith(part.prefix));
   const orphans = Object.keys(doc.paths ?? {}).filter((p) => !partOf(p));
   if (orphans.length) throw new Error(`no part of sdk/scripts/generated-types.ts takes ${orphans.join(", ")}`);
   const dir = mkdtempSync(path.join(tmpdir(), "relay-sdk-"));
