@@ -6,7 +6,7 @@ import type { Destination } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { TextField } from "@/components/ui/dialog-form";
+import { NameField, TextField } from "@/components/ui/dialog-form";
 import { ErrorBanner } from "@/components/ui/states";
 
 export function CreateDestinationDialog({
@@ -67,16 +67,7 @@ export function CreateDestinationDialog({
           });
         }}
       >
-        <TextField
-          id="dest-name"
-          label="Name"
-          required
-          maxLength={100}
-          autoFocus
-          value={name}
-          onChange={setName}
-          placeholder="Warehouse"
-        />
+        <NameField id="dest-name" value={name} onChange={setName} placeholder="Warehouse" />
         <TextField
           id="dest-url"
           label="URL"

@@ -132,22 +132,20 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
         <h2 className="flex-1 text-sm font-semibold text-zinc-900">Entries</h2>
         <FilterSelect
           label="Entry state"
+          none="All entries"
           value={state}
           onChange={setState}
           options={[
-            { value: "", label: "All entries" },
             { value: "active", label: "Active" },
             { value: "exited", label: "Exited" },
           ]}
         />
         <FilterSelect
           label="Entrance"
+          none="All entrances"
           value={entrance}
           onChange={setEntrance}
-          options={[
-            { value: "", label: "All entrances" },
-            ...journey.entrances.map((e) => ({ value: e.id, label: entranceLabel(e.id) })),
-          ]}
+          options={journey.entrances.map((e) => ({ value: e.id, label: entranceLabel(e.id) }))}
         />
         <input
           aria-label="User id"
@@ -187,14 +185,16 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
   );
 }
 
-/** One of the entries' filters: a labelled select whose first option ("") means no filter. */
+/** One of the entries' filters: a labelled select whose first option ("", labelled `none`) means no filter. */
 function FilterSelect({
   label,
+  none,
   value,
   onChange,
   options,
 }: {
   label: string;
+  none: string;
   value: string;
   onChange: (value: string) => void;
   options: { value: string; label: string }[];
@@ -206,7 +206,7 @@ function FilterSelect({
       onChange={(e) => onChange(e.target.value)}
       className={`${controlClass} py-1`}
     >
-      {options.map((o) => (
+      {[{ value: "", label: none }, ...options].map((o) => (
         <option key={o.value} value={o.value}>
           {o.label}
         </option>

@@ -5,8 +5,8 @@ import type { ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { Card, PageHeader } from "@/components/ui/states";
-import { QueryState } from "@/components/pages/feature-state";
+import { Card } from "@/components/ui/states";
+import { QueryPage } from "@/components/pages/feature-state";
 import type { Overview } from "@/lib/overview/schemas";
 import { memberCountLabel } from "@/components/lists/member-count";
 
@@ -170,133 +170,133 @@ export function OverviewPage() {
     refetchInterval: 5_000,
   });
   return (
-    <>
-      <PageHeader
-        title="Overview"
-        description={`${project.name}: events flowing in, the pipeline's state and your biggest lists. Refreshes every 5 seconds.`}
-      />
-      <QueryState q={q} what="the overview" skeleton={<OverviewSkeleton />}>
-        {(o) => {
-          const lastHour = total(o.events_per_minute);
-          const lastWeek = total(o.events_per_hour);
-          const accepted = o.requests_per_hour.reduce((a, h) => a + h.accepted, 0);
-          const rejected = o.requests_per_hour.reduce((a, h) => a + h.rejected, 0);
-          const newUsers = o.new_users_per_day.reduce((a, d) => a + d.count, 0);
-          const lagTone = o.intake.lag_seconds !== null && o.intake.lag_seconds > 60 ? "amber" : "zinc";
-          return (
-            <div className="space-y-6">
-              <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-                <Stat
-                  label="Events, last hour"
-                  value={lastHour.toLocaleString()}
-                  href={`${base}/events`}
-                  hint={`${lastWeek.toLocaleString()} in 7 days`}
-                />
-                <Stat
-                  label="Rejected requests, 24 h"
-                  value={rejected.toLocaleString()}
-                  tone={rejected ? "red" : "zinc"}
-                  href={project.role === "admin" ? `${base}/requests?status=failed` : `${base}/keys`}
-                  hint={`${accepted.toLocaleString()} accepted`}
-                />
-                <Stat
-                  label="Intake backlog"
-                  value={`${o.intake.backlog.toLocaleString()}${o.intake.backlog_capped ? "+" : ""}`}
-                  tone={lagTone}
-                  href={`${base}/events`}
-                  hint={`pipeline lag ${formatLag(o.intake.lag_seconds)}${o.intake.failed ? ` · ${o.intake.failed} failed` : ""}`}
-                />
-                <Stat
-                  label="Firings, next 24 h"
-                  value={o.firings_next_24h.toLocaleString()}
-                  href={`${base}/schedules`}
-                  hint="pending schedule firings"
-                />
-              </div>
-              <div className="grid gap-4 lg:grid-cols-2">
-                <ChartCard
-                  title="Events per minute, last hour"
-                  label="Events per minute over the last hour, stacked by origin"
-                  link={{ href: `${base}/events`, text: "Live events" }}
-                >
-                  <EventsChart data={o.events_per_minute} tick={timeOf} />
-                </ChartCard>
-                <ChartCard
-                  title="Events per hour, last 7 days"
-                  label="Events per hour over the last 7 days, stacked by origin"
-                  link={{ href: `${base}/schema`, text: "Schema" }}
-                >
-                  <EventsChart data={o.events_per_hour} tick={dayOf} />
-                </ChartCard>
-                <ChartCard
-                  title="API requests per hour, last 24 h"
-                  label="Accepted and rejected API requests per hour"
-                  link={project.role === "admin" ? { href: `${base}/requests`, text: "Request log" } : undefined}
-                >
-                  <BarFrame data={o.requests_per_hour} x="at" tick={timeOf} minTickGap={24}>
-                    <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
-                    <Legend wrapperStyle={{ fontSize: 12 }} />
-                    <Bar
-                      dataKey="accepted"
-                      name="Accepted"
-                      stackId="r"
-                      fill={COLORS.accepted}
-                      isAnimationActive={false}
-                    />
-                    <Bar
-                      dataKey="rejected"
-                      name="Rejected"
-                      stackId="r"
-                      fill={COLORS.rejected}
-                      isAnimationActive={false}
-                    />
-                  </BarFrame>
-                </ChartCard>
-                <ChartCard
-                  title={`New users per day (${newUsers.toLocaleString()} in 14 days)`}
-                  label="New users per day over 14 days"
-                  link={{ href: `${base}/users`, text: "Users" }}
-                >
-                  <BarFrame data={o.new_users_per_day} x="day" tick={dayOf} minTickGap={16}>
-                    <Tooltip />
-                    <Bar dataKey="count" name="New users" fill={COLORS.users} isAnimationActive={false} />
-                  </BarFrame>
-                </ChartCard>
-              </div>
-              <Card>
-                <div className="flex items-baseline justify-between px-5 pt-4">
-                  <h2 className="text-sm font-semibold text-zinc-900">Biggest lists</h2>
-                  <HeadingLink href={`${base}/lists`}>All lists</HeadingLink>
-                </div>
-                {o.biggest_lists.length === 0 ? (
-                  <p className="px-5 pb-5 pt-2 text-sm text-zinc-500">
-                    No lists yet.{" "}
-                    <Link className="text-indigo-600 hover:underline" href={`${base}/lists/new`}>
-                      Build one
-                    </Link>
-                    .
-                  </p>
-                ) : (
-                  <ul className="divide-y divide-zinc-100 pt-2">
-                    {o.biggest_lists.map((l) => (
-                      <li key={l.id}>
-                        <Link
-                          href={`${base}/lists/${l.id}`}
-                          className="flex items-center gap-3 px-5 py-2.5 text-sm hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
-                        >
-                          <span className="flex-1 font-medium text-zinc-900">{l.name}</span>
-                          <span className="text-xs text-zinc-500">{l.kind}</span>
-                          <span className="w-28 text-right tabular-nums text-zinc-700">{memberCountLabel(l)}</span>
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </Card>
+    <QueryPage
+      title="Overview"
+      description={`${project.name}: events flowing in, the pipeline's state and your biggest lists. Refreshes every 5 seconds.`}
+      q={q}
+      what="the overview"
+      skeleton={<OverviewSkeleton />}
+    >
+      {(o) => {
+        const lastHour = total(o.events_per_minute);
+        const lastWeek = total(o.events_per_hour);
+        const accepted = o.requests_per_hour.reduce((a, h) => a + h.accepted, 0);
+        const rejected = o.requests_per_hour.reduce((a, h) => a + h.rejected, 0);
+        const newUsers = o.new_users_per_day.reduce((a, d) => a + d.count, 0);
+        const lagTone = o.intake.lag_seconds !== null && o.intake.lag_seconds > 60 ? "amber" : "zinc";
+        return (
+          <div className="space-y-6">
+            <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+              <Stat
+                label="Events, last hour"
+                value={lastHour.toLocaleString()}
+                href={`${base}/events`}
+                hint={`${lastWeek.toLocaleString()} in 7 days`}
+              />
+              <Stat
+                label="Rejected requests, 24 h"
+                value={rejected.toLocaleString()}
+                tone={rejected ? "red" : "zinc"}
+                href={project.role === "admin" ? `${base}/requests?status=failed` : `${base}/keys`}
+                hint={`${accepted.toLocaleString()} accepted`}
+              />
+              <Stat
+                label="Intake backlog"
+                value={`${o.intake.backlog.toLocaleString()}${o.intake.backlog_capped ? "+" : ""}`}
+                tone={lagTone}
+                href={`${base}/events`}
+                hint={`pipeline lag ${formatLag(o.intake.lag_seconds)}${o.intake.failed ? ` · ${o.intake.failed} failed` : ""}`}
+              />
+              <Stat
+                label="Firings, next 24 h"
+                value={o.firings_next_24h.toLocaleString()}
+                href={`${base}/schedules`}
+                hint="pending schedule firings"
+              />
             </div>
-          );
-        }}
-      </QueryState>
-    </>
+            <div className="grid gap-4 lg:grid-cols-2">
+              <ChartCard
+                title="Events per minute, last hour"
+                label="Events per minute over the last hour, stacked by origin"
+                link={{ href: `${base}/events`, text: "Live events" }}
+              >
+                <EventsChart data={o.events_per_minute} tick={timeOf} />
+              </ChartCard>
+              <ChartCard
+                title="Events per hour, last 7 days"
+                label="Events per hour over the last 7 days, stacked by origin"
+                link={{ href: `${base}/schema`, text: "Schema" }}
+              >
+                <EventsChart data={o.events_per_hour} tick={dayOf} />
+              </ChartCard>
+              <ChartCard
+                title="API requests per hour, last 24 h"
+                label="Accepted and rejected API requests per hour"
+                link={project.role === "admin" ? { href: `${base}/requests`, text: "Request log" } : undefined}
+              >
+                <BarFrame data={o.requests_per_hour} x="at" tick={timeOf} minTickGap={24}>
+                  <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
+                  <Legend wrapperStyle={{ fontSize: 12 }} />
+                  <Bar
+                    dataKey="accepted"
+                    name="Accepted"
+                    stackId="r"
+                    fill={COLORS.accepted}
+                    isAnimationActive={false}
+                  />
+                  <Bar
+                    dataKey="rejected"
+                    name="Rejected"
+                    stackId="r"
+                    fill={COLORS.rejected}
+                    isAnimationActive={false}
+                  />
+                </BarFrame>
+              </ChartCard>
+              <ChartCard
+                title={`New users per day (${newUsers.toLocaleString()} in 14 days)`}
+                label="New users per day over 14 days"
+                link={{ href: `${base}/users`, text: "Users" }}
+              >
+                <BarFrame data={o.new_users_per_day} x="day" tick={dayOf} minTickGap={16}>
+                  <Tooltip />
+                  <Bar dataKey="count" name="New users" fill={COLORS.users} isAnimationActive={false} />
+                </BarFrame>
+              </ChartCard>
+            </div>
+            <Card>
+              <div className="flex items-baseline justify-between px-5 pt-4">
+                <h2 className="text-sm font-semibold text-zinc-900">Biggest lists</h2>
+                <HeadingLink href={`${base}/lists`}>All lists</HeadingLink>
+              </div>
+              {o.biggest_lists.length === 0 ? (
+                <p className="px-5 pb-5 pt-2 text-sm text-zinc-500">
+                  No lists yet.{" "}
+                  <Link className="text-indigo-600 hover:underline" href={`${base}/lists/new`}>
+                    Build one
+                  </Link>
+                  .
+                </p>
+              ) : (
+                <ul className="divide-y divide-zinc-100 pt-2">
+                  {o.biggest_lists.map((l) => (
+                    <li key={l.id}>
+                      <Link
+                        href={`${base}/lists/${l.id}`}
+                        className="flex items-center gap-3 px-5 py-2.5 text-sm hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
+                      >
+                        <span className="flex-1 font-medium text-zinc-900">{l.name}</span>
+                        <span className="text-xs text-zinc-500">{l.kind}</span>
+                        <span className="w-28 text-right tabular-nums text-zinc-700">{memberCountLabel(l)}</span>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          </div>
+        );
+      }}
+    </QueryPage>
   );
 }

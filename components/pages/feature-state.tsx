@@ -1,23 +1,20 @@
 "use client";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { ErrorBanner, LoadingRows } from "@/components/ui/states";
+import { ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
 
 /**
  * Loading and error states for a page's main query; renders `children` with the data. `skeleton` is the
  * page's own placeholder, the size of its content, so nothing below moves when the data arrives.
  */
-export function QueryState<T>({
-  q,
-  what,
-  children,
-  skeleton,
-}: {
+type QueryStateProps<T> = {
   q: UseQueryResult<T>;
   what: string;
   children: (data: T) => ReactNode;
   skeleton?: ReactNode;
-}) {
+};
+
+export function QueryState<T>({ q, what, children, skeleton }: QueryStateProps<T>) {
   if (q.isPending)
     return skeleton ? (
       <div role="status" aria-label={`Loading ${what}`}>
@@ -28,4 +25,19 @@ export function QueryState<T>({
     );
   if (q.isError) return <ErrorBanner message={q.error.message} />;
   return <>{children(q.data)}</>;
+}
+
+/** A page that is its header over its main query: `PageHeader`, then `QueryState` with the rest of the props. */
+export function QueryPage<T>({
+  title,
+  description,
+  actions,
+  ...state
+}: QueryStateProps<T> & { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} description={description} actions={actions} />
+      <QueryState {...state} />
+    </>
+  );
 }

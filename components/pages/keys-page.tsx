@@ -4,7 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { DialogForm, Field, TextField } from "@/components/ui/dialog-form";
+import { DialogForm, Field, NameField } from "@/components/ui/dialog-form";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
 import { SecretReveal } from "@/components/ui/secret-reveal";
@@ -176,16 +176,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           pendingLabel="Creating…"
           disabled={!name.trim()}
         >
-          <TextField
-            id="key-name"
-            label="Name"
-            required
-            maxLength={100}
-            autoFocus
-            value={name}
-            onChange={setName}
-            placeholder="Production backend"
-          />
+          <NameField id="key-name" value={name} onChange={setName} placeholder="Production backend" />
           <Field id="key-role" label="Role">
             <div className="mt-1">
               <RoleSelect id="key-role" value={role} onChange={setRole} max={project.role} />

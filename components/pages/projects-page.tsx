@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "@/components/console/api";
 import { Button } from "@/components/ui/button";
-import { DialogForm, Field, TextField } from "@/components/ui/dialog-form";
+import { DialogForm, Field, NameField, TextField } from "@/components/ui/dialog-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader } from "@/components/ui/states";
 import type { MyProject } from "@/lib/projects/schemas";
@@ -96,16 +96,7 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
         disabled={!name.trim()}
         footClassName="pt-2"
       >
-        <TextField
-          id="project-name"
-          label="Project name"
-          required
-          maxLength={100}
-          value={name}
-          onChange={setName}
-          placeholder="Production"
-          autoFocus
-        />
+        <NameField id="project-name" label="Project name" value={name} onChange={setName} placeholder="Production" />
         {orgs.length > 0 ? (
           <Field id="project-org" label="Organization">
             <select

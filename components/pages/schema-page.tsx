@@ -4,8 +4,8 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import { Badge, controlClass, EmptyState, PageHeader, tdClass, thClass, TableCard } from "@/components/ui/states";
-import { QueryState } from "./feature-state";
+import { Badge, controlClass, EmptyState, tdClass, thClass, TableCard } from "@/components/ui/states";
+import { QueryPage } from "./feature-state";
 import type { EventSchema } from "@/components/console/api-types";
 
 /** The discovered schema: every event name seen, with property paths and the types observed. Read-only. */
@@ -18,42 +18,41 @@ export function SchemaPage() {
   const [filter, setFilter] = useState("");
   const [open, setOpen] = useState<string | null>(null);
   return (
-    <>
-      <PageHeader
-        title="Schema"
-        description="Event names and property types discovered from the events you send. Nothing to register: it updates as events arrive."
-      />
-      <QueryState q={q} what="schema">
-        {(data) => {
-          const rows = data.data.filter((e) => e.event_name.toLowerCase().includes(filter.toLowerCase()));
-          if (!data.data.length)
-            return (
-              <EmptyState title="No events discovered yet">Send an event and its properties show up here.</EmptyState>
-            );
+    <QueryPage
+      title="Schema"
+      description="Event names and property types discovered from the events you send. Nothing to register: it updates as events arrive."
+      q={q}
+      what="schema"
+    >
+      {(data) => {
+        const rows = data.data.filter((e) => e.event_name.toLowerCase().includes(filter.toLowerCase()));
+        if (!data.data.length)
           return (
-            <>
-              <input
-                aria-label="Filter event names"
-                placeholder="Filter event names"
-                value={filter}
-                onChange={(e) => setFilter(e.target.value)}
-                className={`${controlClass} mb-4 w-80`}
-              />
-              <TableCard columns={["Event", "Properties", "Seen", "Last seen"]}>
-                {rows.map((e) => (
-                  <SchemaRow
-                    key={e.event_name}
-                    e={e}
-                    open={open === e.event_name}
-                    toggle={() => setOpen(open === e.event_name ? null : e.event_name)}
-                  />
-                ))}
-              </TableCard>
-            </>
+            <EmptyState title="No events discovered yet">Send an event and its properties show up here.</EmptyState>
           );
-        }}
-      </QueryState>
-    </>
+        return (
+          <>
+            <input
+              aria-label="Filter event names"
+              placeholder="Filter event names"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              className={`${controlClass} mb-4 w-80`}
+            />
+            <TableCard columns={["Event", "Properties", "Seen", "Last seen"]}>
+              {rows.map((e) => (
+                <SchemaRow
+                  key={e.event_name}
+                  e={e}
+                  open={open === e.event_name}
+                  toggle={() => setOpen(open === e.event_name ? null : e.event_name)}
+                />
+              ))}
+            </TableCard>
+          </>
+        );
+      }}
+    </QueryPage>
   );
 }
 

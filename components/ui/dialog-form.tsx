@@ -88,3 +88,8 @@ export function TextField({ id, label, value, onChange, hint, mono, ...input }: 
     </Field>
   );
 }
+
+/** The name a dialog creates a record under: required, at most 100 characters (as the API allows), focused first. */
+export function NameField({ label = "Name", ...props }: Omit<TextFieldProps, "label"> & { label?: string }) {
+  return <TextField label={label} required maxLength={100} autoFocus {...props} />;
+}

@@ -1,18 +1,7 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  foreignKey,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
-import { projectIdColumn } from "./project-column";
+import { belongsTo, projectIdColumn } from "./project-column";
 
 /**
  * A webhook endpoint events leave Relay for (Standard Webhooks). The signing secret is sealed
@@ -80,10 +69,7 @@ export const destinationDeliveries = pgTable(
     // The user timeline reads deliveries newest first by (created_at, id).
     index("destination_deliveries_user_idx").on(t.projectId, t.userId, t.createdAt, t.id),
     index("destination_deliveries_created_idx").on(t.createdAt),
-    foreignKey({
-      columns: [t.projectId, t.destinationId],
-      foreignColumns: [destinations.projectId, destinations.id],
-    }).onDelete("cascade"),
+    belongsTo(t.projectId, t.destinationId, destinations),
   ],
 );
 
@@ -105,10 +91,7 @@ export const destinationAttempts = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     index("destination_attempts_delivery_idx").on(t.projectId, t.deliveryId),
     index("destination_attempts_health_idx").on(t.projectId, t.destinationId, t.attemptedAt),
-    foreignKey({
-      columns: [t.projectId, t.deliveryId],
-      foreignColumns: [destinationDeliveries.projectId, destinationDeliveries.id],
-    }).onDelete("cascade"),
+    belongsTo(t.projectId, t.deliveryId, destinationDeliveries),
   ],
 );
 

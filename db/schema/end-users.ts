@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { foreignKey, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
+import { belongsTo } from "./project-column";
 
 /*
  * End users and their companies. Every table carries project_id and every key starts with it, so the
@@ -101,11 +102,8 @@ export const organizationMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.organizationId, t.userId] }),
     index("organization_members_user_idx").on(t.projectId, t.userId),
-    foreignKey({
-      columns: [t.projectId, t.organizationId],
-      foreignColumns: [organizations.projectId, organizations.id],
-    }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+    belongsTo(t.projectId, t.organizationId, organizations),
+    belongsTo(t.projectId, t.userId, users),
   ],
 );
 

@@ -1,18 +1,7 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  customType,
-  foreignKey,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
-import { projectIdColumn } from "./project-column";
+import { belongsTo, projectIdColumn } from "./project-column";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
@@ -82,12 +71,7 @@ export const importChunks = pgTable(
     seq: integer().notNull(),
     bytes: bytea().notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.projectId, t.importId, t.seq] }),
-    foreignKey({ columns: [t.projectId, t.importId], foreignColumns: [imports.projectId, imports.id] }).onDelete(
-      "cascade",
-    ),
-  ],
+  (t) => [primaryKey({ columns: [t.projectId, t.importId, t.seq] }), belongsTo(t.projectId, t.importId, imports)],
 );
 
 export type Import = typeof imports.$inferSelect;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
-import { projectIdColumn } from "./project-column";
+import { belongsTo, projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
 /** A journey: only its entrances and entries; what happens after entry belongs to a later issue. */
@@ -45,9 +45,7 @@ export const journeyEntrances = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     index("journey_entrances_event_idx").on(t.projectId, t.eventName),
     index("journey_entrances_schedule_idx").on(t.projectId, t.scheduleId, t.scheduleOffsetId),
-    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete(
-      "cascade",
-    ),
+    belongsTo(t.projectId, t.journeyId, journeys),
   ],
 );
 
@@ -84,10 +82,8 @@ export const journeyEntries = pgTable(
       .where(sql`${t.exitedAt} is not null`),
     // An event's trace: the entries it made.
     index("journey_entries_event_idx").on(t.projectId, t.eventId),
-    foreignKey({ columns: [t.projectId, t.journeyId], foreignColumns: [journeys.projectId, journeys.id] }).onDelete(
-      "cascade",
-    ),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+    belongsTo(t.projectId, t.journeyId, journeys),
+    belongsTo(t.projectId, t.userId, users),
   ],
 );
 

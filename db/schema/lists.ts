@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, foreignKey, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
-import { projectIdColumn } from "./project-column";
+import { belongsTo, projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
 /**
@@ -38,8 +38,8 @@ export const listMembers = pgTable(
     index("list_members_user_idx").on(t.projectId, t.userId),
     // A list's members page, newest first: a keyset read of 25, not a sort of every member.
     index("list_members_added_idx").on(t.projectId, t.listId, t.addedAt, t.userId),
-    foreignKey({ columns: [t.projectId, t.listId], foreignColumns: [lists.projectId, lists.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
+    belongsTo(t.projectId, t.listId, lists),
+    belongsTo(t.projectId, t.userId, users),
   ],
 );
 

@@ -1,18 +1,7 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  check,
-  foreignKey,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigint, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
-import { projectIdColumn } from "./project-column";
+import { belongsTo, projectIdColumn } from "./project-column";
 
 /*
  * Schedules (DESIGN.md section 6). Intervals are stored as the text the caller wrote ("7 days",
@@ -62,9 +51,7 @@ export const scheduleOffsets = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
     uniqueIndex("schedule_offsets_key").on(t.projectId, t.scheduleId, t.offsetKey, t.direction),
-    foreignKey({ columns: [t.projectId, t.scheduleId], foreignColumns: [schedules.projectId, schedules.id] }).onDelete(
-      "cascade",
-    ),
+    belongsTo(t.projectId, t.scheduleId, schedules),
     check("schedule_offsets_direction_check", sql`${t.direction} in ('before', 'after')`),
   ],
 );

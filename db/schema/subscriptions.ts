@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { foreignKey, index, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, uuidV7 } from "./columns";
 import { projects } from "./console";
-import { projectIdColumn } from "./project-column";
+import { belongsTo, projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
 export const messageChannel = pgEnum("message_channel", ["email", "sms", "push"]);
@@ -64,11 +64,8 @@ export const userSubscriptions = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.userId, t.groupId] }),
     index("user_subscriptions_group_idx").on(t.projectId, t.groupId, t.state),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
-    foreignKey({
-      columns: [t.projectId, t.groupId],
-      foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id],
-    }).onDelete("cascade"),
+    belongsTo(t.projectId, t.userId, users),
+    belongsTo(t.projectId, t.groupId, subscriptionGroups),
   ],
 );
 
@@ -85,10 +82,7 @@ export const userChannelOptOuts = pgTable(
     source: subscriptionSource().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.projectId, t.userId, t.channel] }),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
-  ],
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.channel] }), belongsTo(t.projectId, t.userId, users)],
 );
 
 /** Append-only history of every change: state before and after (null = unset), source and time. */
@@ -111,11 +105,8 @@ export const subscriptionChanges = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
     index("subscription_changes_user_idx").on(t.projectId, t.userId, t.createdAt),
-    foreignKey({ columns: [t.projectId, t.userId], foreignColumns: [users.projectId, users.id] }).onDelete("cascade"),
-    foreignKey({
-      columns: [t.projectId, t.groupId],
-      foreignColumns: [subscriptionGroups.projectId, subscriptionGroups.id],
-    }).onDelete("cascade"),
+    belongsTo(t.projectId, t.userId, users),
+    belongsTo(t.projectId, t.groupId, subscriptionGroups),
   ],
 );
 
