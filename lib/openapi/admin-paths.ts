@@ -11,7 +11,8 @@ import { assignmentOutput } from "@/lib/schedules/schemas";
 import { userSubscriptionOutput } from "@/lib/subscriptions/schemas";
 import { importKindQuery } from "@/lib/imports/formats";
 import { importOutput } from "@/lib/imports/view";
-import { errorResponse, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { listOf, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const base = "/api/admin/projects/{projectID}";
 const idParams = projectParams.extend({ id: z.uuid() });
@@ -62,7 +63,7 @@ registerPath({
   description:
     "Filters: `source` + `external_id`, `email` (case-insensitive), `data` (URL-encoded JSON containment). Role `support` or above.",
   request: { params: projectParams, query: queryOf(listUsersQuery) },
-  responses: { 200: jsonResponse(listOf(userOutput, "UserList"), "A page of users.") },
+  responses: ok(listOf(userOutput, "UserList"), "A page of users."),
 });
 registerPath({
   method: "get",
@@ -71,7 +72,7 @@ registerPath({
   tags: ["Admin: data"],
   summary: "Read a user with memberships and recent events",
   request: { params: idParams },
-  responses: { 200: jsonResponse(userDetail, "The user."), 404: errorResponse("No such user.") },
+  responses: found(userDetail, "The user.", "No such user."),
 });
 registerPath({
   method: "delete",
@@ -80,7 +81,7 @@ registerPath({
   tags: ["Admin: data"],
   summary: "Erase a user and everything recorded against it (admin)",
   request: { params: idParams },
-  responses: { 204: { description: "Erased." }, 404: errorResponse("No such user.") },
+  responses: gone("Erased.", "No such user."),
 });
 registerPath({
   method: "get",
@@ -89,7 +90,7 @@ registerPath({
   tags: ["Admin: data"],
   summary: "List organizations (newest first)",
   request: { params: projectParams, query: queryOf(listOrganizationsQuery) },
-  responses: { 200: jsonResponse(listOf(organizationOutput, "OrganizationList"), "A page of organizations.") },
+  responses: ok(listOf(organizationOutput, "OrganizationList"), "A page of organizations."),
 });
 registerPath({
   method: "get",
@@ -98,10 +99,7 @@ registerPath({
   tags: ["Admin: data"],
   summary: "Read an organization with members and recent events",
   request: { params: idParams },
-  responses: {
-    200: jsonResponse(organizationDetail, "The organization."),
-    404: errorResponse("No such organization."),
-  },
+  responses: found(organizationDetail, "The organization.", "No such organization."),
 });
 registerPath({
   method: "delete",
@@ -112,7 +110,7 @@ registerPath({
   description:
     "Users stay; each former member gets `organization.user.removed`. The events recorded against the organization alone are erased, unless `?keep_events=true` keeps them as history.",
   request: { params: idParams, query: deleteOrganizationParams },
-  responses: { 204: { description: "Deleted." }, 404: errorResponse("No such organization.") },
+  responses: gone("Deleted.", "No such organization."),
 });
 registerPath({
   method: "get",
@@ -122,7 +120,7 @@ registerPath({
   summary: "List events (newest first)",
   description: "Filters: `name`, `user_id`, `organization_id`, `since` (inclusive), `until` (exclusive).",
   request: { params: projectParams, query: queryOf(listEventsQuery) },
-  responses: { 200: jsonResponse(listOf(eventListItem, "EventList"), "A page of events.") },
+  responses: ok(listOf(eventListItem, "EventList"), "A page of events."),
 });
 
 const importIdParams = projectParams.extend({ id: z.uuid() });
@@ -167,7 +165,7 @@ registerPath({
   tags: ["Admin: data"],
   summary: "The project's latest 50 imports",
   request: { params: projectParams },
-  responses: { 200: jsonResponse(z.object({ data: z.array(importOutput) }), "Newest first.") },
+  responses: ok(z.object({ data: z.array(importOutput) }), "Newest first."),
 });
 registerPath({
   method: "get",
@@ -178,7 +176,7 @@ registerPath({
   description:
     "`rows` read so far, `processed` (applied), `failed` (row errors; the first 1,000 listed with their line numbers), `bytes_processed` of `bytes` for a progress bar. `done` only once every row is settled.",
   request: { params: importIdParams },
-  responses: { 200: jsonResponse(importOutput, "The import."), 404: errorResponse("No such import in this project.") },
+  responses: found(importOutput, "The import.", "No such import in this project."),
 });
 registerPath({
   method: "delete",
@@ -189,8 +187,7 @@ registerPath({
   description: "No further batch is applied (batches already committed stay); the stored file is dropped.",
   request: { params: importIdParams },
   responses: {
-    200: jsonResponse(importOutput, "Cancelled."),
-    404: errorResponse("No such import in this project."),
+    ...found(importOutput, "Cancelled.", "No such import in this project."),
     422: errorResponse("The import has already finished."),
   },
 });

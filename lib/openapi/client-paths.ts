@@ -11,7 +11,8 @@ import {
 } from "@/lib/organizations/schemas";
 import { identifyInput, userBatchInput, userInput, userOutput } from "@/lib/users/schemas";
 import { ECHO_NOTE, ORGANIZATION_ECHO_NOTE, USER_ECHO_NOTE } from "@/lib/clients/lunogram-shapes";
-import { errorResponse, jsonBody, jsonResponse, projectParams, registerPath } from "./registry";
+import { jsonBody, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse } from "./responses";
 
 const base = "/api/client/projects/{projectID}";
 const browserKey =
@@ -19,6 +20,8 @@ const browserKey =
 const conflict = errorResponse(
   "The identifiers resolve to two different records; nothing was written. `records` lists them.",
 );
+/** What a batch upsert answers: the stored records in request order, with how many were created and updated. */
+const batchOutput = (item: z.ZodType) => z.object({ data: z.array(item), created: z.number(), updated: z.number() });
 
 registerPath({
   method: "post",
@@ -44,10 +47,7 @@ registerPath({
   keyPathNote: USER_ECHO_NOTE,
   request: { params: projectParams, body: jsonBody(userBatchInput) },
   responses: {
-    200: jsonResponse(
-      z.object({ data: z.array(userOutput), created: z.number(), updated: z.number() }),
-      "The stored users, in request order.",
-    ),
+    200: jsonResponse(batchOutput(userOutput), "The stored users, in request order."),
     409: conflict,
   },
 });
@@ -60,7 +60,7 @@ registerPath({
   description: "Deletes the user, its identifiers, memberships, schedule assignments and events.",
   keyPathNote: ECHO_NOTE,
   request: { params: projectParams, body: jsonBody(identifyInput) },
-  responses: { 204: { description: "Erased." }, 404: errorResponse("No user has these identifiers."), 409: conflict },
+  responses: { ...gone("Erased.", "No user has these identifiers."), 409: conflict },
 });
 registerPath({
   method: "post",
@@ -86,10 +86,7 @@ registerPath({
     "As `POST /users/batch`: one transaction, a constant number of statements, items naming the same organization merged in order, all or nothing.",
   request: { params: projectParams, body: jsonBody(organizationBatchInput) },
   responses: {
-    200: jsonResponse(
-      z.object({ data: z.array(organizationOutput), created: z.number(), updated: z.number() }),
-      "The stored organizations, in request order.",
-    ),
+    200: jsonResponse(batchOutput(organizationOutput), "The stored organizations, in request order."),
     409: conflict,
   },
 });
@@ -103,11 +100,7 @@ registerPath({
   description:
     "Users stay; each former member gets `organization.user.removed`. The events recorded against the organization alone are erased (as `DELETE /users` erases a user's), unless `?keep_events=true` keeps them as history.",
   request: { params: projectParams, query: deleteOrganizationParams, body: jsonBody(identifyInput) },
-  responses: {
-    204: { description: "Deleted." },
-    404: errorResponse("No organization has these identifiers."),
-    409: conflict,
-  },
+  responses: { ...gone("Deleted.", "No organization has these identifiers."), 409: conflict },
 });
 registerPath({
   method: "post",
@@ -134,11 +127,11 @@ registerPath({
     "Each item as `POST /organizations/users`, all in one transaction and a constant number of statements. Items naming the same membership are merged in order. The first item whose organization or user is missing (404) or ambiguous (409) rejects the batch, naming its path (`[517].user.identifier`); nothing is written.",
   request: { params: projectParams, body: jsonBody(membershipBatchInput) },
   responses: {
-    200: jsonResponse(
-      z.object({ data: z.array(membershipOutput), created: z.number(), updated: z.number() }),
+    ...found(
+      batchOutput(membershipOutput),
       "The stored memberships, in request order.",
+      "An item's organization or user does not exist.",
     ),
-    404: errorResponse("An item's organization or user does not exist."),
     409: conflict,
   },
 });
@@ -150,5 +143,5 @@ registerPath({
   summary: "Remove a membership",
   description: "Deletes only the link; the user and the organization stay.",
   request: { params: projectParams, body: jsonBody(membershipRemoveInput) },
-  responses: { 204: { description: "Removed." }, 404: errorResponse("Not a member, or either record is missing.") },
+  responses: gone("Removed.", "Not a member, or either record is missing."),
 });

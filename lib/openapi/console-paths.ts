@@ -3,7 +3,8 @@ import { createInviteBody, inviteOutput, listInvitesQuery, myInviteOutput } from
 import { changeKeyBody, createdKeyOutput, createKeyBody, keyOutput, listKeysQuery } from "@/lib/keys/schemas";
 import { changeRoleBody, inheritedAdminOutput, listMembersQuery, memberOutput } from "@/lib/members/schemas";
 import { createConsoleProjectBody, myOrgOutput, myProjectOutput } from "@/lib/projects/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const base = "/api/admin/projects/{projectID}";
 const both: Record<string, string[]>[] = [{ apiKey: [] }, { session: [] }];
@@ -20,12 +21,10 @@ registerPath({
   description:
     "Each member with role and join time, newest first. Org owners and admins are administrators by inheritance and are listed apart under `inherited`. Role `support` or above.",
   request: { params: projectParams, query: listMembersQuery.partial() },
-  responses: {
-    200: jsonResponse(
-      listOf(memberOutput, "RosterMemberList").extend({ inherited: z.array(inheritedAdminOutput) }),
-      "The roster.",
-    ),
-  },
+  responses: ok(
+    listOf(memberOutput, "RosterMemberList").extend({ inherited: z.array(inheritedAdminOutput) }),
+    "The roster.",
+  ),
 });
 registerPath({
   method: "patch",
@@ -38,7 +37,7 @@ registerPath({
     "Refused with 422 when the member outranks you, when the role is above yours, or when it would demote the last administrator (org owners and admins count). API keys the member created with a role above the new one are revoked in the same transaction and listed in `revoked_key_ids`.",
   request: { params: projectParams.extend({ adminID: z.uuid() }), body: jsonBody(changeRoleBody) },
   responses: {
-    200: jsonResponse(
+    ...found(
       z.object({
         admin_id: z.uuid(),
         role: z.string(),
@@ -46,8 +45,8 @@ registerPath({
         revoked_key_ids: z.array(z.uuid()),
       }),
       "The new role, and the member's keys revoked because they ranked above it.",
+      "Not on the roster.",
     ),
-    404: errorResponse("Not on the roster."),
     422: rules("A roster rule refused the change."),
   },
 });
@@ -61,11 +60,7 @@ registerPath({
   description:
     "Refused with 422 for a member who outranks you or for the last administrator. Every live API key the member created in the project is revoked in the same transaction.",
   request: { params: projectParams.extend({ adminID: z.uuid() }) },
-  responses: {
-    204: { description: "Removed." },
-    404: errorResponse("Not on the roster."),
-    422: rules("A roster rule refused the removal."),
-  },
+  responses: { ...gone("Removed.", "Not on the roster."), 422: rules("A roster rule refused the removal.") },
 });
 registerPath({
   method: "get",
@@ -76,7 +71,7 @@ registerPath({
   summary: "List pending invitations (admin)",
   description: "Invitations neither accepted, revoked nor expired, newest first.",
   request: { params: projectParams, query: listInvitesQuery.partial() },
-  responses: { 200: jsonResponse(listOf(inviteOutput, "InviteList"), "Pending invitations.") },
+  responses: ok(listOf(inviteOutput, "InviteList"), "Pending invitations."),
 });
 registerPath({
   method: "post",
@@ -102,11 +97,7 @@ registerPath({
   security: both,
   summary: "Revoke an invitation (admin)",
   request: { params: projectParams.extend({ inviteID: z.uuid() }) },
-  responses: {
-    204: { description: "Revoked." },
-    404: errorResponse("No such invitation."),
-    422: rules("Already accepted or revoked."),
-  },
+  responses: { ...gone("Revoked.", "No such invitation."), 422: rules("Already accepted or revoked.") },
 });
 registerPath({
   method: "post",
@@ -133,7 +124,7 @@ registerPath({
   summary: "List API keys (admin)",
   description: "Live keys with name, role, visible prefix and last use. Secrets are never shown again.",
   request: { params: projectParams, query: listKeysQuery.partial() },
-  responses: { 200: jsonResponse(listOf(keyOutput, "ApiKeyList"), "API keys.") },
+  responses: ok(listOf(keyOutput, "ApiKeyList"), "API keys."),
 });
 registerPath({
   method: "post",
@@ -157,10 +148,7 @@ registerPath({
   description:
     "Sets the sustained rate and the burst (together), and/or `allowed_origins` (role `client` only, else 400; `null` removes it). Both apply from the key's next request.",
   request: { params: projectParams.extend({ keyID: z.uuid() }), body: jsonBody(changeKeyBody) },
-  responses: {
-    200: jsonResponse(keyOutput, "The key with its new limits."),
-    404: errorResponse("No live key with this id."),
-  },
+  responses: found(keyOutput, "The key with its new limits.", "No live key with this id."),
 });
 registerPath({
   method: "delete",
@@ -170,10 +158,7 @@ registerPath({
   security: both,
   summary: "Revoke an API key (admin)",
   request: { params: projectParams.extend({ keyID: z.uuid() }) },
-  responses: {
-    204: { description: "Revoked; the key stops working at once." },
-    404: errorResponse("No live key with this id."),
-  },
+  responses: gone("Revoked; the key stops working at once.", "No live key with this id."),
 });
 registerPath({
   method: "get",
@@ -184,7 +169,7 @@ registerPath({
   description:
     "Pending invitations addressed to the signed-in admin's e-mail (case-insensitive), newest first, paged like every list (`limit`, `cursor`). Needs a console session.",
   request: { query: listInvitesQuery },
-  responses: { 200: jsonResponse(listOf(myInviteOutput, "MyInviteList"), "My invitations.") },
+  responses: ok(listOf(myInviteOutput, "MyInviteList"), "My invitations."),
 });
 registerPath({
   method: "post",
@@ -196,11 +181,11 @@ registerPath({
     "Needs a console session whose verified e-mail equals the invited address (else 403). Grants the invited role without lowering a higher one, and adds an outsider to the project's org. Revoked, expired or accepted invitations: 422.",
   request: { params: z.object({ inviteID: z.uuid() }) },
   responses: {
-    200: jsonResponse(
+    ...found(
       z.object({ project_id: z.uuid(), project_name: z.string(), role: z.string() }),
       "Accepted; your role in the project.",
+      "No such invitation.",
     ),
-    404: errorResponse("No such invitation."),
     422: rules("Not pending."),
   },
 });
@@ -211,9 +196,7 @@ registerPath({
   security: sessionOnly,
   summary: "My projects and organizations",
   description: "Projects of orgs you own or administer (admin, inherited) and projects whose roster lists you.",
-  responses: {
-    200: jsonResponse(z.object({ data: z.array(myProjectOutput), orgs: z.array(myOrgOutput) }), "Projects and orgs."),
-  },
+  responses: ok(z.object({ data: z.array(myProjectOutput), orgs: z.array(myOrgOutput) }), "Projects and orgs."),
 });
 registerPath({
   method: "post",

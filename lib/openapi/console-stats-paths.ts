@@ -4,7 +4,8 @@ import { listHistoryQuery } from "@/lib/lists/list-history";
 import { listHistoryOutput, listPreviewInput, listPreviewOutput } from "@/lib/lists/schemas";
 import { overviewOutput } from "@/lib/overview/schemas";
 import { loggedRequestOutput, requestLogQuery } from "@/lib/request-log/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { found, ok } from "./responses";
 
 const base = "/api/admin/projects/{projectID}";
 const idParams = projectParams.extend({ id: z.uuid() });
@@ -20,7 +21,7 @@ registerPath({
     "schedule firings due in the next 24 h, the 5 biggest lists and new users per day. Counters come from `project_rollups` (maintained by the pipeline and the request log), " +
     "so the answer never scans `events`; events appear once the worker has recorded them. Role `support` or above; a console session works too.",
   request: { params: projectParams },
-  responses: { 200: jsonResponse(overviewOutput, "The overview.") },
+  responses: ok(overviewOutput, "The overview."),
 });
 registerPath({
   method: "get",
@@ -32,7 +33,7 @@ registerPath({
     "Requests made with the project's API keys, newest first: the last 1,000 per key, kept 7 days. Failed requests keep the problem's `errors[]` and their body " +
     "(secret-named fields and API keys redacted, at most 4 KiB; rate-limited requests are counted, not listed). Written in batches about a second after the request. Role `admin` (it holds request bodies); a console session works too.",
   request: { params: projectParams, query: requestLogQuery },
-  responses: { 200: jsonResponse(listOf(loggedRequestOutput, "LoggedRequestList"), "A page of requests.") },
+  responses: ok(listOf(loggedRequestOutput, "LoggedRequestList"), "A page of requests."),
 });
 registerPath({
   method: "post",
@@ -45,7 +46,7 @@ registerPath({
     "budget). A larger one is estimated (`estimated` true) from a random sample of about 5,000 of its users, so the answer takes about as long at any project size; " +
     "its 20 users are the newest matching users of the sample. Past the budget (1.7 s for the estimate) the answer is a 503 problem saying so. Role `editor` or above.",
   request: { params: projectParams, body: jsonBody(listPreviewInput) },
-  responses: { 200: jsonResponse(listPreviewOutput, "The preview.") },
+  responses: ok(listPreviewOutput, "The preview."),
 });
 registerPath({
   method: "get",
@@ -56,10 +57,7 @@ registerPath({
   description:
     "The list's `list.user.added` and `list.user.removed` events. Role `support` or above; a console session works too.",
   request: { params: idParams, query: listHistoryQuery },
-  responses: {
-    200: jsonResponse(listOf(listHistoryOutput, "ListHistory"), "A page of changes."),
-    404: errorResponse("No such list."),
-  },
+  responses: found(listOf(listHistoryOutput, "ListHistory"), "A page of changes.", "No such list."),
 });
 registerPath({
   method: "patch",
@@ -71,5 +69,5 @@ registerPath({
     "Settings given are changed. `entrances`, when given, replaces the journey's entrances: those carrying an existing `id` are updated in place (entries keep pointing at them), " +
     "those without are added, the rest are removed. Entries already made are kept. Role `editor` or above; a console session works too.",
   request: { params: idParams, body: jsonBody(journeyPatch) },
-  responses: { 200: jsonResponse(journeyOutput, "The journey."), 404: errorResponse("No such journey.") },
+  responses: found(journeyOutput, "The journey.", "No such journey."),
 });

@@ -11,12 +11,13 @@ import {
   rotatedSecretOutput,
   updateDestinationBody,
 } from "@/lib/destinations/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const base = "/api/admin/projects/{projectID}/destinations";
 const tags = ["Admin: destinations"];
 const idParams = projectParams.extend({ id: z.uuid() });
-const notFound = errorResponse("No such destination.");
+const missing = "No such destination.";
 const badUrl = errorResponse(
   "Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names a private, loopback or link-local address is refused with `errors[0].path` = `url`.",
 );
@@ -30,7 +31,7 @@ registerPath({
   description:
     "Each destination with its health: attempts and success rate over 24 h, last error, backlog. Never the secret. Role `support` or above.",
   request: { params: projectParams, query: listDestinationsQuery },
-  responses: { 200: jsonResponse(listOf(destinationOutput, "DestinationList"), "A page of destinations.") },
+  responses: ok(listOf(destinationOutput, "DestinationList"), "A page of destinations."),
 });
 registerPath({
   method: "post",
@@ -50,7 +51,7 @@ registerPath({
   tags,
   summary: "Read a destination with its health",
   request: { params: idParams },
-  responses: { 200: jsonResponse(destinationOutput, "The destination."), 404: notFound },
+  responses: found(destinationOutput, "The destination.", missing),
 });
 registerPath({
   method: "patch",
@@ -61,7 +62,7 @@ registerPath({
   description:
     "Turning a destination on clears why Relay turned it off; its waiting messages go out. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(updateDestinationBody) },
-  responses: { 200: jsonResponse(destinationOutput, "The destination."), 400: badUrl, 404: notFound },
+  responses: { ...found(destinationOutput, "The destination.", missing), 400: badUrl },
 });
 registerPath({
   method: "delete",
@@ -70,7 +71,7 @@ registerPath({
   tags,
   summary: "Delete a destination and its delivery log",
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." }, 404: notFound },
+  responses: gone("Deleted.", missing),
 });
 registerPath({
   method: "post",
@@ -81,7 +82,7 @@ registerPath({
   description:
     "Makes a new secret, shown this once. For 24 h every message carries two signatures (new and old secret) in `webhook-signature`, so receivers switch without losing a message.",
   request: { params: idParams },
-  responses: { 200: jsonResponse(rotatedSecretOutput, "The new secret."), 404: notFound },
+  responses: found(rotatedSecretOutput, "The new secret.", missing),
 });
 registerPath({
   method: "post",
@@ -91,7 +92,7 @@ registerPath({
   summary: "Send a signed test ping now",
   description: 'POSTs `{"type": "relay.ping"}` now and answers with the delivery and its attempt; it is not retried.',
   request: { params: idParams },
-  responses: { 200: jsonResponse(deliveryOutput, "The ping's delivery with its attempt."), 404: notFound },
+  responses: found(deliveryOutput, "The ping's delivery with its attempt.", missing),
 });
 registerPath({
   method: "get",
@@ -102,7 +103,7 @@ registerPath({
   description:
     "Each message with its `webhook_id`, event, state, attempts (time, status, latency, the answer's first 1 KiB) and when the next attempt is due. Filter with `state`.",
   request: { params: idParams, query: listDeliveriesQuery },
-  responses: { 200: jsonResponse(listOf(deliveryOutput, "DeliveryList"), "A page of deliveries."), 404: notFound },
+  responses: found(listOf(deliveryOutput, "DeliveryList"), "A page of deliveries.", missing),
 });
 registerPath({
   method: "post",
@@ -124,7 +125,7 @@ registerPath({
   request: { params: idParams, body: jsonBody(replayBody) },
   responses: {
     202: jsonResponse(replayOutput, "Queued."),
-    404: notFound,
+    404: errorResponse(missing),
     422: errorResponse("The window holds more than 10,000 messages."),
   },
 });

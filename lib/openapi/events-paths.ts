@@ -2,7 +2,8 @@ import { ECHO_NOTE } from "@/lib/clients/lunogram-shapes";
 import { acceptedOutput, organizationEventBatch, userEventBatch } from "@/lib/events/schemas";
 import { fanoutOutput, listFanoutsQuery } from "@/lib/events/list-fanouts";
 import { listSchemaQuery, schemaOutput } from "@/lib/events/list-schema";
-import { jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { jsonResponse, ok } from "./responses";
 
 const client = "/api/client/projects/{projectID}";
 const accepted = {
@@ -44,7 +45,7 @@ registerPath({
   description:
     "Every event name received, with its property paths (`address.city`, `items[]`, `items[].sku`), the JSON types seen there (`string`, `number`, `boolean`, `null`, `object`, `array`, `date` for ISO 8601 strings), how many events carried each, and first/last seen. Filter with `?name=`. Role `support` or above.",
   request: { params: projectParams, query: listSchemaQuery },
-  responses: { 200: jsonResponse(schemaOutput, "The schema, by event name.") },
+  responses: ok(schemaOutput, "The schema, by event name."),
 });
 registerPath({
   method: "get",
@@ -55,5 +56,5 @@ registerPath({
   description:
     "Each `match` event with how many users (organizations) it reached, newest first; a finished one with `delivered: 0` matched nobody and recorded nothing. Role `support` or above.",
   request: { params: projectParams, query: listFanoutsQuery },
-  responses: { 200: jsonResponse(listOf(fanoutOutput, "FanoutList"), "A page of fan-outs.") },
+  responses: ok(listOf(fanoutOutput, "FanoutList"), "A page of fan-outs."),
 });

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { listEntriesQuery } from "@/lib/journeys/list-entries";
 import { listJourneysQuery } from "@/lib/journeys/list-journeys";
 import { journeyEntryOutput, journeyInput, journeyOutput } from "@/lib/journeys/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const base = "/api/admin/projects/{projectID}/journeys";
 const idParams = projectParams.extend({ id: z.uuid() });
-const notFound = errorResponse("No such journey.");
+const missing = "No such journey.";
 
 registerPath({
   method: "get",
@@ -16,7 +17,7 @@ registerPath({
   summary: "List journeys (newest first)",
   description: "List journeys (newest first). Role `support` or above; a console session works too.",
   request: { params: projectParams, query: listJourneysQuery },
-  responses: { 200: jsonResponse(listOf(journeyOutput, "JourneyList"), "A page of journeys.") },
+  responses: ok(listOf(journeyOutput, "JourneyList"), "A page of journeys."),
 });
 registerPath({
   method: "post",
@@ -42,7 +43,7 @@ registerPath({
   summary: "Read a journey",
   description: "Read a journey. Role `support` or above; a console session works too.",
   request: { params: idParams },
-  responses: { 200: jsonResponse(journeyOutput, "The journey."), 404: notFound },
+  responses: found(journeyOutput, "The journey.", missing),
 });
 registerPath({
   method: "delete",
@@ -52,7 +53,7 @@ registerPath({
   summary: "Delete a journey, its entrances and entries",
   description: "Delete a journey, its entrances and entries. Role `editor` or above; a console session works too.",
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." }, 404: notFound },
+  responses: gone("Deleted.", missing),
 });
 registerPath({
   method: "get",
@@ -62,7 +63,7 @@ registerPath({
   summary: "List a journey's entries (newest first)",
   description: "Filter by `user_id`. Each entry has the triggering event id and its context.",
   request: { params: idParams, query: listEntriesQuery },
-  responses: { 200: jsonResponse(listOf(journeyEntryOutput, "JourneyEntryList"), "A page of entries."), 404: notFound },
+  responses: found(listOf(journeyEntryOutput, "JourneyEntryList"), "A page of entries.", missing),
 });
 registerPath({
   method: "post",
@@ -73,5 +74,5 @@ registerPath({
   description:
     "Marks the entry exited, so a journey without concurrent runs admits the user again (when multiple entries are allowed).",
   request: { params: idParams.extend({ entryId: z.uuid() }) },
-  responses: { 204: { description: "Exited." }, 404: errorResponse("No such active entry.") },
+  responses: gone("Exited.", "No such active entry."),
 });

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { listListsQuery } from "@/lib/lists/list-lists";
 import { listMembersQuery } from "@/lib/lists/list-members";
 import { listInput, listMemberOutput, listOutput, listPatch, listUsersInput } from "@/lib/lists/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const base = "/api/admin/projects/{projectID}/lists";
 const idParams = projectParams.extend({ id: z.uuid() });
-const notFound = errorResponse("No such list.");
+const missing = "No such list.";
 const changed = jsonResponse(
   z.object({ changed: z.array(z.uuid()) }).meta({ id: "ListMembershipChange" }),
   "The users whose membership actually changed.",
@@ -20,7 +21,7 @@ registerPath({
   summary: "List lists (newest first)",
   description: "List lists (newest first). Role `support` or above; a console session works too.",
   request: { params: projectParams, query: listListsQuery },
-  responses: { 200: jsonResponse(listOf(listOutput, "ListList"), "A page of lists.") },
+  responses: ok(listOf(listOutput, "ListList"), "A page of lists."),
 });
 registerPath({
   method: "post",
@@ -43,7 +44,7 @@ registerPath({
   summary: "Read a list",
   description: "Read a list. Role `support` or above; a console session works too.",
   request: { params: idParams },
-  responses: { 200: jsonResponse(listOutput, "The list."), 404: notFound },
+  responses: found(listOutput, "The list.", missing),
 });
 registerPath({
   method: "patch",
@@ -54,11 +55,7 @@ registerPath({
   description:
     "New rules are evaluated over every user in the background. Rules on a static list: 422. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(listPatch) },
-  responses: {
-    200: jsonResponse(listOutput, "The list."),
-    404: notFound,
-    422: errorResponse("Rules for a static list."),
-  },
+  responses: { ...found(listOutput, "The list.", missing), 422: errorResponse("Rules for a static list.") },
 });
 registerPath({
   method: "delete",
@@ -68,7 +65,7 @@ registerPath({
   summary: "Delete a list and its memberships",
   description: "Delete a list and its memberships. Role `editor` or above; a console session works too.",
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." }, 404: notFound },
+  responses: gone("Deleted.", missing),
 });
 registerPath({
   method: "get",
@@ -79,7 +76,7 @@ registerPath({
   description:
     "List a list's members (most recently added first). Role `support` or above; a console session works too.",
   request: { params: idParams, query: listMembersQuery },
-  responses: { 200: jsonResponse(listOf(listMemberOutput, "ListMemberList"), "A page of members."), 404: notFound },
+  responses: found(listOf(listMemberOutput, "ListMemberList"), "A page of members.", missing),
 });
 registerPath({
   method: "post",
@@ -90,7 +87,7 @@ registerPath({
   description:
     "Emits `list.user.added` for each user actually added; unknown ids are ignored. Dynamic lists: 422. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(listUsersInput) },
-  responses: { 200: changed, 404: notFound, 422: errorResponse("The list is dynamic.") },
+  responses: { 200: changed, 404: errorResponse(missing), 422: errorResponse("The list is dynamic.") },
 });
 registerPath({
   method: "delete",
@@ -100,5 +97,5 @@ registerPath({
   summary: "Remove users from a static list",
   description: "Emits `list.user.removed` for each user actually removed. Dynamic lists: 422. Role `editor` or above.",
   request: { params: idParams, body: jsonBody(listUsersInput) },
-  responses: { 200: changed, 404: notFound, 422: errorResponse("The list is dynamic.") },
+  responses: { 200: changed, 404: errorResponse(missing), 422: errorResponse("The list is dynamic.") },
 });

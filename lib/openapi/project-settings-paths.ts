@@ -1,5 +1,6 @@
 import { projectSettingsOutput, projectSettingsPatch } from "@/lib/projects/settings-schemas";
-import { errorResponse, jsonBody, jsonResponse, projectParams, registerPath } from "./registry";
+import { jsonBody, projectParams, registerPath } from "./registry";
+import { errorResponse, jsonResponse, ok } from "./responses";
 
 const path = "/api/admin/projects/{projectID}";
 
@@ -12,7 +13,7 @@ registerPath({
   description:
     "Its name and event retention (`event_retention_days`, null = forever). Role `support` or above; a console session works too.",
   request: { params: projectParams },
-  responses: { 200: jsonResponse(projectSettingsOutput, "The project's settings.") },
+  responses: ok(projectSettingsOutput, "The project's settings."),
 });
 registerPath({
   method: "patch",

@@ -15,7 +15,8 @@ import {
   scheduleOutput,
   unassignInput,
 } from "@/lib/schedules/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const client = "/api/client/projects/{projectID}";
 const admin = "/api/admin/projects/{projectID}";
@@ -87,7 +88,7 @@ for (const [kind, tag] of [
       "`immediately` deletes the unfired firings; `after_next_interval` lets the current cycle fire and then stops advancing. " +
       "Pausing a single schedule or an already paused assignment is a 422. Needs role `client`.",
     request: { params: projectParams, body: jsonBody(pauseInput) },
-    responses: { 200: jsonResponse(assignmentOutput, "Paused."), 404: errorResponse("No such assignment."), 422: rule },
+    responses: { ...found(assignmentOutput, "Paused.", "No such assignment."), 422: rule },
   });
   registerPath({
     method: "post",
@@ -99,11 +100,7 @@ for (const [kind, tag] of [
       "`immediately` rebases the anchor to now and fires the first occurrence at once; `at_next_interval` keeps the anchor and fires at the next `anchor + k·interval` after now " +
       "(or simply carries on if the current cycle has not fired yet). Resuming an assignment that is not paused is a 422. Needs role `client`.",
     request: { params: projectParams, body: jsonBody(resumeInput) },
-    responses: {
-      200: jsonResponse(assignmentOutput, "Resumed."),
-      404: errorResponse("No such assignment."),
-      422: rule,
-    },
+    responses: { ...found(assignmentOutput, "Resumed.", "No such assignment."), 422: rule },
   });
 }
 
@@ -115,7 +112,7 @@ registerPath({
   summary: "List schedule definitions (newest first)",
   description: "Each with its offsets in firing order. Includes the built-in `anniversary`. Role `support` or above.",
   request: { params: projectParams, query: listSchedulesQuery.partial() },
-  responses: { 200: jsonResponse(listOf(scheduleOutput, "ScheduleList"), "A page of definitions.") },
+  responses: ok(listOf(scheduleOutput, "ScheduleList"), "A page of definitions."),
 });
 registerPath({
   method: "post",
@@ -135,7 +132,7 @@ registerPath({
   summary: "Read a schedule definition",
   description: "With its offsets, assignment counts by state and the number of skipped (too late) firings.",
   request: { params: idParams },
-  responses: { 200: jsonResponse(scheduleDetail, "The definition."), 404: errorResponse("No such schedule.") },
+  responses: found(scheduleDetail, "The definition.", "No such schedule."),
 });
 registerPath({
   method: "delete",
@@ -146,7 +143,7 @@ registerPath({
   description:
     "Deletes its offsets, assignments and unfired firings. The built-in `anniversary` cannot be deleted (422). Role `editor` or above.",
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." }, 404: errorResponse("No such schedule."), 422: rule },
+  responses: { ...gone("Deleted.", "No such schedule."), 422: rule },
 });
 registerPath({
   method: "delete",
@@ -157,7 +154,7 @@ registerPath({
   description:
     "Deletes the offset and its firings. Cycles that were only waiting on it close as if it had fired. A schedule keeps at least one offset (422). Role `editor` or above.",
   request: { params: idParams.extend({ offsetId: z.uuid() }) },
-  responses: { 204: { description: "Removed." }, 404: errorResponse("No such schedule or offset."), 422: rule },
+  responses: { ...gone("Removed.", "No such schedule or offset."), 422: rule },
 });
 registerPath({
   method: "get",
@@ -168,10 +165,11 @@ registerPath({
   description:
     "Every offset of the definition in one page (`next_cursor` is always null), in firing order around the occurrence: the earliest `before` first, the latest `after` last. An exception to the newest-first, cursor-paged list contract because firing order is what the offsets mean, and a definition holds at most 51 offsets (the default and 50 more; adding past that is a 422).",
   request: { params: idParams },
-  responses: {
-    200: jsonResponse(listOf(offsetOutput, "ScheduleOffsetList"), "The offsets (`next_cursor` is always null)."),
-    404: errorResponse("No such schedule."),
-  },
+  responses: found(
+    listOf(offsetOutput, "ScheduleOffsetList"),
+    "The offsets (`next_cursor` is always null).",
+    "No such schedule.",
+  ),
 });
 registerPath({
   method: "post",
@@ -199,10 +197,7 @@ registerPath({
   description:
     "Each with the user's or organization's identifiers, state, interval, pending firings and next fire time. Filter with `state`. Role `support` or above.",
   request: { params: idParams, query: listAssignmentsQuery.partial() },
-  responses: {
-    200: jsonResponse(listOf(assignmentListItem, "ScheduleAssignmentList"), "A page of assignments."),
-    404: errorResponse("No such schedule."),
-  },
+  responses: found(listOf(assignmentListItem, "ScheduleAssignmentList"), "A page of assignments.", "No such schedule."),
 });
 registerPath({
   method: "get",
@@ -211,10 +206,7 @@ registerPath({
   tags: ["Admin: schedules"],
   summary: "Read one assignment",
   request: { params: assignmentParams },
-  responses: {
-    200: jsonResponse(assignmentOutput, "The assignment."),
-    404: errorResponse("No such assignment in this schedule."),
-  },
+  responses: found(assignmentOutput, "The assignment.", "No such assignment in this schedule."),
 });
 registerPath({
   method: "patch",
@@ -227,8 +219,7 @@ registerPath({
     "with the same rules as the client pause/resume endpoints (invalid transitions are 422). Role `editor` or above.",
   request: { params: assignmentParams, body: jsonBody(assignmentPatchInput) },
   responses: {
-    200: jsonResponse(assignmentOutput, "The assignment after the change."),
-    404: errorResponse("No such assignment in this schedule."),
+    ...found(assignmentOutput, "The assignment after the change.", "No such assignment in this schedule."),
     422: rule,
   },
 });

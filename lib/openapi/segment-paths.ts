@@ -1,6 +1,7 @@
 import { segmentBatch, segmentCall, segmentOk, SEGMENT_TYPES } from "@/lib/segment/schemas";
 import { PERMISSIONS, type Permission } from "@/lib/access/permissions";
-import { errorResponse, jsonBody, jsonResponse, registry, COMMON_ERRORS } from "./registry";
+import { jsonBody, registry } from "./registry";
+import { COMMON_ERRORS, errorResponse, jsonResponse } from "./responses";
 
 registry.registerComponent("securitySchemes", "writeKey", {
   type: "http",

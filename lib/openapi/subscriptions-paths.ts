@@ -14,7 +14,8 @@ import {
   subscriptionLinksOutput,
   userSubscriptionOutput,
 } from "@/lib/subscriptions/schemas";
-import { errorResponse, jsonBody, jsonResponse, listOf, projectParams, registerPath, registry } from "./registry";
+import { jsonBody, listOf, projectParams, registerPath, registry } from "./registry";
+import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
 const client = "/api/client/projects/{projectID}";
 const admin = "/api/admin/projects/{projectID}";
@@ -50,7 +51,7 @@ registerPath({
   description:
     "Every group of the project, ordered by name, in one page (`next_cursor` is always null): an exception to the newest-first, cursor-paged list contract because groups are configuration that pickers and the preference center show whole, and a project holds at most 200 of them (creating more is a 422). Role `support` or above.",
   request: { params: projectParams },
-  responses: { 200: jsonResponse(listOf(groupOutput, "SubscriptionGroupList"), "The groups.") },
+  responses: ok(listOf(groupOutput, "SubscriptionGroupList"), "The groups."),
 });
 registerPath({
   method: "post",
@@ -74,11 +75,7 @@ registerPath({
   tags: ["Subscriptions"],
   summary: "Change a subscription group (admin)",
   request: { params: idParams, body: jsonBody(groupPatch) },
-  responses: {
-    200: jsonResponse(groupOutput, "Changed."),
-    404: errorResponse("No such group."),
-    409: errorResponse("The name is taken."),
-  },
+  responses: { ...found(groupOutput, "Changed.", "No such group."), 409: errorResponse("The name is taken.") },
 });
 registerPath({
   method: "delete",
@@ -88,7 +85,7 @@ registerPath({
   summary: "Delete a subscription group (admin)",
   description: "Deletes the group with every user's state in it and its history.",
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." }, 404: errorResponse("No such group.") },
+  responses: gone("Deleted.", "No such group."),
 });
 registerPath({
   method: "get",
@@ -99,7 +96,7 @@ registerPath({
   description:
     "The default for unset states (`opt_out`: subscribed by default; `opt_in`: explicit opt-in required), whether a Twilio auth token is set, and the SMS webhook URL to give Twilio.",
   request: { params: projectParams },
-  responses: { 200: jsonResponse(settingsOutput, "The settings.") },
+  responses: ok(settingsOutput, "The settings."),
 });
 registerPath({
   method: "patch",
@@ -110,7 +107,7 @@ registerPath({
   description:
     "Set `default_policy` and the Twilio auth token that verifies inbound SMS (write-only; `null` removes it).",
   request: { params: projectParams, body: jsonBody(settingsPatch) },
-  responses: { 200: jsonResponse(settingsOutput, "The settings after the change.") },
+  responses: ok(settingsOutput, "The settings after the change."),
 });
 registerPath({
   method: "get",
@@ -119,10 +116,7 @@ registerPath({
   tags: ["Subscriptions"],
   summary: "Read a user's subscriptions and their history",
   request: { params: idParams },
-  responses: {
-    200: jsonResponse(userSubscriptions, "Every group with the user's state and history."),
-    404: errorResponse("No such user."),
-  },
+  responses: found(userSubscriptions, "Every group with the user's state and history.", "No such user."),
 });
 registerPath({
   method: "put",
@@ -147,10 +141,7 @@ registerPath({
   description:
     "Answers for a user, a group and a channel (default: the group's). An explicit state wins; unset follows the group's policy, else the project's; an SMS STOP blocks the whole SMS channel; a channel other than the group's is refused. A sender calls this per message; journey entries carry the channel part of the answer at entry (`sendable`: a contact and no channel opt-out), so a consumer of entries can filter without a call per user.",
   request: { params: projectParams, query: canSendQuery },
-  responses: {
-    200: jsonResponse(canSendOutput, "The decision and why."),
-    404: errorResponse("No such user or group."),
-  },
+  responses: found(canSendOutput, "The decision and why.", "No such user or group."),
 });
 registerPath({
   method: "post",
@@ -161,7 +152,7 @@ registerPath({
   description:
     "Signed URLs for one user. With a group: the one-click unsubscribe URL and the `List-Unsubscribe` / `List-Unsubscribe-Post` headers for the message (RFC 8058).",
   request: { params: projectParams, body: jsonBody(subscriptionLinksInput) },
-  responses: { 200: jsonResponse(subscriptionLinksOutput, "The links."), 404: errorResponse("No such user or group.") },
+  responses: found(subscriptionLinksOutput, "The links.", "No such user or group."),
 });
 registerPath({
   method: "post",
@@ -205,12 +196,12 @@ registry.registerPath({
     body: form(z.object({ "List-Unsubscribe": z.literal("One-Click").optional(), from: z.literal("page").optional() })),
   },
   responses: {
-    200: jsonResponse(
+    ...found(
       z.object({ unsubscribed: z.literal(true), group: z.string(), changed: z.boolean() }),
       "Unsubscribed (repeating is harmless).",
+      "Not a valid link; nothing changed.",
     ),
     303: { description: "From the confirmation page: back to it, showing the result." },
-    404: errorResponse("Not a valid link; nothing changed."),
   },
 });
 registry.registerPath({
