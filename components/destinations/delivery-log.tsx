@@ -6,16 +6,8 @@ import type { Delivery, Destination, Page } from "@/components/console/api-types
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import {
-  Badge,
-  Card,
-  EmptyState,
-  ErrorBanner,
-  LoadingRows,
-  TableHead,
-  tableClass,
-  tdClass,
-} from "@/components/ui/states";
+import { Badge, Card, EmptyState, ErrorBanner, TableHead, tableClass, tdClass } from "@/components/ui/states";
+import { QueryStatus } from "@/components/pages/feature-state";
 
 const STATES = ["", "pending", "delivered", "failed"] as const;
 
@@ -62,8 +54,7 @@ export function DeliveryLog({ destination, canWrite }: { destination: Destinatio
           </select>
         </label>
       </div>
-      {q.isPending && <LoadingRows label="Loading deliveries" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="deliveries" />
       {retry.isError && <ErrorBanner message={retry.error.message} />}
       {q.data && rows.length === 0 && (
         <EmptyState title="No deliveries">

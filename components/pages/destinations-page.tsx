@@ -13,12 +13,12 @@ import {
   Card,
   EmptyState,
   ErrorBanner,
-  LoadingRows,
   PageHeader,
   TableHead,
   tableClass,
   tdClass,
 } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import { roleAtLeast } from "@/lib/access/roles";
 import { CreateDestinationDialog } from "@/components/destinations/create-destination-dialog";
 import { DeliveryLog } from "@/components/destinations/delivery-log";
@@ -75,8 +75,7 @@ export function DestinationsPage() {
           {notice.text}
         </Banner>
       )}
-      {q.isPending && <LoadingRows label="Loading destinations" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="destinations" />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No destinations" action={newButton}>
           Add a webhook URL to receive events, list changes and journey entries as they happen.

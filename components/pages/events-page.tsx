@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
-import { Card, EmptyState, ErrorBanner, controlClass, LoadingRows, PageHeader } from "@/components/ui/states";
+import { Card, EmptyState, controlClass, PageHeader } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import { Dialog } from "@/components/ui/dialog";
 import { EventTraceView } from "@/components/explain/event-trace";
 import type { EventListItem } from "@/components/console/api-types";
@@ -95,8 +96,7 @@ export function EventsPage() {
           Showing events of one {filters.user_id ? "user" : "organization"} only.
         </p>
       )}
-      {q.isPending && <LoadingRows rows={6} label="Loading events" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="events" rows={6} />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No events yet">
           Events appear here a moment after your backend sends them{live ? "; this page refreshes every 2 seconds" : ""}

@@ -1,5 +1,5 @@
 "use client";
-import type { UseQueryResult } from "@tanstack/react-query";
+import type { UseInfiniteQueryResult, UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
 
@@ -38,6 +38,27 @@ export function QueryPage<T>({
     <>
       <PageHeader title={title} description={description} actions={actions} />
       <QueryState {...state} />
+    </>
+  );
+}
+
+/**
+ * A query's loading rows while it is pending and its error once it failed, for a page that shows what the
+ * query has itself (unlike `QueryState`, whatever data a failed refetch left stays on the page).
+ */
+export function QueryStatus({
+  q,
+  what,
+  rows,
+}: {
+  q: UseQueryResult<unknown> | UseInfiniteQueryResult<unknown>;
+  what: string;
+  rows?: number;
+}) {
+  return (
+    <>
+      {q.isPending && <LoadingRows rows={rows} label={`Loading ${what}`} />}
+      {q.isError && <ErrorBanner message={q.error.message} />}
     </>
   );
 }

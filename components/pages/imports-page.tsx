@@ -12,11 +12,11 @@ import {
   EmptyState,
   ErrorBanner,
   inputClass,
-  LoadingRows,
   PageHeader,
   tdClass,
   TableCard,
 } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import type { ImportView } from "@/lib/imports/view";
 
 const KINDS = [
@@ -130,8 +130,7 @@ export function ImportsPage() {
         {upload.isError && <ErrorBanner className="mt-3" message={upload.error.message} />}
       </Card>
       {shown && <Progress v={shown} onCancel={() => cancel.mutate(shown.id)} cancelling={cancel.isPending} />}
-      {q.isPending && <LoadingRows label="Loading imports" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="imports" />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No imports yet">
           Upload a file above; its progress shows here while the worker applies it.

@@ -7,16 +7,8 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
-import {
-  Badge,
-  Card,
-  EmptyState,
-  ErrorBanner,
-  inputClass,
-  LoadingRows,
-  tdClass,
-  TableCard,
-} from "@/components/ui/states";
+import { Badge, Card, EmptyState, ErrorBanner, inputClass, tdClass, TableCard } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import type { Role } from "@/lib/access/roles";
 import type { Invite } from "@/components/console/api-types";
 
@@ -116,8 +108,7 @@ export function InvitesPanel() {
         )}
       </Card>
 
-      {q.isPending && <LoadingRows rows={2} label="Loading invitations" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="invitations" rows={2} />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No pending invitations">
           Invitations you send appear here until they are accepted, revoked or expire.

@@ -10,7 +10,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
-import { Badge, EmptyState, ErrorBanner, LoadingRows, PageHeader, tdClass, TableCard } from "@/components/ui/states";
+import { Badge, EmptyState, PageHeader, tdClass, TableCard } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import type { Role } from "@/lib/access/roles";
 import type { ApiKey as Key } from "@/components/console/api-types";
 import { LimitFields, LimitsDialog, OriginsDialog, OriginsField, originList } from "./key-settings-dialogs";
@@ -41,8 +42,7 @@ export function KeysPage() {
         }
         actions={newButton}
       />
-      {q.isPending && <LoadingRows label="Loading API keys" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="API keys" />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No API keys" action={newButton}>
           Create a key with the client role to send users and events from your backend.

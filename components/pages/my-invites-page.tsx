@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "@/components/console/api";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
+import { Badge, Card, EmptyState, ErrorBanner, PageHeader } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import { formatRelative } from "@/components/ui/format";
 import type { MyInvite } from "@/components/console/api-types";
 
@@ -43,8 +44,7 @@ export function MyInvitesPage() {
         </div>
       )}
       {accept.isError && <ErrorBanner className="mb-4" message={accept.error.message} />}
-      {q.isPending && <LoadingRows rows={2} label="Loading invitations" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="invitations" rows={2} />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No pending invitations">
           When a project admin invites your address, it shows up here.

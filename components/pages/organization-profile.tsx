@@ -1,15 +1,7 @@
 "use client";
 import { formatDateTime } from "@/components/ui/format";
 import { EventList } from "./event-list";
-import {
-  AllEventsLink,
-  IdentityAndData,
-  MembershipList,
-  ProfileHeader,
-  ScheduleAssignments,
-  Section,
-  useProfile,
-} from "./profile-parts";
+import { AllEventsLink, ProfileFacts, ProfileHeader, Section, useProfile } from "./profile-parts";
 import type { OrganizationDetail as OrgDetail } from "@/components/console/api-types";
 
 export function OrganizationProfile({ organizationId }: { organizationId: string }) {
@@ -27,23 +19,22 @@ export function OrganizationProfile({ organizationId }: { organizationId: string
         </p>
       </ProfileHeader>
       <div className="grid items-start gap-6 lg:grid-cols-2">
-        <div className="space-y-6">
-          <IdentityAndData identifier={o.identifier} data={o.data} />
-          <Section title={`Members (${o.members.length})`}>
-            <MembershipList
-              empty="No members yet."
-              items={o.members.map((m) => ({
-                key: m.user_id,
-                href: `/projects/${project.id}/users/${m.user_id}`,
-                identifier: m.identifier,
-                data: m.data,
-              }))}
-            />
-          </Section>
-          <Section title="Schedules">
-            <ScheduleAssignments items={o.schedules} queryKey={queryKey} />
-          </Section>
-        </div>
+        <ProfileFacts
+          identifier={o.identifier}
+          data={o.data}
+          memberships={{
+            title: `Members (${o.members.length})`,
+            empty: "No members yet.",
+            items: o.members.map((m) => ({
+              key: m.user_id,
+              href: `/projects/${project.id}/users/${m.user_id}`,
+              identifier: m.identifier,
+              data: m.data,
+            })),
+          }}
+          schedules={o.schedules}
+          queryKey={queryKey}
+        />
         <Section
           title="Event timeline"
           aside={<AllEventsLink projectId={project.id} filter={`organization_id=${o.id}`} />}

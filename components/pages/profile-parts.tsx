@@ -69,28 +69,48 @@ export function ProfileHeader({
   );
 }
 
-/** The Identifiers and Data sections every profile starts with. */
-export function IdentityAndData({ identifier, data }: { identifier: Identifier[]; data: unknown }) {
+type Membership = { key: string; href: string; identifier: Identifier[]; data: Record<string, unknown> };
+
+/**
+ * A profile's first column: its identifiers and data, its memberships (the other side of each linked), what
+ * the page adds (`children`), then its schedule assignments (`queryKey`: the profile's, see `useProfile`).
+ */
+export function ProfileFacts({
+  identifier,
+  data,
+  memberships,
+  schedules,
+  queryKey,
+  children,
+}: {
+  identifier: Identifier[];
+  data: unknown;
+  memberships: { title: string; empty: string; items: Membership[] };
+  schedules: unknown[];
+  queryKey: readonly unknown[];
+  children?: ReactNode;
+}) {
   return (
-    <>
+    <div className="space-y-6">
       <Section title="Identifiers">
         <IdentifierTable identifier={identifier} />
       </Section>
       <Section title="Data">
         <JsonView value={data} />
       </Section>
-    </>
+      <Section title={memberships.title}>
+        <MembershipList empty={memberships.empty} items={memberships.items} />
+      </Section>
+      {children}
+      <Section title="Schedules">
+        <ScheduleAssignments items={schedules} queryKey={queryKey} />
+      </Section>
+    </div>
   );
 }
 
 /** Memberships between users and organizations: each the other side's identifiers (linked) and the membership's data. */
-export function MembershipList({
-  empty,
-  items,
-}: {
-  empty: string;
-  items: { key: string; href: string; identifier: Identifier[]; data: Record<string, unknown> }[];
-}) {
+function MembershipList({ empty, items }: { empty: string; items: Membership[] }) {
   if (items.length === 0) return <p className="text-sm text-zinc-400">{empty}</p>;
   return (
     <ul className="divide-y divide-zinc-100">

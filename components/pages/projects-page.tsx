@@ -7,7 +7,8 @@ import { apiFetch } from "@/components/console/api";
 import { Button } from "@/components/ui/button";
 import { DialogForm, Field, NameField, TextField } from "@/components/ui/dialog-form";
 import { Dialog } from "@/components/ui/dialog";
-import { Badge, Card, EmptyState, ErrorBanner, inputClass, LoadingRows, PageHeader } from "@/components/ui/states";
+import { Badge, Card, EmptyState, inputClass, PageHeader } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 import type { MyProject } from "@/lib/projects/schemas";
 
 type Mine = { data: MyProject[]; orgs: { id: string; name: string; role: string }[] };
@@ -23,8 +24,7 @@ export function ProjectsPage() {
         description="Each project keeps its own users, events, schedules and keys."
         actions={q.data ? newButton : undefined}
       />
-      {q.isPending && <LoadingRows rows={3} label="Loading projects" />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what="projects" rows={3} />
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No projects yet" action={newButton}>
           Create your first project to get an API key and start sending users and events. Invited to someone else's?

@@ -7,15 +7,8 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatRelative } from "@/components/ui/format";
 import { IdentifierChips, type Identifier } from "@/components/ui/json-view";
-import {
-  EmptyState,
-  ErrorBanner,
-  controlClass,
-  LoadingRows,
-  PageHeader,
-  tdClass,
-  TableCard,
-} from "@/components/ui/states";
+import { EmptyState, controlClass, PageHeader, tdClass, TableCard } from "@/components/ui/states";
+import { QueryStatus } from "./feature-state";
 
 type Row = {
   id: string;
@@ -111,8 +104,7 @@ export function RecordList({
           </Button>
         )}
       </form>
-      {q.isPending && <LoadingRows label={`Loading ${kind}`} />}
-      {q.isError && <ErrorBanner message={q.error.message} />}
+      <QueryStatus q={q} what={kind} />
       {q.isSuccess && rows.length === 0 && (
         <EmptyState title={searching ? `No ${kind} match` : `No ${kind} yet`}>
           {searching ? (

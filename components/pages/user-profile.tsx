@@ -4,15 +4,7 @@ import { IdentifierChips } from "@/components/ui/json-view";
 import { ListsJourneysPanel } from "@/components/explain/lists-journeys-panel";
 import { UserTimeline } from "@/components/explain/user-timeline";
 import { UserSubscriptionsPanel } from "@/components/subscriptions/user-subscriptions-panel";
-import {
-  AllEventsLink,
-  IdentityAndData,
-  MembershipList,
-  ProfileHeader,
-  ScheduleAssignments,
-  Section,
-  useProfile,
-} from "./profile-parts";
+import { AllEventsLink, ProfileFacts, ProfileHeader, Section, useProfile } from "./profile-parts";
 import type { UserDetail } from "@/components/console/api-types";
 
 export function UserProfile({ userId }: { userId: string }) {
@@ -46,26 +38,26 @@ export function UserProfile({ userId }: { userId: string }) {
         ))}
       </dl>
       <div className="grid items-start gap-6 lg:grid-cols-2">
-        <div className="space-y-6">
-          <IdentityAndData identifier={u.identifier} data={u.data} />
-          <Section title="Organizations">
-            <MembershipList
-              empty="Not a member of any organization."
-              items={u.memberships.map((m) => ({
-                key: m.organization_id,
-                href: `/projects/${project.id}/organizations/${m.organization_id}`,
-                identifier: m.identifier,
-                data: m.data,
-              }))}
-            />
-          </Section>
+        <ProfileFacts
+          identifier={u.identifier}
+          data={u.data}
+          memberships={{
+            title: "Organizations",
+            empty: "Not a member of any organization.",
+            items: u.memberships.map((m) => ({
+              key: m.organization_id,
+              href: `/projects/${project.id}/organizations/${m.organization_id}`,
+              identifier: m.identifier,
+              data: m.data,
+            })),
+          }}
+          schedules={u.schedules}
+          queryKey={queryKey}
+        >
           <Section title="Subscriptions">
             <UserSubscriptionsPanel projectId={project.id} userId={u.id} />
           </Section>
-          <Section title="Schedules">
-            <ScheduleAssignments items={u.schedules} queryKey={queryKey} />
-          </Section>
-        </div>
+        </ProfileFacts>
         <div className="space-y-6">
           <Section title="Lists and journeys" description="Where this user is, and why (or why not).">
             <ListsJourneysPanel projectId={project.id} user={u} />
