@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { formatDateTime } from "@/components/ui/format";
 import { JsonView } from "@/components/ui/json-view";
@@ -147,9 +147,9 @@ export function TraceButton({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button size="sm" variant="ghost" onClick={() => setOpen(true)} aria-label={`${label} event ${eventId}`}>
+      <RowAction onClick={() => setOpen(true)} aria-label={`${label} event ${eventId}`}>
         {label}
-      </Button>
+      </RowAction>
       <Dialog open={open} onClose={() => setOpen(false)} title="Where this event went">
         {open && <EventTraceView projectId={projectId} eventId={eventId} />}
       </Dialog>

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/ui/button";
 import { Badge, ErrorBanner, LoadingRows } from "@/components/ui/states";
 import type { Journey, List, Page, UserDetail } from "@/components/console/api-types";
 import { JourneyWhy } from "./journey-why";
@@ -62,15 +62,13 @@ export function ListsJourneysPanel({ projectId, user }: { projectId: string; use
                 {i.name}
               </Link>
               <Badge tone={i.on ? "green" : "zinc"}>{i.state}</Badge>
-              <Button
-                size="sm"
-                variant="ghost"
+              <RowAction
                 aria-expanded={open === key}
                 aria-label={`Why for ${i.name}?`}
                 onClick={() => setOpen(open === key ? null : key)}
               >
                 why?
-              </Button>
+              </RowAction>
             </div>
             {open === key && (
               <div className="mt-2 pl-16">

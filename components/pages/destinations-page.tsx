@@ -4,7 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import type { Delivery, Destination, Page } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import {
@@ -131,42 +131,31 @@ export function DestinationsPage() {
                   <td className={tdClass}>{d.health.backlog}</td>
                   <td className={`${tdClass} text-right`}>
                     <div className="flex flex-wrap justify-end gap-1">
-                      <Button
-                        variant="ghost"
-                        size="sm"
+                      <RowAction
                         onClick={() => setLogOf(d.id === logOf ? null : d.id)}
                         aria-label={`Delivery log of ${d.name}`}
                       >
                         Log
-                      </Button>
+                      </RowAction>
                       {canWrite && (
                         <>
-                          <Button
-                            variant="ghost"
-                            size="sm"
+                          <RowAction
                             disabled={test.isPending}
                             onClick={() => test.mutate(d)}
                             aria-label={`Send a test ping to ${d.name}`}
                           >
                             Test
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            onClick={() => setRotating(d)}
-                            aria-label={`Rotate the secret of ${d.name}`}
-                          >
+                          </RowAction>
+                          <RowAction onClick={() => setRotating(d)} aria-label={`Rotate the secret of ${d.name}`}>
                             Rotate secret
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            size="sm"
+                          </RowAction>
+                          <RowAction
                             disabled={toggle.isPending}
                             onClick={() => toggle.mutate(d)}
                             aria-label={`${d.enabled ? "Disable" : "Enable"} ${d.name}`}
                           >
                             {d.enabled ? "Disable" : "Enable"}
-                          </Button>
+                          </RowAction>
                         </>
                       )}
                     </div>

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
@@ -128,9 +128,7 @@ export function InvitesPanel() {
                 <DeliveryCell invite={i} />
               </td>
               <td className={`${tdClass} whitespace-nowrap text-right`}>
-                <Button
-                  variant="ghost"
-                  size="sm"
+                <RowAction
                   disabled={resend.isPending && resend.variables?.id === i.id}
                   onClick={() => {
                     setSent(null);
@@ -139,15 +137,10 @@ export function InvitesPanel() {
                   aria-label={`Resend invitation mail to ${i.email}`}
                 >
                   Resend
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setRevoking(i)}
-                  aria-label={`Revoke invitation for ${i.email}`}
-                >
+                </RowAction>
+                <RowAction onClick={() => setRevoking(i)} aria-label={`Revoke invitation for ${i.email}`}>
                   Revoke
-                </Button>
+                </RowAction>
               </td>
             </tr>
           ))}

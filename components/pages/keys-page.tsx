@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { DialogForm, Field, NameField } from "@/components/ui/dialog-form";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
@@ -91,9 +91,9 @@ export function KeysPage() {
                 {k.created_by && <span className="block text-xs text-zinc-400">by {k.created_by}</span>}
               </td>
               <td className={`${tdClass} text-right`}>
-                <Button variant="ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                <RowAction onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                   Revoke
-                </Button>
+                </RowAction>
               </td>
             </tr>
           ))}

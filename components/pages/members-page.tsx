@@ -4,7 +4,7 @@ import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { patchRows, useOptimisticMutation } from "@/components/console/optimistic";
 import { useProject } from "@/components/console/project-context";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/ui/button";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatDateTime } from "@/components/ui/format";
 import { Badge, EmptyState, ErrorBanner, LoadingRows, PageHeader, tdClass, TableCard } from "@/components/ui/states";
@@ -135,9 +135,9 @@ function RosterPanel() {
               <td className={`${tdClass} text-zinc-500`}>{formatDateTime(m.joined_at)}</td>
               <td className={`${tdClass} text-right`}>
                 {isAdmin && (
-                  <Button variant="ghost" size="sm" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+                  <RowAction onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
                     Remove
-                  </Button>
+                  </RowAction>
                 )}
               </td>
             </tr>

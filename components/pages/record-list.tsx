@@ -18,22 +18,30 @@ type Row = {
   updated_at: string;
   [k: string]: unknown;
 };
-export type SearchMode = { value: string; label: string; placeholder: string };
+type SearchMode = { value: string; label: string; placeholder: string };
 
-/** A searchable, paginated list of users or organizations (newest first), linking to each profile. */
+/**
+ * A searchable, paginated list of users or organizations (newest first), linking to each profile. Both
+ * search by identifier (with its source) and by data; `search` gives their examples and the kind's own field.
+ */
 export function RecordList({
   kind,
   title,
   description,
-  modes,
+  search,
   column,
 }: {
   kind: "users" | "organizations";
   title: string;
   description: string;
-  modes: SearchMode[];
+  search: { identifier: string; field: SearchMode; data: string };
   column: { header: string; cell: (r: Row) => ReactNode };
 }) {
+  const modes: SearchMode[] = [
+    { value: "external_id", label: "Identifier", placeholder: `external id, e.g. ${search.identifier}` },
+    search.field,
+    { value: "data", label: "Data contains", placeholder: search.data },
+  ];
   const project = useProject();
   const [mode, setMode] = useState(modes[0]!.value);
   const [text, setText] = useState("");

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
@@ -72,14 +72,9 @@ export function SchedulesPage() {
                           </span>
                         </button>
                         {canEdit && !s.builtin && (
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            onClick={() => setDeleting(s)}
-                            aria-label={`Delete schedule ${s.name}`}
-                          >
+                          <RowAction onClick={() => setDeleting(s)} aria-label={`Delete schedule ${s.name}`}>
                             Delete
-                          </Button>
+                          </RowAction>
                         )}
                       </div>
                       <OffsetList schedule={s} canEdit={canEdit} canRemove={canEdit} onChange={refresh} />

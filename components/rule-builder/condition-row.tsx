@@ -1,6 +1,6 @@
 "use client";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/states";
 import { FieldError } from "./field-error";
 import { mainKind, needsValue, OP_LABELS, opsFor, parseValue, showValue, type Op, type ValueKind } from "./operators";
@@ -120,9 +120,9 @@ export function ConditionRow({
         </div>
       )}
       {known && <span className="self-center text-xs text-zinc-400">{known}</span>}
-      <Button variant="ghost" size="sm" className="self-center" aria-label={`Remove ${label}`} onClick={onRemove}>
+      <RowAction className="self-center" aria-label={`Remove ${label}`} onClick={onRemove}>
         Remove
-      </Button>
+      </RowAction>
     </div>
   );
 }

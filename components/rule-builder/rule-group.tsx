@@ -1,7 +1,7 @@
 "use client";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import type { Rule } from "@/lib/lists/rule-schema";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/states";
 import { ConditionRow } from "./condition-row";
 import { FieldError } from "./field-error";
@@ -188,9 +188,9 @@ export function RuleGroup({
                   <div className="flex-1">
                     <EventRuleEditor path={at} schema={schema} label={label} />
                   </div>
-                  <Button variant="ghost" size="sm" aria-label={`Remove ${label}`} onClick={remove}>
+                  <RowAction aria-label={`Remove ${label}`} onClick={remove}>
                     Remove
-                  </Button>
+                  </RowAction>
                 </div>
               ) : "property" in item ? (
                 <div className="flex items-start gap-2">

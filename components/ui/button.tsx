@@ -1,4 +1,4 @@
-import { forwardRef, type ButtonHTMLAttributes } from "react";
+import { forwardRef, type ButtonHTMLAttributes, type ComponentProps } from "react";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 const styles: Record<Variant, string> = {
@@ -19,3 +19,11 @@ export const Button = forwardRef<
 >(function Button({ variant = "primary", size = "md", className = "", type = "button", ...props }, ref) {
   return <button ref={ref} type={type} className={`${buttonClass(variant, size)} ${className}`} {...props} />;
 });
+
+/**
+ * A small quiet button that acts on one row (of a table, a list, a rule): its `aria-label` says which row,
+ * since its text alone ("Remove", "Revoke") does not.
+ */
+export function RowAction(props: Omit<ComponentProps<typeof Button>, "variant" | "size"> & { "aria-label": string }) {
+  return <Button variant="ghost" size="sm" {...props} />;
+}

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { ensureWorker, getImport, importProjectForFile, killWorkers, p, spawnWorker, upload } from "./import-fixtures";
 
 /*
  * Issue 33, finding 1: one import must never stop the worker, nor the pipeline with it. The worker runs
@@ -10,29 +11,8 @@ import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker
 // A database of its own: the workers here take the oldest unfinished import of any project, so another
 // file's import in the shared database would keep them busy past these tests' waits, and other files'
 // workers (with the default lease) would take this file's imports over.
-ownDatabaseForFile("relay_import_doors");
+importProjectForFile("relay_import_doors", "import-doors");
 
-let p: TestProject;
-const workers: TestWorker[] = [];
-beforeAll(async () => {
-  p = await createTestProject("import-doors");
-});
-afterAll(async () => {
-  for (const w of workers) await w.stop("SIGKILL");
-});
-
-const spawnWorker = async (env: Record<string, string> = {}) => {
-  const w = await startWorker(process.env.DATABASE_URL!, { IMPORT_POLL_MS: "100", ...env });
-  workers.push(w);
-  return w;
-};
-const upload = (body: BodyInit, contentType: string) =>
-  api("POST", p.admin("/imports?kind=users"), {
-    key: p.keys.client,
-    raw: body,
-    headers: { "content-type": contentType },
-  });
-const getImport = async (id: string) => (await api("GET", p.admin(`/imports/${id}`), { key: p.keys.support })).body;
 const recorded = async (prefix: string) =>
   (await sql`select count(*)::int as n from events where project_id = ${p.projectId} and name like ${`${prefix}%`}`)[0]!
     .n as number;
@@ -85,7 +65,7 @@ describe("1. an import cannot crash-loop the worker", () => {
 
 describe("an import that stopped its worker twice", () => {
   it("is marked failed with a reason instead of being taken a third time", async () => {
-    for (const w of workers.splice(0)) await w.stop("SIGKILL");
+    await killWorkers();
     const lines = ["external_id,data.n"];
     for (let i = 0; i < 100_000; i++) lines.push(`twice-${i},${i}`);
     const res = await upload(lines.join("\n"), "text/csv");
@@ -126,7 +106,7 @@ describe("stale uploads", () => {
     const [row] = await sql`insert into imports (project_id, id, kind, format, state, bytes, chunks, updated_at)
       values (${p.projectId}, gen_random_uuid(), 'users', 'csv', 'uploading', 3, 1, now() - interval '1 hour') returning id`;
     await sql`insert into import_chunks (project_id, import_id, seq, bytes) values (${p.projectId}, ${row!.id}, 0, ${Buffer.from("a\n")})`;
-    if (!workers.length) await spawnWorker();
+    await ensureWorker();
     const swept = await waitFor(
       async () => {
         const v = await getImport(row!.id);

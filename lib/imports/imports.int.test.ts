@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { ensureWorker, getImport, importProjectForFile, killWorkers, p, spawnWorker, upload } from "./import-fixtures";
 
 // A database of its own, like import-doors: the workers here take the oldest unfinished import of any
 // project, so another file's import in the shared database would keep them busy past these tests' waits.
-ownDatabaseForFile("relay_imports");
+importProjectForFile("relay_imports", "imports");
 
-let p: TestProject;
-const workers: TestWorker[] = [];
-beforeAll(async () => {
-  p = await createTestProject("imports");
-});
-afterAll(async () => {
-  for (const w of workers) await w.stop("SIGKILL");
-});
-
-const upload = (body: BodyInit, contentType: string, kind = "users") =>
-  api("POST", p.admin(`/imports?kind=${kind}`), {
-    key: p.keys.client,
-    raw: body,
-    headers: { "content-type": contentType },
-  });
-const getImport = async (id: string) => (await api("GET", p.admin(`/imports/${id}`), { key: p.keys.support })).body;
-const spawnWorker = async (env: Record<string, string> = {}) => {
-  const w = await startWorker(process.env.DATABASE_URL!, { IMPORT_POLL_MS: "100", ...env });
-  workers.push(w);
-  return w;
-};
 const userCount = async (prefix: string) => {
   const [r] =
     await sql`select count(*)::int as n, count(distinct user_id)::int as d from user_identifiers where project_id = ${p.projectId} and external_id like ${prefix + "%"}`;
@@ -86,7 +66,7 @@ describe("POST /imports refuses what it cannot import, keeping nothing", () => {
 
 describe("an import applies a whole file through the set-based path", () => {
   it("100,000-line CSV with 10 bad lines: 99,990 users, 10 row errors with their line numbers, typed data", async () => {
-    if (!workers.length) await spawnWorker();
+    await ensureWorker();
     const badAt = new Map<number, string>([
       [5, "bad-email"],
       [777, "bad-timezone"],
@@ -149,7 +129,7 @@ describe("an import applies a whole file through the set-based path", () => {
   }, 600_000);
 
   it("NDJSON: a malformed line and a conflicting row are row errors; the rest is applied; organizations and memberships too", async () => {
-    if (!workers.length) await spawnWorker();
+    await ensureWorker();
     await api("POST", p.client("/users/batch"), {
       key: p.keys.client,
       body: [{ identifier: [{ external_id: "nd-x" }] }, { identifier: [{ external_id: "nd-y" }] }],
@@ -215,7 +195,7 @@ describe("an import applies a whole file through the set-based path", () => {
   }, 300_000);
 
   it("resumes after the worker is killed mid-import: every row applied exactly once, none lost", async () => {
-    for (const w of workers.splice(0)) await w.stop("SIGKILL");
+    await killWorkers();
     // Large enough that the kill lands mid-import: at 20,000 rows/s a 30,000-row file was done before
     // the poll that saw its first batch could kill the worker.
     const n = 100_000;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
+import { upload } from "../imports/import-fixtures";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 let p: TestProject;
@@ -69,11 +70,7 @@ describe("dynamic lists", () => {
       ],
     });
     expect(batch.status).toBe(200);
-    const imported = await api("POST", p.admin("/imports?kind=users"), {
-      key: p.keys.client,
-      raw: "external_id,data.plan\nmade-3,pro\nmade-4,free\n",
-      headers: { "content-type": "text/csv" },
-    });
+    const imported = await upload("external_id,data.plan\nmade-3,pro\nmade-4,free\n", "text/csv", "users", p);
     expect(imported.status).toBe(202);
     const idOf = async (externalId: string) =>
       (

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { registry } from "./registry";
+import { jsonResponse } from "./responses";
 
 // Operational endpoints: for load balancers, Prometheus and API clients, outside the project APIs.
 registry.registerComponent("securitySchemes", "metricsToken", {
@@ -15,10 +16,6 @@ const check = z.object({
   limit: z.number().optional(),
 });
 const health = z.object({ status: z.string(), checks: z.record(z.string(), check) }).meta({ id: "Health" });
-const jsonOf = (schema: z.ZodType, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
 
 registry.registerPath({
   method: "get",
@@ -27,7 +24,7 @@ registry.registerPath({
   security: [],
   summary: "Liveness",
   description: "The process answers; touches nothing else, so a database outage never restarts the web.",
-  responses: { 200: jsonOf(health, "Alive.") },
+  responses: { 200: jsonResponse(health, "Alive.") },
 });
 registry.registerPath({
   method: "get",
@@ -37,7 +34,7 @@ registry.registerPath({
   summary: "Readiness",
   description:
     "200 when every check (`database`, `migrations` at head, a recent `worker` heartbeat, `intake_backlog` and `intake_age` under their limits) passes; 503 with `Retry-After` naming the failing ones.",
-  responses: { 200: jsonOf(health, "Ready."), 503: jsonOf(health, "Not ready; `checks` says why.") },
+  responses: { 200: jsonResponse(health, "Ready."), 503: jsonResponse(health, "Not ready; `checks` says why.") },
 });
 registry.registerPath({
   method: "get",
@@ -57,5 +54,5 @@ registry.registerPath({
   tags: ["Operations"],
   security: [],
   summary: "This OpenAPI 3.1 document",
-  responses: { 200: jsonOf(z.record(z.string(), z.unknown()), "The document.") },
+  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "The document.") },
 });

@@ -7,11 +7,11 @@ export default function OrganizationsPage() {
       kind="organizations"
       title="Organizations"
       description="The companies and teams your users belong to. Search by identifier, name or data."
-      modes={[
-        { value: "external_id", label: "Identifier", placeholder: "external id, e.g. acme" },
-        { value: "name", label: "Name", placeholder: "Acme" },
-        { value: "data", label: "Data contains", placeholder: '{"tier": "enterprise"}' },
-      ]}
+      search={{
+        identifier: "acme",
+        field: { value: "name", label: "Name", placeholder: "Acme" },
+        data: '{"tier": "enterprise"}',
+      }}
       column={{ header: "Name", cell: (r) => (r.name as string | null) ?? <span className="text-zinc-400">—</span> }}
     />
   );

@@ -7,11 +7,11 @@ export default function UsersPage() {
       kind="users"
       title="Users"
       description="Your end users, newest first. Search by identifier, e-mail or data."
-      modes={[
-        { value: "external_id", label: "Identifier", placeholder: "external id, e.g. user-42" },
-        { value: "email", label: "E-mail", placeholder: "ada@example.com" },
-        { value: "data", label: "Data contains", placeholder: '{"plan": "pro"}' },
-      ]}
+      search={{
+        identifier: "user-42",
+        field: { value: "email", label: "E-mail", placeholder: "ada@example.com" },
+        data: '{"plan": "pro"}',
+      }}
       column={{
         header: "E-mail",
         cell: (r) =>
