@@ -50,17 +50,19 @@ export async function insertRecords(
      */
     unlessKnown?: LookupInput;
     /**
-     * The statement is a transaction of its own (lib/identity/create-alone.ts): it also writes nothing
-     * unless every record stays within the record totals and the creation hooks complete in it, and it
-     * leaves the intake's wake-up to the caller. `rows` is then empty when nothing was written.
+     * The statement is a transaction of its own for one record (lib/identity/create-alone.ts): it also
+     * writes nothing unless the record stays within the record totals and its creation hooks complete
+     * in it, and it leaves the intake's wake-up to the caller. `rows` is empty when nothing was written.
      */
     alone?: boolean;
   },
 ): Promise<{ rows: RawRecord[]; hooked: boolean; owners?: Map<string, string> }> {
   const { kind, fresh, withPairs, unlessKnown, alone = false } = input;
   if (!fresh.length) return { rows: [], hooked: true };
-  // Alone, the totals are checked before writing; metadata would be written by a later statement.
-  if (alone && !withPairs) throw new Error("insertRecords alone writes the pairs in its statement");
+  // Alone, the totals are checked before writing (metadata would be written by a later statement), and
+  // per row: with several records, some could be written and others not.
+  if (alone && (!withPairs || fresh.length !== 1))
+    throw new Error("insertRecords alone writes one record with its pairs");
   const { sql: t, columns } = KINDS[kind];
   const ids = uuidv7s(fresh.length * 2);
   // Each record's `*.created` data, as its event stores it and the statement's input carries it: the
