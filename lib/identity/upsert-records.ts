@@ -77,11 +77,12 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
     });
   });
   const pairs = [...unique.values()];
-  // A single upsert whose pairs carry no metadata first tries the plan "none of its pairs is known": one
-  // statement looks the pairs up and creates the record only if none names one; when one does, it
-  // answers the lookup instead and the item is planned again with the owners it found (the records
-  // locked as lookupPairs locks them). A new user costs one statement fewer, an update none more
-  // (docs/decisions/0021-create-unless-known.md).
+  // A single upsert whose pairs carry no metadata (Segment's calls in their transaction, and upsertOne's
+  // when createAlone could not write) first tries the plan "none of its pairs is known": one statement
+  // looks the pairs up and creates the record only if none names one; when one does, it answers the
+  // lookup instead and the item is planned again with the owners it found (the records locked as
+  // lookupPairs locks them). A new record costs one statement fewer, an update none more
+  // (docs/decisions/0021-a-new-record-in-one-statement.md, option 2).
   let speculated: { plan: Plan; made: Awaited<ReturnType<typeof insertRecords>> } | undefined;
   let owner: Map<string, string>;
   if (reject && items.length === 1 && items[0]!.identifier.every((p) => !p.metadata)) {
