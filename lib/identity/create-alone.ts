@@ -34,7 +34,7 @@ export async function createAlone(
   const pairs = [...new Map(change.identifier.map((p, j) => [keys[0]![j]!, p])).values()];
   let made: Awaited<ReturnType<typeof insertRecords>>;
   try {
-    made = await insertRecords(ctx, { kind, fresh, withPairs: true, unlessKnown: { kind, pairs }, alone: true });
+    made = await insertRecords(ctx, { kind, fresh, withPairs: true, alone: { pairs } });
   } catch (err) {
     // A concurrent creator of one of the pairs committed first: nothing was written, and the
     // transactional path finds the pair and updates.

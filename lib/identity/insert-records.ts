@@ -3,7 +3,7 @@ import { queryRows } from "@/lib/db/sql";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { joinBatchInHand, systemEventsSql } from "@/lib/events/record-system-events";
 import type { ProjectContext } from "@/lib/access/context";
-import { type LookupInput, ownerMap, type OwnerRow, ownersSql } from "./lookup-pairs";
+import { ownersSql, type Pair } from "./lookup-pairs";
 import { withinTotalsSql } from "./record-totals";
 import { onCreatedSql } from "./on-created";
 import { KINDS, type Kind } from "./tables";
@@ -45,19 +45,16 @@ export async function insertRecords(
     fresh: Target[];
     withPairs: boolean;
     /**
-     * Insert only if none of these pairs names a record yet (the lookup, and its locks, in the same
-     * statement): otherwise nothing is written and `owners` answers the lookup, as lookupPairs would.
+     * The statement is a transaction of its own for one record whose pairs are `alone.pairs`
+     * (lib/identity/create-alone.ts): it writes nothing unless none of them names a record yet (the
+     * lookup is in the statement), the record stays within the record totals and its creation hooks
+     * complete in it; it leaves the intake's wake-up to the caller. `rows` is empty when nothing was
+     * written.
      */
-    unlessKnown?: LookupInput;
-    /**
-     * The statement is a transaction of its own for one record (lib/identity/create-alone.ts): it also
-     * writes nothing unless the record stays within the record totals and its creation hooks complete
-     * in it, and it leaves the intake's wake-up to the caller. `rows` is empty when nothing was written.
-     */
-    alone?: boolean;
+    alone?: { pairs: Pair[] };
   },
-): Promise<{ rows: RawRecord[]; hooked: boolean; owners?: Map<string, string> }> {
-  const { kind, fresh, withPairs, unlessKnown, alone = false } = input;
+): Promise<{ rows: RawRecord[]; hooked: boolean }> {
+  const { kind, fresh, withPairs, alone } = input;
   if (!fresh.length) return { rows: [], hooked: true };
   // Alone, the totals are checked before writing (metadata would be written by a later statement), and
   // per row: with several records, some could be written and others not.
@@ -84,36 +81,30 @@ export async function insertRecords(
     kind === "user"
       ? sql`x.id as user_id, null::uuid as organization_id`
       : sql`null::uuid as user_id, x.id as organization_id`;
-  const recording = systemEventsSql(ctx, { wakeAfter: alone });
+  const recording = systemEventsSql(ctx, { wakeAfter: !!alone });
   // The times are the statement's now() (the transaction's start), here as in the insert.
   const hooks = onCreatedSql(ctx, {
     kind,
     created: sql`select x.o as ord, x.id, now() as created_at from x`,
     count: fresh.length,
   });
-  const conditions: SQL[] = [];
-  if (unlessKnown) conditions.push(sql`not exists (select 1 from owners)`);
-  if (alone) {
-    // A record past a limit, or a project's first creation (its hooks need a schedule made first), is
-    // left to the caller's transactional path, which answers the 422 or makes the schedule.
-    conditions.push(hooks.ready);
-    conditions.push(
-      withinTotalsSql({
+  // Alone, a known pair (an update or a 409), a record past a limit, or a project's first creation (its
+  // hooks need a schedule made first) is left to the caller's transactional path.
+  const onlyIf = alone
+    ? sql`where not exists (select 1 from owners) and ${hooks.ready} and ${withinTotalsSql({
         identifiers: sql`jsonb_array_length(x.v -> 'identifier')`,
         data_bytes: sql`octet_length((x.v -> 'data')::text)`,
         metadata_bytes: sql`0`,
-      }),
-    );
-  }
+      })}`
+    : sql``;
   // Everything after the insert reads the input, not the insert's RETURNING: a new record stores exactly
   // what was sent, so returning the rows and joining them back to the input by id only repeated what
   // `x` holds.
-  const [made] = await queryRows<{ sizes: number[] | null; at: string; hooked: boolean; owners?: OwnerRow[] | null }>(
+  const [made] = await queryRows<{ sizes: number[] | null; at: string; hooked: boolean }>(
     ctx.db,
     sql`
-    with ${unlessKnown ? sql`${ownersSql(ctx, unlessKnown)}, ` : sql``}x as materialized (
-      select * from jsonb_to_recordset(${rowsJson}::jsonb) as x(o int, id uuid, e uuid, v jsonb)
-      ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
+    with ${alone ? sql`${ownersSql(ctx, { kind, pairs: alone.pairs })}, ` : sql``}x as materialized (
+      select * from jsonb_to_recordset(${rowsJson}::jsonb) as x(o int, id uuid, e uuid, v jsonb) ${onlyIf}
     ), inserted as (
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data, created_at, updated_at)
       select ${ctx.projectId}::uuid, x.id, ${values}, x.v -> 'data', now(), now() from x
@@ -122,11 +113,9 @@ export async function insertRecords(
       from x
     ), ${withPairs ? sql`${pairsInsert(ctx, kind)}, ` : sql``}${recording.ctes}, ${hooks.ctes}
     select array_agg(octet_length((x.v -> 'data')::text) order by x.o) as sizes, now()::text as at, ${hooks.complete} as hooked
-      ${unlessKnown ? sql`, (select json_agg(owners) from owners) as owners` : sql``}
     from x${recording.from}`,
   );
-  const { sizes, at, hooked, owners } = made!;
-  if (owners?.length) return { rows: [], hooked: true, owners: ownerMap(owners) };
+  const { sizes, at, hooked } = made!;
   if (alone && !sizes) return { rows: [], hooked: true };
   if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
   const rows = fresh.map((f, o): RawRecord => {

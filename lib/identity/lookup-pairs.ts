@@ -23,14 +23,10 @@ export interface LookupInput {
 export async function lookupPairs(ctx: ProjectContext, input: LookupInput): Promise<Map<string, string>> {
   if (!input.pairs.length) return new Map();
   const rows = await queryRows<OwnerRow>(ctx.db, sql`with ${ownersSql(ctx, input)} select * from owners`);
-  return ownerMap(rows);
-}
-
-export type OwnerRow = { source: string; external_id: string; record_id: string };
-
-export function ownerMap(rows: OwnerRow[]): Map<string, string> {
   return new Map(rows.map((r) => [pairKey(r.source, r.external_id), r.record_id]));
 }
+
+type OwnerRow = { source: string; external_id: string; record_id: string };
 
 /**
  * The lookup as a WITH list ending in `owners (source, external_id, record_id)`, so a statement can act on

@@ -6,7 +6,7 @@ import { onRecordsCreated } from "./on-created";
 import { insertRecords, type RawRecord } from "./insert-records";
 import { pairsAsSent, writeIdentifiers } from "./write-identifiers";
 import { pairKey } from "./pair-key";
-import { type Plan, planTargets, type Target } from "./plan-targets";
+import { planTargets, type Target } from "./plan-targets";
 import type { StoredIdentifier } from "./resolve";
 import type { Identifier } from "./schemas";
 import { KINDS, type Kind } from "./tables";
@@ -55,8 +55,7 @@ export interface UpsertedRecords {
  * statements: one identifier lookup (locking the records named), one insert of the new records, one
  * insert of their identifiers and of pairs new to existing records (part of the records' insert when
  * the call only creates records and no pair has metadata), one merge of the existing records, one
- * insert of system events, and the creation hooks (anniversary assignments) once for all. A single item
- * without metadata is looked up and, if none of its pairs is known, created in one statement.
+ * insert of system events, and the creation hooks (anniversary assignments) once for all.
  *
  * Items are applied in order, as if one after another: items naming the same record (by a known pair,
  * or by a new pair an earlier item introduced) are folded into one change of it (columns: last wins;
@@ -76,30 +75,8 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
       unique.set(keys[i]![j]!, p);
     });
   });
-  const pairs = [...unique.values()];
-  // A single upsert whose pairs carry no metadata (Segment's calls in their transaction, and upsertOne's
-  // when createAlone could not write) first tries the plan "none of its pairs is known": one statement
-  // looks the pairs up and creates the record only if none names one; when one does, it answers the
-  // lookup instead and the item is planned again with the owners it found (the records locked as
-  // lookupPairs locks them). A new record costs one statement fewer, an update none more
-  // (docs/decisions/0021-a-new-record-in-one-statement.md, option 2).
-  let speculated: { plan: Plan; made: Awaited<ReturnType<typeof insertRecords>> } | undefined;
-  let owner: Map<string, string>;
-  if (reject && items.length === 1 && items[0]!.identifier.every((p) => !p.metadata)) {
-    const plan = planTargets(kind, items, keys, new Map(), opts);
-    const made = await insertRecords(ctx, {
-      kind,
-      fresh: [...plan.targets.values()],
-      withPairs: true,
-      unlessKnown: { kind, pairs, lock: true },
-    });
-    if (made.owners) owner = made.owners;
-    else {
-      speculated = { plan, made };
-      owner = new Map();
-    }
-  } else owner = await lookupPairs(ctx, { kind, pairs, lock: reject });
-  const { targets, ids, created } = speculated?.plan ?? planTargets(kind, items, keys, owner, opts);
+  const owner = await lookupPairs(ctx, { kind, pairs: [...unique.values()], lock: reject });
+  const { targets, ids, created } = planTargets(kind, items, keys, owner, opts);
 
   const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
   // A batch that only creates records, without identifier metadata (what batches and imports of new
@@ -109,7 +86,7 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
     fresh.length === targets.size &&
     fresh.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
   // One statement creates the new records with their `*.created` events and creation hooks.
-  const made = speculated?.made ?? (await insertRecords(ctx, { kind, fresh, withPairs: pairsWithRecords }));
+  const made = await insertRecords(ctx, { kind, fresh, withPairs: pairsWithRecords });
   const rows = made.rows;
   const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
   const added = pairsWithRecords
