@@ -178,8 +178,8 @@ describe("a batch of outcomes the database refuses", () => {
 describe("fairness", () => {
   /** `n` messages due now for destination `d` of project `t`, queued as the pipeline would (its delay is not under test). */
   const queue = async (t: TestProject, d: string, n: number) => {
-    await sql`insert into destination_deliveries (project_id, destination_id, event_name, payload)
-      select ${t.projectId}::uuid, ${d}::uuid, 'Queued',
+    await sql`insert into destination_deliveries (project_id, destination_id, event_name, next_attempt_at, payload)
+      select ${t.projectId}::uuid, ${d}::uuid, 'Queued', now(),
         jsonb_build_object('type', 'Queued', 'timestamp', now(), 'data', jsonb_build_object('i', i))
       from generate_series(1, ${n}) i`;
     await sql`select pg_notify('relay_destinations', '')`;
