@@ -1,6 +1,6 @@
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
-import { logContext } from "./context";
+import { logContext } from "./log-context";
 
 /**
  * Paths redacted from every line: credentials must not reach log storage even when a whole request or
