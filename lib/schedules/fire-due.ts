@@ -80,7 +80,7 @@ interface FiredGroup {
  * JavaScript: lock the firings' assignments (SKIP LOCKED: a firing whose assignment another worker or a
  * pause holds is left for a later batch), insert one `scheduled.<name>` event per on-time firing into
  * `events` (pipeline step 1, its data built in SQL), mark the firings fired (or skipped, when over an
- * hour late: DESIGN.md section 6) and mark single assignments with nothing else pending fired. Steps 2-4
+ * hour late: docs/decisions/0023) and mark single assignments with nothing else pending fired. Steps 2-4
  * are enqueued here as the drain enqueues them, so the events never pass through `event_intake`.
  * Recurring assignments' cycles are then closed by completeCycles. A crash before commit leaves
  * everything pending for the next claimer; nothing is recorded twice because the events and the marks
