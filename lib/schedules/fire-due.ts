@@ -137,7 +137,7 @@ async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireRes
       select j.*, i.id as event_id from joined j join unnest(${ids}) with ordinality as i(id, n) on i.n = j.n
     ), recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
-      -- The spec's fields win over same-named keys of the assignment's data.
+      -- The firing's own fields win over same-named keys of the assignment's data.
       select project_id, event_id, name, user_id, organization_id,
         data || jsonb_build_object('schedule_id', schedule_id, 'schedule_offset_id', offset_id, 'offset', "offset", 'fire_at', fire_at_text),
         'system', fire_at
@@ -347,7 +347,7 @@ function toEvent(f: DueFiring, a: LockedAssignment, offset: string): SystemEvent
     userId: a.user_id,
     organizationId: a.organization_id,
     occurredAt: fireAt,
-    // The spec's fields win over same-named keys of the assignment's data.
+    // The firing's own fields win over same-named keys of the assignment's data.
     data: {
       ...a.data,
       schedule_id: a.schedule_id,
