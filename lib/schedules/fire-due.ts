@@ -8,7 +8,8 @@ import { completeCycles, LATE_LIMIT } from "./cycles";
 import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
 import { systemContext, type AppContext } from "@/lib/access/context";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { enqueueSteps, type RecordedEvent } from "@/lib/pipeline/enqueue-steps";
+import { enqueueSteps } from "@/lib/pipeline/enqueue-steps";
+import type { RecordedEvent } from "@/lib/pipeline/open-batch";
 
 export interface FireResult {
   /** Firings this batch claimed (including any it had to leave because their assignment was busy). */
