@@ -2,8 +2,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { processSingleton } from "@/lib/process/singleton";
 
 /**
- * Every Prometheus metric of the web and the worker, in one registry (documented in the README's
- * "Operations" section). Gauges that describe the whole system (backlog, due firings) are read from the
+ * Every Prometheus metric of the web and the worker, in one registry (documented in docs/operations.md,
+ * "Metrics"). Gauges that describe the whole system (backlog, due firings) are read from the
  * database at scrape time by `collectSystemGauges`, so any process answers them alike.
  */
 function create() {
