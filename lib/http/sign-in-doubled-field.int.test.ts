@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createTestAdmin } from "../../scripts/test/sessions";
-import { doorsServerForFile, freshAddress, outboxPath, server } from "./doors-fixtures";
+import { doorsServerForFile, freshAddress, outboxPath, server } from "../../test/fixtures/doors";
 
 /*
  * Issue 43: Auth.js mails the last `email` field of a sign-in form; a limit that counted the first let
  * `email=junk-N@…&email=victim@…` reach the victim without end, and a JSON body was counted under one
- * shared empty key. Against a server of this file's own (doors-fixtures.ts: 5 sign-in mails an hour per
+ * shared empty key. Against a server of this file's own (test/fixtures/doors.ts: 5 sign-in mails an hour per
  * recipient).
  */
 doorsServerForFile("sign-in-doubled-field");
