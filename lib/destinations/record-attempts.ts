@@ -68,7 +68,11 @@ export async function recordAttempts(
           then 'Turned off: the receiver answered 410 Gone at ' || to_char(per.at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC.'
           else t.disabled_reason end,
         updated_at = case when per.gone then now() else t.updated_at end
-      from per where t.project_id = per.p and t.id = per.d`);
+      -- Only a destination whose state changes is written: a healthy one's row stays as it is, batch after batch.
+      from per where t.project_id = per.p and t.id = per.d
+        and (per.gone or (per.ok and t.failing_since is not null) or (not per.ok and t.failing_since is null))`);
+    // Only a failure can make a destination fail long enough to be turned off.
+    if (outcomes.every((o) => o.ok)) return;
     await tx.execute(sql`
       update destinations set enabled = false, updated_at = now(),
         disabled_reason = 'Turned off: every attempt failed since ' || to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC.'

@@ -19,7 +19,7 @@ const tags = ["Admin: destinations"];
 const idParams = projectParams.extend({ id: z.uuid() });
 const missing = "No such destination.";
 const badUrl = errorResponse(
-  "Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names a private, loopback or link-local address is refused with `errors[0].path` = `url`.",
+  "Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names an address that is not global (private, loopback, link-local, documentation, reserved; IPv6 outside global unicast) is refused with `errors[0].path` = `url`.",
 );
 
 registerPath({
@@ -29,7 +29,7 @@ registerPath({
   tags,
   summary: "List destinations (newest first), with their health",
   description:
-    "Each destination with its health: attempts and success rate over 24 h, last error, backlog. Never the secret. Role `support` or above.",
+    "Each destination with its health: attempts and success rate over 24 h, last error, backlog (counts stop at 10,000). Never the secret; the URL masked after its origin and first path segment. Role `support` or above.",
   request: { params: projectParams, query: listDestinationsQuery },
   responses: ok(listOf(destinationOutput, "DestinationList"), "A page of destinations."),
 });
@@ -40,9 +40,13 @@ registerPath({
   tags,
   summary: "Create a destination",
   description:
-    "Events whose name matches `events` (and whose data contains `filter`) are POSTed to `url` as Standard Webhooks messages, at least once. The answer carries the signing secret (`whsec_…`) this once. Role `editor` or above.",
+    "Events whose name matches `events` (and whose data contains `filter`) are POSTed to `url` as Standard Webhooks messages, at least once. The answer carries the signing secret (`whsec_…`) and the whole URL this once. A project holds at most DESTINATIONS_PER_PROJECT (default 50). Role `editor` or above.",
   request: { params: projectParams, body: jsonBody(createDestinationBody) },
-  responses: { 201: jsonResponse(createdDestinationOutput, "Created; `secret` is shown only here."), 400: badUrl },
+  responses: {
+    201: jsonResponse(createdDestinationOutput, "Created; `secret` is shown only here."),
+    400: badUrl,
+    422: errorResponse("The project already holds DESTINATIONS_PER_PROJECT destinations; nothing was written."),
+  },
 });
 registerPath({
   method: "get",
@@ -101,7 +105,7 @@ registerPath({
   tags,
   summary: "The delivery log (newest first)",
   description:
-    "Each message with its `webhook_id`, event, state, attempts (time, status, latency, the answer's first 1 KiB) and when the next attempt is due. Filter with `state`.",
+    "Each message with its `webhook_id`, event, state, newest 5 attempts (time, status, latency, the answer's first 256 characters) and when the next attempt is due; at most 50 a page. Filter with `state`.",
   request: { params: idParams, query: listDeliveriesQuery },
   responses: found(listOf(deliveryOutput, "DeliveryList"), "A page of deliveries.", missing),
 });
@@ -111,8 +115,14 @@ registerPath({
   permission: "destinations.write",
   tags,
   summary: "Send a message again now, with its original webhook-id",
+  description:
+    "A pending or failed message: role `editor` or above. A message already delivered is sent again, a replay: role `admin`.",
   request: { params: idParams.extend({ deliveryId: z.uuid() }) },
-  responses: { 202: jsonResponse(deliveryOutput, "Due now."), 404: errorResponse("No such delivery.") },
+  responses: {
+    202: jsonResponse(deliveryOutput, "Due now."),
+    403: errorResponse("The message was delivered and the credential may not replay."),
+    404: errorResponse("No such delivery."),
+  },
 });
 registerPath({
   method: "post",
