@@ -2,8 +2,8 @@ import { BlockList, isIP } from "node:net";
 
 /**
  * Addresses no destination may reach unless DESTINATIONS_ALLOW_HOSTS lists them: loopback, RFC 1918,
- * link-local (cloud metadata lives there), unique-local, "this network", CGNAT, multicast, reserved, and
- * the IPv6 forms of each (IPv4-mapped addresses are unwrapped before the check).
+ * link-local (cloud metadata lives there), unique-local, "this network", CGNAT, multicast, reserved,
+ * benchmarking, NAT64 and documentation ranges (the list docs/destinations.md gives), and the IPv6 forms of each (IPv4-mapped addresses are unwrapped before the check).
  */
 const FORBIDDEN = (() => {
   const b = new BlockList();
@@ -15,8 +15,11 @@ const FORBIDDEN = (() => {
     ["169.254.0.0", 16],
     ["172.16.0.0", 12],
     ["192.0.0.0", 24],
+    ["192.0.2.0", 24],
     ["192.168.0.0", 16],
     ["198.18.0.0", 15],
+    ["198.51.100.0", 24],
+    ["203.0.113.0", 24],
     ["224.0.0.0", 4],
     ["240.0.0.0", 4],
   ] as const)
@@ -28,6 +31,7 @@ const FORBIDDEN = (() => {
     ["fc00::", 7],
     ["ff00::", 8],
     ["64:ff9b::", 96],
+    ["2001:2::", 48],
     ["2001:db8::", 32],
   ] as const)
     b.addSubnet(net, bits, "ipv6");

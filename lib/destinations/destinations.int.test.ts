@@ -19,6 +19,8 @@ const WORKER_ENV = {
   DESTINATIONS_ALLOW_HOSTS: "127.0.0.1,localhost",
   DESTINATION_RETRY_SCHEDULE: "200ms,300ms,500ms,1s,1s,2s,2s,3s,5s",
   DESTINATION_POLL_MS: "100",
+  // 10 s by default: lowered so the timeout is seen in seconds.
+  DESTINATION_ATTEMPT_TIMEOUT: "2s",
 };
 
 const create = async (body: Record<string, unknown>, key = p.keys.editor) => {
@@ -142,6 +144,7 @@ describe("delivery", () => {
     expect(ada.message.data.event).toMatchObject({ name: "Order Completed", data: { plan: "pro", total: 42 } });
     expect(ada.message.timestamp).toBe(ada.message.data.event.occurred_at);
     expect(ada.webhookId).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(ada.userAgent).toBe("Relay-Webhooks/1");
     const entered = at("/journeys").map((r) => r.message);
     expect(entered.map((m) => m.type)).toEqual(["journey.user.entered", "journey.user.entered"]);
     expect(entered[0]!.data.journey).toMatchObject({ id: journey.body.id, name: "Onboarding" });
@@ -260,6 +263,35 @@ describe("delivery", () => {
     expect(log.data[0].state).toBe("failed");
     expect(log.data[0].attempts).toHaveLength(1);
     rx.answerWith(() => 200);
+    // Turned on again: the reason is cleared and new events go out once more.
+    const on = await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: true } });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ enabled: true, disabled_reason: null });
+    await track([{ name: "Gone", user: "gone-2" }]);
+    await waitFor(
+      async () => at("/gone").some((r) => r.message.data.user.identifiers[0].external_id === "gone-2"),
+      30_000,
+      "a delivery after turning it on",
+    );
+    await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: false } });
+  });
+
+  it("gives up on an attempt that gets no answer within the attempt timeout, and retries it", async () => {
+    const d = (await create({ name: "slow", url: rx.url("/slow"), events: ["Slow"] })).body;
+    let calls = 0;
+    rx.answerWith((r) => (r.path === "/slow" && ++calls === 1 ? "hang" : 200));
+    await track([{ name: "Slow", user: "slow-1" }]);
+    const log = await waitFor(async () => {
+      const b = await deliveries(d.id);
+      return b.data[0]?.state === "delivered" ? b : null;
+    });
+    const [first, second] = log.data[0].attempts;
+    expect(first).toMatchObject({ status: null, error: "no answer within 2 s" });
+    expect(first.latency_ms).toBeGreaterThanOrEqual(1_900);
+    expect(first.latency_ms).toBeLessThan(10_000);
+    expect(second.status).toBe(200);
+    rx.answerWith(() => 200);
+    await api("PATCH", p.admin(`/destinations/${d.id}`), { key: p.keys.editor, body: { enabled: false } });
   });
 
   it("does not follow redirects: a 3xx is a failed attempt", async () => {

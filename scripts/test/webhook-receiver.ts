@@ -9,6 +9,8 @@ export interface Received {
   signature: string;
   body: string;
   message: { type: string; timestamp: string; data: Record<string, any> };
+  /** The request's user-agent header. */
+  userAgent: string;
   /** Which of the receiver's secrets verified this message (by index). */
   verifiedBy: number[];
   /** The status answered, or "hang" (never answered). */
@@ -66,6 +68,7 @@ export async function startReceiver(port = 0, opts: { closeKeptAlive?: boolean }
         signature: headers["webhook-signature"],
         body,
         message: JSON.parse(body),
+        userAgent: String(req.headers["user-agent"] ?? ""),
         verifiedBy,
       };
       received.push(r);
