@@ -365,8 +365,7 @@ describe("delivery", () => {
     expect(again.attempts.map((a: { status: number }) => a.status)).toEqual([200, 200]);
     const body = { since };
     expect((await api("POST", p.admin(`/destinations/${d.id}/replay`), { key: p.keys.editor, body })).status).toBe(403);
-    // A window past the rules (7 days; 10,000 messages) is a well-formed body breaking a rule: 422, and
-    // nothing queued.
+    // A window past the rules (here 7 days) is a well-formed body breaking a rule: 422, and nothing queued.
     const queuedFor = async () =>
       (
         await sql`select count(*)::int as n from destination_deliveries where project_id = ${p.projectId} and destination_id = ${d.id}`
@@ -376,18 +375,6 @@ describe("delivery", () => {
     const wide = await api("POST", p.admin(`/destinations/${d.id}/replay`), { key: p.keys.admin, body: tooWide });
     expect(wide.status).toBe(422);
     expect(wide.body.errors[0].path).toBe("since");
-    const [u] = await sql`select user_id from events where project_id = ${p.projectId} and name = 'Replay' limit 1`;
-    const manyAt = new Date(Date.now() - 3 * 86_400_000);
-    await sql`insert into events (project_id, name, user_id, origin, occurred_at)
-      select ${p.projectId}::uuid, 'Replay', ${u!.user_id}::uuid, 'client', ${manyAt.toISOString()}::timestamptz + make_interval(secs => i)
-      from generate_series(1, 10001) i`;
-    const tooMany = {
-      since: manyAt.toISOString(),
-      until: new Date(manyAt.getTime() + 86_400_000).toISOString(),
-    };
-    const many = await api("POST", p.admin(`/destinations/${d.id}/replay`), { key: p.keys.admin, body: tooMany });
-    expect(many.status).toBe(422);
-    expect(many.body.detail).toContain("10001 messages");
     expect(await queuedFor()).toBe(queuedBefore);
     const replay = await api("POST", p.admin(`/destinations/${d.id}/replay`), { key: p.keys.admin, body });
     expect(replay.status).toBe(202);
