@@ -121,7 +121,7 @@ export function applicationName(): string {
 }
 
 /**
- * Connections in this process's pool: DATABASE_POOL_SIZE, else 4 in a web process and 10 in the worker.
+ * Connections in this process's pool: DATABASE_POOL_SIZE, else 4 in a web process and 16 in the worker.
  *
  * A web process is one JavaScript thread, and a handful of connections keep the database as busy as that
  * thread can: when every connection has a query in flight, postgres.js pipelines the next ones onto them
@@ -130,9 +130,10 @@ export function applicationName(): string {
  * (docs/decisions/0007-few-connections-per-web-process.md; docs/scaling.md). The cost: a query queued
  * behind a slow one on a busy connection waits for it, and a 5th concurrent transaction waits for a
  * connection. The worker runs several transactions at once (pipeline jobs, schedule claimers, imports),
- * so it keeps 10.
+ * so it keeps 10, and 6 more for pg-boss's fetches and supervision, which run on this pool
+ * (lib/queue/pool-adapter.ts) instead of a pool of pg-boss's own.
  */
-export const DEFAULT_POOL_SIZE = { web: 4, worker: 10 } as const;
+export const DEFAULT_POOL_SIZE = { web: 4, worker: 16 } as const;
 
 export function poolSize(env: Record<string, string | undefined> = process.env): number {
   const set = env.DATABASE_POOL_SIZE?.trim();

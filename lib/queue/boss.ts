@@ -1,8 +1,9 @@
 import { PgBoss } from "pg-boss";
-import { databaseUrl } from "@/db/client";
+import { getSql } from "@/db/client";
 import { mailRetryPolicy } from "@/lib/mail/retry-policy";
 import { log } from "@/lib/observability/logger";
 import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
+import { poolAdapter } from "./pool-adapter";
 
 /**
  * Queue options: a heartbeat so a SIGKILLed worker's jobs are retried within seconds, and generous
@@ -27,7 +28,7 @@ let current: Promise<PgBoss> | undefined;
 /**
  * The process's pg-boss instance. The worker starts it with supervision (it works the queues); any other
  * process (the web app, the CLI) gets a send-only instance on its first `enqueue`: no supervision, no
- * cron, a pool of one. Either way every queue exists before the first send, so a job requested before
+ * cron. Both run on the process's pool. Either way every queue exists before the first send, so a job requested before
  * any worker ever started is not refused.
  */
 export function getBoss(options: { worker?: boolean } = {}): Promise<PgBoss> {
@@ -40,12 +41,13 @@ export function getBoss(options: { worker?: boolean } = {}): Promise<PgBoss> {
 
 async function startBoss(worker: boolean): Promise<PgBoss> {
   const boss = new PgBoss({
-    connectionString: databaseUrl(),
+    // The process's own pool (lib/queue/pool-adapter.ts): it follows a multi-host DATABASE_URL to the primary.
+    db: poolAdapter(getSql()),
     schema: BOSS_SCHEMA,
     ...(worker
       ? // Supervision every few seconds (default 60) so a dead worker's jobs come back within seconds.
-        { application_name: "relay-worker", max: 6, superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 }
-      : { application_name: "relay-sender", max: 1, supervise: false, schedule: false }),
+        { superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 }
+      : { supervise: false, schedule: false }),
   });
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   await boss.start();
