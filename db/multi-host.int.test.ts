@@ -15,8 +15,10 @@ const real = new URL(ADMIN_URL);
 const realHost = `${real.hostname}:${real.port || 5432}`;
 
 const servers: net.Server[] = [];
+const sockets: net.Socket[] = [];
 afterEach(async () => {
   await closeDatabase();
+  for (const c of sockets.splice(0)) c.destroy();
   for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
 });
 
@@ -31,11 +33,7 @@ async function closedPort(): Promise<number> {
 
 /** Accepts connections and never says a word, like a host whose PostgreSQL is wedged. */
 async function silentHost(): Promise<number> {
-  const held: net.Socket[] = [];
-  const s = net.createServer((c) => held.push(c));
-  s.on("close", () => {
-    for (const c of held) c.destroy();
-  });
+  const s = net.createServer((c) => sockets.push(c));
   servers.push(s);
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
   return (s.address() as net.AddressInfo).port;
@@ -45,6 +43,7 @@ async function silentHost(): Promise<number> {
 async function promoteOn(port: number) {
   const s = net.createServer((c) => {
     const up = net.connect(Number(real.port || 5432), real.hostname);
+    sockets.push(c, up);
     c.pipe(up).pipe(c);
     c.on("error", () => up.destroy());
     up.on("error", () => c.destroy());

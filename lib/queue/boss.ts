@@ -1,5 +1,5 @@
 import { PgBoss } from "pg-boss";
-import { getSql } from "@/db/client";
+import { getQueueSql } from "@/db/client";
 import { mailRetryPolicy } from "@/lib/mail/retry-policy";
 import { log } from "@/lib/observability/logger";
 import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
@@ -28,7 +28,7 @@ let current: Promise<PgBoss> | undefined;
 /**
  * The process's pg-boss instance. The worker starts it with supervision (it works the queues); any other
  * process (the web app, the CLI) gets a send-only instance on its first `enqueue`: no supervision, no
- * cron. Both run on the process's pool. Either way every queue exists before the first send, so a job requested before
+ * cron, a pool of one. Either way every queue exists before the first send, so a job requested before
  * any worker ever started is not refused.
  */
 export function getBoss(options: { worker?: boolean } = {}): Promise<PgBoss> {
@@ -41,8 +41,9 @@ export function getBoss(options: { worker?: boolean } = {}): Promise<PgBoss> {
 
 async function startBoss(worker: boolean): Promise<PgBoss> {
   const boss = new PgBoss({
-    // The process's own pool (lib/queue/pool-adapter.ts): it follows a multi-host DATABASE_URL to the primary.
-    db: poolAdapter(getSql()),
+    // postgres.js, like every connection of Relay (lib/queue/pool-adapter.ts): it follows a multi-host
+    // DATABASE_URL to the primary. Six connections in the worker, one in a process that only sends.
+    db: poolAdapter(getQueueSql(worker ? 6 : 1)),
     schema: BOSS_SCHEMA,
     ...(worker
       ? // Supervision every few seconds (default 60) so a dead worker's jobs come back within seconds.

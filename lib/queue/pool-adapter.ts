@@ -8,10 +8,10 @@ export interface QueueDatabase {
 const STARTS_TRANSACTION = /^\s*BEGIN\b/i;
 
 /**
- * pg-boss on Relay's own postgres.js pool instead of the node-postgres pool it would open: node-postgres
- * cannot parse a multi-host DATABASE_URL (`postgres://h1:p1,h2:p2/db?target_session_attrs=read-write`),
- * and one pool means one reconnect policy and one view of which node is the primary
- * (docs/decisions/0022-failover-on-pg-auto-failover.md).
+ * pg-boss on a postgres.js pool (db/client.ts `getQueueSql`) instead of the node-postgres pool it would
+ * open: node-postgres cannot parse a multi-host DATABASE_URL
+ * (`postgres://h1:p1,h2:p2/db?target_session_attrs=read-write`), and one driver means one connect and
+ * reconnect policy for every connection of the process (docs/decisions/0027-failover.md).
  *
  * - Without parameters a statement goes through the simple protocol, which is what runs pg-boss's
  *   multi-statement scripts (schema install, maintenance); their rows are flattened, so a RETURNING
