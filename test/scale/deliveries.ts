@@ -1,6 +1,20 @@
 import type postgres from "postgres";
 import { webhookIdOf } from "../../lib/destinations/sign";
 import type { startReceiver } from "../../scripts/test/webhook-receiver";
+import { waitFor } from "../../scripts/test/worker";
+
+/** Waits until no message of the destination is still pending (a claim cut by a failover waits out its lease). */
+export async function waitDelivered(sql: postgres.Sql, projectId: string, destinationId: string, timeoutMs = 90_000) {
+  await waitFor(
+    async () => {
+      const [r] = await sql`select count(*)::int as n from destination_deliveries
+        where project_id = ${projectId} and destination_id = ${destinationId} and state = 'pending'`;
+      return r!.n === 0;
+    },
+    timeoutMs,
+    "every message delivered",
+  );
+}
 
 /**
  * Holds a destination to "each message acknowledged once": every recorded event it subscribes to has one

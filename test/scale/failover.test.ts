@@ -13,7 +13,7 @@ import {
 } from "../../scripts/ha-formation";
 import { startReceiver } from "../../scripts/test/webhook-receiver";
 import { startCluster, type Cluster } from "./cluster";
-import { verifyDeliveries } from "./deliveries";
+import { verifyDeliveries, waitDelivered } from "./deliveries";
 import { type Answer, type Ledger, runLoad, summarize } from "./load";
 import { setUpProject, warmUp } from "./project";
 import { stopRun, TWO_BY_TWO } from "./two-by-two";
@@ -190,6 +190,7 @@ describe("the primary's machine lost under load", () => {
   it("lost nothing acknowledged: events, fan-outs, lists, journeys, firings and deliveries once each", async () => {
     await waitSettled(sql, setup.projectId, 90_000);
     expect(await verifyLedger(sql, setup.projectId, ledger, setup)).toEqual([]);
+    await waitDelivered(sql, setup.projectId, setup.destinationId);
     expect(
       await verifyDeliveries(sql, setup.projectId, setup.destinationId, "Purchased", receivedFor(setup.projectId)),
     ).toEqual([]);
@@ -235,6 +236,7 @@ describe("a switchover under load", () => {
 
     await waitSettled(sql, setup.projectId, 90_000);
     expect(await verifyLedger(sql, setup.projectId, ledger, setup)).toEqual([]);
+    await waitDelivered(sql, setup.projectId, setup.destinationId);
     expect(
       await verifyDeliveries(sql, setup.projectId, setup.destinationId, "Purchased", receivedFor(setup.projectId)),
     ).toEqual([]);
