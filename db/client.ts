@@ -8,7 +8,7 @@ export type Transaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** The database or an open transaction: verbs accept either, so an outer transaction can be reused. */
 export type DbOrTx = Transaction | Db;
 
-let cached: { sql: postgres.Sql; db: Db; listen?: postgres.Sql } | undefined;
+let cached: { sql: postgres.Sql; db: Db; listen?: postgres.Sql; queue?: postgres.Sql } | undefined;
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -42,17 +42,32 @@ export function getListenSql(): postgres.Sql {
   }));
 }
 
+/**
+ * pg-boss's pool (lib/queue/pool-adapter.ts): the same DATABASE_URL (multi-host included), connect timeout
+ * and reconnect policy as the main pool, but a client of its own, because drizzle replaces its client's
+ * date and JSON serializers with pass-throughs (it serializes those itself) and pg-boss binds Dates and
+ * objects. Closed with the main pool.
+ */
+export function getQueueSql(max: number): postgres.Sql {
+  const d = getDatabase();
+  return (d.queue ??= postgres(databaseUrl(), poolOptions(max)));
+}
+
+function poolOptions(max: number): postgres.Options<Record<string, postgres.PostgresType>> {
+  return {
+    max,
+    connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
+    idle_timeout: 30,
+    backoff: reconnectDelaySeconds,
+    onnotice: () => {},
+    // OLTP statements only: JIT compilation costs more than it saves and misfires on overestimated plans.
+    connection: { jit: "off", application_name: applicationName() },
+  };
+}
+
 function getDatabase() {
   if (!cached) {
-    const sql = postgres(databaseUrl(), {
-      max: poolSize(),
-      connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
-      idle_timeout: 30,
-      backoff: reconnectDelaySeconds,
-      onnotice: () => {},
-      // OLTP statements only: JIT compilation costs more than it saves and misfires on overestimated plans.
-      connection: { jit: "off", application_name: applicationName() },
-    });
+    const sql = postgres(databaseUrl(), poolOptions(poolSize()));
     cached = { sql, db: drizzle(preparedStatements() ? preparing(sql) : sql, { schema, casing: "snake_case" }) };
   }
   return cached;
@@ -145,8 +160,8 @@ export function poolSize(env: Record<string, string | undefined> = process.env):
 
 export async function closeDatabase() {
   if (cached) {
-    const { sql, listen } = cached;
+    const { sql, listen, queue } = cached;
     cached = undefined;
-    await Promise.all([sql.end({ timeout: 5 }), listen?.end({ timeout: 1 })]);
+    await Promise.all([sql.end({ timeout: 5 }), listen?.end({ timeout: 1 }), queue?.end({ timeout: 5 })]);
   }
 }

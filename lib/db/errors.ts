@@ -35,6 +35,9 @@ const UNAVAILABLE_CODES = new Set([
   "57P01",
   "57P02",
   "57P03",
+  // read_only_sql_transaction: the node took the connection as a primary and is a standby now (a
+  // switchover demotes it); the next connection finds the new primary (target_session_attrs=read-write).
+  "25006",
   "53300",
   "53000",
 ]);

@@ -8,6 +8,9 @@ export interface Check {
   detail: string;
   value?: number | null;
   limit?: number;
+  /** The database check only: the PostgreSQL this process talks to (host:port) and whether it takes writes. */
+  node?: string;
+  writable?: boolean;
 }
 
 export interface Readiness {
@@ -47,7 +50,14 @@ export async function checkReadiness(ctx: AppContext<Db>, limits = readinessLimi
   const unknown: Check = { ok: false, detail: "unknown: the database is unreachable" };
   const checks: Readiness["checks"] = state
     ? {
-        database: { ok: true, detail: "reachable" },
+        // Behind a multi-host DATABASE_URL the pool should only ever reach the primary; a read-only node
+        // (a standby, or a primary being demoted in a switchover) cannot take the writes Relay exists for.
+        database: {
+          ok: state.writable,
+          detail: `${state.node}, ${state.writable ? "writable" : "read-only (not the primary)"}`,
+          node: state.node,
+          writable: state.writable,
+        },
         migrations: {
           ok: state.migrationsAtHead,
           detail: state.migrationsAtHead

@@ -16,6 +16,10 @@ export interface SystemState {
   migrationsApplied: number;
   migrationsHead: number;
   migrationsAtHead: boolean;
+  /** The PostgreSQL the statement ran on, as host:port (a multi-host DATABASE_URL names several). */
+  node: string;
+  /** Whether that node takes writes: a primary, not a standby (in recovery) or a read-only session. */
+  writable: boolean;
 }
 
 const HEAD = journal.entries[journal.entries.length - 1]!;
@@ -38,6 +42,8 @@ export async function readSystemState(
     heartbeat_age: number | null;
     migrations_applied: number;
     at_head: boolean;
+    node: string;
+    writable: boolean;
   }>(
     db,
     sql`
@@ -50,7 +56,9 @@ export async function readSystemState(
       (select coalesce(sum(delivered), 0) from event_fanouts where finished_at is null)::int as fanouts_delivered,
       extract(epoch from now() - (select max(seen_at) from worker_heartbeats))::float8 as heartbeat_age,
       (select count(*) from drizzle.__drizzle_migrations)::int as migrations_applied,
-      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head`,
+      coalesce((select max(created_at) from drizzle.__drizzle_migrations), 0)::bigint >= ${HEAD.when} as at_head,
+      coalesce(host(inet_server_addr()) || ':' || inet_server_port(), 'local socket') as node,
+      not pg_is_in_recovery() and current_setting('transaction_read_only') = 'off' as writable`,
   );
   return {
     intakeBacklog: row!.intake_backlog,
@@ -63,5 +71,7 @@ export async function readSystemState(
     migrationsApplied: row!.migrations_applied,
     migrationsHead: journal.entries.length,
     migrationsAtHead: row!.at_head,
+    node: row!.node,
+    writable: row!.writable,
   };
 }

@@ -1,8 +1,9 @@
 import { PgBoss } from "pg-boss";
-import { databaseUrl } from "@/db/client";
+import { getQueueSql } from "@/db/client";
 import { mailRetryPolicy } from "@/lib/mail/retry-policy";
 import { log } from "@/lib/observability/logger";
 import { BOSS_SCHEMA, QUEUES, type QueueName } from "./jobs";
+import { poolAdapter } from "./pool-adapter";
 
 /**
  * Queue options: a heartbeat so a SIGKILLed worker's jobs are retried within seconds, and generous
@@ -40,12 +41,14 @@ export function getBoss(options: { worker?: boolean } = {}): Promise<PgBoss> {
 
 async function startBoss(worker: boolean): Promise<PgBoss> {
   const boss = new PgBoss({
-    connectionString: databaseUrl(),
+    // postgres.js, like every connection of Relay (lib/queue/pool-adapter.ts): it follows a multi-host
+    // DATABASE_URL to the primary. Six connections in the worker, one in a process that only sends.
+    db: poolAdapter(getQueueSql(worker ? 6 : 1)),
     schema: BOSS_SCHEMA,
     ...(worker
       ? // Supervision every few seconds (default 60) so a dead worker's jobs come back within seconds.
-        { application_name: "relay-worker", max: 6, superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 }
-      : { application_name: "relay-sender", max: 1, supervise: false, schedule: false }),
+        { superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 }
+      : { supervise: false, schedule: false }),
   });
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   await boss.start();
