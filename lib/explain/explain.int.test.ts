@@ -250,6 +250,41 @@ describe("journey explain", () => {
   });
 });
 
+describe("another project's journeys and events", () => {
+  it("answers 404 for another project's journey (whoever the user) and for another project's event", async () => {
+    const u = await upsertUser("mine-journeys");
+    const mine = await api("POST", p.admin("/journeys"), {
+      key: p.keys.editor,
+      body: { name: "Mine", entrances: [{ kind: "event", event_name: "Mine" }] },
+    });
+    const theirs = await api("POST", other.admin("/journeys"), {
+      key: other.keys.editor,
+      body: { name: "Theirs", entrances: [{ kind: "event", event_name: "Theirs" }] },
+    });
+    expect(theirs.status).toBe(201);
+    const sent = await api("POST", other.client("/users/events"), {
+      key: other.keys.client,
+      body: [{ name: "Theirs", identifier: [{ external_id: "their-user" }], data: {} }],
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    const theirEvent = await waitFor(
+      async () => (await api("GET", other.admin("/events?name=Theirs"), { key: other.keys.support })).body.data?.[0],
+      30_000,
+      "the other project's event",
+    );
+    const explainJourney = (journeyId: string, userId: string) =>
+      api("GET", p.admin(`/journeys/${journeyId}/explain?user_id=${userId}`), { key: p.keys.support });
+    expect((await explainJourney(mine.body.id, u)).status).toBe(200);
+    expect((await explainJourney(theirs.body.id, u)).status).toBe(404);
+    expect((await explainJourney(mine.body.id, theirEvent.user_id)).status).toBe(404);
+    // Their event exists (their key reads it); ours answers as for an id nobody has.
+    expect((await api("GET", other.admin(`/events/${theirEvent.id}/trace`), { key: other.keys.support })).status).toBe(
+      200,
+    );
+    expect((await api("GET", p.admin(`/events/${theirEvent.id}/trace`), { key: p.keys.support })).status).toBe(404);
+  });
+});
+
 describe("event trace and timeline", () => {
   it("traces an event that created its user, changed two lists and entered a journey", async () => {
     const l1 = await api("POST", p.admin("/lists"), {
