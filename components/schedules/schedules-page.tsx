@@ -12,7 +12,6 @@ import { roleAtLeast } from "@/lib/access/roles";
 import { QueryState } from "@/components/ui/query-state";
 import { AssignmentsPanel } from "./schedule-assignments";
 import type { Offset, Schedule } from "@/components/console/api-types";
-export type { Offset, Schedule };
 
 export function SchedulesPage() {
   const project = useProject();
