@@ -54,7 +54,12 @@ describe("1. an import cannot crash-loop the worker", () => {
       async () => {
         await send();
         const v = await getImport(id);
-        if (v.state === "running" || v.state === "queued") recordedWhileRunning = await recorded("Beat-");
+        // Counted between two reads that both say `running`: recorded while the import ran (not while it
+        // was still queued, nor after).
+        if (v.state === "running") {
+          const n = await recorded("Beat-");
+          if ((await getImport(id)).state === "running") recordedWhileRunning = n;
+        }
         return ["done", "failed", "cancelled"].includes(v.state) && v;
       },
       300_000,

@@ -133,8 +133,8 @@ describe("dynamic lists", () => {
 
   it("evaluates a new list over existing users, and members leave when their events age out of the window", async () => {
     const u = await upsertUser("ager");
-    const almostOld = new Date(Date.now() - 86_400_000 + 4_000).toISOString();
-    await track([{ name: "Logged In", identifier: [{ external_id: "ager" }], data: {}, timestamp: almostOld }]);
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await track([{ name: "Logged In", identifier: [{ external_id: "ager" }], data: {}, timestamp: anHourAgo }]);
     await waitFor(
       async () =>
         (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Logged In'`).length === 1,
@@ -145,7 +145,9 @@ describe("dynamic lists", () => {
       rules: { event: { name: "Logged In", within_days: 1 } },
     });
     await waitFor(async () => (await members(list.body.id)).includes(u), 15_000, "rebuild on creation");
-    await new Promise((r) => setTimeout(r, 4_500));
+    // A day passes for the event (time moved in SQL, not waited for): it now lies outside the window.
+    await sql`update events set occurred_at = occurred_at - interval '1 day'
+      where project_id = ${p.projectId} and name = 'Logged In'`;
     const { refreshWindowedLists } = await import("./refresh-windowed-lists");
     const { getDb } = await import("../../db/client");
     await refreshWindowedLists({ db: getDb() });
