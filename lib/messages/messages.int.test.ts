@@ -1,3 +1,4 @@
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
@@ -11,6 +12,8 @@ import { queueMessage, type QueueMessageInput } from "./queue-message";
  * Templates and the one send verb against a real worker and a real SMTP exchange: the worker sends
  * through the deployment's SMTP_URL (the sink), so what arrives is what a receiver would see.
  */
+// Providers on 127.0.0.1 (the sink, the Twilio stand-in) are allowed for this file's server and worker only.
+process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
 ownDatabaseForFile("relay_messages");
 
 let p: TestProject;
@@ -278,5 +281,180 @@ describe("sending", () => {
     sink.answer = null;
     expect(row.state).toBe("failed");
     expect(row.reason).toMatch(/550.*no such mailbox/);
+  });
+});
+
+describe("providers", () => {
+  let twilio: Server;
+  let twilioPort = 0;
+  const texts: { to: string; body: string; auth: string }[] = [];
+  let answers: number[] = [];
+
+  beforeAll(async () => {
+    // A loopback stand-in for Twilio's Messages API: form body in, 201 with a sid out (or a queued status).
+    twilio = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const status = answers.shift() ?? 201;
+        const form = new URLSearchParams(body);
+        if (status === 201)
+          texts.push({ to: form.get("To")!, body: form.get("Body")!, auth: req.headers.authorization ?? "" });
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify(status === 201 ? { sid: `SM${texts.length}` } : { code: 20429, message: "Too Many Requests" }),
+        );
+      });
+    });
+    await new Promise<void>((r) => twilio.listen(0, "127.0.0.1", r));
+    twilioPort = (twilio.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => twilio.close(() => r())));
+
+  it("keeps secrets sealed: never in an answer, a log line or the request log", async () => {
+    const password = `pw-${crypto.randomUUID()}`;
+    const token = `tok-${crypto.randomUUID()}`;
+    const bad = await api("POST", p.admin("/providers"), {
+      key: p.keys.admin,
+      body: {
+        channel: "email",
+        kind: "smtp",
+        name: "meta",
+        url: `smtp://u:${password}@169.254.169.254:25`,
+        from: "a@b.example",
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("url");
+    const email = await api("POST", p.admin("/providers"), {
+      key: p.keys.admin,
+      body: {
+        channel: "email",
+        kind: "smtp",
+        name: "Sink",
+        url: `smtp://user:${password}@127.0.0.1:${sink.port}`,
+        from: "Sink <sink@relay.example.test>",
+      },
+    });
+    expect(email.status, JSON.stringify(email.body)).toBe(201);
+    expect(email.body.url).toBe(`smtp://user:****@127.0.0.1:${sink.port}`);
+    const sms = await api("POST", p.admin("/providers"), {
+      key: p.keys.admin,
+      body: {
+        channel: "sms",
+        kind: "twilio",
+        name: "Stand-in",
+        account_sid: "AC123",
+        auth_token: token,
+        from: "+15005550006",
+        api_base: `http://127.0.0.1:${twilioPort}`,
+      },
+    });
+    expect(sms.status).toBe(201);
+    const denied = await api("POST", p.admin("/providers"), {
+      key: p.keys.editor,
+      body: { channel: "sms", kind: "twilio", name: "x", account_sid: "AC1", auth_token: token, from: "+1" },
+    });
+    expect(denied.status).toBe(403);
+    const list = await api("GET", p.admin("/providers"), { key: p.keys.support });
+    const everything = JSON.stringify([email.body, sms.body, list.body, bad.body, denied.body]);
+    expect(everything).not.toContain(password);
+    expect(everything).not.toContain(token);
+    const logged =
+      await sql`select coalesce(string_agg(coalesce(body, '') || coalesce(errors::text, ''), ' '), '') as t from api_requests where project_id = ${p.projectId}`;
+    expect(String(logged[0]!.t)).not.toContain(password);
+    expect(String(logged[0]!.t)).not.toContain(token);
+    const sealed =
+      await sql`select secret_sealed, config::text as config from message_providers where project_id = ${p.projectId}`;
+    for (const r of sealed) expect(`${r.secret_sealed} ${r.config}`).not.toMatch(new RegExp(`${password}|${token}`));
+    expect(worker.output()).not.toContain(password);
+  });
+
+  it("sends SMS through a Twilio-compatible API, retrying a 429", async () => {
+    const group = await api("POST", p.admin("/subscription-groups"), {
+      key: p.keys.admin,
+      body: { name: "Texts", channel: "sms" },
+    });
+    const user = await newUser({ phone: "+4915112345678" });
+    const templateId = (
+      await api("POST", p.admin("/templates"), {
+        key: p.keys.editor,
+        body: { name: "sms-1", channel: "sms", subscription_group: group.body.id, text: "Code for {{ user.phone }}" },
+      })
+    ).body.id;
+    answers = [429];
+    const m = await queue({ templateId, userId: user.id });
+    const row = await finalRow(m.id);
+    expect(row).toMatchObject({ state: "sent", attempts: 2, recipient: "+4915112345678" });
+    const got = texts.filter((t) => t.to === "+4915112345678");
+    expect(got).toHaveLength(1);
+    expect(got[0]!.body).toBe("Code for +4915112345678");
+    expect(Buffer.from(got[0]!.auth.slice("Basic ".length), "base64").toString()).toMatch(/^AC123:tok-/);
+  });
+});
+
+describe("broadcasts", () => {
+  async function listOf(userIds: string[]) {
+    const list = await api("POST", p.admin("/lists"), {
+      key: p.keys.editor,
+      body: { name: `l-${crypto.randomUUID().slice(0, 8)}`, kind: "static" },
+    });
+    expect(list.status).toBe(201);
+    for (const u of userIds)
+      await sql`insert into list_members (project_id, list_id, user_id) values (${p.projectId}, ${list.body.id}, ${u})`;
+    return list.body.id as string;
+  }
+  const broadcast = (id: string) =>
+    api("GET", p.admin(`/broadcasts/${id}`), { key: p.keys.support }).then((r) => r.body);
+
+  it("sends once to each member, skips with reasons, and is done only when every message is final", async () => {
+    const users = [await newUser(), await newUser(), await newUser({ email: null })];
+    const listId = await listOf(users.map((u) => u.id));
+    const templateId = await template({ subject: "Broadcast {{ user.email }}", text: "b" });
+    const b = await api("POST", p.admin("/broadcasts"), {
+      key: p.keys.editor,
+      body: { name: "b1", template_id: templateId, list_id: listId },
+    });
+    expect(b.status).toBe(201);
+    const done = await waitFor(
+      async () => {
+        const v = await broadcast(b.body.id);
+        return v.state === "done" && v;
+      },
+      30_000,
+      "broadcast done",
+    );
+    expect(done.counts).toEqual({ recipients: 3, queued: 0, sent: 2, skipped: 1, failed: 0 });
+    for (const u of users.slice(0, 2)) expect(sink.to(u.email!)).toHaveLength(1);
+    const log = await api("GET", p.admin(`/messages?broadcast_id=${b.body.id}&state=skipped`), { key: p.keys.support });
+    expect(log.body.data).toHaveLength(1);
+    expect(log.body.data[0]).toMatchObject({ reason: "no_contact", user_id: users[2]!.id });
+  });
+
+  it("cancels while sending: the rest are skipped as cancelled, none is sent twice", async () => {
+    const users = await Promise.all(Array.from({ length: 8 }, () => newUser()));
+    const listId = await listOf(users.map((u) => u.id));
+    const templateId = await template({ subject: "Slow", text: "s" });
+    const b = await api("POST", p.admin("/broadcasts"), {
+      key: p.keys.editor,
+      body: { name: "slow", template_id: templateId, list_id: listId, rate_per_second: 1 },
+    });
+    await waitFor(async () => (await broadcast(b.body.id)).counts.sent >= 1, 30_000, "a first message");
+    const cancelled = await api("POST", p.admin(`/broadcasts/${b.body.id}/cancel`), { key: p.keys.editor });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.state).toBe("cancelled");
+    const final = await waitFor(
+      async () => {
+        const v = await broadcast(b.body.id);
+        return v.counts.queued === 0 && v.finished_at && v;
+      },
+      30_000,
+      "every message final",
+    );
+    expect(final.state).toBe("cancelled");
+    expect(final.counts.sent + final.counts.skipped).toBe(8);
+    expect(final.counts.skipped).toBeGreaterThan(0);
+    for (const u of users) expect(sink.to(u.email!).length).toBeLessThanOrEqual(1);
+    expect(users.filter((u) => sink.to(u.email!).length === 1)).toHaveLength(final.counts.sent);
   });
 });
