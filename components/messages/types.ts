@@ -1,0 +1,78 @@
+/*
+ * The messaging API's answers as the console reads them. Replaced by z.output of lib/messages' schemas
+ * once they exist (components/README.md: data shapes come from the API's own schemas).
+ */
+export type Channel = "email" | "sms";
+export type MessageState = "queued" | "sent" | "skipped" | "failed";
+export type BroadcastState = "scheduled" | "sending" | "done" | "cancelled";
+
+export interface Provider {
+  id: string;
+  channel: Channel;
+  kind: "smtp" | "twilio";
+  name: string;
+  url?: string | null;
+  from: string;
+  account_sid?: string | null;
+  api_base?: string | null;
+  rate_per_second?: number | null;
+  created_at: string;
+}
+
+export interface TemplateContent {
+  subject?: string | null;
+  text?: string | null;
+  html?: string | null;
+}
+
+export interface Template extends TemplateContent {
+  id: string;
+  name: string;
+  channel: Channel;
+  subscription_group?: string | null;
+  transactional: boolean;
+  locales: Record<string, TemplateContent>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Rendered {
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+}
+
+export interface Message {
+  id: string;
+  channel: Channel;
+  template_id: string | null;
+  user_id: string | null;
+  journey_id?: string | null;
+  broadcast_id?: string | null;
+  recipient: string | null;
+  state: MessageState;
+  reason: string | null;
+  attempts: number;
+  provider_message_id: string | null;
+  subject: string | null;
+  created_at: string;
+  sent_at?: string | null;
+}
+
+export interface MessageDetail extends Message {
+  text?: string | null;
+  html?: string | null;
+}
+
+export interface Broadcast {
+  id: string;
+  name: string;
+  template_id: string;
+  list_id: string;
+  send_at: string | null;
+  in_user_timezone: boolean;
+  rate_per_second: number | null;
+  state: BroadcastState;
+  counts: { recipients: number; queued: number; sent: number; skipped: number; failed: number };
+  created_at: string;
+}
