@@ -29,7 +29,7 @@ export interface Template extends TemplateContent {
   id: string;
   name: string;
   channel: Channel;
-  subscription_group?: string | null;
+  subscription_group: { id: string; name: string } | null;
   transactional: boolean;
   locales: Record<string, TemplateContent>;
   created_at: string;
@@ -37,6 +37,7 @@ export interface Template extends TemplateContent {
 }
 
 export interface Rendered {
+  locale?: string | null;
   subject: string | null;
   text: string | null;
   html: string | null;

@@ -21,14 +21,15 @@ export function ProvidersPage() {
   const isAdmin = roleAtLeast(project.role, "admin");
   const q = useQuery({
     queryKey: key,
-    queryFn: () => apiFetch<Page<Provider>>(adminPath(project.id, "/providers?limit=100")),
-    enabled: isAdmin,
+    queryFn: () => apiFetch<Page<Provider>>(adminPath(project.id, "/providers")),
   });
   const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<Provider | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: key });
-  const add = isAdmin ? <Button onClick={() => setCreating(true)}>Add provider</Button> : null;
+  // One provider per channel: once both are set, there is nothing to add.
+  const full = (q.data?.data.length ?? 0) >= 2;
+  const add = isAdmin && !full ? <Button onClick={() => setCreating(true)}>Add provider</Button> : null;
   const hasEmail = q.data?.data.some((p) => p.channel === "email");
   return (
     <>
@@ -37,17 +38,13 @@ export function ProvidersPage() {
         description="The services that carry this project's e-mail and SMS. Secrets are stored encrypted and never shown again. Without an e-mail provider, e-mail goes through the deployment's own SMTP server."
         actions={add}
       />
-      {!isAdmin && (
-        <EmptyState title="Only a project admin manages providers">
-          Ask an admin of this project to add or change an e-mail or SMS provider.
-        </EmptyState>
-      )}
+      {!isAdmin && <p className="mb-4 text-sm text-zinc-500">Only a project admin adds or removes providers.</p>}
       {notice && (
         <Banner tone="success" className="mb-4">
           {notice}
         </Banner>
       )}
-      {isAdmin && <QueryStatus q={q} what="providers" />}
+      <QueryStatus q={q} what="providers" />
       {q.data && !hasEmail && q.data.data.length > 0 && (
         <p className="mb-3 text-sm text-zinc-500">
           No e-mail provider: e-mail goes through the deployment&apos;s SMTP.
@@ -84,9 +81,11 @@ export function ProvidersPage() {
                   <td className={`${tdClass} tabular-nums`}>{p.rate_per_second ? `${p.rate_per_second}/s` : "—"}</td>
                   <td className={`${tdClass} text-xs text-zinc-500`}>{formatRelative(p.created_at)}</td>
                   <td className={`${tdClass} text-right`}>
-                    <RowAction onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
-                      Remove
-                    </RowAction>
+                    {isAdmin && (
+                      <RowAction onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
+                        Remove
+                      </RowAction>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -95,6 +94,7 @@ export function ProvidersPage() {
         </Card>
       )}
       <CreateProviderDialog
+        taken={q.data?.data.map((p) => p.channel) ?? []}
         open={creating}
         onClose={() => setCreating(false)}
         onCreated={(p) => {

@@ -53,7 +53,11 @@ export function TemplatesPage() {
                     <Badge tone={t.channel === "email" ? "indigo" : "green"}>
                       {t.channel === "email" ? "E-mail" : "SMS"}
                     </Badge>
-                    {t.transactional && <Badge tone="amber">transactional</Badge>}
+                    {t.transactional ? (
+                      <Badge tone="amber">transactional</Badge>
+                    ) : (
+                      t.subscription_group && <Badge>{t.subscription_group.name}</Badge>
+                    )}
                     {Object.keys(t.locales ?? {}).map((l) => (
                       <Badge key={l}>{l}</Badge>
                     ))}

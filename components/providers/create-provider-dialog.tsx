@@ -15,16 +15,20 @@ const EMPTY = { name: "", url: "", from: "", account_sid: "", auth_token: "", ap
  * the server once and are never shown again: the form clears on success and the list shows them masked.
  */
 export function CreateProviderDialog({
+  taken,
   open,
   onClose,
   onCreated,
 }: {
+  /** The channels that have their provider already (one per channel). */
+  taken: Provider["channel"][];
   open: boolean;
   onClose: () => void;
   onCreated: (p: Provider) => void;
 }) {
   const project = useProject();
-  const [kind, setKind] = useState<Kind>("smtp");
+  const [chosen, setKind] = useState<Kind>("smtp");
+  const kind: Kind = taken.includes("email") ? "twilio" : taken.includes("sms") ? "smtp" : chosen;
   const [v, setV] = useState(EMPTY);
   const set = (k: keyof typeof EMPTY) => (value: string) => setV((old) => ({ ...old, [k]: value }));
   const create = useMutation({
@@ -72,7 +76,13 @@ export function CreateProviderDialog({
           <legend className="text-sm font-medium text-zinc-700">Kind</legend>
           <div className="mt-1 flex gap-4 text-sm text-zinc-800">
             <label className="flex items-center gap-2">
-              <input type="radio" name="provider-kind" checked={kind === "smtp"} onChange={() => setKind("smtp")} />
+              <input
+                type="radio"
+                name="provider-kind"
+                checked={kind === "smtp"}
+                disabled={taken.includes("email")}
+                onChange={() => setKind("smtp")}
+              />
               E-mail (SMTP)
             </label>
             <label className="flex items-center gap-2">
@@ -80,6 +90,11 @@ export function CreateProviderDialog({
               SMS (Twilio)
             </label>
           </div>
+          {taken.length > 0 && (
+            <p className="mt-1 text-xs text-zinc-500">
+              One provider per channel: remove the current one to replace it.
+            </p>
+          )}
         </fieldset>
         <NameField id="provider-name" value={v.name} onChange={set("name")} placeholder="Postmark" />
         {kind === "smtp" ? (

@@ -28,7 +28,7 @@ const toValues = (t?: Template): Values =>
         name: t.name,
         channel: t.channel,
         transactional: t.transactional,
-        group: t.subscription_group ?? "",
+        group: t.subscription_group?.id ?? "",
         variants: [variantOf("", t), ...Object.entries(t.locales ?? {}).map(([l, c]) => variantOf(l, c))],
       }
     : {
@@ -45,17 +45,20 @@ const toValues = (t?: Template): Values =>
         ],
       };
 
-/** The API body: the default variant at the top, the others under `locales`; SMS has text only. */
-function bodyOf(v: Values) {
+/**
+ * The API body: the default variant at the top, the others under `locales`; SMS has text only. The
+ * channel is fixed once created, so an update does not send it.
+ */
+function bodyOf(v: Values, update: boolean) {
   const content = (x: Variant) =>
-    v.channel === "email" ? { subject: x.subject, text: x.text, html: x.html || null } : { text: x.text };
+    v.channel === "email" ? { subject: x.subject, text: x.text, html: x.html } : { text: x.text };
   const [main, ...rest] = v.variants;
   return {
     name: v.name,
-    channel: v.channel,
+    ...(update ? {} : { channel: v.channel }),
     ...content(main!),
     transactional: v.transactional,
-    ...(v.group ? { subscription_group: v.group } : {}),
+    subscription_group: v.transactional ? null : v.group || null,
     locales: Object.fromEntries(rest.map((x) => [x.locale.trim(), content(x)])),
   };
 }
@@ -92,8 +95,11 @@ export function TemplateEditor({ template }: { template?: Template }) {
   const save = useMutation({
     mutationFn: (v: Values) =>
       template
-        ? apiFetch<Template>(adminPath(project.id, `/templates/${template.id}`), { method: "PATCH", body: bodyOf(v) })
-        : apiFetch<Template>(adminPath(project.id, "/templates"), { method: "POST", body: bodyOf(v) }),
+        ? apiFetch<Template>(adminPath(project.id, `/templates/${template.id}`), {
+            method: "PATCH",
+            body: bodyOf(v, true),
+          })
+        : apiFetch<Template>(adminPath(project.id, "/templates"), { method: "POST", body: bodyOf(v, false) }),
     onSuccess: (t) => {
       qc.setQueryData(["template", project.id, t.id], t);
       qc.invalidateQueries({ queryKey: ["templates", project.id] });
@@ -131,7 +137,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
           spellCheck={false}
           readOnly={!canEdit}
           aria-invalid={err ? true : undefined}
-          className={`${inputClass} mt-1 font-mono text-xs leading-5${err ? " border-red-400" : ""}`}
+          className={`${inputClass} mt-1 font-mono text-xs leading-5${field === "subject" ? " resize-none" : ""}${err ? " border-red-400" : ""}`}
           {...form.register(`variants.${current}.${field}`)}
         />
         {err && <p className="mt-1 text-xs text-red-700">{err}</p>}

@@ -14,7 +14,8 @@ import { roleAtLeast } from "@/lib/access/roles";
 export function RenderedMessage({ r }: { r: Rendered }) {
   return (
     <div className="space-y-3 text-sm">
-      {r.subject !== null && (
+      {r.locale !== undefined && <p className="text-xs text-zinc-500">Variant: {r.locale ?? "default"}</p>}
+      {!!r.subject && (
         <div>
           <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">Subject</p>
           <p className="mt-0.5 font-medium text-zinc-900" data-testid="rendered-subject">
@@ -82,7 +83,7 @@ export function TemplatePreview({ template, dirty }: { template?: Template; dirt
       }
     }
     setContextError(null);
-    preview.mutate({ user_id: user.id, ...(parsed !== undefined ? { context: { journey: parsed } } : {}) });
+    preview.mutate({ user_id: user.id, ...(parsed !== undefined ? { context: parsed } : {}) });
   };
   const address = template.channel === "email" ? "E-mail address" : "Phone number";
   return (
