@@ -9,8 +9,12 @@ import { Dialog } from "@/components/ui/dialog";
 import { DialogForm, Field, NameField, TextField } from "@/components/ui/dialog-form";
 import { inputClass } from "@/components/ui/states";
 
-/** `datetime-local`'s value (the browser's local time) as an ISO instant. */
-const isoOf = (local: string) => new Date(local).toISOString();
+/**
+ * `datetime-local`'s value as the API's `send_at`: the browser's local time as an instant, or, in each
+ * user's time zone, the wall-clock time itself (the API reads it as UTC and applies each user's zone).
+ */
+const sendAtOf = (local: string, inUserTimezone: boolean) =>
+  inUserTimezone ? `${local.length === 16 ? `${local}:00` : local}Z` : new Date(local).toISOString();
 
 /** Sends a template to a list's members, now or at a time (optionally each user's local time). */
 export function CreateBroadcastDialog({
@@ -57,7 +61,7 @@ export function CreateBroadcastDialog({
           name,
           template_id: templateId,
           list_id: listId,
-          ...(when === "later" ? { send_at: isoOf(at), in_user_timezone: userTz } : {}),
+          ...(when === "later" ? { send_at: sendAtOf(at, userTz), in_user_timezone: userTz } : {}),
           ...(rate.trim() ? { rate_per_second: Number(rate) } : {}),
         },
       }),

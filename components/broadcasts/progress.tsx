@@ -5,7 +5,8 @@ import type { Broadcast } from "@/components/messages/types";
  * figures beside it. Before sending starts the recipients are not known yet (the list is read then).
  */
 export function BroadcastProgress({ b }: { b: Broadcast }) {
-  const { recipients, sent, skipped, failed, queued } = b.counts;
+  const { sent, skipped, failed, queued } = b.counts;
+  const recipients = b.counts.recipients ?? 0;
   const done = sent + skipped + failed;
   const pct = (n: number) => (recipients > 0 ? (n / recipients) * 100 : 0);
   const label = recipients > 0 ? `${done} of ${recipients} finished` : "Not started";

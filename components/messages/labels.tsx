@@ -19,9 +19,9 @@ const REASONS: Record<string, string> = {
   unsubscribed: "The user unsubscribed from the template's subscription group.",
   channel_opted_out: "The user opted out of this channel (an SMS STOP, or every e-mail).",
   frequency_cap: "The project's frequency cap for this channel was reached.",
-  no_contact: "The user has no address for this channel.",
-  no_email: "The user has no e-mail address.",
-  no_phone: "The user has no phone number.",
+  not_opted_in: "The group needs an explicit opt-in, and the user has not opted in.",
+  no_contact: "The user has no address for this channel (no e-mail, or no phone number).",
+  quiet_hours: "Waiting for the end of the project's quiet hours in the user's time zone.",
   cancelled: "The broadcast was cancelled before this message was sent.",
 };
 

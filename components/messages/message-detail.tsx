@@ -35,7 +35,11 @@ export function MessageDetail({ id }: { id: string }) {
       ),
     ],
     ["Created", formatDateTime(m.created_at)],
-    ["Sent", formatDateTime(m.sent_at)],
+    ["Variant", m.locale ?? "default"],
+    [
+      m.state === "queued" ? "Due" : "Finished",
+      formatDateTime(m.state === "queued" ? m.next_attempt_at : m.finished_at),
+    ],
   ];
   return (
     <section aria-label={`Message ${m.id}`} className="space-y-4 whitespace-normal">
@@ -71,27 +75,31 @@ export function MessageDetail({ id }: { id: string }) {
             The user
           </Link>
         )}
-        {m.template_id && (
+        <Link
+          className="font-medium text-indigo-600 hover:underline"
+          href={`/projects/${project.id}/templates/${m.template.id}`}
+        >
+          Template {m.template.name}
+        </Link>
+        {m.cause.journey_id && (
           <Link
             className="font-medium text-indigo-600 hover:underline"
-            href={`/projects/${project.id}/templates/${m.template_id}`}
+            href={`/projects/${project.id}/journeys/${m.cause.journey_id}`}
           >
-            The template
-          </Link>
-        )}
-        {m.journey_id && (
-          <Link
-            className="font-medium text-indigo-600 hover:underline"
-            href={`/projects/${project.id}/journeys/${m.journey_id}`}
-          >
-            The journey
+            The journey{m.cause.journey_step_key ? ` (step ${m.cause.journey_step_key})` : ""}
           </Link>
         )}
       </p>
-      {m.subject !== null || m.text || m.html ? (
-        <RenderedMessage r={{ subject: m.subject, text: m.text ?? null, html: m.html ?? null }} />
+      {m.content ? (
+        <>
+          <p className="text-xs text-zinc-500">
+            Rendered now from the template: a template changed since shows its new text
+            {m.subject !== null && m.subject !== m.content.subject ? `; the subject sent was “${m.subject}”` : ""}.
+          </p>
+          <RenderedMessage r={m.content} />
+        </>
       ) : (
-        <p className="text-sm text-zinc-500">Nothing was rendered: the message was skipped before rendering.</p>
+        <p className="text-sm text-zinc-500">The template no longer renders for this message.</p>
       )}
     </section>
   );

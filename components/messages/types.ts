@@ -46,23 +46,28 @@ export interface Rendered {
 export interface Message {
   id: string;
   channel: Channel;
-  template_id: string | null;
-  user_id: string | null;
-  journey_id?: string | null;
-  broadcast_id?: string | null;
+  template: { id: string; name: string };
+  user_id: string;
   recipient: string | null;
   state: MessageState;
   reason: string | null;
   attempts: number;
   provider_message_id: string | null;
   subject: string | null;
+  locale: string | null;
+  cause: {
+    journey_id: string | null;
+    journey_entry_id: string | null;
+    journey_step_key: string | null;
+    broadcast_id: string | null;
+  };
+  next_attempt_at: string | null;
   created_at: string;
-  sent_at?: string | null;
+  finished_at: string | null;
 }
 
 export interface MessageDetail extends Message {
-  text?: string | null;
-  html?: string | null;
+  content: (Rendered & { locale: string | null }) | null;
 }
 
 export interface Broadcast {
@@ -70,10 +75,12 @@ export interface Broadcast {
   name: string;
   template_id: string;
   list_id: string;
-  send_at: string | null;
+  send_at: string;
   in_user_timezone: boolean;
   rate_per_second: number | null;
   state: BroadcastState;
-  counts: { recipients: number; queued: number; sent: number; skipped: number; failed: number };
+  started_at: string | null;
+  finished_at: string | null;
+  counts: { recipients: number | null; queued: number; sent: number; skipped: number; failed: number };
   created_at: string;
 }

@@ -77,7 +77,7 @@ export function BroadcastsPage() {
                     <BroadcastProgress b={b} />
                   </td>
                   <td className={`${tdClass} whitespace-nowrap text-xs text-zinc-600`}>
-                    {b.send_at ? formatDateTime(b.send_at) : "Now"}
+                    {formatDateTime(b.send_at)}
                     {b.in_user_timezone && <span className="block text-zinc-400">in each user&apos;s time zone</span>}
                     {b.rate_per_second && <span className="block text-zinc-400">{b.rate_per_second}/s</span>}
                   </td>

@@ -64,7 +64,6 @@ export function MessagesPage() {
     router.replace(`?${next}`);
   };
   const columns = useMemo<Columns<Message>>(() => {
-    const templateName = (id: string | null) => templates.data?.data.find((t) => t.id === id)?.name ?? "—";
     return [
       {
         id: "at",
@@ -85,7 +84,7 @@ export function MessagesPage() {
         header: "Template",
         cell: ({ row }) => (
           <span className="block max-w-[12rem] truncate">
-            {templateName(row.original.template_id)}
+            {row.original.template.name}
             <span className="ml-1 text-xs text-zinc-400">{row.original.channel === "sms" ? "SMS" : ""}</span>
           </span>
         ),
@@ -135,7 +134,7 @@ export function MessagesPage() {
         ),
       },
     ];
-  }, [open, templates.data]);
+  }, [open]);
   const filtered = FILTERS.some((f) => filters[f]);
   const select = (
     name: (typeof FILTERS)[number],
