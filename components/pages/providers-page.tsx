@@ -21,7 +21,7 @@ export function ProvidersPage() {
   const isAdmin = roleAtLeast(project.role, "admin");
   const q = useQuery({
     queryKey: key,
-    queryFn: () => apiFetch<Page<Provider>>(adminPath(project.id, "/providers")),
+    queryFn: () => apiFetch<Page<Provider> & { deployment_email: boolean }>(adminPath(project.id, "/providers")),
   });
   const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<Provider | null>(null);
@@ -52,7 +52,9 @@ export function ProvidersPage() {
       )}
       {q.data && q.data.data.length === 0 && (
         <EmptyState title="No providers" action={add}>
-          E-mail is sent through the deployment&apos;s SMTP server until you add one. SMS needs a Twilio account.
+          {q.data.deployment_email
+            ? "E-mail goes through the deployment's SMTP server until you add one. SMS needs a Twilio account."
+            : "Add an SMTP server to send e-mail (the deployment has none), and a Twilio account for SMS."}
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
