@@ -52,7 +52,7 @@ test("messages: provider masked, template compiled and previewed, a broadcast se
   await page.getByLabel("SMTP URL").fill(`smtp://relay:hunter2-${run}@127.0.0.1:2525`);
   await page.getByLabel("From", { exact: true }).fill("Acme <hello@acme.test>");
   await page.getByRole("dialog").getByRole("button", { name: "Add provider" }).click();
-  await expect(page.getByRole("cell", { name: "Postmark" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Postmark", exact: true })).toBeVisible();
   await expect(page.getByText("smtp://relay:****@127.0.0.1:2525")).toBeVisible();
   await expect(page.getByText(`hunter2-${run}`)).toHaveCount(0);
   await shot(page, "providers");
