@@ -42,7 +42,7 @@ export function MessageDetail({ id }: { id: string }) {
     ],
   ];
   return (
-    <section aria-label={`Message ${m.id}`} className="space-y-4 whitespace-normal">
+    <section aria-label={`Message ${m.id}`} className="max-w-4xl space-y-4 whitespace-normal">
       {why && (
         <div
           className={`rounded-md border px-3 py-2 text-sm ${

@@ -26,7 +26,7 @@ export function RenderedMessage({ r }: { r: Rendered }) {
       {r.text !== null && (
         <div>
           <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">Text</p>
-          <pre className="mt-0.5 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md bg-zinc-50 p-2 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200">
+          <pre className="mt-0.5 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded-md bg-zinc-50 p-2 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200">
             {r.text}
           </pre>
         </div>
