@@ -72,6 +72,9 @@ test("destinations: create with the secret shown once, deliveries with attempts,
   await expect(log.getByRole("cell", { name: "delivered", exact: true })).toHaveCount(2, { timeout: 60_000 });
   await expect(log.getByText("500").first()).toBeVisible();
   await page.reload();
+  // The refused URL created nothing: after a reload the list holds Warehouse alone.
+  await expect(page.getByRole("cell", { name: /^Warehouse http/ })).toBeVisible();
+  await expect(page.getByRole("cell", { name: /^Metadata/ })).toHaveCount(0);
   await page.getByRole("button", { name: "Delivery log of Warehouse" }).click();
   await expect(page.getByRole("cell", { name: /50%/ })).toBeVisible();
   await shot(page, "destinations-log");

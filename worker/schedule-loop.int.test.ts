@@ -182,19 +182,22 @@ describe("the firing loop in worker processes", () => {
     expect((await c("/users/scheduled/pause", { name: "nudge", identifier: id, mode: "immediately" })).status).toBe(
       200,
     );
+    const asked = Date.now();
     const resumed = await c("/users/scheduled/resume", { name: "nudge", identifier: id, mode: "immediately" });
     expect(resumed.status).toBe(200);
-    const started = Date.now();
+    const answered = Date.now();
+    // "At once": the occurrence is the moment of the resume (not a day on), so it is due already and the
+    // worker fires it on its next polls; no wall-clock bound on how long that took on a shared machine.
+    const startAt = Date.parse(resumed.body.start_at);
+    expect(startAt).toBeGreaterThanOrEqual(asked - 1_000);
+    expect(startAt).toBeLessThanOrEqual(answered);
     const events = await until(
       () => sql`select * from events where project_id = ${p.projectId} and name = 'scheduled.nudge'`,
       (r) => r.length > 0,
-      10_000,
+      30_000,
       50,
     );
     expect(events).toHaveLength(1);
-    // "At once": within a few of the worker's polls (SCHEDULE_POLL_MS, 50 here) plus a margin for a loaded
-    // machine, far below the day the interval would otherwise wait.
-    expect(Date.now() - started).toBeLessThan(POLL_MS * 20 + 2000);
     expect(events[0]!.data.fire_at).toBe(resumed.body.start_at);
   }, 180_000);
 });

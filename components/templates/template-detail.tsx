@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import type { Template } from "@/components/messages/types";
-import { ProfileHeader } from "@/components/pages/profile-parts";
+import { ProfileHeader } from "@/components/records/profile-parts";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
 import { TemplateEditor } from "./template-editor";
 

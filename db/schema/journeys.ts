@@ -82,6 +82,9 @@ export const journeyEntries = pgTable(
       .where(sql`${t.exitedAt} is not null`),
     // An event's trace: the entries it made.
     index("journey_entries_event_idx").on(t.projectId, t.eventId),
+    // "Is this user in this journey now": entering (allow_concurrent_runs) and explain ask it; without it the
+    // answer reads every past entry of the user in the journey.
+    index("journey_entries_active_idx").on(t.projectId, t.journeyId, t.userId).where(sql`${t.exitedAt} is null`),
     belongsTo(t.projectId, t.journeyId, journeys),
     belongsTo(t.projectId, t.userId, users),
   ],

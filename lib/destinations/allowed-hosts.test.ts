@@ -27,6 +27,30 @@ describe("forbidden addresses", () => {
     expect(forbiddenAddress(a, none)).toMatch(/private, loopback/);
   });
 
+  // Every range docs/destinations.md names, at both ends (and the mapped form of one of each family).
+  it.each([
+    ["loopback", ["127.0.0.0", "127.255.255.255", "::1"]],
+    ["unspecified", ["0.0.0.0", "0.255.255.255", "::"]],
+    ["private", ["10.0.0.0", "10.255.255.255", "172.16.0.0", "172.31.255.255", "192.168.0.0", "192.168.255.255"]],
+    ["CGNAT", ["100.64.0.0", "100.127.255.255", "::ffff:100.64.0.1"]],
+    ["link-local", ["169.254.0.0", "169.254.255.255", "fe80::", "febf:ffff::1"]],
+    ["unique-local", ["fc00::", "fdff:ffff:ffff::1"]],
+    ["multicast", ["224.0.0.0", "239.255.255.255", "ff00::", "ffff::1"]],
+    ["reserved", ["240.0.0.0", "255.255.255.255", "192.0.0.1"]],
+    ["benchmarking", ["198.18.0.0", "198.19.255.255", "2001:2::1"]],
+    ["NAT64", ["64:ff9b::a9fe:a9fe"]],
+    ["documentation", ["192.0.2.1", "198.51.100.1", "203.0.113.255", "2001:db8::1"]],
+  ] as const)("refuses every documented %s address", (_range, addresses) => {
+    for (const a of addresses) expect(forbiddenAddress(a, none), a).not.toBeNull();
+  });
+
+  it.each(["172.32.0.0", "100.128.0.0", "11.0.0.0", "198.20.0.0", "223.255.255.255", "169.253.255.255"])(
+    "allows %s, just outside a refused range",
+    (a) => {
+      expect(forbiddenAddress(a, none)).toBeNull();
+    },
+  );
+
   it.each(["93.184.216.34", "2606:4700::1111", "::ffff:93.184.216.34"])("allows %s", (a) => {
     expect(forbiddenAddress(a, none)).toBeNull();
   });

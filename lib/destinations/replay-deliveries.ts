@@ -5,12 +5,13 @@ import { RuleBroken } from "@/lib/http/errors";
 import { inRetryingTransaction } from "@/lib/db/retry";
 import { getDestination } from "./get-destination";
 import { insertDeliveriesSql, subscribedSql } from "./message-sql";
-import { MAX_REPLAY, type replayBody } from "./schemas";
+import { MAX_REPLAY, MAX_REPLAY_DAYS, type replayBody } from "./schemas";
 
 /**
  * Re-sends the events of a time window that the destination subscribes to, as new messages (new
  * `webhook-id`s), whether or not it is enabled now (a disabled one sends them once it is turned on). Refused with 422
- * when the window holds more than MAX_REPLAY of them (nothing is queued): replay narrower windows.
+ * when the window is longer than MAX_REPLAY_DAYS or holds more than MAX_REPLAY of them (nothing is queued):
+ * replay narrower windows.
  */
 export async function replayDeliveries(
   ctx: ProjectContext,
@@ -18,6 +19,10 @@ export async function replayDeliveries(
 ) {
   await getDestination(ctx, destinationId);
   const until = input.until ?? new Date().toISOString();
+  if (Date.parse(until) - Date.parse(input.since) > MAX_REPLAY_DAYS * 86_400_000)
+    throw new RuleBroken(`A replay window is at most ${MAX_REPLAY_DAYS} days: replay narrower windows.`, {
+      errors: [{ path: "since", message: `the window is at most ${MAX_REPLAY_DAYS} days` }],
+    });
   return inRetryingTransaction(ctx.db, async (tx) => {
     const [row] = await tx.execute<{ n: number }>(
       insertDeliveriesSql(

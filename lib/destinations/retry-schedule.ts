@@ -3,8 +3,15 @@ import { parseDuration, parseDurations } from "./durations";
 /** Standard Webhooks' recommended schedule, after the first attempt. */
 export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h";
 
-/** Each attempt gives up after this long (connect, answer and the answer's first bytes). */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+/**
+ * Each attempt gives up after this long (connect, answer and the answer's first bytes):
+ * DESTINATION_ATTEMPT_TIMEOUT, default 10s.
+ */
+export const ATTEMPT_TIMEOUT_MS = (() => {
+  const ms = parseDuration(process.env.DESTINATION_ATTEMPT_TIMEOUT ?? "10s");
+  if (ms === null || ms <= 0) throw new Error("DESTINATION_ATTEMPT_TIMEOUT: not a duration like 10s");
+  return ms;
+})();
 
 /** The delays between attempts (DESTINATION_RETRY_SCHEDULE); its length is how many retries a message gets. */
 export function retrySchedule(env = process.env): number[] {

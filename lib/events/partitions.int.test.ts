@@ -108,26 +108,29 @@ describe("partitions of events", () => {
   });
 
   it("a client id is de-duplicated across a partition boundary", async () => {
-    const thisWeek = weekStart(new Date());
+    // The boundary between events_before and the first weekly partition, made by the first test: the two
+    // stamps lie a minute either side of it, so a de-duplication local to one partition would miss.
+    const parts = await listEventPartitions({ db });
+    const boundary = parts.find((p) => p.name === "events_before")!.to!.getTime();
+    const before = new Date(boundary - 60_000).toISOString();
+    const after = new Date(boundary + 60_000).toISOString();
     const first = await send([
-      {
-        name: "Dup",
-        id: "client-dup-1",
-        identifier: [{ external_id: "u2" }],
-        timestamp: new Date(thisWeek.getTime() - 60_000).toISOString(),
-      },
+      { name: "Dup", id: "client-dup-1", identifier: [{ external_id: "u2" }], timestamp: before },
     ]);
     const again = await send([
-      {
-        name: "Dup",
-        id: "client-dup-1",
-        identifier: [{ external_id: "u2" }],
-        timestamp: new Date(thisWeek.getTime() + 60_000).toISOString(),
-      },
+      { name: "Dup", id: "client-dup-1", identifier: [{ external_id: "u2" }], timestamp: after },
     ]);
+    // Two events with their own ids at the same stamps show the stamps fall in two partitions.
+    await send([
+      { name: "Left", id: "client-left", identifier: [{ external_id: "u2" }], timestamp: before },
+      { name: "Right", id: "client-right", identifier: [{ external_id: "u2" }], timestamp: after },
+    ]);
+    const [left] = await partitionOf("Left");
+    const [right] = await partitionOf("Right");
+    expect(left).toBe("events_before");
+    expect(right).toBe(partitionName(new Date(boundary)));
     expect(first).toEqual({ accepted: 1, duplicates: 0 });
     expect(again).toEqual({ accepted: 1, duplicates: 1 });
-    const parts = await partitionOf("Dup");
-    expect(parts).toHaveLength(1);
+    expect(await partitionOf("Dup")).toEqual(["events_before"]);
   });
 });

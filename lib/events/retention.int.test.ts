@@ -25,12 +25,18 @@ const ids: Record<"a" | "b" | "c", string> = { a: "", b: "", c: "" };
 const WEEK = 7 * 86_400_000;
 const thisWeek = weekStart(new Date());
 const weekAgo = (n: number) => new Date(thisWeek.getTime() - n * WEEK);
+/** Statements the purge sends (drizzle's logger): its batches are counted from them. */
+const sent: { query: string; params: unknown[] }[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase("relay_retention");
   process.env.DATABASE_URL = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
+  db = drizzle(sql, {
+    schema,
+    casing: "snake_case",
+    logger: { logQuery: (query, params) => void sent.push({ query, params }) },
+  }) as unknown as Db;
   for (const k of ["a", "b", "c"] as const) {
     const { project } = await createProjectWithOwner(
       { db },
@@ -99,9 +105,16 @@ describe("event retention", () => {
       "c:Mixed": 6,
       "a:Recent": 2,
     });
+    sent.length = 0;
     const r = await purgeExpiredEvents({ db }, { batch: 3 });
     expect(r.dropped.sort()).toEqual(["events_before", partitionName(weekAgo(15))].sort());
-    // A's Mixed rows: 7 beside B's (batches of 3, 3, 1) and 4 beside C's (3, 1).
+    // A's Mixed rows: 7 beside B's (batches of 3, 3, 1) and 4 beside C's (3, 1): the delete statements
+    // for A in each partition show the batches, not only their total.
+    const batchesOfA = (week: number) =>
+      sent.filter(
+        (s) => s.query.includes(`delete from "${partitionName(weekAgo(week))}" where ctid`) && s.params.includes(ids.a),
+      ).length;
+    expect([batchesOfA(10), batchesOfA(6)]).toEqual([3, 2]);
     expect(r.deleted).toBe(11);
     expect(await counts()).toEqual({ "b:Mixed": 3, "c:Mixed": 6, "a:Recent": 2 });
     const names = (await listEventPartitions({ db })).map((p) => p.name);

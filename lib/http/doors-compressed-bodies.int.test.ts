@@ -3,9 +3,9 @@ import { buffer } from "node:stream/consumers";
 import { createGzip, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { sql } from "../../scripts/test/helpers";
-import { call, doorsServerForFile, p } from "./doors-fixtures";
+import { call, doorsServerForFile, p } from "../../test/fixtures/doors";
 
-// Door 6 of issue 33, against a server of this file's own (doors-fixtures.ts).
+// Door 6 of issue 33, against a server of this file's own (test/fixtures/doors.ts).
 doorsServerForFile("doors-compressed-bodies");
 
 const eventCount = async (name: string) =>
@@ -41,12 +41,17 @@ describe("6. compressed bodies", () => {
     expect(br.status).toBe(415);
     expect(br.headers.get("content-type")).toBe("application/problem+json");
 
+    // Valid JSON sent as gzip that is not: a server reading it as it came would create the user.
     const corrupt = await call("POST", p.client("/users"), {
       key: p.keys.client,
-      body: Buffer.from("not gzip at all"),
+      body: Buffer.from(JSON.stringify({ identifier: [{ external_id: "corrupt-1" }] })),
       headers: { "content-type": "application/json", "content-encoding": "gzip" },
     });
     expect(corrupt.status).toBe(400);
+    // Neither refusal wrote anything.
+    const written =
+      await sql`select external_id from user_identifiers where project_id = ${p.projectId} and external_id in ('br-1', 'corrupt-1')`;
+    expect(written).toEqual([]);
 
     // 512 MiB of zeros in about half a megabyte: it must be refused once 1 MiB has come out.
     const bomb = await buffer(

@@ -176,7 +176,9 @@ describe("malformed bodies never write and always answer 4xx problem+json", () =
             expect(res.body.status).toBe(res.status);
           },
         ),
-        { numRuns: 60, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+        // A fixed seed: every run tries the same bodies, so a failure is reproduced by running again (fast-check
+        // names the seed and path on failure); FC_SEED tries other bodies by hand.
+        { numRuns: 60, seed: Number(process.env.FC_SEED ?? 47) },
       );
       expect(await snapshotCounts(p.projectId)).toEqual(before);
     });

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTestProject, pipelineSettled, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
+useProjectWithWorker("list-builder");
 beforeAll(async () => {
-  p = await createTestProject("list-builder");
-  worker = await startWorker(inject("databaseUrl"));
   for (const [id, plan] of [
     ["b-1", "pro"],
     ["b-2", "pro"],
@@ -26,9 +24,6 @@ beforeAll(async () => {
     ],
   });
   await waitFor(() => pipelineSettled(p.projectId), 20_000, "the pipeline");
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const preview = (rules: unknown, key = p.keys.editor) =>
@@ -76,17 +71,10 @@ describe("POST /lists/preview", () => {
       insert into events (project_id, name, user_id, origin)
       select project_id, 'Bought', id, 'client' from users where project_id = ${big.projectId}::uuid and (data->>'g')::int % 5 = 0`;
     await sql`analyze users`;
-    const r = await api("POST", big.admin("/lists/preview"), {
-      key: big.keys.editor,
-      body: {
-        rules: {
-          all: [
-            { property: { path: "data.plan", op: "eq", value: "pro" } },
-            { event: { name: "Bought", within_days: 7 } },
-          ],
-        },
-      },
-    });
+    const rules = {
+      all: [{ property: { path: "data.plan", op: "eq", value: "pro" } }, { event: { name: "Bought", within_days: 7 } }],
+    };
+    const r = await api("POST", big.admin("/lists/preview"), { key: big.keys.editor, body: { rules } });
     expect(r.status).toBe(200);
     expect(r.body.estimated).toBe(true);
     // A sample of about 5,000 users: the estimate lands within a third of the true 2,000.
@@ -94,6 +82,22 @@ describe("POST /lists/preview", () => {
     expect(r.body.count).toBeLessThan(2_667);
     expect(r.body.sample.length).toBe(20);
     for (const u of r.body.sample) expect(u.email).toMatch(/^big-\d*0@/);
+    // The same estimate with its budget spent (LIST_PREVIEW_BUDGET_MS; the suite's server has a raised one,
+    // so a busy machine cannot fail the estimate above): the verb gives up and the answer is a 503.
+    const { previewList } = await import("./preview-list");
+    const { errorToResponse } = await import("../http/problem");
+    const { getDb } = await import("../../db/client");
+    const { systemContext } = await import("../access/context");
+    const { rule } = await import("./rules");
+    process.env.LIST_PREVIEW_BUDGET_MS = "1";
+    try {
+      const spent = await previewList(systemContext(getDb(), big.projectId), rule.parse(rules)).catch((e) => e);
+      const answer = errorToResponse(spent);
+      expect(answer.status).toBe(503);
+      expect((await answer.json()).detail).toMatch(/ran out of time/);
+    } finally {
+      delete process.env.LIST_PREVIEW_BUDGET_MS;
+    }
   });
 
   it("is the builder's: support is refused, bad rules are a 400 naming the path", async () => {

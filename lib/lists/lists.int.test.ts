@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
-import { upload } from "../imports/import-fixtures";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, createTestProject, pipelineSettled, sql } from "../../scripts/test/helpers";
+import { upload } from "../../test/fixtures/imports";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("lists");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("lists");
 
 const createList = (body: unknown, key = p.keys.editor) => api("POST", p.admin("/lists"), { key, body });
 const upsertUser = async (external_id: string, data: Record<string, unknown> = {}) =>
@@ -140,8 +133,8 @@ describe("dynamic lists", () => {
 
   it("evaluates a new list over existing users, and members leave when their events age out of the window", async () => {
     const u = await upsertUser("ager");
-    const almostOld = new Date(Date.now() - 86_400_000 + 4_000).toISOString();
-    await track([{ name: "Logged In", identifier: [{ external_id: "ager" }], data: {}, timestamp: almostOld }]);
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await track([{ name: "Logged In", identifier: [{ external_id: "ager" }], data: {}, timestamp: anHourAgo }]);
     await waitFor(
       async () =>
         (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Logged In'`).length === 1,
@@ -152,7 +145,9 @@ describe("dynamic lists", () => {
       rules: { event: { name: "Logged In", within_days: 1 } },
     });
     await waitFor(async () => (await members(list.body.id)).includes(u), 15_000, "rebuild on creation");
-    await new Promise((r) => setTimeout(r, 4_500));
+    // A day passes for the event (time moved in SQL, not waited for): it now lies outside the window.
+    await sql`update events set occurred_at = occurred_at - interval '1 day'
+      where project_id = ${p.projectId} and name = 'Logged In'`;
     const { refreshWindowedLists } = await import("./refresh-windowed-lists");
     const { getDb } = await import("../../db/client");
     await refreshWindowedLists({ db: getDb() });

@@ -126,6 +126,6 @@ registerPath({
   responses: {
     202: jsonResponse(replayOutput, "Queued."),
     404: errorResponse(missing),
-    422: errorResponse("The window holds more than 10,000 messages."),
+    422: errorResponse("The window is longer than 7 days or holds more than 10,000 messages."),
   },
 });

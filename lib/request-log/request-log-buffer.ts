@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { storableText } from "@/lib/db/storable-text";
 import { log } from "@/lib/observability/logger";
 import type { FieldError } from "@/lib/http/errors";
+import { processSingleton } from "@/lib/process/singleton";
 
 export interface LoggedRequest {
   projectId: string;
@@ -29,10 +31,13 @@ type State = {
   timer: NodeJS.Timeout | null;
   flushing: Promise<void> | null;
 };
-// On globalThis: Next bundles route handlers into separate chunks, each of which would get its own buffer.
-const KEY = Symbol.for("relay.requestLog");
-const g = globalThis as unknown as Record<symbol, State | undefined>;
-const state: State = (g[KEY] ??= { buffer: [], limited: new Map(), dropped: 0, timer: null, flushing: null });
+const state: State = processSingleton("requestLog", () => ({
+  buffer: [],
+  limited: new Map(),
+  dropped: 0,
+  timer: null,
+  flushing: null,
+}));
 state.limited ??= new Map();
 
 /** At most this many project-minutes of 429 counts wait in memory (each is one number). */
@@ -168,8 +173,7 @@ async function writeIsolated(batch: LoggedRequest[]): Promise<void> {
 }
 
 /** PostgreSQL's text and jsonb cannot hold U+0000; a body or error message may carry one from hostile input. */
-const withoutNul = (_key: string, v: unknown) =>
-  typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v;
+const withoutNul = (_key: string, v: unknown) => (typeof v === "string" ? storableText(v) : v);
 
 async function writeBatch(batch: LoggedRequest[]) {
   const rows = batch.map((r) => ({

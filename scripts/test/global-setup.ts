@@ -21,7 +21,13 @@ export default async function setup(project: TestProject) {
   const outboxPath = path.join(outboxDir, "outbox.jsonl");
   let server: Awaited<ReturnType<typeof startNextServer>>;
   try {
-    server = await startNextServer({ DATABASE_URL: db.url, RELAY_TEST_OUTBOX: "1", OUTBOX_PATH: outboxPath });
+    server = await startNextServer({
+      DATABASE_URL: db.url,
+      RELAY_TEST_OUTBOX: "1",
+      OUTBOX_PATH: outboxPath,
+      // The suite runs many files beside this server: the list preview's estimate gets time to spare.
+      LIST_PREVIEW_BUDGET_MS: "20000",
+    });
   } catch (err) {
     await db.drop();
     throw err;

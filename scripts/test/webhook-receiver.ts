@@ -9,6 +9,8 @@ export interface Received {
   signature: string;
   body: string;
   message: { type: string; timestamp: string; data: Record<string, any> };
+  /** The request's user-agent header. */
+  userAgent: string;
   /** Which of the receiver's secrets verified this message (by index). */
   verifiedBy: number[];
   /** The status answered, or "hang" (never answered). */
@@ -19,13 +21,24 @@ export interface Received {
  * A real webhook receiver on 127.0.0.1 for the destination tests: every message is verified with the
  * `standardwebhooks` package against each secret it holds; `answer` decides the reply (status, or hang).
  */
-export async function startReceiver(port = 0) {
+export async function startReceiver(port = 0, opts: { closeKeptAlive?: boolean } = {}) {
   const received: Received[] = [];
+  /** Requests that arrived on a kept-alive connection and were dropped with it (closeKeptAlive). */
+  let closedKeptAlive = 0;
+  const served = new WeakSet<object>();
   const unverified: string[] = [];
   let secrets: string[] = [];
   let answer: (r: Received) => number | "hang" = () => 200;
   const hanging: ServerResponse[] = [];
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // A receiver (or a proxy before it) that closes an idle kept-alive connection just as the next request
+    // arrives on it: the request dies with the connection, before any answer.
+    if (opts.closeKeptAlive && served.has(req.socket)) {
+      closedKeptAlive++;
+      req.socket.destroy();
+      return;
+    }
+    served.add(req.socket);
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -55,6 +68,7 @@ export async function startReceiver(port = 0) {
         signature: headers["webhook-signature"],
         body,
         message: JSON.parse(body),
+        userAgent: String(req.headers["user-agent"] ?? ""),
         verifiedBy,
       };
       received.push(r);
@@ -79,6 +93,9 @@ export async function startReceiver(port = 0) {
     url: (path = "/hook") => `http://127.0.0.1:${boundPort}${path}`,
     received,
     unverified,
+    get closedKeptAlive() {
+      return closedKeptAlive;
+    },
     setSecrets: (s: string[]) => {
       secrets = s;
     },

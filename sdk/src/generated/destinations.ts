@@ -1069,7 +1069,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The window holds more than 10,000 messages. */
+                /** @description The window is longer than 7 days or holds more than 10,000 messages. */
                 422: {
                     headers: {
                         [name: string]: unknown;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { BroadcastsPage } from "@/components/pages/broadcasts-page";
+import { BroadcastsPage } from "@/components/broadcasts/broadcasts-page";
 
 export const metadata: Metadata = { title: "Broadcasts" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { MessagesPage } from "@/components/pages/messages-page";
+import { MessagesPage } from "@/components/messages/messages-page";
 import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Messages" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProvidersPage } from "@/components/pages/providers-page";
+import { ProvidersPage } from "@/components/providers/providers-page";
 
 export const metadata: Metadata = { title: "Providers" };
 

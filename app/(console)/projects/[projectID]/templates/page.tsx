@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TemplatesPage } from "@/components/pages/templates-page";
+import { TemplatesPage } from "@/components/templates/templates-page";
 
 export const metadata: Metadata = { title: "Templates" };
 

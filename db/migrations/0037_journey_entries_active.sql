@@ -1,0 +1,1 @@
+CREATE INDEX "journey_entries_active_idx" ON "journey_entries" USING btree ("project_id","journey_id","user_id") WHERE "journey_entries"."exited_at" is null;
