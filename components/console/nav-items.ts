@@ -4,7 +4,7 @@ export interface NavItem {
   /** Path under /projects/{id}. */
   path: string;
   label: string;
-  section: "Data" | "Automation" | "Settings";
+  section: "Data" | "Automation" | "Messaging" | "Settings";
   /** Hidden from roles below this (the API refuses them anyway). */
   minRole?: Role;
 }
@@ -24,11 +24,15 @@ export const NAV_ITEMS: NavItem[] = [
   { path: "/schedules", label: "Schedules", section: "Automation" },
   { path: "/lists", label: "Lists", section: "Automation" },
   { path: "/journeys", label: "Journeys", section: "Automation" },
+  { path: "/templates", label: "Templates", section: "Messaging" },
+  { path: "/broadcasts", label: "Broadcasts", section: "Messaging" },
+  { path: "/messages", label: "Messages", section: "Messaging" },
   { path: "/settings", label: "Project settings", section: "Settings" },
   { path: "/members", label: "Members", section: "Settings" },
   { path: "/keys", label: "API keys", section: "Settings", minRole: "admin" },
   { path: "/destinations", label: "Destinations", section: "Settings" },
+  { path: "/providers", label: "Providers", section: "Settings", minRole: "admin" },
   { path: "/requests", label: "Request log", section: "Settings", minRole: "admin" },
 ];
 
-export const NAV_SECTIONS: NavItem["section"][] = ["Data", "Automation", "Settings"];
+export const NAV_SECTIONS: NavItem["section"][] = ["Data", "Automation", "Messaging", "Settings"];

@@ -8,7 +8,7 @@ import { NAV_ITEMS, NAV_SECTIONS } from "./nav-items";
 import { ProjectSwitcher } from "./project-switcher";
 
 const linkClass = (active: boolean) =>
-  `flex items-center justify-between rounded-md px-2.5 py-1 text-sm transition-colors focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${
+  `flex items-center justify-between rounded-md px-2.5 py-0.5 text-sm transition-colors focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${
     active
       ? "bg-white font-medium text-zinc-900 shadow-sm ring-1 ring-zinc-200"
       : "text-zinc-600 hover:bg-zinc-200/60 hover:text-zinc-900"
@@ -43,14 +43,14 @@ export function Shell({
           its content sticks to the window, so navigation stays in view while the page scrolls. */}
       <aside className="w-60 shrink-0 border-r border-zinc-200 bg-zinc-100/70">
         <div className="sticky top-0 flex h-screen flex-col px-3 py-4">
-          <Link href="/projects" className="mb-4 flex items-center gap-2 px-1">
+          <Link href="/projects" className="mb-3 flex items-center gap-2 px-1">
             <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-xs font-bold text-white">
               R
             </span>
             <span className="font-semibold tracking-tight">Relay</span>
           </Link>
           {projects.length > 0 && <ProjectSwitcher projects={projects} currentId={project?.id} />}
-          <nav aria-label="Project" className="mt-3 min-h-0 flex-1 space-y-3 overflow-y-auto">
+          <nav aria-label="Project" className="mt-2 min-h-0 flex-1 space-y-1.5 overflow-y-auto">
             {project &&
               NAV_SECTIONS.map((section) => {
                 const items = NAV_ITEMS.filter(
@@ -59,10 +59,10 @@ export function Shell({
                 if (!items.length) return null;
                 return (
                   <div key={section}>
-                    <p className="px-2.5 pb-1 text-[11px] font-medium uppercase tracking-wide text-zinc-400">
+                    <p className="px-2.5 pb-0.5 text-[11px] font-medium uppercase tracking-wide text-zinc-400">
                       {section}
                     </p>
-                    <ul className="space-y-0.5">
+                    <ul>
                       {items.map((item) => {
                         const href = `/projects/${project.id}${item.path}`;
                         // The overview is the project's root: active only on itself, not on every page under it.
@@ -80,7 +80,7 @@ export function Shell({
                 );
               })}
           </nav>
-          <div className="space-y-0.5 border-t border-zinc-200 pt-3">
+          <div className="border-t border-zinc-200 pt-2">
             <Link href="/projects" className={linkClass(pathname === "/projects")}>
               All projects
             </Link>

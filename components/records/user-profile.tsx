@@ -3,6 +3,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { IdentifierChips } from "@/components/ui/json-view";
 import { ListsJourneysPanel } from "@/components/explain/lists-journeys-panel";
 import { UserTimeline } from "@/components/explain/user-timeline";
+import { AllMessagesLink, UserMessagesPanel } from "@/components/messages/user-messages-panel";
 import { UserSubscriptionsPanel } from "@/components/subscriptions/user-subscriptions-panel";
 import { AllEventsLink, ProfileFacts, ProfileHeader, Section, useProfile } from "./profile-parts";
 import type { UserDetail } from "@/components/console/api-types";
@@ -61,6 +62,9 @@ export function UserProfile({ userId }: { userId: string }) {
         <div className="space-y-6">
           <Section title="Lists and journeys" description="Where this user is, and why (or why not).">
             <ListsJourneysPanel projectId={project.id} user={u} />
+          </Section>
+          <Section title="Messages" aside={<AllMessagesLink projectId={project.id} userId={u.id} />}>
+            <UserMessagesPanel projectId={project.id} userId={u.id} />
           </Section>
           <Section title="Timeline" aside={<AllEventsLink projectId={project.id} filter={`user_id=${u.id}`} />}>
             <UserTimeline projectId={project.id} userId={u.id} />
