@@ -53,6 +53,8 @@ export const projects = pgTable(
     name: text().notNull(),
     /** Days events are kept (by their time: the client's timestamp, else receipt); null keeps them forever. */
     eventRetentionDays: integer(),
+    /** The zone a journey's time of day falls back to when the user has none (or an invalid one). */
+    timezone: text().notNull().default("UTC"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -5,11 +5,12 @@ import type { JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 
-export async function findJourney(ctx: ProjectContext, id: string): Promise<Journey> {
-  const [row] = await ctx.db
+export async function findJourney(ctx: ProjectContext, id: string, opts: { lock?: boolean } = {}): Promise<Journey> {
+  const query = ctx.db
     .select()
     .from(journeys)
     .where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)));
+  const [row] = opts.lock ? await query.for("update") : await query;
   if (!row) throw new NotFound("No journey with this id in this project.");
   return row;
 }
