@@ -9,7 +9,7 @@ import { createProjectWithOwner } from "../lib/projects/create-project";
 import { upsertRecords } from "../lib/identity/upsert-records";
 import { userChange } from "../lib/users/upsert-user";
 import { loadUserViews } from "../lib/users/view";
-import { withStepsInHand } from "../lib/pipeline/enqueue-steps";
+import { bypassIntake } from "../lib/pipeline/enqueue-steps";
 import { createTestDatabase } from "../scripts/test/database";
 import { stopBoss } from "../lib/queue/boss";
 import { systemContext } from "@/lib/access/context";
@@ -106,7 +106,7 @@ try {
       const ctx = systemContext(tx, project.id);
       const run = () =>
         upsertRecords(ctx, { kind: "user", items, conflicts: "reject", path: (i) => `[${i}].identifier` });
-      const r = INTAKE ? await run() : await withStepsInHand(ctx, run);
+      const r = INTAKE ? await run() : await bypassIntake(ctx, run);
       if (VIEWS) await loadUserViews(systemContext(tx, project.id), r.ids);
     });
     mark("(after commit)");
@@ -128,7 +128,7 @@ try {
     );
   }
 } finally {
-  // withStepsInHand sends jobs through the process's pg-boss: stop it before the database goes.
+  // bypassIntake sends jobs through the process's pg-boss: stop it before the database goes.
   await stopBoss();
   await client.end();
   await closeDatabase();

@@ -172,7 +172,7 @@ describe("extraVerbParameters", () => {
           "lib/identity/c.ts":
             "export async function listIdentifiers(ctx: ProjectContext, input: { f: (a: number, b: number) => void }) {}",
           "lib/users/d.ts":
-            'export async function upsertUserIn(ctx: ProjectContext, input: UserInput, path = "identifier") {}',
+            'export async function upsertUserInTransaction(ctx: ProjectContext, input: UserInput, path = "identifier") {}',
           // lib/db/ is plumbing, not a folder of verbs.
           "lib/db/e.ts": "export async function inBatches(ctx: ProjectContext, id: string, patch: Patch) {}",
           "lib/identity/e.int.test.ts": "export async function helper(ctx: ProjectContext, a: 1, b: 2) {}",
@@ -180,7 +180,7 @@ describe("extraVerbParameters", () => {
       ),
     ).toEqual([
       "lib/identity/a.ts: upsertRecords takes 3 parameters; a verb takes (ctx, input)",
-      "lib/users/d.ts: upsertUserIn takes 3 parameters; a verb takes (ctx, input)",
+      "lib/users/d.ts: upsertUserInTransaction takes 3 parameters; a verb takes (ctx, input)",
     ]);
   });
 });

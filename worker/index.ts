@@ -1,6 +1,6 @@
 import { closeDatabase, databaseUrl, getDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { withLogContext } from "@/lib/observability/context";
+import { withLogContext } from "@/lib/observability/log-context";
 import { startHeartbeat } from "@/lib/observability/heartbeat";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";

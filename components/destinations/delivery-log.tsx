@@ -7,7 +7,7 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState, ErrorBanner, TableHead, tableClass, tdClass } from "@/components/ui/states";
-import { QueryStatus } from "@/components/pages/feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 
 const STATES = ["", "pending", "delivered", "failed"] as const;
 

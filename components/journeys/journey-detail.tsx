@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { QueryState } from "@/components/pages/feature-state";
+import { QueryState } from "@/components/ui/query-state";
 import { JsonView } from "@/components/ui/json-view";
 import { PageHeader } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";

@@ -6,7 +6,7 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
 import { DataTable, type Columns } from "@/components/data-table/data-table";
-import { QueryState } from "@/components/pages/feature-state";
+import { QueryState } from "@/components/ui/query-state";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Badge, Card, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";

@@ -6,7 +6,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Card } from "@/components/ui/states";
-import { QueryPage } from "@/components/pages/feature-state";
+import { QueryPage } from "@/components/ui/query-state";
 import type { Overview } from "@/lib/overview/schemas";
 import { memberCountLabel } from "@/components/lists/member-count";
 

@@ -4,7 +4,7 @@ import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { belongsTo, projectIdColumn } from "./project-column";
 
 /*
- * Schedules (DESIGN.md section 6). Intervals are stored as the text the caller wrote ("7 days",
+ * Schedules (docs/decisions/0022). Intervals are stored as the text the caller wrote ("7 days",
  * "1 month") and cast to PostgreSQL intervals where arithmetic happens, so the API shows them back
  * as written while all time arithmetic stays in SQL.
  */

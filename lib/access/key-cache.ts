@@ -4,6 +4,7 @@ import type { ApiKey } from "@/db/schema";
 import { KEYS_CHANNEL } from "@/lib/queue/jobs";
 import { findKeyByHash, hashSecret } from "./api-keys";
 import type { AppContext } from "./context";
+import { processSingleton } from "@/lib/process/singleton";
 
 /**
  * The keys this process has looked up, for KEY_CACHE_SECONDS (default 10; 0 turns the cache off), so a
@@ -27,11 +28,13 @@ type Shared = {
   entries: Map<string, { key: ApiKey; until: number }>;
   listeners: Map<postgres.Sql, Listener>;
 };
-// On globalThis: Next bundles route handlers into separate chunks, each with its own copy of this module;
-// the admin route that revokes a key must clear what the client routes hold. One listener per pool.
-const KEY = Symbol.for("relay.keyCache");
-const g = globalThis as unknown as Record<symbol, Shared | undefined>;
-const shared: Shared = (g[KEY] ??= { generation: 0, entries: new Map(), listeners: new Map() });
+// One per process: the admin route that revokes a key must clear what the client routes hold. One
+// listener per pool.
+const shared: Shared = processSingleton("keyCache", () => ({
+  generation: 0,
+  entries: new Map(),
+  listeners: new Map(),
+}));
 
 function ttlMs(): number {
   const s = Number(process.env.KEY_CACHE_SECONDS ?? 10);

@@ -73,11 +73,6 @@ export function tidArray(tids: string[]): SQL {
   return sql`${`{${tids.map((t) => `"${t}"`).join(",")}}`}::tid[]`;
 }
 
-/** A list of rows as a SQL relation (one jsonb parameter), for INSERT ... SELECT sources. */
-export function rowsSql(rows: Record<string, unknown>[], columns: string): SQL {
-  return sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)}))`;
-}
-
 /**
  * Runs a raw statement and returns its rows typed as `T`. The one place raw rows get a type: `T`
  * states the select list (column aliases as written in the SQL; the driver does no case mapping), and

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ProjectContext } from "@/lib/access/context";
-import { refuseMatchFromBrowser } from "@/lib/clients/browser-rules";
+import { refuseMatchFromBrowser } from "@/lib/events/browser-rules";
 import { readJson } from "@/lib/http/read-json";
 import { json } from "@/lib/http/with-project";
 import { metrics } from "@/lib/observability/metrics";

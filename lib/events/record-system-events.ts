@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { batchInHand } from "@/lib/pipeline/batch-in-hand";
+import { openBatchOf } from "@/lib/pipeline/open-batch";
 import { wakesAfterCommit } from "@/lib/pipeline/wake-intake";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
 import type { SystemEventName } from "./system-events";
@@ -20,7 +20,7 @@ export interface SystemEvent {
  * has its event and a rolled-back one never does. The `events` row is pipeline step 1 (the occurrence,
  * recorded against its user/organization); a `recorded` intake row in the same transaction hands the
  * event to the worker, which runs steps 2-4 (schema, lists, journeys) exactly as for client events.
- * Events recorded by the drain itself join the batch it is finishing instead (lib/pipeline/batch-in-hand.ts).
+ * Events recorded by the drain itself join the batch it is finishing instead (lib/pipeline/open-batch.ts).
  */
 export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[]): Promise<string[]> {
   if (!list.length) return [];
@@ -49,7 +49,7 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
     ), ${recording.ctes}
     select input.id, now()::text as received_at, coalesce(input.occurred_at, now())::text as occurred_at
     from input${recording.from} order by input.ord`);
-  joinBatchInHand(ctx, () =>
+  addToOpenBatch(ctx, () =>
     recorded.map((r, i) => ({
       id: r.id,
       name: list[i]!.name,
@@ -67,16 +67,16 @@ export async function recordSystemEvents(ctx: ProjectContext, list: SystemEvent[
  * over: `ctes` continues the statement's WITH list, and its final select must append `from` to its FROM
  * list (the intake wake-up only runs if selected). Set-based writers that make the events' data in SQL
  * (lib/identity/upsert-records.ts: `*.created` from the inserted rows) build `input` themselves, so
- * recordSystemEvents and they record and hand over alike. Those callers then call joinBatchInHand.
+ * recordSystemEvents and they record and hand over alike. Those callers then call addToOpenBatch.
  */
 export function systemEventsSql(ctx: ProjectContext, opts: { wakeAfter?: boolean } = {}): { ctes: SQL; from: SQL } {
   const recorded = sql`recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
       select ${ctx.projectId}::uuid, id, name, user_id, organization_id, data, 'system', coalesce(occurred_at, now()) from input
     )`;
-  // Inside a drain (or a batch endpoint) the events join the batch in hand; anywhere else a `recorded`
+  // Inside a drain (or a batch endpoint) the events join the open batch; anywhere else a `recorded`
   // intake row hands them over.
-  if (batchInHand(ctx)) return { ctes: recorded, from: sql`` };
+  if (openBatchOf(ctx)) return { ctes: recorded, from: sql`` };
   const handedOver = sql`${recorded}, handed_over as (
       -- The data rides along so the worker can compute the schema step without re-reading the event.
       insert into event_intake (project_id, id, kind, name, data, occurred_at, recorded)
@@ -92,12 +92,12 @@ export function systemEventsSql(ctx: ProjectContext, opts: { wakeAfter?: boolean
 }
 
 /**
- * Events just recorded join the batch in hand, if one is open; otherwise their intake rows handed them
+ * Events just recorded join the open batch (lib/pipeline/open-batch.ts), if there is one; otherwise their intake rows handed them
  * over and `events` is not called (a set-based writer need not build the list).
  */
-export function joinBatchInHand(
+export function addToOpenBatch(
   ctx: ProjectContext,
   events: () => { id: string; name: string; data: Record<string, unknown>; receivedAt: string; occurredAt?: string }[],
 ): void {
-  batchInHand(ctx)?.push(...events());
+  openBatchOf(ctx)?.push(...events());
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, Invalid, Unavailable } from "./errors";
 import { errorCode, isDatabaseUnavailable } from "@/lib/db/errors";
-import { logContext } from "@/lib/observability/context";
+import { logContext } from "@/lib/observability/log-context";
 import { log } from "@/lib/observability/logger";
 
 export const PROBLEM_JSON = "application/problem+json";

@@ -10,7 +10,7 @@ import { answerError, limitKey, limitSession } from "./budgets";
 import { withHeaders } from "./rate-limit";
 import { browserAnswer, checkOrigin } from "./cors";
 import { observed } from "@/lib/observability/request";
-import { logContext } from "@/lib/observability/context";
+import { logContext } from "@/lib/observability/log-context";
 import { recordKeyRequest } from "@/lib/request-log/record-key-request";
 
 /** The project segment is optional: the key-scoped mirrors (`/api/client/users`, `/v1/track`) have none. */

@@ -1,7 +1,7 @@
 import { Conflict } from "@/lib/http/errors";
 import { pairKey } from "./pair-key";
 import { KINDS, type Kind } from "./tables";
-import type { RecordChange } from "./upsert-records";
+import type { RecordChange } from "./record-change";
 
 /** The 409 for an item whose identifiers name several records (`named`, in the item's order) */
 export function conflictError(

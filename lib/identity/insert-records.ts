@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "@/lib/db/sql";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { joinBatchInHand, systemEventsSql } from "@/lib/events/record-system-events";
+import { addToOpenBatch, systemEventsSql } from "@/lib/events/record-system-events";
 import type { ProjectContext } from "@/lib/access/context";
 import { ownersSql, type Pair } from "./lookup-pairs";
 import { withinTotalsSql } from "./record-totals";
@@ -25,7 +25,7 @@ export type RawRecord = {
  * One statement for every new record: the insert, each record's `*.created` event (its data made in the
  * process from the record as sent and the pairs it was created with, recorded and handed over as
  * recordSystemEvents does) and the creation hooks (lib/identity/on-created.ts). Answered in the order of
- * `fresh`; `hooked` is false when the hooks could not run yet (the caller then runs them on their own).
+ * `newTargets`; `hooked` is false when the hooks could not run yet (the caller then runs them on their own).
  * The record and event ids are drawn here (uuidv7s: one random draw for the batch instead of
  * uuid_generate_v7() per row) and travel with the rows. Each record's data is sent once, inside its
  * event's data, from which the statement takes the record's columns and data: sending the data twice
@@ -42,33 +42,33 @@ export async function insertRecords(
   ctx: ProjectContext,
   input: {
     kind: Kind;
-    fresh: Target[];
+    newTargets: Target[];
     withPairs: boolean;
     /**
-     * The statement is a transaction of its own for one record whose pairs are `alone.pairs`
-     * (lib/identity/create-alone.ts): it writes nothing unless none of them names a record yet (the
+     * The statement is a transaction of its own for one record whose pairs are `oneStatement.pairs`
+     * (lib/identity/upsert-one.ts): it writes nothing unless none of them names a record yet (the
      * lookup is in the statement), the record stays within the record totals and its creation hooks
      * complete in it; it leaves the intake's wake-up to the caller. `rows` is empty when nothing was
      * written.
      */
-    alone?: { pairs: Pair[] };
+    oneStatement?: { pairs: Pair[] };
   },
 ): Promise<{ rows: RawRecord[]; hooked: boolean }> {
-  const { kind, fresh, withPairs, alone } = input;
-  if (!fresh.length) return { rows: [], hooked: true };
-  // Alone, the totals are checked before writing (metadata would be written by a later statement), and
+  const { kind, newTargets, withPairs, oneStatement } = input;
+  if (!newTargets.length) return { rows: [], hooked: true };
+  // In one statement, the totals are checked before writing (metadata would be written by a later statement), and
   // per row: with several records, some could be written and others not.
-  if (alone && (!withPairs || fresh.length !== 1))
-    throw new Error("insertRecords alone writes one record with its pairs");
+  if (oneStatement && (!withPairs || newTargets.length !== 1))
+    throw new Error("insertRecords in one statement writes one record with its pairs");
   const { sql: t, columns } = KINDS[kind];
-  const ids = uuidv7s(fresh.length * 2);
+  const ids = uuidv7s(newTargets.length * 2);
   // Each record's `*.created` data, as its event stores it and the statement's input carries it: the
   // record's pairs, every profile column (null when unset) and its data. The statement takes the
   // record's columns and data from it (`->>`, `->`: a copy of part of the parsed value) instead of
   // building the event's object again from them with jsonb_build_object, and the process hands the same
   // objects over in hand (docs/decisions/0002-set-based-identity-writes.md).
-  const created = fresh.map((f) => createdData(kind, f));
-  const rowsJson = JSON.stringify(created.map((v, o) => ({ o, id: ids[o], e: ids[fresh.length + o], v })));
+  const created = newTargets.map((f) => createdData(kind, f));
+  const rowsJson = JSON.stringify(created.map((v, o) => ({ o, id: ids[o], e: ids[newTargets.length + o], v })));
   const cols = sql.join(
     columns.map((c) => sql.identifier(c)),
     sql`, `,
@@ -81,16 +81,16 @@ export async function insertRecords(
     kind === "user"
       ? sql`x.id as user_id, null::uuid as organization_id`
       : sql`null::uuid as user_id, x.id as organization_id`;
-  const recording = systemEventsSql(ctx, { wakeAfter: !!alone });
+  const recording = systemEventsSql(ctx, { wakeAfter: !!oneStatement });
   // The times are the statement's now() (the transaction's start), here as in the insert.
   const hooks = onCreatedSql(ctx, {
     kind,
     created: sql`select x.o as ord, x.id, now() as created_at from x`,
-    count: fresh.length,
+    count: newTargets.length,
   });
-  // Alone, a known pair (an update or a 409), a record past a limit, or a project's first creation (its
+  // In one statement, a known pair (an update or a 409), a record past a limit, or a project's first creation (its
   // hooks need a schedule made first) is left to the caller's transactional path.
-  const onlyIf = alone
+  const onlyIf = oneStatement
     ? sql`where not exists (select 1 from owners) and ${hooks.ready} and ${withinTotalsSql({
         identifiers: sql`jsonb_array_length(x.v -> 'identifier')`,
         data_bytes: sql`octet_length((x.v -> 'data')::text)`,
@@ -103,7 +103,7 @@ export async function insertRecords(
   const [made] = await queryRows<{ sizes: number[] | null; at: string; hooked: boolean }>(
     ctx.db,
     sql`
-    with ${alone ? sql`${ownersSql(ctx, { kind, pairs: alone.pairs })}, ` : sql``}x as materialized (
+    with ${oneStatement ? sql`${ownersSql(ctx, { kind, pairs: oneStatement.pairs })}, ` : sql``}x as materialized (
       select * from jsonb_to_recordset(${rowsJson}::jsonb) as x(o int, id uuid, e uuid, v jsonb) ${onlyIf}
     ), inserted as (
       insert into ${sql.identifier(t.records)} (project_id, id, ${cols}, data, created_at, updated_at)
@@ -116,15 +116,18 @@ export async function insertRecords(
     from x${recording.from}`,
   );
   const { sizes, at, hooked } = made!;
-  if (alone && !sizes) return { rows: [], hooked: true };
-  if (sizes?.length !== fresh.length) throw new Error(`inserted ${sizes?.length ?? 0} records of ${fresh.length}`);
-  const rows = fresh.map((f, o): RawRecord => {
+  if (oneStatement && !sizes) return { rows: [], hooked: true };
+  if (sizes?.length !== newTargets.length)
+    throw new Error(`inserted ${sizes?.length ?? 0} records of ${newTargets.length}`);
+  const rows = newTargets.map((f, o): RawRecord => {
     const row: RawRecord = { id: ids[o]!, created_at: at, updated_at: at, data: f.data ?? {}, _data_bytes: sizes[o]! };
     for (const c of columns) row[c] = f.columns[c] ?? null;
     return row;
   });
   const name = `${kind}.created`;
-  joinBatchInHand(ctx, () => created.map((data, o) => ({ id: ids[fresh.length + o]!, name, data, receivedAt: at })));
+  addToOpenBatch(ctx, () =>
+    created.map((data, o) => ({ id: ids[newTargets.length + o]!, name, data, receivedAt: at })),
+  );
   return { rows, hooked };
 }
 

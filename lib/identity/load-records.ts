@@ -2,8 +2,13 @@ import { sql } from "drizzle-orm";
 import { queryRows, rowsById, uuidArray } from "@/lib/db/sql";
 import { identifiersJson, type StoredIdentifier } from "./resolve";
 import { KINDS, type Kind } from "./tables";
-import type { RecordRow } from "./upsert-one";
 import type { ProjectContext } from "@/lib/access/context";
+
+/** A record row as stored (snake_case columns, timestamps as ISO text). */
+export type RecordRow = { id: string; data: Record<string, unknown>; created_at: string; updated_at: string } & Record<
+  string,
+  unknown
+>;
 
 /**
  * Users or organizations by id, each with its identifiers, in the order of `ids` (unknown ids are left

@@ -1,7 +1,7 @@
 import { conflictError } from "./conflict-error";
 import type { Identifier } from "./schemas";
 import type { Kind } from "./tables";
-import type { RecordChange, UpsertRecordsOptions } from "./upsert-records";
+import type { RecordChange, UpsertRecordsOptions } from "./record-change";
 
 /** One record an upsert writes, with everything the items naming it fold into. */
 export interface Target {

@@ -1,6 +1,23 @@
 import type { Identifier } from "./schemas";
 import { KINDS, type Kind } from "./tables";
-import type { RecordChange } from "./upsert-records";
+
+/** One upsert of a user or an organization: identifiers, profile columns it sets (null clears), data to merge. */
+export interface RecordChange {
+  identifier: Identifier[];
+  columns?: Record<string, string | null>;
+  data?: Record<string, unknown>;
+}
+
+export interface UpsertRecordsOptions {
+  /**
+   * `reject` (upserts): identifiers naming two records are a 409 naming the item, nothing written; the
+   * records are locked and merged, and `*.updated` lists what changed. `first` (events): the first known
+   * pair in list order wins, so an event is never dropped; records are only resolved or created.
+   */
+  conflicts: "reject" | "first";
+  /** Where item i's identifiers are in the request body, for the 409. */
+  path?: (i: number) => string;
+}
 
 /**
  * The identity change an upsert body asks for: its identifiers, the kind's profile columns it names

@@ -53,8 +53,8 @@ const LIMITS: { total: keyof RecordTotals; max: number }[] = [
 
 /**
  * The same limits as a condition on SQL expressions measuring each total, for a statement that writes a
- * record only when it stays within them (lib/identity/create-alone.ts); a record that would not is then
- * written by the transactional path, whose check (totalsError) answers the 422.
+ * record only when it stays within them (createInOneStatement in lib/identity/upsert-one.ts); a record
+ * that would not is then written by the transactional path, whose check (totalsError) answers the 422.
  */
 export function withinTotalsSql(totals: Record<keyof RecordTotals, SQL>): SQL {
   return sql`(${sql.join(

@@ -1,10 +1,10 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
-import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
-import { loadRecords } from "./load-records";
+import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
+import { loadRecords, type RecordRow } from "./load-records";
 import type { StoredIdentifier } from "./resolve";
 import type { Kind } from "./tables";
-import type { RecordRow } from "./upsert-one";
-import { upsertRecords, type RecordChange } from "./upsert-records";
+import type { RecordChange } from "./record-change";
+import { upsertRecords } from "./upsert-records";
 import type { ProjectContext } from "@/lib/access/context";
 
 /** Concurrent batches sharing new identifiers lose races more often than single upserts; each retry makes progress. */
@@ -29,10 +29,10 @@ export async function upsertMany<V>(
     ctx.db,
     async (tx) => {
       const inTx = { ...ctx, db: tx };
-      const r = await withStepsInHand(inTx, () =>
+      const r = await bypassIntake(inTx, () =>
         upsertRecords(inTx, { kind, items: changes, conflicts: "reject", path: (i) => `[${i}].identifier` }),
       );
-      const views = new Map([...r.fresh].map(([id, f]) => [id, view(f.row as RecordRow, f.identifier)]));
+      const views = new Map([...r.newRecords].map(([id, f]) => [id, view(f.row as RecordRow, f.identifier)]));
       const existing = [...new Set(r.ids)].filter((id) => !views.has(id));
       for (const s of await loadRecords(inTx, { kind, ids: existing })) views.set(s.row.id, view(s.row, s.identifier));
       return { views: r.ids.map((id) => views.get(id)!), created: r.created.filter(Boolean).length };

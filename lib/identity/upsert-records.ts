@@ -9,26 +9,9 @@ import { pairKey } from "./pair-key";
 import { planTargets, type Target } from "./plan-targets";
 import type { StoredIdentifier } from "./resolve";
 import type { Identifier } from "./schemas";
+import type { RecordChange, UpsertRecordsOptions } from "./record-change";
 import { KINDS, type Kind } from "./tables";
 import type { ProjectContext } from "@/lib/access/context";
-
-/** One upsert of a user or an organization: identifiers, profile columns it sets (null clears), data to merge. */
-export interface RecordChange {
-  identifier: Identifier[];
-  columns?: Record<string, string | null>;
-  data?: Record<string, unknown>;
-}
-
-export interface UpsertRecordsOptions {
-  /**
-   * `reject` (upserts): identifiers naming two records are a 409 naming the item, nothing written; the
-   * records are locked and merged, and `*.updated` lists what changed. `first` (events): the first known
-   * pair in list order wins, so an event is never dropped; records are only resolved or created.
-   */
-  conflicts: "reject" | "first";
-  /** Where item i's identifiers are in the request body, for the 409. */
-  path?: (i: number) => string;
-}
 
 /** What upsertRecords applies: changes of one kind, in order, with the conflict rule and 409 paths. */
 export interface UpsertRecordsInput extends UpsertRecordsOptions {
@@ -45,7 +28,7 @@ export interface UpsertedRecords {
    * Each record this call created, as stored, with its identifiers in listIdentifiers' order: all of a
    * new record's pairs were written in this statement, so nothing needs reading back to show it.
    */
-  fresh: Map<string, { row: RawRecord; identifier: StoredIdentifier[] }>;
+  newRecords: Map<string, { row: RawRecord; identifier: StoredIdentifier[] }>;
   /** How many system events (`*.created`, `*.updated`) the call recorded: none when it changed nothing. */
   recorded: number;
 }
@@ -78,20 +61,21 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
   const owner = await lookupPairs(ctx, { kind, pairs: [...unique.values()], lock: reject });
   const { targets, ids, created } = planTargets(kind, items, keys, owner, opts);
 
-  const fresh = [...targets.values()].filter((t) => t.id.startsWith("#"));
+  const newTargets = [...targets.values()].filter((t) => t.id.startsWith("#"));
   // A batch that only creates records, without identifier metadata (what batches and imports of new
   // users mostly are), writes their pairs in the records' statement: they are all new and stored as sent.
   const pairsWithRecords =
     reject &&
-    fresh.length === targets.size &&
-    fresh.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
+    newTargets.length === targets.size &&
+    newTargets.every((t) => [...t.pairs.values()].every(({ pair }) => !pair.metadata));
   // One statement creates the new records with their `*.created` events and creation hooks.
-  const made = await insertRecords(ctx, { kind, fresh, withPairs: pairsWithRecords });
+  const made = await insertRecords(ctx, { kind, newTargets, withPairs: pairsWithRecords });
   const rows = made.rows;
-  const real = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
+  // A target's id is a record id, or `#k` for the k-th new record: its stored id is the k-th inserted row's.
+  const storedId = (id: string) => (id.startsWith("#") ? rows[Number(id.slice(1))]!.id : id);
   const added = pairsWithRecords
-    ? pairsAsSent(fresh, real)
-    : await writeIdentifiers(ctx, { kind, targets: [...targets.values()], real, reject });
+    ? pairsAsSent(newTargets, storedId)
+    : await writeIdentifiers(ctx, { kind, targets: [...targets.values()], storedId, reject });
 
   const existing = [...targets.values()].filter((t) => !t.id.startsWith("#"));
   const toMerge = reject ? existing.filter((t) => Object.keys(t.columns).length || t.data) : [];
@@ -115,7 +99,7 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
     // A new record's totals are known from the two inserts (its pairs, all new, and the stored data's
     // size); only existing records are counted again in SQL.
     const prefixOf = (t: Target) => (opts.path?.(t.first) ?? "identifier").replace(/identifier$/, "");
-    for (const t of fresh) {
+    for (const t of newTargets) {
       const row = rows[Number(t.id.slice(1))]!;
       const err = totalsError(
         kind,
@@ -136,9 +120,9 @@ export async function upsertRecords(ctx: ProjectContext, input: UpsertRecordsInp
   if (!made.hooked)
     await onRecordsCreated(ctx, { kind, records: rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) })) });
   return {
-    ids: ids.map(real),
+    ids: ids.map(storedId),
     created,
-    fresh: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])),
+    newRecords: new Map(rows.map((row) => [row.id, { row, identifier: added.stored.get(row.id) ?? [] }])),
     recorded: rows.length + events.length,
   };
 }

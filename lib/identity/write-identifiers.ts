@@ -19,7 +19,12 @@ import type { Target } from "./plan-targets";
  */
 export async function writeIdentifiers(
   ctx: ProjectContext,
-  { kind, targets, real, reject }: { kind: Kind; targets: Target[]; real: (id: string) => string; reject: boolean },
+  {
+    kind,
+    targets,
+    storedId,
+    reject,
+  }: { kind: Kind; targets: Target[]; storedId: (id: string) => string; reject: boolean },
 ) {
   const { db: tx, projectId } = ctx;
   const t = KINDS[kind].sql;
@@ -29,10 +34,10 @@ export async function writeIdentifiers(
         k,
         s: pair.source,
         e: pair.external_id,
-        r: real(target.id),
+        r: storedId(target.id),
         m: pair.metadata ?? null,
         n: isNew,
-        fresh: target.id.startsWith("#"),
+        newRecord: target.id.startsWith("#"),
       })),
     )
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
@@ -60,7 +65,7 @@ export async function writeIdentifiers(
   // existing records `first` (the event drain) attaches new pairs to are key-share locked here, as the
   // foreign key's check did; one deleted meanwhile makes the transaction retry, as the check's failure
   // did, and the retry resolves the event without it.
-  const held = reject ? [] : [...new Set(rows.filter((r) => !r.fresh).map((r) => r.r))];
+  const held = reject ? [] : [...new Set(rows.filter((r) => !r.newRecord).map((r) => r.r))];
   if (held.length) {
     const locked = await queryRows<{ id: string }>(
       tx,
@@ -87,11 +92,11 @@ export async function writeIdentifiers(
   for (const r of rows) {
     if (!r.n) continue;
     if (!inserted.has(r.k)) {
-      if (reject || r.fresh) throw new RetryTransaction();
+      if (reject || r.newRecord) throw new RetryTransaction();
       continue;
     }
     const w = inserted.get(r.k)!;
-    if (r.fresh) {
+    if (r.newRecord) {
       metadataBytes.set(r.r, (metadataBytes.get(r.r) ?? 0) + (w.metadata_bytes ?? 0));
       const list = stored.get(r.r) ?? [];
       if (!list.length) stored.set(r.r, list);
@@ -103,11 +108,11 @@ export async function writeIdentifiers(
 }
 
 /** What writeIdentifiers answers, for pairs insertRecords wrote with the records: all new, none with metadata. */
-export function pairsAsSent(fresh: Target[], real: (id: string) => string) {
+export function pairsAsSent(newTargets: Target[], storedId: (id: string) => string) {
   const stored = new Map<string, StoredIdentifier[]>();
-  for (const t of fresh)
+  for (const t of newTargets)
     stored.set(
-      real(t.id),
+      storedId(t.id),
       byteOrdered(
         [...t.pairs.values()].map(({ pair }) => ({
           source: pair.source,

@@ -6,7 +6,7 @@ import { queryRows } from "@/lib/db/sql";
 import { AppError } from "@/lib/http/errors";
 import { zodIssuesToFieldErrors } from "@/lib/http/zod-errors";
 import { upsertRecords } from "@/lib/identity/upsert-records";
-import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
+import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
 import { addMembers } from "@/lib/organizations/add-members";
 import type { MembershipInput, OrganizationInput } from "@/lib/organizations/schemas";
 import { organizationChange } from "@/lib/organizations/upsert-organization";
@@ -175,7 +175,7 @@ function rowIndexOf(err: unknown): number | null {
 /** One batch's rows; their system events go straight to steps 2-4, not through event_intake (lib/pipeline/enqueue-steps.ts). */
 async function applyRows(ctx: ProjectContext, kind: ImportKind, bodies: unknown[]) {
   const path = (i: number) => `[${i}].identifier`;
-  await withStepsInHand(ctx, async () => {
+  await bypassIntake(ctx, async () => {
     if (kind === "users")
       await upsertRecords(ctx, {
         kind: "user",

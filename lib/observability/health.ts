@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { readSystemState, type SystemState } from "./system-state";
+import { processSingleton } from "@/lib/process/singleton";
 
 export interface Check {
   ok: boolean;
@@ -89,8 +90,7 @@ export async function checkReadiness(ctx: AppContext<Db>, limits = readinessLimi
 const cacheMs = () => Math.max(0, Number(process.env.HEALTH_CACHE_SECONDS ?? 5) || 0) * 1000;
 
 type Cached = { at: number; result: Promise<Readiness> };
-const KEY = Symbol.for("relay.readiness");
-const g = globalThis as unknown as Record<symbol, Cached | undefined>;
+const readiness = processSingleton("readiness", (): { cached?: Cached } => ({}));
 
 /**
  * The readiness result, computed at most once per HEALTH_CACHE_SECONDS per process: the endpoint is public,
@@ -99,10 +99,10 @@ const g = globalThis as unknown as Record<symbol, Cached | undefined>;
  */
 export function cachedReadiness(ctx: AppContext<Db>): Promise<Readiness> {
   const now = Date.now();
-  const hit = g[KEY];
+  const hit = readiness.cached;
   if (hit && now - hit.at < cacheMs()) return hit.result;
   const result = checkReadiness(ctx);
-  g[KEY] = { at: now, result };
+  readiness.cached = { at: now, result };
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { withLogContext } from "./context";
+import { withLogContext } from "./log-context";
 import { createLogger, scrubSecrets } from "./logger";
 
 function capture() {

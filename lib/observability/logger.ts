@@ -1,6 +1,7 @@
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
-import { logContext } from "./context";
+import { logContext } from "./log-context";
+import { processSingleton } from "@/lib/process/singleton";
 
 /**
  * Paths redacted from every line: credentials must not reach log storage even when a whole request or
@@ -101,8 +102,5 @@ export function compactError(e: unknown, depth = 0): unknown {
   return out;
 }
 
-const KEY = Symbol.for("relay.logger");
-const g = globalThis as unknown as Record<symbol, Logger | undefined>;
-
 /** The process-wide logger (JSON in production and tests, pretty in development; LOG_FORMAT overrides). */
-export const log: Logger = (g[KEY] ??= createLogger());
+export const log: Logger = processSingleton("logger", createLogger);

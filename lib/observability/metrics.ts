@@ -1,8 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { processSingleton } from "@/lib/process/singleton";
 
 /**
- * Every Prometheus metric of the web and the worker, in one registry (documented in the README's
- * "Operations" section). Gauges that describe the whole system (backlog, due firings) are read from the
+ * Every Prometheus metric of the web and the worker, in one registry (documented in docs/operations.md,
+ * "Metrics"). Gauges that describe the whole system (backlog, due firings) are read from the
  * database at scrape time by `collectSystemGauges`, so any process answers them alike.
  */
 function create() {
@@ -109,7 +110,5 @@ function create() {
 }
 
 export type Metrics = ReturnType<typeof create>;
-// On globalThis: Next bundles route handlers separately, and prom-client's registry must be one per process.
-const KEY = Symbol.for("relay.metrics");
-const g = globalThis as unknown as Record<symbol, Metrics | undefined>;
-export const metrics: Metrics = (g[KEY] ??= create());
+// prom-client's registry must be one per process.
+export const metrics: Metrics = processSingleton("metrics", create);

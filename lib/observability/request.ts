@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { withLogContext } from "./context";
+import { withLogContext } from "./log-context";
 import { log, scrubSecrets } from "./logger";
 import { metrics } from "./metrics";
 import { routeTemplate } from "./route-template";

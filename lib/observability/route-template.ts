@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { processSingleton } from "@/lib/process/singleton";
 
 /** The label of every path no route serves: made-up paths share it, so they cannot grow the metrics. */
 export const UNMATCHED_ROUTE = "(unmatched)";
@@ -85,15 +86,14 @@ function matches(segments: Segment[], parts: string[]): boolean {
   return parts.length === segments.length;
 }
 
-const KEY = Symbol.for("relay.routeTemplates");
-const g = globalThis as unknown as Record<symbol, Template[] | undefined>;
-
 /**
  * The route template a request path is served by (`/l/:token`), or UNMATCHED_ROUTE. Metrics label requests
  * with it, never with the raw path: one label per route, whatever callers make up.
  */
 export function routeTemplate(pathname: string): string {
-  const templates = (g[KEY] ??= [...new Set([...loadTemplates(), ...REWRITTEN])].map(compile).sort(compareTemplates));
+  const templates = processSingleton("routeTemplates", () =>
+    [...new Set([...loadTemplates(), ...REWRITTEN])].map(compile).sort(compareTemplates),
+  );
   const parts = pathname.split("/").filter(Boolean);
   for (const t of templates) if (matches(t.segments, parts)) return t.label;
   return UNMATCHED_ROUTE;

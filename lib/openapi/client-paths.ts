@@ -10,7 +10,7 @@ import {
   organizationOutput,
 } from "@/lib/organizations/schemas";
 import { identifyInput, userBatchInput, userInput, userOutput } from "@/lib/users/schemas";
-import { ECHO_NOTE, ORGANIZATION_ECHO_NOTE, USER_ECHO_NOTE } from "@/lib/clients/lunogram-shapes";
+import { ECHO_NOTE, ORGANIZATION_ECHO_NOTE, USER_ECHO_NOTE } from "@/lib/lunogram/shapes";
 import { jsonBody, projectParams, registerPath } from "./registry";
 import { errorResponse, found, gone, jsonResponse } from "./responses";
 

@@ -1,4 +1,4 @@
-import { ECHO_NOTE } from "@/lib/clients/lunogram-shapes";
+import { ECHO_NOTE } from "@/lib/lunogram/shapes";
 import { acceptedOutput, organizationEventBatch, userEventBatch } from "@/lib/events/schemas";
 import { fanoutOutput, listFanoutsQuery } from "@/lib/events/list-fanouts";
 import { listSchemaQuery, schemaOutput } from "@/lib/events/list-schema";

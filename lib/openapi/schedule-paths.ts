@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ECHO_NOTE } from "@/lib/clients/lunogram-shapes";
+import { ECHO_NOTE } from "@/lib/lunogram/shapes";
 import { identifierOutput } from "@/lib/identity/schemas";
 import { listAssignmentsQuery } from "@/lib/schedules/list-assignments";
 import { listSchedulesQuery } from "@/lib/schedules/list-schedules";

@@ -1,5 +1,5 @@
 import { inRetryingTransaction } from "@/lib/db/retry";
-import { withStepsInHand } from "@/lib/pipeline/enqueue-steps";
+import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
 import { BATCH_ATTEMPTS } from "@/lib/identity/upsert-many";
 import { addMembers } from "./add-members";
 import type { MembershipInput } from "./schemas";
@@ -13,7 +13,7 @@ export async function addMembersBatch(ctx: ProjectContext, inputs: MembershipInp
     async (tx) => {
       const inTx = { ...ctx, db: tx };
       // The batch's system events go straight to steps 2-4 (no intake rows): lib/pipeline/enqueue-steps.ts.
-      const r = await withStepsInHand(inTx, () => addMembers(inTx, { memberships: inputs, path: (i) => `[${i}].` }));
+      const r = await bypassIntake(inTx, () => addMembers(inTx, { memberships: inputs, path: (i) => `[${i}].` }));
       return { memberships: r.memberships, created: r.created.filter(Boolean).length };
     },
     BATCH_ATTEMPTS,

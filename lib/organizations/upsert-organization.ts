@@ -1,7 +1,7 @@
-import { recordChange } from "@/lib/identity/record-change";
+import { recordChange, type RecordChange } from "@/lib/identity/record-change";
 import { upsertMany } from "@/lib/identity/upsert-many";
 import { upsertOne } from "@/lib/identity/upsert-one";
-import { upsertRecords, type RecordChange } from "@/lib/identity/upsert-records";
+import { upsertRecords } from "@/lib/identity/upsert-records";
 import type { OrganizationInput, OrganizationView } from "./schemas";
 import { organizationViewFromRow } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
@@ -31,7 +31,7 @@ export async function upsertOrganizations(ctx: ProjectContext, inputs: Organizat
 }
 
 /** One upsert inside the caller's transaction (Segment's group): `path` names the identifiers in a 409. */
-export async function upsertOrganizationIn(
+export async function upsertOrganizationInTransaction(
   ctx: ProjectContext,
   input: { organization: OrganizationInput; path?: string },
 ): Promise<{ id: string; created: boolean }> {

@@ -4,8 +4,8 @@ import { type AppContext, systemContext } from "@/lib/access/context";
 import type { Identifier } from "@/lib/identity/schemas";
 import { upsertRecords } from "@/lib/identity/upsert-records";
 import { enqueue } from "@/lib/queue/enqueue";
-import { withBatchInHand } from "./batch-in-hand";
-import { enqueueSteps, type RecordedEvent } from "./enqueue-steps";
+import { enqueueSteps } from "./enqueue-steps";
+import { collectRecordedEvents, type RecordedEvent } from "./open-batch";
 import { inRetryingTransaction } from "@/lib/db/retry";
 
 type Claimed = {
@@ -104,7 +104,7 @@ async function finishBatch(tx: DbOrTx, projectId: string, rows: Claimed[]) {
   const creations: { e: string; k: string; r: string | undefined }[] = [];
   // Records created here record their `*.created` events (and their hooks' events) into this batch.
   const ctx = systemContext(tx, projectId);
-  const joined = await withBatchInHand(ctx, async () => {
+  const joined = await collectRecordedEvents(ctx, async () => {
     for (const kind of ["user", "organization"] as const) {
       const mine = hard.filter((r) => r.kind === kind);
       if (!mine.length) continue;

@@ -4,20 +4,11 @@ import { enqueue } from "@/lib/queue/enqueue";
 import type { JobPayload } from "@/lib/queue/jobs";
 import { rollupOf } from "@/lib/overview/rollup-of";
 import { schemaDeltaOf, type SchemaSample } from "./discover-schema";
-import { batchInHand, withBatchInHand } from "./batch-in-hand";
+import { collectRecordedEvents, openBatchOf, type RecordedEvent } from "./open-batch";
 import { listenersFor } from "./listeners";
 
 /** Step jobs carry at most this many events, so one job stays a short transaction. */
 export const STEP_BATCH = 1000;
-
-export interface RecordedEvent extends SchemaSample {
-  id: string;
-  /**
-   * The event's `occurred_at` as PostgreSQL or ISO text. Absent: it occurred when received (a system
-   * event recorded now). Bounds the partitions steps 3-4 read (see `since` in lib/queue/jobs.ts).
-   */
-  occurredAt?: string;
-}
 
 /** A PostgreSQL timestamptz text ("2026-11-26 10:50:00.123+00") or ISO 8601, in ms. */
 export function timeOf(text: string): number {
@@ -79,17 +70,17 @@ export async function enqueueSteps(ctx: ProjectContext, input: StepsInput): Prom
 }
 
 /**
- * Runs `fn` so that the system events it records in `ctx.db` skip `event_intake`: they are held in hand
- * (lib/pipeline/batch-in-hand.ts) and handed to steps 2-4 here, in the same transaction, once `fn` has
- * returned. For set-based writers (the batch endpoints, imports): their thousand `user.created` events
+ * Runs `fn` so that the system events it records in `ctx.db` bypass `event_intake`: they are held in an
+ * open batch (lib/pipeline/open-batch.ts) and handed to steps 2-4 here, in the same transaction, once
+ * `fn` has returned. For set-based writers (the batch endpoints, imports): their thousand `user.created` events
  * become one schema job (and a lists/journeys job when something listens) instead of a thousand intake
  * rows that the drain would claim, delete and turn into those same jobs. If `fn` throws, nothing is
  * enqueued (its rows roll back with it). Inside an open batch (the drain's) the events join that one.
  */
-export async function withStepsInHand<T>(ctx: ProjectContext, fn: () => Promise<T>): Promise<T> {
-  if (batchInHand(ctx)) return fn();
+export async function bypassIntake<T>(ctx: ProjectContext, fn: () => Promise<T>): Promise<T> {
+  if (openBatchOf(ctx)) return fn();
   let result!: T;
-  const joined = await withBatchInHand(ctx, async () => {
+  const joined = await collectRecordedEvents(ctx, async () => {
     result = await fn();
   });
   await enqueueSteps(ctx, { recorded: joined });

@@ -3,12 +3,10 @@ import type { DbOrTx } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { isTransaction } from "@/lib/db/transaction";
 import { INTAKE_CHANNEL } from "@/lib/queue/jobs";
+import { processSingleton } from "@/lib/process/singleton";
 
 type State = { inFlight: boolean; again: boolean };
-// On globalThis: Next bundles route handlers into separate chunks, each of which would get its own copy.
-const KEY = Symbol.for("relay.wakeIntake");
-const g = globalThis as unknown as Record<symbol, State | undefined>;
-const state: State = (g[KEY] ??= { inFlight: false, again: false });
+const state: State = processSingleton("wakeIntake", () => ({ inFlight: false, again: false }));
 
 /**
  * The least time between two wake-ups from one process while writes keep coming (INTAKE_WAKE_SPACING_MS,

@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { log } from "@/lib/observability/logger";
 import type { FieldError } from "@/lib/http/errors";
+import { processSingleton } from "@/lib/process/singleton";
 
 export interface LoggedRequest {
   projectId: string;
@@ -29,10 +30,13 @@ type State = {
   timer: NodeJS.Timeout | null;
   flushing: Promise<void> | null;
 };
-// On globalThis: Next bundles route handlers into separate chunks, each of which would get its own buffer.
-const KEY = Symbol.for("relay.requestLog");
-const g = globalThis as unknown as Record<symbol, State | undefined>;
-const state: State = (g[KEY] ??= { buffer: [], limited: new Map(), dropped: 0, timer: null, flushing: null });
+const state: State = processSingleton("requestLog", () => ({
+  buffer: [],
+  limited: new Map(),
+  dropped: 0,
+  timer: null,
+  flushing: null,
+}));
 state.limited ??= new Map();
 
 /** At most this many project-minutes of 429 counts wait in memory (each is one number). */

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
 import type { AppContext } from "@/lib/access/context";
 
-/** A firing made (or claimed) more than this late is skipped and counted, not fired (DESIGN.md section 6). */
+/** A firing made (or claimed) more than this late is skipped and counted, not fired (docs/decisions/0023). */
 export const LATE_LIMIT = "1 hour";
 
 /** At most this many catch-up rounds per call when every firing of a new cycle is already too late. */

@@ -8,7 +8,8 @@ import { completeCycles, LATE_LIMIT } from "./cycles";
 import { queryRows, rowsById, tidArray, uuidArray } from "@/lib/db/sql";
 import { systemContext, type AppContext } from "@/lib/access/context";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { enqueueSteps, type RecordedEvent } from "@/lib/pipeline/enqueue-steps";
+import { enqueueSteps } from "@/lib/pipeline/enqueue-steps";
+import type { RecordedEvent } from "@/lib/pipeline/open-batch";
 
 export interface FireResult {
   /** Firings this batch claimed (including any it had to leave because their assignment was busy). */
@@ -80,7 +81,7 @@ interface FiredGroup {
  * JavaScript: lock the firings' assignments (SKIP LOCKED: a firing whose assignment another worker or a
  * pause holds is left for a later batch), insert one `scheduled.<name>` event per on-time firing into
  * `events` (pipeline step 1, its data built in SQL), mark the firings fired (or skipped, when over an
- * hour late: DESIGN.md section 6) and mark single assignments with nothing else pending fired. Steps 2-4
+ * hour late: docs/decisions/0023) and mark single assignments with nothing else pending fired. Steps 2-4
  * are enqueued here as the drain enqueues them, so the events never pass through `event_intake`.
  * Recurring assignments' cycles are then closed by completeCycles. A crash before commit leaves
  * everything pending for the next claimer; nothing is recorded twice because the events and the marks
@@ -137,7 +138,7 @@ async function fireSetBased(tx: Transaction, opts: FireOptions): Promise<FireRes
       select j.*, i.id as event_id from joined j join unnest(${ids}) with ordinality as i(id, n) on i.n = j.n
     ), recorded as (
       insert into events (project_id, id, name, user_id, organization_id, data, origin, occurred_at)
-      -- The spec's fields win over same-named keys of the assignment's data.
+      -- The firing's own fields win over same-named keys of the assignment's data.
       select project_id, event_id, name, user_id, organization_id,
         data || jsonb_build_object('schedule_id', schedule_id, 'schedule_offset_id', offset_id, 'offset', "offset", 'fire_at', fire_at_text),
         'system', fire_at
@@ -347,7 +348,7 @@ function toEvent(f: DueFiring, a: LockedAssignment, offset: string): SystemEvent
     userId: a.user_id,
     organizationId: a.organization_id,
     occurredAt: fireAt,
-    // The spec's fields win over same-named keys of the assignment's data.
+    // The firing's own fields win over same-named keys of the assignment's data.
     data: {
       ...a.data,
       schedule_id: a.schedule_id,

@@ -13,7 +13,7 @@ export interface CheckedInterval {
 /** The longest interval or offset: longer ones only push timestamps out of PostgreSQL's range (a 500). */
 const MAX_INTERVAL = "100 years";
 
-/** The shortest recurring interval (DESIGN.md section 6); `SCHEDULE_MIN_INTERVAL` lowers it for tests. */
+/** The shortest recurring interval (docs/decisions/0024); `SCHEDULE_MIN_INTERVAL` lowers it for tests. */
 export function minAssignmentInterval(): string {
   return process.env.SCHEDULE_MIN_INTERVAL?.trim() || "1 minute";
 }

@@ -3,8 +3,8 @@ import { acceptEvents } from "@/lib/events/accept-events";
 import type { EventInput } from "@/lib/events/schemas";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import { addMember } from "@/lib/organizations/memberships";
-import { upsertOrganizationIn } from "@/lib/organizations/upsert-organization";
-import { upsertUserIn } from "@/lib/users/upsert-user";
+import { upsertOrganizationInTransaction } from "@/lib/organizations/upsert-organization";
+import { upsertUserInTransaction } from "@/lib/users/upsert-user";
 import type { SegmentOp } from "./to-relay";
 import type { ProjectContext } from "@/lib/access/context";
 
@@ -21,11 +21,11 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
   return inRetryingTransaction(ctx.db, async (tx) => {
     for (const op of ops) {
       if (op.kind === "user") {
-        await upsertUserIn({ ...ctx, db: tx }, { user: op.input });
+        await upsertUserInTransaction({ ...ctx, db: tx }, { user: op.input });
       } else if (op.kind === "group") {
         // Segment's group() is "this user belongs to this group": both sides are created if new.
-        await upsertUserIn({ ...ctx, db: tx }, { user: { identifier: op.user } });
-        await upsertOrganizationIn({ ...ctx, db: tx }, { organization: op.organization, path: "groupId" });
+        await upsertUserInTransaction({ ...ctx, db: tx }, { user: { identifier: op.user } });
+        await upsertOrganizationInTransaction({ ...ctx, db: tx }, { organization: op.organization, path: "groupId" });
         await addMember(
           { ...ctx, db: tx },
           { organization: { identifier: op.organization.identifier }, user: { identifier: op.user } },
@@ -40,7 +40,7 @@ export async function ingestSegment(ctx: ProjectContext, ops: SegmentOp[]) {
           ? asUserId
           : { source: "anonymous", external_id: op.previousId };
         // Both ids on one record; if each already names a different user this is the usual 409.
-        await upsertUserIn(
+        await upsertUserInTransaction(
           { ...ctx, db: tx },
           { user: { identifier: [{ source: "default", external_id: op.userId }, previous] }, path: op.path },
         );

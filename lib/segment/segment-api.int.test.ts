@@ -238,7 +238,7 @@ describe("Segment HTTP API with @segment/analytics-node", () => {
     expect(res.status).toBe(409);
     expect(res.headers.get("content-type")).toContain("application/problem+json");
     // The problem names both users, each with the id of the call that points at it, so the caller can
-    // decide which to keep (Relay never merges two users on its own; see the mapping table in README).
+    // decide which to keep (Relay never merges two users on its own; see the mapping table in sdk/README.md).
     const [left] =
       await sql`select user_id from user_identifiers where project_id = ${p.projectId} and source = 'default' and external_id = 'left'`;
     const [right] =

@@ -1,7 +1,7 @@
-import { recordChange } from "@/lib/identity/record-change";
+import { recordChange, type RecordChange } from "@/lib/identity/record-change";
 import { upsertMany } from "@/lib/identity/upsert-many";
 import { upsertOne } from "@/lib/identity/upsert-one";
-import { upsertRecords, type RecordChange } from "@/lib/identity/upsert-records";
+import { upsertRecords } from "@/lib/identity/upsert-records";
 import type { UserInput, UserView } from "./schemas";
 import { userViewFromRow } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
@@ -30,7 +30,7 @@ export async function upsertUsers(
 }
 
 /** One upsert inside the caller's transaction (Segment's identify/group/alias): `path` names the identifiers in a 409. */
-export async function upsertUserIn(
+export async function upsertUserInTransaction(
   ctx: ProjectContext,
   input: { user: UserInput; path?: string },
 ): Promise<{ id: string; created: boolean }> {

@@ -1,6 +1,6 @@
 import { loadRecords } from "@/lib/identity/load-records";
 import type { StoredIdentifier } from "@/lib/identity/resolve";
-import type { RecordRow } from "@/lib/identity/upsert-one";
+import type { RecordRow } from "@/lib/identity/load-records";
 import type { UserView } from "./schemas";
 import { isoTime } from "@/lib/db/iso-time";
 import type { ProjectContext } from "@/lib/access/context";

@@ -37,7 +37,7 @@ export async function startNextServer(
       AUTH_TRUST_HOST: "true",
       AUTH_SECRET: TEST_AUTH_SECRET,
       AUTH_URL: process.env.AUTH_URL ?? `http://127.0.0.1:${port}`,
-      // Tests may use second-long schedule intervals (DESIGN.md section 6); production's minimum is a minute.
+      // Tests may use second-long schedule intervals (docs/decisions/0024); production's minimum is a minute.
       SCHEDULE_MIN_INTERVAL: "1 second",
       // Webhook receivers of the destination tests listen on loopback (lib/destinations/check-url.ts).
       DESTINATIONS_ALLOW_HOSTS: "127.0.0.1,localhost",

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MyInvitesPage } from "@/components/pages/my-invites-page";
+import { MyInvitesPage } from "@/components/members/my-invites-page";
 
 export const metadata: Metadata = { title: "My invites" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProjectsPage } from "@/components/pages/projects-page";
+import { ProjectsPage } from "@/components/projects/projects-page";
 
 export const metadata: Metadata = { title: "Projects" };
 

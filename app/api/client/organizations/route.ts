@@ -1,4 +1,4 @@
-import { lunogramIdentifyInput, lunogramOrganizationInput } from "@/lib/clients/lunogram-shapes";
+import { lunogramIdentifyInput, lunogramOrganizationInput } from "@/lib/lunogram/shapes";
 import { readQuery } from "@/lib/http/pagination";
 import { readJson } from "@/lib/http/read-json";
 import { json, noContent, withProject } from "@/lib/http/with-project";
@@ -7,7 +7,7 @@ import { deleteOrganizationQuery } from "@/lib/organizations/schemas";
 import { upsertOrganization } from "@/lib/organizations/upsert-organization";
 
 // The project path's handlers with the project taken from the API key; bodies tolerate the response-only
-// fields the Lunogram Python SDK sends (lib/clients/lunogram-shapes.ts).
+// fields the Lunogram Python SDK sends (lib/lunogram/shapes.ts).
 export const POST = withProject("organizations.write", async (req, ctx) => {
   const input = await readJson(req, lunogramOrganizationInput);
   const { organization, created } = await upsertOrganization(ctx, input);

@@ -1,7 +1,7 @@
 import { preflight } from "@/lib/http/cors";
 import { json, noContent, withProject } from "@/lib/http/with-project";
 import { readJson } from "@/lib/http/read-json";
-import { lunogramIdentifyInput, lunogramUserInput } from "@/lib/clients/lunogram-shapes";
+import { lunogramIdentifyInput, lunogramUserInput } from "@/lib/lunogram/shapes";
 import { deleteUser } from "@/lib/users/delete-user";
 import { upsertUser } from "@/lib/users/upsert-user";
 

@@ -4,7 +4,7 @@ import { ingestSegment } from "@/lib/segment/ingest-segment";
 import { segmentCall } from "@/lib/segment/schemas";
 import { toRelayOp } from "@/lib/segment/to-relay";
 
-/** Segment's `POST /v1/group` (write key as the Basic user); see the mapping table in README. */
+/** Segment's `POST /v1/group` (write key as the Basic user); see the mapping table in sdk/README.md. */
 export const POST = withProject("organizations.write", async (req, ctx) => {
   const message = await readJson(req, segmentCall("group"), { anyContentType: true });
   await ingestSegment(ctx, [toRelayOp(message)]);

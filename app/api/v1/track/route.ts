@@ -5,7 +5,7 @@ import { ingestSegment } from "@/lib/segment/ingest-segment";
 import { segmentCall } from "@/lib/segment/schemas";
 import { toRelayOp } from "@/lib/segment/to-relay";
 
-/** Segment's `POST /v1/track` (write key as the Basic user); see the mapping table in README. */
+/** Segment's `POST /v1/track` (write key as the Basic user); see the mapping table in sdk/README.md. */
 export const POST = withProject("events.write", async (req, ctx) => {
   const message = await readJson(req, segmentCall("track"), { anyContentType: true });
   metrics.eventsAccepted.inc((await ingestSegment(ctx, [toRelayOp(message)])).accepted);

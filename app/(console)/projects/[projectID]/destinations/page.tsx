@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DestinationsPage } from "@/components/pages/destinations-page";
+import { DestinationsPage } from "@/components/destinations/destinations-page";
 
 export const metadata: Metadata = { title: "Destinations" };
 

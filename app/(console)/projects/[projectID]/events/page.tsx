@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { EventsPage } from "@/components/pages/events-page";
+import { EventsPage } from "@/components/events/events-page";
 import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Live events" };

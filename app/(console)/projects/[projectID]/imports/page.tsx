@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ImportsPage } from "@/components/pages/imports-page";
+import { ImportsPage } from "@/components/imports/imports-page";
 
 export const metadata: Metadata = { title: "Imports" };
 

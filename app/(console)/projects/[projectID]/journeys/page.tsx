@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { JourneysPage } from "@/components/pages/journeys-page";
+import { JourneysPage } from "@/components/journeys/journeys-page";
 
 export const metadata: Metadata = { title: "Journeys" };
 

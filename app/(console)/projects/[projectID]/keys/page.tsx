@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { KeysPage } from "@/components/pages/keys-page";
+import { KeysPage } from "@/components/keys/keys-page";
 
 export const metadata: Metadata = { title: "API keys" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ListsPage } from "@/components/pages/lists-page";
+import { ListsPage } from "@/components/lists/lists-page";
 
 export const metadata: Metadata = { title: "Lists" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MembersPage } from "@/components/pages/members-page";
+import { MembersPage } from "@/components/members/members-page";
 
 export const metadata: Metadata = { title: "Members" };
 

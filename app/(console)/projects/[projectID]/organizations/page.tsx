@@ -1,5 +1,5 @@
 "use client";
-import { RecordList } from "@/components/pages/record-list";
+import { RecordList } from "@/components/records/record-list";
 
 export default function OrganizationsPage() {
   return (

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SchemaPage } from "@/components/pages/schema-page";
+import { SchemaPage } from "@/components/schema/schema-page";
 
 export const metadata: Metadata = { title: "Schema" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProjectSettingsPage } from "@/components/pages/project-settings-page";
+import { ProjectSettingsPage } from "@/components/projects/project-settings-page";
 
 export const metadata: Metadata = { title: "Project settings" };
 

@@ -1,4 +1,4 @@
-import { lunogramUserEventBatch } from "@/lib/clients/lunogram-shapes";
+import { lunogramUserEventBatch } from "@/lib/lunogram/shapes";
 import { acceptEventsHandler, eventsForBrowser } from "@/lib/events/events-route";
 import { preflight } from "@/lib/http/cors";
 import { withProject } from "@/lib/http/with-project";

@@ -1,4 +1,4 @@
-import { OrganizationProfile } from "@/components/pages/organization-profile";
+import { OrganizationProfile } from "@/components/records/organization-profile";
 
 export default async function Page({ params }: { params: Promise<{ organizationID: string }> }) {
   return <OrganizationProfile organizationId={(await params).organizationID} />;

@@ -11,7 +11,7 @@ import { SecretReveal } from "@/components/ui/secret-reveal";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import { Badge, EmptyState, PageHeader, tdClass, TableCard } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import type { Role } from "@/lib/access/roles";
 import type { ApiKey as Key } from "@/components/console/api-types";
 import { LimitFields, LimitsDialog, OriginsDialog, OriginsField, originList } from "./key-settings-dialogs";

@@ -1,6 +1,16 @@
 import type { DbOrTx } from "@/db/client";
 import type { ProjectContext } from "@/lib/access/context";
-import type { RecordedEvent } from "./enqueue-steps";
+import type { SchemaSample } from "./discover-schema";
+
+/** A recorded event as steps 2-4 take it in hand: its id, name, data and times. */
+export interface RecordedEvent extends SchemaSample {
+  id: string;
+  /**
+   * The event's `occurred_at` as PostgreSQL or ISO text. Absent: it occurred when received (a system
+   * event recorded now). Bounds the partitions steps 3-4 read (see `since` in lib/queue/jobs.ts).
+   */
+  occurredAt?: string;
+}
 
 interface Batch {
   projectId: string;
@@ -15,7 +25,7 @@ const open = new WeakMap<DbOrTx, Batch>();
  * (`user.created` for records the batch creates, say) join it, so they go through steps 2-4 with the
  * events in hand instead of a second trip through `event_intake`. Returns what joined.
  */
-export async function withBatchInHand(ctx: ProjectContext, fn: () => Promise<void>): Promise<RecordedEvent[]> {
+export async function collectRecordedEvents(ctx: ProjectContext, fn: () => Promise<void>): Promise<RecordedEvent[]> {
   const { db: tx, projectId } = ctx;
   const batch: Batch = { projectId, events: [] };
   open.set(tx, batch);
@@ -28,7 +38,7 @@ export async function withBatchInHand(ctx: ProjectContext, fn: () => Promise<voi
 }
 
 /** The open batch system events of this project recorded in `tx` should join, if any. */
-export function batchInHand(ctx: ProjectContext): RecordedEvent[] | undefined {
+export function openBatchOf(ctx: ProjectContext): RecordedEvent[] | undefined {
   const { db: tx, projectId } = ctx;
   const batch = open.get(tx);
   return batch?.projectId === projectId ? batch.events : undefined;

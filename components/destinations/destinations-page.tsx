@@ -18,7 +18,7 @@ import {
   tableClass,
   tdClass,
 } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import { roleAtLeast } from "@/lib/access/roles";
 import { CreateDestinationDialog } from "@/components/destinations/create-destination-dialog";
 import { DeliveryLog } from "@/components/destinations/delivery-log";

@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
-import { QueryPage } from "./feature-state";
+import { QueryPage } from "@/components/ui/query-state";
 import type { List } from "@/components/console/api-types";
 import { memberCountLabel } from "@/components/lists/member-count";
 

@@ -9,7 +9,7 @@ import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, controlClass, EmptyState, ErrorBanner, inputClass, PageHeader } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
-import { QueryState } from "./feature-state";
+import { QueryState } from "@/components/ui/query-state";
 import { AssignmentsPanel } from "./schedule-assignments";
 import type { Offset, Schedule } from "@/components/console/api-types";
 export type { Offset, Schedule };

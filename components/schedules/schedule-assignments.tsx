@@ -18,8 +18,7 @@ import {
   tdClass,
   TableHead,
 } from "@/components/ui/states";
-import type { Schedule } from "./schedules-page";
-import type { Assignment } from "@/components/console/api-types";
+import type { Assignment, Schedule } from "@/components/console/api-types";
 export type { Assignment };
 
 const PAUSE = [

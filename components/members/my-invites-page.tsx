@@ -6,7 +6,7 @@ import { useState } from "react";
 import { apiFetch } from "@/components/console/api";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import { formatRelative } from "@/components/ui/format";
 import type { MyInvite } from "@/components/console/api-types";
 

@@ -16,7 +16,7 @@ import {
   tdClass,
   TableCard,
 } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import type { ImportView } from "@/lib/imports/view";
 
 const KINDS = [

@@ -7,7 +7,7 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { roleAtLeast } from "@/lib/access/roles";
-import { PauseResumeDialog, usePauseResume, type Assignment } from "./schedule-assignments";
+import { PauseResumeDialog, usePauseResume, type Assignment } from "@/components/schedules/schedule-assignments";
 import { IdentifierChips, JsonView, type Identifier } from "@/components/ui/json-view";
 import { Badge, ErrorBanner, LoadingRows, Section, tableClass, tdClass, thClass } from "@/components/ui/states";
 

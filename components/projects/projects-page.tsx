@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { DialogForm, Field, NameField, TextField } from "@/components/ui/dialog-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Badge, Card, EmptyState, inputClass, PageHeader } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import type { MyProject } from "@/lib/projects/schemas";
 
 type Mine = { data: MyProject[]; orgs: { id: string; name: string; role: string }[] };

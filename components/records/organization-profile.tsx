@@ -1,6 +1,6 @@
 "use client";
 import { formatDateTime } from "@/components/ui/format";
-import { EventList } from "./event-list";
+import { EventList } from "@/components/events/event-list";
 import { AllEventsLink, ProfileFacts, ProfileHeader, Section, useProfile } from "./profile-parts";
 import type { OrganizationDetail as OrgDetail } from "@/components/console/api-types";
 

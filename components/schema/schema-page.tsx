@@ -5,7 +5,7 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { Badge, controlClass, EmptyState, tdClass, thClass, TableCard } from "@/components/ui/states";
-import { QueryPage } from "./feature-state";
+import { QueryPage } from "@/components/ui/query-state";
 import type { EventSchema } from "@/components/console/api-types";
 
 /** The discovered schema: every event name seen, with property paths and the types observed. Read-only. */

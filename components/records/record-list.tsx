@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { formatRelative } from "@/components/ui/format";
 import { IdentifierChips, type Identifier } from "@/components/ui/json-view";
 import { EmptyState, controlClass, PageHeader, tdClass, TableCard } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 
 type Row = {
   id: string;

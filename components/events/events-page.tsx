@@ -6,7 +6,7 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, controlClass, PageHeader } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import { Dialog } from "@/components/ui/dialog";
 import { EventTraceView } from "@/components/explain/event-trace";
 import type { EventListItem } from "@/components/console/api-types";

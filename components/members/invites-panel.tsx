@@ -8,7 +8,7 @@ import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatRelative } from "@/components/ui/format";
 import { RoleHelp, RoleSelect } from "@/components/ui/role-select";
 import { Badge, Card, EmptyState, ErrorBanner, inputClass, tdClass, TableCard } from "@/components/ui/states";
-import { QueryStatus } from "./feature-state";
+import { QueryStatus } from "@/components/ui/query-state";
 import type { Role } from "@/lib/access/roles";
 import type { Invite } from "@/components/console/api-types";
 

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "@/lib/process/singleton";
 
 /** What every log line of one request or one job carries. */
 export interface LogContext {
@@ -7,10 +8,10 @@ export interface LogContext {
   queue?: string;
 }
 
-// On globalThis: Next bundles route handlers into separate chunks, and each would otherwise get its own store.
-const KEY = Symbol.for("relay.logContext");
-const g = globalThis as unknown as Record<symbol, AsyncLocalStorage<LogContext> | undefined>;
-export const logContext: AsyncLocalStorage<LogContext> = (g[KEY] ??= new AsyncLocalStorage<LogContext>());
+export const logContext: AsyncLocalStorage<LogContext> = processSingleton(
+  "logContext",
+  () => new AsyncLocalStorage<LogContext>(),
+);
 
 /** Runs `fn` with `ctx` attached to every log line it writes, including lines from awaited callees. */
 export function withLogContext<T>(ctx: LogContext, fn: () => T): T {

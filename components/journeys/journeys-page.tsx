@@ -7,7 +7,7 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState } from "@/components/ui/states";
-import { QueryPage } from "./feature-state";
+import { QueryPage } from "@/components/ui/query-state";
 import type { Journey } from "@/components/console/api-types";
 
 /** Journeys and their entrances; each opens its editor and entries. */
