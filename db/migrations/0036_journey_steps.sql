@@ -1,6 +1,8 @@
 CREATE TABLE "journey_entry_steps" (
 	"project_id" uuid NOT NULL,
+	"id" uuid DEFAULT uuid_generate_v7() NOT NULL,
 	"entry_id" uuid NOT NULL,
+	"user_id" uuid NOT NULL,
 	"seq" integer NOT NULL,
 	"journey_id" uuid NOT NULL,
 	"step_key" text NOT NULL,
@@ -23,6 +25,7 @@ ALTER TABLE "journeys" ADD COLUMN "steps" jsonb DEFAULT '[]'::jsonb NOT NULL;-->
 ALTER TABLE "journeys" ADD COLUMN "paused" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "journey_entry_steps" ADD CONSTRAINT "journey_entry_steps_project_id_entry_id_journey_entries_project_id_id_fk" FOREIGN KEY ("project_id","entry_id") REFERENCES "public"."journey_entries"("project_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "journey_entry_steps_step_idx" ON "journey_entry_steps" USING btree ("project_id","journey_id","step_key");--> statement-breakpoint
+CREATE INDEX "journey_entry_steps_user_idx" ON "journey_entry_steps" USING btree ("project_id","user_id","left_at","id");--> statement-breakpoint
 CREATE INDEX "journey_entries_due_idx" ON "journey_entries" USING btree ("wake_at") WHERE "journey_entries"."wake_at" is not null;--> statement-breakpoint
 CREATE INDEX "journey_entries_wait_idx" ON "journey_entries" USING btree ("project_id","wait_event","wait_key") WHERE "journey_entries"."wait_event" is not null;--> statement-breakpoint
 CREATE INDEX "journey_entries_step_idx" ON "journey_entries" USING btree ("project_id","journey_id","step_key") WHERE "journey_entries"."step_key" is not null;

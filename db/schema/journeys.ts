@@ -127,7 +127,10 @@ export const journeyEntrySteps = pgTable(
   "journey_entry_steps",
   {
     projectId: uuid().notNull(),
+    /** The row's own id: the user timeline's items are (time, id). */
+    id: uuidV7().notNull(),
     entryId: uuid().notNull(),
+    userId: uuid().notNull(),
     /** Its place in the path: 1, 2, … */
     seq: integer().notNull(),
     journeyId: uuid().notNull(),
@@ -141,6 +144,8 @@ export const journeyEntrySteps = pgTable(
     primaryKey({ columns: [t.projectId, t.entryId, t.seq] }),
     // Per-step "passed in all" counts.
     index("journey_entry_steps_step_idx").on(t.projectId, t.journeyId, t.stepKey),
+    // A user's timeline: the steps they passed, newest first.
+    index("journey_entry_steps_user_idx").on(t.projectId, t.userId, t.leftAt, t.id),
     foreignKey({
       columns: [t.projectId, t.entryId],
       foreignColumns: [journeyEntries.projectId, journeyEntries.id],

@@ -146,12 +146,10 @@ export const journeyEntryPathOutput = journeyEntryOutput
         kind: z.string(),
         entered_at: z.iso.datetime(),
         left_at: z.iso.datetime(),
-        outcome: z
-          .string()
-          .meta({
-            description:
-              "`delayed until …`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: …`.",
-          }),
+        outcome: z.string().meta({
+          description:
+            "`delayed until …`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: …`.",
+        }),
       }),
     ),
   })

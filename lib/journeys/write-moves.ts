@@ -42,6 +42,7 @@ export async function writeMoves(ctx: AppContext, { moves, now }: { moves: Move[
     path.map((p, i) => ({
       project_id: e.projectId,
       entry_id: e.id,
+      user_id: e.userId,
       journey_id: e.journeyId,
       ord: i + 1,
       step_key: p.stepKey,
@@ -54,11 +55,11 @@ export async function writeMoves(ctx: AppContext, { moves, now }: { moves: Move[
   if (rows.length)
     // Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
     await ctx.db.execute(sql`
-      insert into journey_entry_steps (project_id, entry_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
-      select p.project_id, p.entry_id,
+      insert into journey_entry_steps (project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
+      select p.project_id, p.entry_id, p.user_id,
         coalesce((select max(s.seq) from journey_entry_steps s where s.project_id = p.project_id and s.entry_id = p.entry_id), 0) + p.ord,
         p.journey_id, p.step_key, p.kind, p.entered_at, p.left_at, p.outcome
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(project_id uuid, entry_id uuid, journey_id uuid, ord int,
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(project_id uuid, entry_id uuid, user_id uuid, journey_id uuid, ord int,
         step_key text, kind text, entered_at timestamptz, left_at timestamptz, outcome text)`);
   const byProject = new Map<string, Move[]>();
   for (const m of moves)
