@@ -1,5 +1,5 @@
 /**
- * The request bodies of the users loads, shared by bench/users.bench.ts and bench/profile-route.ts so a
+ * The request bodies of the users loads, shared by bench/users.bench.ts and bench/tools/profile-route.ts so a
  * profile is of the load the bench measures. Counters run on per process: every body names new users.
  */
 let events = 0;

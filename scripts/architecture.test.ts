@@ -8,7 +8,9 @@ import {
   rawHandleVerbs,
   readSourceTree,
   type SourceTree,
+  unmappedFolders,
 } from "./architecture";
+import { readFile } from "node:fs/promises";
 
 const tree = (files: Record<string, string>): SourceTree => new Map(Object.entries(files));
 
@@ -18,6 +20,21 @@ describe("the repository's layering (lib/, worker/, db/ READMEs)", () => {
     const files = await readSourceTree(root);
     expect(files.size).toBeGreaterThan(100);
     expect(architectureViolations(files)).toEqual([]);
+  });
+
+  it("names every folder of lib/ in lib/README.md's map", async () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const files = await readSourceTree(root, ["lib"]);
+    expect(unmappedFolders(files, await readFile(path.join(root, "lib/README.md"), "utf8"))).toEqual([]);
+  });
+});
+
+describe("unmappedFolders", () => {
+  it("names a folder of lib/ without its row, and passes one with it", () => {
+    const files = tree({ "lib/a/x.ts": "", "lib/b/y.ts": "", "lib/b/c/z.ts": "", "lib/README.md": "" });
+    expect(unmappedFolders(files, "| ingest | `a/` | what a holds |")).toEqual([
+      "lib/b/ has no line in lib/README.md's map",
+    ]);
   });
 });
 
@@ -47,6 +64,12 @@ describe("architectureViolations", () => {
         }),
       ),
     ).toEqual(["lib/a/verb.ts: lib/ imports app/api/route.ts", "lib/b/verb.ts: lib/ imports worker/handlers.ts"]);
+  });
+
+  it("names test fixtures in lib/", () => {
+    expect(architectureViolations(tree({ "lib/a/a-fixtures.ts": "export const p = 1;" }))).toEqual([
+      "lib/a/a-fixtures.ts: test fixtures belong in test/fixtures/",
+    ]);
   });
 
   it("names db/ importing lib/", () => {

@@ -167,7 +167,27 @@ export function architectureViolations(tree: SourceTree): string[] {
   out.push(...oldVerbSignatures(tree));
   out.push(...extraVerbParameters(tree));
   out.push(...rawHandleVerbs(tree));
+  out.push(...fixturesInLib(tree));
   return out;
+}
+
+/**
+ * The folders of lib/ that lib/README.md's map does not name (a row naming `` `folder/` ``): a newcomer finds
+ * a concept's code from the map, so a new folder gets its line there.
+ */
+export function unmappedFolders(tree: SourceTree, libReadme: string): string[] {
+  const folders = new Set([...tree.keys()].flatMap((f) => /^lib\/([^/]+)\//.exec(f)?.[1] ?? []));
+  return [...folders]
+    .filter((folder) => !libReadme.includes(`| \`${folder}/\``))
+    .sort()
+    .map((folder) => `lib/${folder}/ has no line in lib/README.md's map`);
+}
+
+/** Test set-up shared by test files lives in test/fixtures/, not beside the production code of lib/. */
+export function fixturesInLib(tree: SourceTree): string[] {
+  return [...tree.keys()]
+    .filter((f) => f.startsWith("lib/") && /-fixtures\.tsx?$/.test(f))
+    .map((f) => `${f}: test fixtures belong in test/fixtures/`);
 }
 
 /**

@@ -1,24 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import {
-  api,
-  createTestProject,
-  pipelineSettled,
-  snapshotCounts,
-  sql,
-  type TestProject,
-} from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, pipelineSettled, snapshotCounts, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("events");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("events");
 
 const send = (body: unknown, key = p.keys.client) => api("POST", p.client("/users/events"), { key, body });
 const sendOrg = (body: unknown, key = p.keys.client) => api("POST", p.client("/organizations/events"), { key, body });

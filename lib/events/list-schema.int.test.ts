@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { describe, expect, it } from "vitest";
+import { api, createTestProject, sql } from "../../scripts/test/helpers";
 import { PROPERTIES_SHOWN } from "./list-schema";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("schema");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("schema");
 
 describe("GET /schema (discovered schema, pipeline step 2)", () => {
   it("merges nested paths, arrays, ISO dates and differing types with counts and first/last seen", async () => {

@@ -3,9 +3,9 @@ import { buffer } from "node:stream/consumers";
 import { createGzip, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { sql } from "../../scripts/test/helpers";
-import { call, doorsServerForFile, p } from "./doors-fixtures";
+import { call, doorsServerForFile, p } from "../../test/fixtures/doors";
 
-// Door 6 of issue 33, against a server of this file's own (doors-fixtures.ts).
+// Door 6 of issue 33, against a server of this file's own (test/fixtures/doors.ts).
 doorsServerForFile("doors-compressed-bodies");
 
 const eventCount = async (name: string) =>

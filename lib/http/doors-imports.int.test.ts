@@ -2,9 +2,9 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { describe, expect, it } from "vitest";
 import { sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { call, doorsServerForFile, freshAddress, p, server } from "./doors-fixtures";
+import { call, doorsServerForFile, freshAddress, p, server } from "../../test/fixtures/doors";
 
-// Door 8 of issue 33, against a server of this file's own with small import caps (doors-fixtures.ts).
+// Door 8 of issue 33, against a server of this file's own with small import caps (test/fixtures/doors.ts).
 doorsServerForFile("doors-imports");
 
 describe("imports per project", () => {

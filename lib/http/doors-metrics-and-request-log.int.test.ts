@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { call, doorsServerForFile, METRICS_TOKEN, p } from "./doors-fixtures";
+import { call, doorsServerForFile, METRICS_TOKEN, p } from "../../test/fixtures/doors";
 
-// Doors 3, 4 and 5 of issue 33 and the readiness check, against a server of this file's own (doors-fixtures.ts).
+// Doors 3, 4 and 5 of issue 33 and the readiness check, against a server of this file's own (test/fixtures/doors.ts).
 doorsServerForFile("doors-metrics");
 
 describe("3. metrics labels", () => {

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createTestAdmin } from "../../scripts/test/sessions";
-import { call, doorsServerForFile, freshAddress, outboxPath, p, server } from "./doors-fixtures";
+import { call, doorsServerForFile, freshAddress, outboxPath, p, server } from "../../test/fixtures/doors";
 
-// Doors 2 and 7 of issue 33 and the caller budgets, against a server of this file's own (doors-fixtures.ts).
+// Doors 2 and 7 of issue 33 and the caller budgets, against a server of this file's own (test/fixtures/doors.ts).
 doorsServerForFile("doors-sign-in");
 
 describe("7. sign-in mail limits count the address Auth.js sends to", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ownDatabaseForFile } from "../../scripts/test/helpers";
-import { batchProjectForFile, post } from "./batch-fixtures";
+import { batchProjectForFile, post } from "../../test/fixtures/identity-batches";
 
-// A database of its own, as every identity batch file (batch-fixtures.ts).
+// A database of its own, as every identity batch file (test/fixtures/identity-batches.ts).
 ownDatabaseForFile("relay_batch_answers");
 batchProjectForFile();
 

@@ -7,7 +7,7 @@ import { ownDatabaseForFile, sql } from "../../scripts/test/helpers";
 import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
 import { upsertRecords } from "./upsert-records";
-import { anniversaries, batchProjectForFile, p, post } from "./batch-fixtures";
+import { anniversaries, batchProjectForFile, p, post } from "../../test/fixtures/identity-batches";
 
 // Counts event_intake rows: a database of its own, which no other file's worker drains.
 ownDatabaseForFile("relay_new_records");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eventsOf, ownDatabaseForFile, snapshotCounts, sql } from "../../scripts/test/helpers";
-import { anniversaries, batchProjectForFile, idOf, p, post } from "./batch-fixtures";
+import { anniversaries, batchProjectForFile, idOf, p, post } from "../../test/fixtures/identity-batches";
 
 // Compares row and event counts that a worker draining event_intake would change: a database of its own.
 ownDatabaseForFile("relay_user_batches");

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { ensureWorker, getImport, importProjectForFile, killWorkers, p, spawnWorker, upload } from "./import-fixtures";
+import {
+  ensureWorker,
+  getImport,
+  importProjectForFile,
+  killWorkers,
+  p,
+  spawnWorker,
+  upload,
+} from "../../test/fixtures/imports";
 
 /*
  * Issue 33, finding 1: one import must never stop the worker, nor the pipeline with it. The worker runs

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { ensureWorker, getImport, importProjectForFile, killWorkers, p, spawnWorker, upload } from "./import-fixtures";
+import {
+  ensureWorker,
+  getImport,
+  importProjectForFile,
+  killWorkers,
+  p,
+  spawnWorker,
+  upload,
+} from "../../test/fixtures/imports";
 
 // A database of its own, like import-doors: the workers here take the oldest unfinished import of any
 // project, so another file's import in the shared database would keep them busy past these tests' waits.

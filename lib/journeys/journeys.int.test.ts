@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, createTestProject, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("journeys");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("journeys");
 
 const createJourney = (body: unknown, key = p.keys.editor) => api("POST", p.admin("/journeys"), { key, body });
 const upsertUser = async (external_id: string, data: Record<string, unknown> = {}) =>

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, baseUrl, createTestProject, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, baseUrl } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("link-pipeline");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("link-pipeline");
 
 describe("link.clicked and user.subscription.changed go through the pipeline", () => {
   it("the worker discovers their properties in the schema (pipeline step 2)", async () => {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTestProject, pipelineSettled, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
+useProjectWithWorker("list-builder");
 beforeAll(async () => {
-  p = await createTestProject("list-builder");
-  worker = await startWorker(inject("databaseUrl"));
   for (const [id, plan] of [
     ["b-1", "pro"],
     ["b-2", "pro"],
@@ -26,9 +24,6 @@ beforeAll(async () => {
     ],
   });
   await waitFor(() => pipelineSettled(p.projectId), 20_000, "the pipeline");
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const preview = (rules: unknown, key = p.keys.editor) =>

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
-import { upload } from "../imports/import-fixtures";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, createTestProject, pipelineSettled, sql } from "../../scripts/test/helpers";
+import { upload } from "../../test/fixtures/imports";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("lists");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("lists");
 
 const createList = (body: unknown, key = p.keys.editor) => api("POST", p.admin("/lists"), { key, body });
 const upsertUser = async (external_id: string, data: Record<string, unknown> = {}) =>

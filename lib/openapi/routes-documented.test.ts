@@ -31,13 +31,10 @@ async function routeHandlers(): Promise<RouteHandler[]> {
   for (const rel of files) {
     const file = `app/api/${rel.split(path.sep).join("/")}`;
     let source = await readFile(path.join(ROOT, file), "utf8");
-    // A route that re-exports another's handlers (the key-scoped client mirrors) is guarded as that one.
-    const reexport = /^export \{[^}]*\} from "@\/(app\/[^"]+)";/m.exec(source);
-    if (reexport)
-      source = (await readFile(path.join(ROOT, `${reexport[1]}.ts`), "utf8"))
-        .split(/(?=^export )/m)
-        .filter((p) => p.startsWith("export "))
-        .join("");
+    // A route whose handlers a factory builds (`export const { POST, DELETE } = usersRoutes(…)`: the client
+    // routes, once for each of their two paths) is guarded as the factory's methods are.
+    const built = /^export const \{([^}]*)\} = (\w+)\(/m.exec(source);
+    if (built) source = await factoryMethods(source, built[2]!, built[1]!);
     const routePath =
       "/" +
       path.posix
@@ -68,6 +65,31 @@ async function routeHandlers(): Promise<RouteHandler[]> {
     }
   }
   return out;
+}
+
+/**
+ * The methods a route factory returns (`POST: withProject("users.write", …)`), written as the exports of a
+ * route file would be, so the guard of each is read alike.
+ */
+async function factoryMethods(route: string, factory: string, names: string): Promise<string> {
+  const from = new RegExp(`^import \\{[^}]*\\b${factory}\\b[^}]*\\} from "@/([^"]+)";`, "m").exec(route);
+  if (!from) throw new Error(`no import of ${factory}`);
+  const source = await readFile(path.join(ROOT, `${from[1]}.ts`), "utf8");
+  const start = source.indexOf(`export function ${factory}(`);
+  if (start < 0) throw new Error(`${factory} is not in ${from[1]}.ts`);
+  const next = source.indexOf("\nexport ", start + 1);
+  const body = source.slice(start, next < 0 ? undefined : next);
+  return names
+    .split(",")
+    .map((n) => n.trim())
+    .map((method) => {
+      const at = new RegExp(`^\\s+${method}: `, "m").exec(body);
+      if (!at) throw new Error(`${factory} returns no ${method}`);
+      const rest = body.slice(at.index + at[0].length);
+      const end = /^\s+[A-Z]+: /m.exec(rest);
+      return `export const ${method} = ${end ? rest.slice(0, end.index) : rest}`;
+    })
+    .join("\n");
 }
 
 type Operation = { security?: Record<string, string[]>[]; "x-permission"?: string; "x-required-role"?: string };

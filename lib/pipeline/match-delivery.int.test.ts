@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
 /*
  * Spec rows that only hold when the pipeline runs end to end: events delivered by `match` (user and
@@ -8,15 +9,7 @@ import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker
  * creates from events get their anniversary assignment.
  */
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("match-delivery");
-  worker = await startWorker(inject("databaseUrl"));
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("match-delivery");
 
 const client = (path: string, body: unknown) => api("POST", p.client(path), { key: p.keys.client, body });
 const admin = (path: string, body: unknown) => api("POST", p.admin(path), { key: p.keys.editor, body });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { snapshotCounts, sql } from "../../scripts/test/helpers";
-import { admin, client, p, scheduleProjectForFile, trialEndForFile, user } from "./schedule-fixtures";
+import { admin, client, p, scheduleProjectForFile, trialEndForFile, user } from "../../test/fixtures/schedules";
 
 scheduleProjectForFile();
 trialEndForFile();

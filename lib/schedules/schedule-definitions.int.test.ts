@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
-import { admin, client, p, scheduleProjectForFile, user } from "./schedule-fixtures";
+import { admin, client, p, scheduleProjectForFile, user } from "../../test/fixtures/schedules";
 
 scheduleProjectForFile();
 

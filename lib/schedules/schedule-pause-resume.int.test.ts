@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admin, client, p, scheduleProjectForFile, trialEndForFile, user } from "./schedule-fixtures";
+import { admin, client, p, scheduleProjectForFile, trialEndForFile, user } from "../../test/fixtures/schedules";
 
 scheduleProjectForFile();
 trialEndForFile();

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createTestProject, pipelineSettled, sql, type TestProject } from "../../scripts/test/helpers";
-import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { describe, expect, it } from "vitest";
+import { api, pipelineSettled, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
+import { p, useProjectWithWorker } from "../../test/fixtures/project-with-worker";
 
 /* Item 6 of the schedules issue end to end: an assignment fires in a real worker and the users enter a journey whose entrance is that schedule's offset. */
 
-let p: TestProject;
-let worker: TestWorker;
-beforeAll(async () => {
-  p = await createTestProject("scheduled-journeys");
-  worker = await startWorker(inject("databaseUrl"), { SCHEDULE_POLL_MS: "50" });
-});
-afterAll(async () => {
-  await worker?.stop();
-});
+useProjectWithWorker("scheduled-journeys", { SCHEDULE_POLL_MS: "50" });
 
 describe("scheduled journey entrances", () => {
   it("users whose assignment fires the entrance's offset enter the journey with the event data as context", async () => {

@@ -1,2 +1,4 @@
-// The same handlers with the project taken from the API key (what the Lunogram SDKs call).
-export { POST } from "@/app/api/client/projects/[projectID]/organizations/batch/route";
+import { organizationBatchRoutes } from "@/lib/organizations/client-routes";
+
+// The project path's routes with the project taken from the API key (what the Lunogram SDKs call).
+export const { POST } = organizationBatchRoutes();

@@ -1,2 +1,4 @@
-// The same handlers with the project taken from the API key (what the Lunogram SDKs call).
-export { POST, DELETE } from "@/app/api/client/projects/[projectID]/organizations/users/route";
+import { membershipRoutes } from "@/lib/organizations/client-routes";
+
+// The project path's routes with the project taken from the API key (what the Lunogram SDKs call).
+export const { POST, DELETE } = membershipRoutes();

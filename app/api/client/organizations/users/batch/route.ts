@@ -1,2 +1,4 @@
-// The same handler with the project taken from the API key.
-export { POST } from "@/app/api/client/projects/[projectID]/organizations/users/batch/route";
+import { membershipBatchRoutes } from "@/lib/organizations/client-routes";
+
+// The project path's routes with the project taken from the API key (what the Lunogram SDKs call).
+export const { POST } = membershipBatchRoutes();

@@ -1,2 +1,4 @@
-// The same handlers with the project taken from the API key (what the Lunogram SDKs call).
-export { POST } from "@/app/api/client/projects/[projectID]/users/scheduled/resume/route";
+import { resumeRoutes } from "@/lib/schedules/client-routes";
+
+// The project path's routes with the project taken from the API key (what the Lunogram SDKs call).
+export const { POST } = resumeRoutes("user");

@@ -1,5 +1,4 @@
-import { acceptEventsHandler } from "@/lib/events/events-route";
+import { organizationEventsRoutes } from "@/lib/events/client-routes";
 import { organizationEventBatch } from "@/lib/events/schemas";
-import { withProject } from "@/lib/http/with-project";
 
-export const POST = withProject("events.write", acceptEventsHandler("organization", organizationEventBatch));
+export const { POST } = organizationEventsRoutes(organizationEventBatch);

@@ -1,16 +1,7 @@
-import { readJson } from "@/lib/http/read-json";
-import { json, noContent, withProject } from "@/lib/http/with-project";
-import { assignSchedule } from "@/lib/schedules/assign-schedule";
+import { scheduledRoutes } from "@/lib/schedules/client-routes";
 import { assignmentInput, unassignInput } from "@/lib/schedules/schemas";
-import { unassignSchedule } from "@/lib/schedules/unassign-schedule";
 
-export const POST = withProject("schedules.assign", async (req, ctx) => {
-  const input = await readJson(req, assignmentInput);
-  const { assignment, created } = await assignSchedule(ctx, { kind: "organization", body: input });
-  return json(assignment, created ? 201 : 200);
-});
-
-export const DELETE = withProject("schedules.assign", async (req, ctx) => {
-  await unassignSchedule(ctx, { kind: "organization", body: await readJson(req, unassignInput) });
-  return noContent();
+export const { POST, DELETE } = scheduledRoutes("organization", {
+  assignment: assignmentInput,
+  unassign: unassignInput,
 });

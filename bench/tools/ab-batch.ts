@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { createTestDatabase } from "../scripts/test/database";
-import { newUsersBody } from "./bodies";
+import { createTestDatabase } from "../../scripts/test/database";
+import { newUsersBody } from "../bodies";
 
 /**
- * Two checkouts' batch path compared side by side: `npx tsx bench/ab-batch.ts <dir A> <dir B>` (each a
+ * Two checkouts' batch path compared side by side: `npx tsx bench/tools/ab-batch.ts <dir A> <dir B>` (each a
  * checkout with node_modules, e.g. a `git worktree` of the commit before a change and this one).
  * Each side is a process of its own, started in its checkout with that checkout's tsconfig (so its
  * `@/` imports are its own code: one process importing both trees would resolve them all to one), and
@@ -19,7 +19,7 @@ import { newUsersBody } from "./bodies";
  *
  * Why: on a shared machine the same build's CPU per batched user drifts by a quarter over minutes, so a
  * few pairs of whole-server runs cannot show a change of a few percent. Short interleaved blocks put both sides in the same minute, and the paired
- * differences cancel the drift. No HTTP, no response: a change to those needs bench/profile-route.ts.
+ * differences cancel the drift. No HTTP, no response: a change to those needs bench/tools/profile-route.ts.
  * NO_GIN=1 drops users_data_gin first: its pending list is merged by whichever insert fills it, which
  * puts a spike into one side's block at random.
  */
@@ -76,7 +76,7 @@ async function runSide(dir: string, n: number) {
 
 async function compare() {
   const dirs = process.argv.slice(2).map((d) => path.resolve(d));
-  if (dirs.length !== 2) throw new Error("usage: tsx bench/ab-batch.ts <checkout A> <checkout B>");
+  if (dirs.length !== 2) throw new Error("usage: tsx bench/tools/ab-batch.ts <checkout A> <checkout B>");
   const db = await createTestDatabase("relay_ab");
   const admin = postgres(db.url, { max: 1, onnotice: () => {} });
   if (process.env.NO_GIN) await admin`drop index users_data_gin`;

@@ -1,16 +1,16 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../db/schema";
-import { closeDatabase, getDb } from "../db/client";
-import { createProjectWithOwner } from "../lib/projects/create-project";
-import { upsertOrganization } from "../lib/organizations/upsert-organization";
-import { upsertUser } from "../lib/users/upsert-user";
-import { createTestDatabase } from "../scripts/test/database";
+import * as schema from "../../db/schema";
+import { closeDatabase, getDb } from "../../db/client";
+import { createProjectWithOwner } from "../../lib/projects/create-project";
+import { upsertOrganization } from "../../lib/organizations/upsert-organization";
+import { upsertUser } from "../../lib/users/upsert-user";
+import { createTestDatabase } from "../../scripts/test/database";
 import { systemContext } from "@/lib/access/context";
 
 /**
  * Counts the statements (round trips: BEGIN and COMMIT included) one single upsert sends, through the
- * postgres.js `debug` hook. `npx tsx bench/count-statements.ts`.
+ * postgres.js `debug` hook. `npx tsx bench/tools/count-statements.ts`.
  */
 const db = await createTestDatabase("relay_count");
 process.env.DATABASE_URL = db.url;

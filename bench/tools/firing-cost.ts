@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { closeDatabase, getDb, getSql } from "../db/client";
-import { systemContext } from "../lib/access/context";
-import { drainIntake } from "../lib/pipeline/drain-intake";
-import { createProjectWithOwner } from "../lib/projects/create-project";
-import { ensureSchedule } from "../lib/schedules/definitions";
-import { fireDueFirings } from "../lib/schedules/fire-due";
-import { getBoss, stopBoss } from "../lib/queue/boss";
-import { createTestDatabase } from "../scripts/test/database";
+import { closeDatabase, getDb, getSql } from "../../db/client";
+import { systemContext } from "../../lib/access/context";
+import { drainIntake } from "../../lib/pipeline/drain-intake";
+import { createProjectWithOwner } from "../../lib/projects/create-project";
+import { ensureSchedule } from "../../lib/schedules/definitions";
+import { fireDueFirings } from "../../lib/schedules/fire-due";
+import { getBoss, stopBoss } from "../../lib/queue/boss";
+import { createTestDatabase } from "../../scripts/test/database";
 
 /*
  * What one firing costs the database beside what one client event costs, in process, with nothing else

@@ -3,22 +3,22 @@ import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../db/schema";
-import { closeDatabase, getDb } from "../db/client";
-import { createProjectWithOwner } from "../lib/projects/create-project";
-import { upsertRecords } from "../lib/identity/upsert-records";
-import { userChange } from "../lib/users/upsert-user";
-import { loadUserViews } from "../lib/users/view";
-import { bypassIntake } from "../lib/pipeline/enqueue-steps";
-import { createTestDatabase } from "../scripts/test/database";
-import { stopBoss } from "../lib/queue/boss";
+import * as schema from "../../db/schema";
+import { closeDatabase, getDb } from "../../db/client";
+import { createProjectWithOwner } from "../../lib/projects/create-project";
+import { upsertRecords } from "../../lib/identity/upsert-records";
+import { userChange } from "../../lib/users/upsert-user";
+import { loadUserViews } from "../../lib/users/view";
+import { bypassIntake } from "../../lib/pipeline/enqueue-steps";
+import { createTestDatabase } from "../../scripts/test/database";
+import { stopBoss } from "../../lib/queue/boss";
 import { systemContext } from "@/lib/access/context";
 
 /**
  * Where a set-based batch of new users spends its time, in process: BATCHES (default 20) batches of
  * SIZE (default 5,000, an import's batch) new users through upsertRecords, each in its own transaction,
  * time per statement (from the postgres.js `debug` hook: a statement's share runs until the next one is
- * sent, so the JS work after it counts too). `npx tsx bench/upsert-batch-time.ts`; `EXPLAIN=1` prints the
+ * sent, so the JS work after it counts too). `npx tsx bench/tools/upsert-batch-time.ts`; `EXPLAIN=1` prints the
  * last batch's plans with their trigger times; `INTAKE=1` hands the system events over through
  * event_intake rows (as single calls do) instead of in hand (as batches and imports do).
  */

@@ -1,16 +1,16 @@
-import { createApiKey } from "../lib/access/api-keys";
-import { createProjectWithOwner } from "../lib/projects/create-project";
-import { closeDatabase, getDb } from "../db/client";
-import { createTestDatabase } from "../scripts/test/database";
-import { stopBoss } from "../lib/queue/boss";
-import { eventsBody, newUsersBody } from "./bodies";
+import { createApiKey } from "../../lib/access/api-keys";
+import { createProjectWithOwner } from "../../lib/projects/create-project";
+import { closeDatabase, getDb } from "../../db/client";
+import { createTestDatabase } from "../../scripts/test/database";
+import { stopBoss } from "../../lib/queue/boss";
+import { eventsBody, newUsersBody } from "../bodies";
 
 /**
  * Relay's own cost per request on POST /users, outside Next.js: the route's exported handler (withProject:
  * observed wrapper, pino access line, prom-client metrics, rate limits, key lookup, the upsert) called
  * in-process, sequentially. Prints wall time and CPU time per call, so the share of a request that is
  * Relay's (the rest is Next.js and node:http) can be read against the server's req/s.
- * `LOG_FORMAT=json npx tsx bench/route-overhead.ts > /dev/null` prints to stderr (stdout takes the access
+ * `LOG_FORMAT=json npx tsx bench/tools/route-overhead.ts > /dev/null` prints to stderr (stdout takes the access
  * log); ONLY=401, create, batch (1,000 new users a call) or events (100 a call) runs one; CALLS sets the
  * count of items (default 5000: five batches, fifty event calls), and batch and events print per item too.
  * Under `node --cpu-prof` (`npx tsx --cpu-prof ...`) the profile names Relay's functions, unminified.
@@ -18,9 +18,9 @@ import { eventsBody, newUsersBody } from "./bodies";
 const N = Number(process.env.CALLS ?? 5000);
 const db = await createTestDatabase("relay_overhead");
 process.env.DATABASE_URL = db.url;
-const { POST } = await import("../app/api/client/projects/[projectID]/users/route");
-const { POST: BATCH } = await import("../app/api/client/projects/[projectID]/users/batch/route");
-const { POST: EVENTS } = await import("../app/api/client/projects/[projectID]/users/events/route");
+const { POST } = await import("../../app/api/client/projects/[projectID]/users/route");
+const { POST: BATCH } = await import("../../app/api/client/projects/[projectID]/users/batch/route");
+const { POST: EVENTS } = await import("../../app/api/client/projects/[projectID]/users/events/route");
 const { project } = await createProjectWithOwner(
   { db: getDb() },
   { orgName: "o", projectName: "o", ownerEmail: "o@example.com" },

@@ -2,16 +2,16 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { createApiKey } from "../lib/access/api-keys";
-import { createProjectWithOwner } from "../lib/projects/create-project";
-import { closeDatabase, getDb } from "../db/client";
-import { createTestDatabase } from "../scripts/test/database";
-import { freePort } from "../scripts/test/next-server";
-import { eventsBody, newUserBody, newUsersBody } from "./bodies";
-import { busySeconds, processSeconds } from "./harness";
+import { createApiKey } from "../../lib/access/api-keys";
+import { createProjectWithOwner } from "../../lib/projects/create-project";
+import { closeDatabase, getDb } from "../../db/client";
+import { createTestDatabase } from "../../scripts/test/database";
+import { freePort } from "../../scripts/test/next-server";
+import { eventsBody, newUserBody, newUsersBody } from "../bodies";
+import { busySeconds, processSeconds } from "../harness";
 
 /**
- * CPU profile of the built web process under one load: `npx tsx bench/profile-route.ts <401|create|batch|events> [dir]`
+ * CPU profile of the built web process under one load: `npx tsx bench/tools/profile-route.ts <401|create|batch|events> [dir]`
  * writes a .cpuprofile (node --cpu-prof) into dir (default /tmp/relay-profile) and prints req/s.
  * 401: POST /users without a key; create: POST /users creating users with a key; batch: POST
  * /users/batch of 1,000 new users, 4 connections (CONNECTIONS sets another count, here and for create); events: POST /users/events in
