@@ -71,7 +71,9 @@ try {
       now(), '{"kind": "delay", "duration": "1 day"}'
     from users u where u.project_id = ${project.id}`;
   await sql`analyze journey_entries`;
-  console.log(`delay: seeded ${ENTRIES.toLocaleString("en")} entries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+  console.log(
+    `delay: seeded ${ENTRIES.toLocaleString("en")} entries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+  );
   if (Date.now() > due.getTime()) throw new Error("seeding the entries took longer than their lead");
   while ((await sql`select 1 from journey_entries where wake_at is not null limit 1`).length) await sleep(500);
   const [moved] = await sql`
@@ -103,8 +105,9 @@ try {
   await sql`analyze schedule_assignments, schedule_firings`;
   if (Date.now() > due.getTime()) throw new Error("seeding the firings took longer than their lead");
   while (
-    (await sql`select 1 from schedule_firings where project_id = ${project.id} and state = 'pending' order by fire_at limit 1`)
-      .length
+    (
+      await sql`select 1 from schedule_firings where project_id = ${project.id} and state = 'pending' order by fire_at limit 1`
+    ).length
   )
     await sleep(500);
   const [fired] = await sql`
@@ -129,12 +132,17 @@ try {
       select ${project.id}, 'user', ${name}, jsonb_build_array(jsonb_build_object('source', 'default', 'external_id', external_id)),
         '{"cart_id": "other"}', now(), now()
       from user_identifiers where project_id = ${project.id} limit ${EVENTS}`;
-    while ((await sql`select 1 from event_intake where project_id = ${project.id} limit 1`).length || (await stepsQueued()))
+    while (
+      (await sql`select 1 from event_intake where project_id = ${project.id} limit 1`).length ||
+      (await stepsQueued())
+    )
       await sleep(100);
     return EVENTS / ((Date.now() - inserted) / 1000);
   }
   const without = await eventsPerSecond("bench.order");
-  console.log(`events: ${EVENTS.toLocaleString("en")} with no entry waiting: ${Math.round(without).toLocaleString("en")} events/s; load average ${load()}`);
+  console.log(
+    `events: ${EVENTS.toLocaleString("en")} with no entry waiting: ${Math.round(without).toLocaleString("en")} events/s; load average ${load()}`,
+  );
   const waitJourney = await createJourney(ctx, {
     name: "bench wait",
     allow_multiple_entries: true,
