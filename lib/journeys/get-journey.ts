@@ -5,12 +5,22 @@ import type { JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 
-export async function findJourney(ctx: ProjectContext, id: string, opts: { lock?: boolean } = {}): Promise<Journey> {
-  const query = ctx.db
+export async function findJourney(ctx: ProjectContext, id: string): Promise<Journey> {
+  const [row] = await ctx.db
     .select()
     .from(journeys)
     .where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)));
-  const [row] = opts.lock ? await query.for("update") : await query;
+  if (!row) throw new NotFound("No journey with this id in this project.");
+  return row;
+}
+
+/** The journey locked for an edit, in the caller's transaction: entrances and step edits decide one at a time. */
+export async function lockJourney(ctx: ProjectContext, id: string): Promise<Journey> {
+  const [row] = await ctx.db
+    .select()
+    .from(journeys)
+    .where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)))
+    .for("update");
   if (!row) throw new NotFound("No journey with this id in this project.");
   return row;
 }

@@ -7,7 +7,7 @@ import { entranceColumns } from "./entrance-columns";
 import { checkSteps } from "./check-steps";
 import { moveOffRemovedSteps } from "./move-off-removed-steps";
 import type { Step } from "./step-schema";
-import { findJourney } from "./get-journey";
+import { lockJourney } from "./get-journey";
 import type { JourneyPatch, JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
@@ -25,7 +25,7 @@ export async function updateJourney(
 ): Promise<JourneyView> {
   return withTransaction(ctx.db, async (tx) => {
     // Locked: the pipeline's entrances and an edit of the steps decide one at a time.
-    const before = await findJourney({ ...ctx, db: tx }, id, { lock: true });
+    const before = await lockJourney({ ...ctx, db: tx }, id);
     if (patch.steps) {
       await checkSteps({ ...ctx, db: tx }, patch.steps);
       await moveOffRemovedSteps(
