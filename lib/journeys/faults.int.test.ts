@@ -76,6 +76,9 @@ async function tally(journeyId: string) {
 describe("journeys under faults", () => {
   it("two workers, one SIGKILLed while 1,000 entries pass an effect step: each effect once, none missing", async () => {
     const N = 1000;
+    // Both workers ready first (starting one takes minutes on a loaded machine), then the entries fall due.
+    const [a, b] = await Promise.all([startWorker(pg.url, WORKER_ENV), startWorker(pg.url, WORKER_ENV)]);
+    workers.push(a!, b!);
     const journeyId = await seed(
       "kill",
       N,
@@ -83,14 +86,11 @@ describe("journeys under faults", () => {
         { key: "mark", kind: "update", data: { marked: true } },
         { key: "bye", kind: "exit" },
       ],
-      4000,
+      1000,
     );
-    const a = await startWorker(pg.url, WORKER_ENV);
-    const b = await startWorker(pg.url, WORKER_ENV);
-    workers.push(a, b);
     // Kill one worker once the batches are flowing, mid-stream.
     await waitFor(async () => (await tally(journeyId)).exited >= 100, 120_000, "entries flowing");
-    await a.stop("SIGKILL");
+    await a!.stop("SIGKILL");
     const killedAt = (await tally(journeyId)).exited;
     expect(killedAt).toBeLessThan(N);
     await waitFor(async () => (await tally(journeyId)).exited === N, 120_000, "every entry exited");
@@ -99,7 +99,7 @@ describe("journeys under faults", () => {
     const [{ marked }] = await sql`select count(*)::int as marked from users where project_id = ${projectId}
       and data->>'seed' = 'kill' and data->>'marked' = 'true'`;
     expect(marked).toBe(N);
-  }, 300_000);
+  }, 600_000);
 
   it("a database restart mid-journey: the workers ride it out, nothing twice, nothing lost", async () => {
     const N = 600;
