@@ -10,6 +10,7 @@ import { getBoss, stopBoss } from "@/lib/queue/boss";
 import type { QueueName } from "@/lib/queue/jobs";
 import { resumeBackfills } from "@/lib/schedules/resume-backfills";
 import { startSender } from "@/lib/destinations/sender";
+import { startMessageSender } from "@/lib/messages/sender";
 import { startDrain } from "./drain";
 import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
@@ -67,6 +68,8 @@ const journeyLoop = startJourneyLoop(getDb(), journeyLoopOptions());
 const importLoop = startImportLoop(getDb());
 // Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
 const sender = await startSender({ db: getDb() });
+// Messages: our own claim loop over `messages` (and the broadcasts' start and finish), like destinations.
+const messageSender = await startMessageSender({ db: getDb() });
 // Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
 const retentionLoop = startRetentionLoop(getDb());
 const heartbeat = startHeartbeat({ db: getDb() });
@@ -74,7 +77,7 @@ await heartbeat.ready;
 const opsServer = startOpsServer(boss);
 log.info(
   { queues: Object.keys(HANDLERS), heartbeat: heartbeat.id },
-  "[worker] ready: intake drain, schedule loop, journey loop, import loop, destination sender, job queues",
+  "[worker] ready: intake drain, schedule loop, journey loop, import loop, destination sender, message sender, job queues",
 );
 if (!mailConfigured()) log.warn(`[worker] ${MAIL_NOT_CONFIGURED}`);
 
@@ -90,6 +93,7 @@ async function shutdown(signal: string) {
   await retentionLoop.stop();
   await drain.stop();
   await sender.stop();
+  await messageSender.stop();
   await stopBoss();
   await heartbeat.stop();
   opsServer.close();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { PROJECT_ROLES, type ProjectRole } from "../roles";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 
@@ -55,6 +55,10 @@ export const projects = pgTable(
     eventRetentionDays: integer(),
     /** The zone a journey's time of day falls back to when the user has none (or an invalid one). */
     timezone: text().notNull().default("UTC"),
+    /** Per channel, at most `count` non-transactional messages per user within `per` (lib/messages/settings.ts). */
+    frequencyCap: jsonb().$type<Record<string, { count: number; per: string }>>(),
+    /** `{start, end}` wall-clock times ("21:00", "08:00") read in each user's time zone: messages wait till the end. */
+    quietHours: jsonb().$type<{ start: string; end: string }>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

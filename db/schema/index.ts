@@ -14,3 +14,4 @@ export * from "./imports";
 export * from "./console-stats";
 export * from "./destinations";
 export * from "./explain";
+export * from "./messages";

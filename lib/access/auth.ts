@@ -10,6 +10,7 @@ import { safePath } from "@/lib/http/safe-path";
 import { buttonMail, sendMail } from "@/lib/mail/send-mail";
 import { oauthProviders } from "./oauth-providers";
 import { signInGate } from "./sign-in-gate";
+import { assertSignInMailToAllowed } from "./signin-limits";
 
 // Read once at load: an alias (APP_URL, RELAY_PUBLIC_URL) is copied into AUTH_URL, which next-auth reads itself.
 configuredOrigin();
@@ -60,6 +61,7 @@ export const authConfig = (): NextAuthConfig => ({
       // Ours, the same function the sign-in limits count with (lib/access/sign-in-address.ts).
       normalizeIdentifier: normalizeSignInIdentifier,
       async sendVerificationRequest({ identifier, url }) {
+        await assertSignInMailToAllowed(identifier);
         const link = confirmationUrl(url);
         await sendMail({
           to: identifier,

@@ -25,15 +25,20 @@ export const PERMISSIONS = {
   "destinations.read": "support",
   "subscriptions.read": "support",
   "imports.read": "support",
+  "messages.read": "support",
   // configuration
   "schedules.write": "editor",
   "lists.write": "editor",
   "journeys.write": "editor",
   "links.write": "editor",
   "destinations.write": "editor",
+  "templates.write": "editor",
+  "broadcasts.write": "editor",
   // re-sends a window of past events to a receiver: bounded, and only by administrators
   "destinations.replay": "admin",
   "subscriptions.configure": "admin",
+  // where messages leave: credentials of an SMTP server or an SMS account
+  "providers.write": "admin",
   // the project itself: name, event retention (a shorter retention deletes events)
   "project.configure": "admin",
   // destructive operations and access management

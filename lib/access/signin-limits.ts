@@ -1,7 +1,8 @@
 import { BUDGETS } from "@/lib/http/budgets";
 import { callerBucket } from "@/lib/http/client-address";
-import { RateLimited } from "@/lib/http/errors";
+import { Invalid, RateLimited } from "@/lib/http/errors";
 import { limitOrThrow } from "@/lib/http/rate-limit";
+import { readForm } from "@/lib/http/read-form";
 import { signInAddress } from "./sign-in-address";
 
 /**
@@ -26,6 +27,34 @@ export async function assertSignInMailAllowed(from: Request | Headers, email: st
   await limitOrThrow(
     "signin:email",
     (signInAddress(email) ?? email.trim().toLowerCase()).slice(0, 320),
+    BUDGETS.signInPerRecipient(),
+    "for sign-in mail to this address",
+  );
+}
+
+/**
+ * The one address a POST to next-auth's e-mail door asks mail for. Auth.js reads a JSON body and the last of
+ * repeated fields while a form reader counts the first: a body holding `email=junk-N&email=victim` once
+ * mailed the victim past every limit. Anything but a form with exactly one `email` field is refused (400).
+ */
+export async function signInFormAddress(request: Request): Promise<string> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded")
+    throw new Invalid("A sign-in request is a form (application/x-www-form-urlencoded).");
+  const emails = (await readForm(request)).getAll("email");
+  if (emails.length !== 1) throw new Invalid("A sign-in request carries exactly one email field.");
+  return emails[0]!;
+}
+
+/**
+ * The per-recipient limit counted where the mail is addressed (the provider's sendVerificationRequest), on
+ * the normalised address that receives it, whichever door asked: the doors' own count is the early,
+ * friendly answer; this one is the bound no form trick gets round. Throws RateLimited past it.
+ */
+export async function assertSignInMailToAllowed(address: string): Promise<void> {
+  await limitOrThrow(
+    "signin:mail",
+    address.slice(0, 320),
     BUDGETS.signInPerRecipient(),
     "for sign-in mail to this address",
   );

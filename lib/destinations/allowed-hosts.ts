@@ -1,38 +1,52 @@
 import { BlockList, isIP } from "node:net";
 
 /**
- * Addresses no destination may reach unless DESTINATIONS_ALLOW_HOSTS lists them: loopback, RFC 1918,
- * link-local (cloud metadata lives there), unique-local, "this network", CGNAT, multicast, reserved, and
- * the IPv6 forms of each (IPv4-mapped addresses are unwrapped before the check).
+ * IPv4 addresses no destination may reach unless DESTINATIONS_ALLOW_HOSTS lists them: every range of the
+ * special-purpose registry that is not global: "this network", private (RFC 1918), CGNAT, loopback,
+ * link-local (cloud metadata lives there), IETF protocol assignments, the three documentation ranges, the
+ * 6to4 relay, benchmarking, multicast and reserved (broadcast included).
  */
-const FORBIDDEN = (() => {
+const FORBIDDEN_V4: [string, number][] = [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+];
+
+/**
+ * IPv6 is allowed only in global unicast (`2000::/3`): everything outside it is refused without a list of
+ * what to refuse (loopback, unspecified, IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::/96` and
+ * `64:ff9b:1::/48`, discard `100::/64`, unique-local, link-local, multicast). Inside it, the ranges that
+ * carry another address or reach nothing: IETF protocol assignments (Teredo `2001::/32`, benchmarking),
+ * documentation (`2001:db8::/32`, `3fff::/20`) and 6to4 (`2002::/16`, which wraps an IPv4 address).
+ */
+const GLOBAL_V6: [string, number] = ["2000::", 3];
+const FORBIDDEN_V6: [string, number][] = [
+  ["2001::", 23],
+  ["2001:db8::", 32],
+  ["2002::", 16],
+  ["3fff::", 20],
+];
+
+const blockList = (ranges: [string, number][], type: "ipv4" | "ipv6") => {
   const b = new BlockList();
-  for (const [net, bits] of [
-    ["0.0.0.0", 8],
-    ["10.0.0.0", 8],
-    ["100.64.0.0", 10],
-    ["127.0.0.0", 8],
-    ["169.254.0.0", 16],
-    ["172.16.0.0", 12],
-    ["192.0.0.0", 24],
-    ["192.168.0.0", 16],
-    ["198.18.0.0", 15],
-    ["224.0.0.0", 4],
-    ["240.0.0.0", 4],
-  ] as const)
-    b.addSubnet(net, bits, "ipv4");
-  for (const [net, bits] of [
-    ["::", 128],
-    ["::1", 128],
-    ["fe80::", 10],
-    ["fc00::", 7],
-    ["ff00::", 8],
-    ["64:ff9b::", 96],
-    ["2001:db8::", 32],
-  ] as const)
-    b.addSubnet(net, bits, "ipv6");
+  for (const [net, bits] of ranges) b.addSubnet(net, bits, type);
   return b;
-})();
+};
+const FORBIDDEN = blockList(FORBIDDEN_V4, "ipv4");
+for (const [net, bits] of FORBIDDEN_V6) FORBIDDEN.addSubnet(net, bits, "ipv6");
+const GLOBAL = blockList([GLOBAL_V6], "ipv6");
 
 /** `::ffff:10.0.0.1` (and the hex form `::ffff:a00:1`) as the IPv4 address it stands for. */
 export function unmapped(address: string): string {
@@ -97,7 +111,8 @@ export function forbiddenAddress(address: string, allow: AllowList): string | nu
   if (!family) return `${address} is not an address`;
   const type = family === 4 ? "ipv4" : "ipv6";
   if (allow.addresses.check(ip, type)) return null;
-  return FORBIDDEN.check(ip, type) ? `${ip} is a private, loopback, link-local or reserved address` : null;
+  const global = type === "ipv4" ? !FORBIDDEN.check(ip, type) : GLOBAL.check(ip, type) && !FORBIDDEN.check(ip, type);
+  return global ? null : `${ip} is not a global address (private, loopback, link-local, documentation or reserved)`;
 }
 
 /** Whether the URL's host is listed by name (or as the literal address written in the URL). */

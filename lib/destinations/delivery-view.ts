@@ -7,6 +7,14 @@ import { webhookIdOf } from "./sign";
 /** Attempts shown per delivery (newest); a delivery has at most the retry schedule's length plus manual retries. */
 const ATTEMPTS_SHOWN = 20;
 
+/**
+ * The delivery log's page (list-deliveries.ts) shows less of each message: its newest LOG_ATTEMPTS attempts,
+ * each answer's first LOG_RESPONSE_CHARS characters. With 20 attempts of 1 KiB answers (JSON-escaped binary
+ * answers grow sixfold) a page of 500 once cost a reader's key megabytes per call.
+ */
+export const LOG_ATTEMPTS = 5;
+export const LOG_RESPONSE_CHARS = 256;
+
 interface Row {
   id: string;
   destination_id: string;
@@ -22,10 +30,18 @@ interface Row {
 
 const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
 
-/** Deliveries of the project matching `where` (over `dd`), newest first, each with its attempts (oldest first). */
+/**
+ * Deliveries of the project matching `where` (over `dd`), newest first, each with its newest `attempts`
+ * attempts (oldest first), each answer cut to `responseChars`.
+ */
 export async function deliveryViews(
   ctx: ProjectContext,
-  { where, limit }: { where: SQL; limit: number },
+  {
+    where,
+    limit,
+    attempts = ATTEMPTS_SHOWN,
+    responseChars = 1024,
+  }: { where: SQL; limit: number; attempts?: number; responseChars?: number },
 ): Promise<DeliveryView[]> {
   const rows = await queryRows<Row>(
     ctx.db,
@@ -34,9 +50,9 @@ export async function deliveryViews(
       case when dd.state = 'pending' then dd.next_attempt_at::text end as next_attempt_at,
       dd.created_at::text, dd.finished_at::text,
       coalesce((select jsonb_agg(jsonb_build_object('at', a.attempted_at, 'status', a.status, 'latency_ms', a.latency_ms,
-          'response', a.response, 'error', a.error) order by a.attempted_at)
+          'response', left(a.response, ${responseChars}), 'error', a.error) order by a.attempted_at)
         from (select * from destination_attempts a where a.project_id = dd.project_id and a.delivery_id = dd.id
-              order by a.attempted_at desc limit ${ATTEMPTS_SHOWN}) a), '[]'::jsonb) as attempts
+              order by a.attempted_at desc limit ${attempts}) a), '[]'::jsonb) as attempts
     from destination_deliveries dd
     where dd.project_id = ${ctx.projectId}::uuid and ${where}
     order by dd.id desc limit ${limit}`,

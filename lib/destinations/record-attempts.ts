@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { AppContext } from "@/lib/access/context";
 import { inRetryingTransaction } from "@/lib/db/retry";
+import { storableText } from "@/lib/db/storable-text";
 import type { AttemptResult } from "./post-message";
 
 export interface Outcome extends AttemptResult {
@@ -30,8 +31,9 @@ export async function recordAttempts(
       at: o.at.toISOString(),
       s: o.status,
       l: o.latencyMs,
-      r: o.response,
-      e: o.error,
+      // A receiver's words are stored as storable text: one NUL byte made PostgreSQL refuse the whole batch.
+      r: storableText(o.response),
+      e: storableText(o.error),
       ok: o.ok,
       next: o.nextAttemptAt?.toISOString() ?? null,
     })),

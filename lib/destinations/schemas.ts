@@ -51,14 +51,16 @@ export const updateDestinationBody = z
 
 export const destinationHealth = z
   .object({
-    attempts_24h: z.number().int(),
-    success_rate_24h: z
-      .number()
-      .nullable()
-      .meta({ description: "Share of attempts in the last 24 h answered 2xx; null without attempts." }),
+    attempts_24h: z.number().int().meta({ description: "Attempts in the last 24 h, counted up to 10,000." }),
+    success_rate_24h: z.number().nullable().meta({
+      description: "Share of the counted attempts (the newest 10,000 of 24 h) answered 2xx; null without attempts.",
+    }),
     last_error: z.string().nullable(),
     last_error_at: z.iso.datetime().nullable(),
-    backlog: z.number().int().meta({ description: "Messages waiting to be delivered (pending)." }),
+    backlog: z
+      .number()
+      .int()
+      .meta({ description: "Messages waiting to be delivered (pending), counted up to 10,000." }),
   })
   .meta({ id: "DestinationHealth" });
 
@@ -66,7 +68,10 @@ export const destinationOutput = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    url: z.string(),
+    url: z.string().meta({
+      description:
+        "The URL, in full only in the answer to create; after that its origin and first path segment, the rest (and any query) shown as `…`, since webhook URLs often carry their secret there.",
+    }),
     events: z.array(z.string()),
     filter: z.record(z.string(), z.unknown()).nullable(),
     enabled: z.boolean(),
@@ -103,7 +108,10 @@ export const attemptOutput = z
     attempted_at: z.iso.datetime(),
     status: z.number().int().nullable().meta({ description: "The HTTP status; null when nothing answered." }),
     latency_ms: z.number().int(),
-    response: z.string().nullable().meta({ description: "The answer's first 1 KiB." }),
+    response: z
+      .string()
+      .nullable()
+      .meta({ description: "The answer's first 1 KiB (in the delivery log's pages, its first 256 characters)." }),
     error: z.string().nullable(),
   })
   .meta({ id: "DeliveryAttempt" });
@@ -117,7 +125,9 @@ export const deliveryOutput = z
     event_name: z.string(),
     user_id: z.uuid().nullable(),
     state: z.enum(deliveryStates),
-    attempts: z.array(attemptOutput),
+    attempts: z
+      .array(attemptOutput)
+      .meta({ description: "The newest attempts, oldest first: up to 20 (5 in the delivery log's pages)." }),
     next_attempt_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
     finished_at: z.iso.datetime().nullable(),
@@ -126,8 +136,14 @@ export const deliveryOutput = z
 
 export const listDestinationsQuery = paginationQuery.meta({ id: "ListDestinationsQuery" });
 
+/** A page of the delivery log holds at most this many messages (each with its newest attempts). */
+export const MAX_DELIVERIES_PAGE = 50;
+
 export const listDeliveriesQuery = paginationQuery
-  .extend({ state: z.enum(deliveryStates).optional() })
+  .extend({
+    limit: z.coerce.number().int().min(1).max(MAX_DELIVERIES_PAGE).default(MAX_DELIVERIES_PAGE),
+    state: z.enum(deliveryStates).optional(),
+  })
   .meta({ id: "ListDeliveriesQuery" });
 
 /** Replays are bounded: a window of at most 7 days and at most MAX_REPLAY messages. */

@@ -6,7 +6,8 @@ import { claimDue, type ClaimedDelivery } from "./claim-due";
 import { CONNECTIONS_PER_DESTINATION } from "./http-agent";
 import { DESTINATIONS_CHANNEL } from "./message-sql";
 import { postMessage } from "./post-message";
-import { recordAttempts, type Outcome } from "./record-attempts";
+import type { Outcome } from "./record-attempts";
+import { recordOutcomes } from "./record-outcomes";
 import { disableAfterMs, nextAttemptDelay, retrySchedule } from "./retry-schedule";
 import { webhookIdOf } from "./sign";
 
@@ -16,6 +17,12 @@ import { webhookIdOf } from "./sign";
  * half), connections stay busy while the next claim is on its way, even on a loaded database.
  */
 const CLAIM_AHEAD = 16;
+
+/**
+ * Outcomes waiting to be written, at most (plus what is in flight): past it the sender claims nothing
+ * more until they are written, so a database that refuses or is away never grows the list without bound.
+ */
+export const MAX_PENDING_OUTCOMES = 20_000;
 
 export interface SenderOptions {
   /**
@@ -92,11 +99,16 @@ export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = sen
       while (pending.length) {
         const batch = pending;
         pending = [];
+        let unwritten: Outcome[];
         try {
-          await recordAttempts(ctx, { outcomes: batch, disableAfterMs: disableAfter });
+          unwritten = await recordOutcomes(ctx, { outcomes: batch, disableAfterMs: disableAfter });
         } catch (err) {
-          log.error({ err }, "recording delivery attempts failed; retrying");
-          pending = [...batch, ...pending];
+          log.error({ err }, "recording delivery attempts failed");
+          unwritten = batch;
+        }
+        if (unwritten.length) {
+          log.warn({ outcomes: unwritten.length }, "delivery outcomes not written (database away); retrying");
+          pending = [...unwritten, ...pending];
           await new Promise((r) => setTimeout(r, 1000));
           if (stopping && pending.length) return;
         }
@@ -127,7 +139,7 @@ export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = sen
     while (!stopping) {
       woken = false;
       const room = opts.maxInFlight - inFlight;
-      if (room <= 0) {
+      if (room <= 0 || pending.length >= MAX_PENDING_OUTCOMES) {
         await sleep(opts.pollMs);
         continue;
       }

@@ -5,6 +5,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { NotFound } from "@/lib/http/errors";
 import { assertUrlAllowed } from "./create-destination";
 import { getDestination } from "./get-destination";
+import { maskUrl } from "./mask-url";
 import type { updateDestinationBody } from "./schemas";
 
 /**
@@ -16,11 +17,17 @@ export async function updateDestination(
   { id, patch: input }: { id: string; patch: z.output<typeof updateDestinationBody> },
 ) {
   if (input.url !== undefined) assertUrlAllowed(input.url);
+  // A destination read and sent back whole carries its masked URL: that is no change of URL.
+  const [current] = await ctx.db
+    .select({ url: destinations.url })
+    .from(destinations)
+    .where(and(eq(destinations.projectId, ctx.projectId), eq(destinations.id, id)));
+  const url = input.url !== undefined && current && input.url !== maskUrl(current.url) ? input.url : undefined;
   const rows = await ctx.db
     .update(destinations)
     .set({
       ...(input.name !== undefined && { name: input.name }),
-      ...(input.url !== undefined && { url: input.url }),
+      ...(url !== undefined && { url }),
       ...(input.events !== undefined && { events: input.events }),
       ...(input.filter !== undefined && { filter: input.filter }),
       ...(input.enabled !== undefined && {

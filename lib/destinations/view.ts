@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
+import { maskUrl } from "./mask-url";
 import type { DestinationView } from "./schemas";
 
 interface Row {
@@ -25,8 +26,16 @@ interface Row {
 const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
 
 /**
- * Destinations of the project matching `where` (over `d`), ordered by `order`, with their health: attempts
- * and successes over 24 h, the last failed attempt, and the backlog. Never the secret.
+ * Health counts stop here (the newest attempts of 24 h, the backlog): a listing of 50 busy destinations
+ * once counted every attempt of the day on each call; capped, each call reads at most this many index
+ * entries per destination, and the rate is that of the newest attempts.
+ */
+export const HEALTH_COUNT_CAP = 10_000;
+
+/**
+ * Destinations of the project matching `where` (over `d`), newest first, with their health: attempts and
+ * successes over 24 h and the backlog (each counted up to HEALTH_COUNT_CAP), the last failed attempt. Never
+ * the secret, and the URL masked (mask-url.ts).
  */
 export async function destinationViews(
   ctx: ProjectContext,
@@ -38,13 +47,15 @@ export async function destinationViews(
     select d.id, d.name, d.url, d.events, d.filter, d.enabled, d.disabled_reason, d.failing_since::text,
       case when d.previous_secret_until > now() then d.previous_secret_until::text end as previous_secret_until,
       d.created_at::text, d.updated_at::text, h.attempts_24h, h.ok_24h, le.error as last_error, le.at::text as last_error_at,
-      (select count(*)::int from destination_deliveries x
-        where x.project_id = d.project_id and x.destination_id = d.id and x.state = 'pending') as backlog
+      (select count(*)::int from (select 1 from destination_deliveries x
+        where x.project_id = d.project_id and x.destination_id = d.id and x.state = 'pending'
+        limit ${HEALTH_COUNT_CAP}) b) as backlog
     from destinations d
     cross join lateral (
       select count(*)::int as attempts_24h, count(*) filter (where a.status between 200 and 299)::int as ok_24h
-      from destination_attempts a
-      where a.project_id = d.project_id and a.destination_id = d.id and a.attempted_at > now() - interval '24 hours') h
+      from (select a.status from destination_attempts a
+        where a.project_id = d.project_id and a.destination_id = d.id and a.attempted_at > now() - interval '24 hours'
+        order by a.attempted_at desc limit ${HEALTH_COUNT_CAP}) a) h
     left join lateral (
       select coalesce(a.error, 'answered ' || a.status) as error, a.attempted_at as at from destination_attempts a
       where a.project_id = d.project_id and a.destination_id = d.id and a.attempted_at > now() - interval '7 days'
@@ -56,7 +67,7 @@ export async function destinationViews(
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
-    url: r.url,
+    url: maskUrl(r.url),
     events: r.events,
     filter: r.filter,
     enabled: r.enabled,

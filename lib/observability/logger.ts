@@ -35,7 +35,7 @@ export const REDACT_PATHS = [
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/\brk_[A-Za-z0-9_-]{6,}/g, "rk_[redacted]"],
   [/(bearer\s+)[^\s"']+/gi, "$1[redacted]"],
-  [/(postgres(?:ql)?:\/\/[^:/@\s]+:)[^@\s]+@/gi, "$1[redacted]@"],
+  [/((?:postgres(?:ql)?|smtps?):\/\/[^:/@\s]+:)[^@\s]+@/gi, "$1[redacted]@"],
   [/(\/(?:l|u|unsubscribe|preferences|auth\/callback\/[^/\s]+)\/)[A-Za-z0-9._~%-]{16,}/g, "$1[redacted]"],
   [/([?&](?:token|code|secret|key)=)[^&\s"']+/gi, "$1[redacted]"],
 ];

@@ -14,6 +14,7 @@ import "./operations-paths";
 import "./console-stats-paths";
 import "./destinations-paths";
 import "./explain-paths";
+import "./messages-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 

@@ -11,6 +11,8 @@ function toView(p: typeof projects.$inferSelect): ProjectSettings {
     id: p.id,
     name: p.name,
     event_retention_days: p.eventRetentionDays,
+    frequency_cap: p.frequencyCap,
+    quiet_hours: p.quietHours,
     created_at: p.createdAt.toISOString(),
   };
 }
@@ -53,6 +55,8 @@ export async function updateProjectSettings(
       .set({
         ...(patch.name ? { name: patch.name } : {}),
         ...(days !== undefined ? { eventRetentionDays: days } : {}),
+        ...(patch.frequency_cap !== undefined ? { frequencyCap: patch.frequency_cap } : {}),
+        ...(patch.quiet_hours !== undefined ? { quietHours: patch.quiet_hours } : {}),
         updatedAt: sql`now()`,
       })
       .where(eq(projects.id, ctx.projectId))

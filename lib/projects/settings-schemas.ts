@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { messageSettings } from "@/lib/messages/schemas";
 
 /** Longest retention that can be set: a hundred years (null keeps events forever). */
 export const MAX_RETENTION_DAYS = 36_500;
@@ -11,6 +12,8 @@ export const projectSettingsOutput = z
       description:
         "Days events are kept, by their time (the client's `timestamp`, else the receipt); null keeps them forever. Expired events are removed within the worker's RETENTION_INTERVAL (default 1h).",
     }),
+    frequency_cap: messageSettings.frequency_cap,
+    quiet_hours: messageSettings.quiet_hours,
     created_at: z.iso.datetime(),
   })
   .meta({ id: "ProjectSettings" });
@@ -28,6 +31,8 @@ export const projectSettingsPatch = z
       .meta({
         description: `1 to ${MAX_RETENTION_DAYS} days, or null to keep events forever. Refused (400) while a dynamic list looks further back than the new retention.`,
       }),
+    frequency_cap: messageSettings.frequency_cap.optional(),
+    quiet_hours: messageSettings.quiet_hours.optional(),
   })
   .strict()
   .meta({ id: "ProjectSettingsPatch" });

@@ -1,3 +1,4 @@
+import { maskUrl } from "@/lib/destinations/mask-url";
 import { scrubSecrets } from "@/lib/observability/logger";
 
 import type { FieldError } from "@/lib/http/errors";
@@ -17,9 +18,17 @@ const MAX_ERROR_MESSAGE = 240;
 const SECRET_NAME = /token|secret|passw(or)?d|key|authori[sz]ation|credential|^twilio/i;
 export const isSecretName = (name: string) => SECRET_NAME.test(name);
 const REDACTED = "[redacted]";
-/** `"<secret name>": "<value>"` in text that is not valid JSON (a malformed body still names its fields). */
+/**
+ * A `url` member's value: webhook URLs (Slack, Discord) carry their secret in the path or query, so the log
+ * keeps only what mask-url.ts shows of a destination.
+ */
+const URL_NAME = /^(.*_)?url$/i;
+/**
+ * `"<secret name>": "<value>"` in text that is not valid JSON (a malformed body still names its fields);
+ * a `url` there is redacted whole.
+ */
 const SECRET_MEMBER =
-  /("(?:[^"\\]|\\.){0,200}?(?:token|secret|passw(?:or)?d|key|authori[sz]ation|credential|twilio)(?:[^"\\]|\\.){0,200}?"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)/gi;
+  /("(?:[^"\\]|\\.){0,200}?(?:token|secret|passw(?:or)?d|key|authori[sz]ation|credential|twilio|url)(?:[^"\\]|\\.){0,200}?"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)/gi;
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -52,7 +61,10 @@ function redactValue(v: unknown, depth: number): unknown {
   if (depth > 64 || v === null || typeof v !== "object") return typeof v === "string" ? scrubSecrets(v) : v;
   if (Array.isArray(v)) return v.map((x) => redactValue(x, depth + 1));
   return Object.fromEntries(
-    Object.entries(v).map(([k, x]) => [cut(k, MAX_ERROR_PATH), isSecretName(k) ? REDACTED : redactValue(x, depth + 1)]),
+    Object.entries(v).map(([k, x]) => [
+      cut(k, MAX_ERROR_PATH),
+      isSecretName(k) ? REDACTED : URL_NAME.test(k) && typeof x === "string" ? maskUrl(x) : redactValue(x, depth + 1),
+    ]),
   );
 }
 

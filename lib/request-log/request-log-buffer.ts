@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { storableText } from "@/lib/db/storable-text";
 import { log } from "@/lib/observability/logger";
 import type { FieldError } from "@/lib/http/errors";
 import { processSingleton } from "@/lib/process/singleton";
@@ -172,8 +173,7 @@ async function writeIsolated(batch: LoggedRequest[]): Promise<void> {
 }
 
 /** PostgreSQL's text and jsonb cannot hold U+0000; a body or error message may carry one from hostile input. */
-const withoutNul = (_key: string, v: unknown) =>
-  typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v;
+const withoutNul = (_key: string, v: unknown) => (typeof v === "string" ? storableText(v) : v);
 
 async function writeBatch(batch: LoggedRequest[]) {
   const rows = batch.map((r) => ({

@@ -1,7 +1,6 @@
 import { handleAuthRequest } from "@/lib/access/auth-handler";
-import { assertSignInMailAllowed } from "@/lib/access/signin-limits";
+import { assertSignInMailAllowed, signInFormAddress } from "@/lib/access/signin-limits";
 import { errorToResponse } from "@/lib/http/problem";
-import { readForm } from "@/lib/http/read-form";
 
 export async function GET(req: Request) {
   try {
@@ -14,7 +13,7 @@ export async function GET(req: Request) {
 /** next-auth's own door for e-mail sign-in is limited like the sign-in form (429 problem+json past it). */
 async function limitSignInMail(request: Request) {
   if (!new URL(request.url).pathname.endsWith("/signin/nodemailer")) return;
-  await assertSignInMailAllowed(request, (await readForm(request)).get("email") ?? "");
+  await assertSignInMailAllowed(request, await signInFormAddress(request));
 }
 
 export async function POST(req: Request) {

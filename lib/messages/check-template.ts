@@ -1,0 +1,41 @@
+import type { SendChannel, TemplateVariant } from "@/db/schema";
+import type { ProjectContext } from "@/lib/access/context";
+import { Invalid } from "@/lib/http/errors";
+import { resolveGroup } from "@/lib/subscriptions/resolve-groups";
+import { compilePart } from "./liquid";
+
+/** Compiles every part (a 400 names the part, line and column) and resolves the group for the channel. */
+export async function checkTemplate(
+  ctx: ProjectContext,
+  t: {
+    channel: SendChannel;
+    subject: string;
+    text: string;
+    html: string;
+    locales: Record<string, TemplateVariant>;
+    transactional: boolean;
+    group: string | null;
+  },
+): Promise<{ groupId: string | null }> {
+  compilePart(t.subject, "subject");
+  compilePart(t.text, "text");
+  compilePart(t.html, "html");
+  for (const [locale, v] of Object.entries(t.locales))
+    for (const key of ["subject", "text", "html"] as const)
+      if (v[key] !== undefined) compilePart(v[key], `locales.${locale}.${key}`);
+  if (t.channel === "sms" && t.html)
+    throw new Invalid("An SMS template has no html part.", { errors: [{ path: "html", message: "not for SMS" }] });
+  if (!t.group) {
+    if (!t.transactional)
+      throw new Invalid("A template belongs to a subscription group unless it is transactional.", {
+        errors: [{ path: "subscription_group", message: "required unless transactional is true" }],
+      });
+    return { groupId: null };
+  }
+  const group = await resolveGroup(ctx, { ref: t.group, path: "subscription_group" });
+  if (group.channel !== t.channel)
+    throw new Invalid(`The group "${group.name}" is for ${group.channel}, the template for ${t.channel}.`, {
+      errors: [{ path: "subscription_group", message: `a ${t.channel} group` }],
+    });
+  return { groupId: group.id };
+}

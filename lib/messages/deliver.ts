@@ -1,0 +1,82 @@
+import type { AppContext } from "@/lib/access/context";
+import { TemplateError } from "./liquid";
+import { quietUntil } from "./quiet-hours";
+import { renderMessage } from "./render-message";
+import { contactOf, decideSkip, type SendFacts } from "./send-facts";
+import { sendRendered } from "./send-rendered";
+
+/** What became of one claimed message: final, due again later (quiet hours, a retry), or retried for good. */
+export type Delivery =
+  | {
+      kind: "final";
+      state: "sent" | "skipped" | "failed";
+      reason: string | null;
+      recipient?: string | null;
+      subject?: string | null;
+      locale?: string | null;
+      providerId?: string | null;
+      providerMessageId?: string | null;
+      /** A provider was called (counts as an attempt). */
+      attempted?: boolean;
+    }
+  | { kind: "later"; at: Date; reason: string | null; attempted: boolean };
+
+/** Attempts before a transiently failing message fails for good (MESSAGES_MAX_ATTEMPTS). */
+export const maxAttempts = () => Number(process.env.MESSAGES_MAX_ATTEMPTS ?? 8);
+
+/** Backoff after the n-th failed attempt: 30 s doubling, at most an hour (MESSAGES_RETRY_BASE_MS shrinks it). */
+export function retryDelayMs(n: number): number {
+  const base = Number(process.env.MESSAGES_RETRY_BASE_MS ?? 30_000);
+  return Math.min(base * 2 ** Math.max(0, n - 1), 3_600_000);
+}
+
+/**
+ * Decides and sends one claimed message: the rules again at send time (a user may have unsubscribed since
+ * it was queued), quiet hours, rendering, the throttles, then the provider. Never throws.
+ */
+export async function deliver(
+  ctx: AppContext,
+  { facts: f, origin }: { facts: SendFacts; origin: string },
+): Promise<Delivery> {
+  const skip = decideSkip(f);
+  if (skip) return { kind: "final", state: "skipped", reason: skip };
+  if (!f.transactional && f.quiet_hours) {
+    const until = quietUntil(new Date(), f.timezone, f.quiet_hours);
+    if (until) return { kind: "later", at: until, reason: "quiet_hours", attempted: false };
+  }
+  const to = contactOf(f)!;
+  let rendered: ReturnType<typeof renderMessage>;
+  try {
+    rendered = renderMessage(f, origin);
+  } catch (err) {
+    const where = err instanceof TemplateError && err.line !== null ? ` (line ${err.line}, column ${err.column})` : "";
+    return { kind: "final", state: "failed", reason: `template: ${(err as Error).message}${where}`, recipient: to };
+  }
+  const shown = { recipient: to, subject: f.channel === "email" ? rendered.subject : null, locale: rendered.locale };
+  let sent: Awaited<ReturnType<typeof sendRendered>>;
+  try {
+    sent = await sendRendered(ctx, { ...f, to, origin, rendered });
+  } catch (err) {
+    return { kind: "later", at: new Date(Date.now() + retryDelayMs(1)), reason: String(err), attempted: false };
+  }
+  const { provider, result } = sent;
+  const providerId = provider?.id ?? null;
+  if (result.ok)
+    return {
+      kind: "final",
+      state: "sent",
+      reason: null,
+      ...shown,
+      providerId,
+      providerMessageId: result.providerMessageId,
+      attempted: true,
+    };
+  if (result.transient && f.attempts + 1 < maxAttempts())
+    return {
+      kind: "later",
+      at: new Date(Date.now() + retryDelayMs(f.attempts + 1)),
+      reason: result.reason,
+      attempted: true,
+    };
+  return { kind: "final", state: "failed", reason: result.reason, ...shown, providerId, attempted: true };
+}

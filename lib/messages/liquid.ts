@@ -1,0 +1,90 @@
+import { Liquid, type Template } from "liquidjs";
+import { Invalid } from "@/lib/http/errors";
+
+/** The largest template part accepted (characters): also liquidjs's parse limit. */
+export const MAX_TEMPLATE_CHARS = 100_000;
+/** The largest rendered part: a longer output fails the message rather than reach a provider. */
+export const MAX_OUTPUT_CHARS = 1_000_000;
+
+/**
+ * One engine for every template: lookups see own properties only (no `constructor`, no prototype), an
+ * unknown filter is a save-time error, and each render is bounded in time (200 ms) and in what liquidjs
+ * allocates (ranges, strings, arrays: 10 M units), so a hostile loop or a doubling string stops with an
+ * error instead of holding the worker. No file system: `include` and `render` find nothing.
+ */
+const options = {
+  ownPropertyOnly: true,
+  strictFilters: true,
+  parseLimit: MAX_TEMPLATE_CHARS,
+  renderLimit: 200,
+  memoryLimit: 10_000_000,
+  templates: {},
+  relativeReference: false,
+};
+export const liquid = new Liquid(options);
+/** For `html`: every output is HTML-escaped (a user's data cannot add markup); `| raw` opts out. */
+const liquidHtml = new Liquid({ ...options, outputEscape: "escape" });
+
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    readonly line: number | null,
+    readonly column: number | null,
+  ) {
+    super(message);
+  }
+}
+
+function positionOf(err: unknown): { line: number | null; column: number | null } {
+  const pos = (err as { token?: { getPosition?: () => [number, number] } }).token?.getPosition?.();
+  return { line: pos?.[0] ?? null, column: pos?.[1] ?? null };
+}
+
+/** The first line of liquidjs's message, without its own ", line:…" suffix (we report the position apart). */
+function cleanMessage(err: unknown): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  return raw.split("\n")[0]!.replace(/, line:\d+, col:\d+$/, "");
+}
+
+/** Parses one part, or throws a 400 naming the field, line and column. */
+export function compilePart(source: string, path: string): Template[] {
+  try {
+    return liquid.parse(source);
+  } catch (err) {
+    const { line, column } = positionOf(err);
+    const where = line === null ? "" : ` at line ${line}, column ${column}`;
+    const message = `${cleanMessage(err)}${where}`;
+    throw new Invalid(`The template's ${path} does not compile: ${message}.`, {
+      errors: [{ path, message }],
+    });
+  }
+}
+
+const cache = new Map<string, Template[]>();
+
+/** Parsed once per source text and engine (templates are re-read, not re-parsed, for every message). */
+function parsed(engine: Liquid, key: string, source: string): Template[] {
+  let t = cache.get(key);
+  if (!t) {
+    t = engine.parse(source);
+    if (cache.size > 2_000) cache.clear();
+    cache.set(key, t);
+  }
+  return t;
+}
+
+/** Renders one part synchronously (no async filters are registered); a limit hit is a TemplateError. */
+export function renderPart(source: string, scope: object, opts: { html?: boolean } = {}): string {
+  if (!source) return "";
+  const engine = opts.html ? liquidHtml : liquid;
+  let out: string;
+  try {
+    out = engine.renderSync(parsed(engine, (opts.html ? "h:" : "t:") + source, source), scope) as string;
+  } catch (err) {
+    const { line, column } = positionOf(err);
+    throw new TemplateError(cleanMessage(err), line, column);
+  }
+  if (out.length > MAX_OUTPUT_CHARS)
+    throw new TemplateError(`output longer than ${MAX_OUTPUT_CHARS} characters`, null, null);
+  return out;
+}

@@ -1,0 +1,32 @@
+import type { z } from "zod";
+import type { MessageProvider } from "@/db/schema";
+import type { providerOutput } from "./schemas";
+
+export type ProviderView = z.infer<typeof providerOutput>;
+
+/** An SMTP URL with its password replaced by `****` (the user name stays: it says which account). */
+export function maskedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "****";
+    return u.toString();
+  } catch {
+    return "****";
+  }
+}
+
+export function toProviderView(p: MessageProvider): ProviderView {
+  return {
+    id: p.id,
+    channel: p.channel,
+    kind: p.kind,
+    name: p.name,
+    from: p.from,
+    url: p.config.url ?? null,
+    account_sid: p.config.account_sid ?? null,
+    api_base: p.config.api_base ?? null,
+    rate_per_second: p.ratePerSecond,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}

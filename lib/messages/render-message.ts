@@ -1,0 +1,92 @@
+import { linkToken } from "@/lib/links/tokens";
+import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
+import { renderPart } from "./liquid";
+import type { SendFacts } from "./send-facts";
+import { variantFor } from "./variant";
+
+export interface RenderedMessage {
+  locale: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  unsubscribeUrl: string | null;
+}
+
+type RenderFacts = Omit<SendFacts, "attempts" | "opted_out" | "recent" | "broadcast_state" | "policy" | "sub_state">;
+
+/** The variables a template sees: plain data objects, looked up by own property only (liquid.ts). */
+export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | null; preferencesUrl: string }) {
+  return {
+    user: {
+      id: f.user_id,
+      email: f.email,
+      phone: f.phone,
+      locale: f.locale,
+      timezone: f.timezone,
+      data: f.user_data,
+      identifiers: f.identifiers,
+    },
+    organization: f.organization,
+    journey: f.journey_data ?? {},
+    project: { id: f.project_id, name: f.project_name },
+    unsubscribe_url: links.unsubscribeUrl ?? "",
+    preferences_url: links.preferencesUrl,
+  };
+}
+
+const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"'\s<>]{1,2000})\2/gi;
+
+/**
+ * Turns the links of rendered HTML into tracked links (`/l/…`, recorded as `link.clicked` with the
+ * campaign), leaving Relay's own links (unsubscribe, preferences) as they are. A regular expression over
+ * `<a href>` is enough here: the HTML is the template's own output, and a link it misses simply stays
+ * untracked.
+ */
+export function trackLinks(
+  html: string,
+  claim: { origin: string; projectId: string; campaignId: string; userId: string },
+) {
+  return html.replace(HREF, (whole, head: string, quote: string, url: string) => {
+    const plain = url.replace(/&amp;/g, "&");
+    if (plain.startsWith(`${claim.origin}/`)) return whole;
+    try {
+      if (new URL(plain).username || new URL(plain).password) return whole;
+    } catch {
+      return whole;
+    }
+    const token = linkToken({
+      projectId: claim.projectId,
+      campaignId: claim.campaignId,
+      userId: claim.userId,
+      url: plain,
+    });
+    return `${head}${quote}${claim.origin}/l/${token}${quote}`;
+  });
+}
+
+/** Renders a message's subject, text and html for its user (throws TemplateError on a limit or error). */
+export function renderMessage(f: RenderFacts, origin: string): RenderedMessage {
+  const unsubscribeUrl = f.group_id
+    ? origin + unsubscribePath(unsubscribeToken({ projectId: f.project_id, userId: f.user_id, groupId: f.group_id }))
+    : null;
+  const preferencesUrl = origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id }));
+  const scope = templateScope(f, { unsubscribeUrl, preferencesUrl });
+  const v = variantFor(f, f.locale);
+  const html = renderPart(v.html, scope, { html: true });
+  return {
+    locale: v.locale,
+    subject: renderPart(v.subject, scope)
+      .replace(/[\r\n]+/g, " ")
+      .trim(),
+    text: renderPart(v.text, scope),
+    html: html
+      ? trackLinks(html, {
+          origin,
+          projectId: f.project_id,
+          campaignId: f.broadcast_id ?? f.template_id,
+          userId: f.user_id,
+        })
+      : "",
+    unsubscribeUrl,
+  };
+}

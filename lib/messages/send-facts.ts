@@ -1,0 +1,143 @@
+import { sql } from "drizzle-orm";
+import type { AppContext } from "@/lib/access/context";
+import type { SendChannel, TemplateVariant } from "@/db/schema";
+import { queryRows } from "@/lib/db/sql";
+
+/** Everything deciding and rendering one message needs, read for a batch of messages in one statement. */
+export interface SendFacts {
+  project_id: string;
+  id: string;
+  user_id: string;
+  channel: SendChannel;
+  template_id: string;
+  broadcast_id: string | null;
+  journey_entry_id: string | null;
+  journey_step_key: string | null;
+  journey_data: Record<string, unknown> | null;
+  attempts: number;
+  email: string | null;
+  phone: string | null;
+  locale: string | null;
+  timezone: string | null;
+  user_data: Record<string, unknown>;
+  identifiers: { source: string; external_id: string }[];
+  organization: { id: string; name: string | null; data: Record<string, unknown> } | null;
+  template_updated_at: string;
+  subject: string;
+  text: string;
+  html: string;
+  locales: Record<string, TemplateVariant>;
+  transactional: boolean;
+  group_id: string | null;
+  project_name: string;
+  frequency_cap: Record<string, { count: number; per: string }> | null;
+  quiet_hours: { start: string; end: string } | null;
+  policy: "opt_out" | "opt_in";
+  sub_state: "subscribed" | "unsubscribed" | null;
+  opted_out: boolean;
+  /** Messages of non-transactional templates sent to the user on this channel within the cap's window. */
+  recent: number;
+  broadcast_state: string | null;
+  broadcast_rate: number | null;
+}
+
+/**
+ * Reads the facts of these messages (any projects): the user's contact, locale, time zone and data,
+ * the template, the subscription state and policy for its group, a whole-channel opt-out, the count
+ * against the frequency cap, and the broadcast's state. The decision itself is decideSkip's.
+ */
+export async function loadSendFacts(
+  { db }: AppContext,
+  { keys }: { keys: { projectId: string; id: string }[] },
+): Promise<SendFacts[]> {
+  if (!keys.length) return [];
+  const json = JSON.stringify(keys.map((k) => ({ p: k.projectId, i: k.id })));
+  return queryRows<SendFacts>(
+    db,
+    factsOf(sql`(select m.* from jsonb_to_recordset(${json}::jsonb) k(p uuid, i uuid)
+      join messages m on m.project_id = k.p and m.id = k.i)`),
+  );
+}
+
+/**
+ * The facts of a message that is not written: a template rendered for a user (preview, test send), with
+ * `context` as the journey data. Null when the user or the template is not in the project.
+ */
+export async function loadPreviewFacts(
+  { db }: AppContext,
+  input: { projectId: string; templateId: string; userId: string; context: Record<string, unknown> },
+): Promise<SendFacts | null> {
+  const [f] = await queryRows<SendFacts>(
+    db,
+    factsOf(sql`(select ${input.projectId}::uuid as project_id, gen_random_uuid() as id, ${input.userId}::uuid as user_id,
+      t.channel, t.id as template_id, null::uuid as broadcast_id, null::uuid as journey_entry_id,
+      null::text as journey_step_key, ${JSON.stringify(input.context)}::jsonb as journey_data, 0 as attempts
+      from message_templates t where t.project_id = ${input.projectId}::uuid and t.id = ${input.templateId}::uuid)`),
+  );
+  return f ?? null;
+}
+
+/** The facts read for each row of `source` (rows shaped like `messages`'). */
+function factsOf(source: ReturnType<typeof sql>) {
+  return sql`
+    select m.project_id, m.id, m.user_id, m.channel, m.template_id, m.broadcast_id, m.journey_entry_id,
+      m.journey_step_key, m.journey_data, m.attempts,
+      u.email, u.phone, u.locale, u.timezone, u.data as user_data,
+      coalesce((select json_agg(json_build_object('source', i.source, 'external_id', i.external_id) order by i.source)
+        from user_identifiers i where i.project_id = m.project_id and i.user_id = m.user_id), '[]') as identifiers,
+      (select json_build_object('id', o.id, 'name', o.name, 'data', o.data) from organization_members om
+        join organizations o on o.project_id = om.project_id and o.id = om.organization_id
+        where om.project_id = m.project_id and om.user_id = m.user_id order by om.created_at limit 1) as organization,
+      t.updated_at::text as template_updated_at, t.subject, t.text, t.html, t.locales, t.transactional, t.group_id,
+      p.name as project_name, p.frequency_cap, p.quiet_hours,
+      coalesce(g.default_policy, ss.default_policy, 'opt_out') as policy,
+      us.state as sub_state,
+      exists (select 1 from user_channel_opt_outs o where o.project_id = m.project_id and o.user_id = m.user_id
+        and o.channel::text = m.channel) as opted_out,
+      case when p.frequency_cap ? m.channel and not t.transactional then (
+        select count(*)::int from messages r join message_templates rt on rt.project_id = r.project_id and rt.id = r.template_id
+        where r.project_id = m.project_id and r.user_id = m.user_id and r.channel = m.channel and r.state = 'sent'
+          and not rt.transactional and r.id <> m.id
+          and r.created_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval
+          and r.finished_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval)
+      else 0 end as recent,
+      b.state as broadcast_state, b.rate_per_second as broadcast_rate
+    from ${source} m
+    join users u on u.project_id = m.project_id and u.id = m.user_id
+    join message_templates t on t.project_id = m.project_id and t.id = m.template_id
+    join projects p on p.id = m.project_id
+    left join subscription_groups g on g.project_id = m.project_id and g.id = t.group_id
+    left join subscription_settings ss on ss.project_id = m.project_id
+    left join user_subscriptions us on us.project_id = m.project_id and us.user_id = m.user_id and us.group_id = t.group_id
+    left join broadcasts b on b.project_id = m.project_id and b.id = m.broadcast_id`;
+}
+
+export type SkipReason =
+  | "cancelled"
+  | "no_contact"
+  | "channel_opted_out"
+  | "unsubscribed"
+  | "not_opted_in"
+  | "frequency_cap";
+
+/**
+ * Whether a message may go, and if not why: the one home of the sending rules. A transactional template
+ * is exempt from subscriptions and caps (never from having a contact); an unset subscription follows the
+ * group's policy, else the project's (as canSend answers).
+ */
+export function decideSkip(f: SendFacts): SkipReason | null {
+  if (f.broadcast_state === "cancelled") return "cancelled";
+  if (!contactOf(f)) return "no_contact";
+  if (f.transactional) return null;
+  if (f.opted_out) return "channel_opted_out";
+  if (f.sub_state === "unsubscribed") return "unsubscribed";
+  if (f.sub_state === null && f.policy === "opt_in") return "not_opted_in";
+  const cap = f.frequency_cap?.[f.channel];
+  if (cap && f.recent >= cap.count) return "frequency_cap";
+  return null;
+}
+
+/** The address the message goes to on its channel, or null. */
+export function contactOf(f: Pick<SendFacts, "channel" | "email" | "phone">): string | null {
+  return (f.channel === "email" ? f.email : f.phone) || null;
+}

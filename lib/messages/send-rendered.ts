@@ -1,0 +1,72 @@
+import type { AppContext } from "@/lib/access/context";
+import type { SendChannel } from "@/db/schema";
+import { type LoadedProvider, loadProvider } from "./load-provider";
+import type { RenderedMessage } from "./render-message";
+import { takeSlot } from "./throttle";
+import { type SendResult, sendDeploymentEmail, sendSmtp, sendTwilio, TWILIO_API_BASE } from "./transports";
+
+/** `<message id@host>`: the same id on every attempt, so receivers can drop a copy a crash re-sent. */
+export function messageIdFor(id: string, origin: string): string {
+  return `<${id}@${new URL(origin).hostname || "relay.local"}>`;
+}
+
+/**
+ * Hands a rendered message to the project's provider for its channel (e-mail falls back to the
+ * deployment's SMTP_URL), after the provider's and the broadcast's throttles. Non-transactional e-mail
+ * carries the RFC 8058 one-click unsubscribe headers.
+ */
+export async function sendRendered(
+  ctx: AppContext,
+  m: {
+    id: string;
+    project_id: string;
+    channel: SendChannel;
+    transactional: boolean;
+    broadcast_id: string | null;
+    broadcast_rate: number | null;
+    to: string;
+    origin: string;
+    rendered: RenderedMessage;
+  },
+): Promise<{ provider: LoadedProvider | null; result: SendResult }> {
+  const provider = await loadProvider(ctx, { projectId: m.project_id, channel: m.channel });
+  if (provider && provider.secret === null)
+    return {
+      provider,
+      result: { ok: false, transient: false, reason: "the provider's secret no longer unseals: enter it again" },
+    };
+  if (!provider && m.channel === "sms")
+    return { provider, result: { ok: false, transient: false, reason: "no SMS provider in this project" } };
+  if (provider?.ratePerSecond) await takeSlot(`p:${provider.id}`, provider.ratePerSecond);
+  if (m.broadcast_rate && m.broadcast_id) await takeSlot(`b:${m.broadcast_id}`, m.broadcast_rate);
+  if (m.channel === "sms") {
+    const p = provider!;
+    const result = await sendTwilio(
+      {
+        apiBase: p.config.api_base || TWILIO_API_BASE,
+        accountSid: p.config.account_sid ?? "",
+        authToken: p.secret!,
+        from: p.from,
+      },
+      { to: m.to, body: m.rendered.text },
+    );
+    return { provider, result };
+  }
+  const headers: Record<string, string> = {};
+  if (!m.transactional && m.rendered.unsubscribeUrl) {
+    headers["List-Unsubscribe"] = `<${m.rendered.unsubscribeUrl}>`;
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+  }
+  const mail = {
+    to: m.to,
+    subject: m.rendered.subject,
+    text: m.rendered.text,
+    html: m.rendered.html,
+    messageId: messageIdFor(m.id, m.origin),
+    headers,
+  };
+  const result = provider
+    ? await sendSmtp(provider.version, provider.secret!, { ...mail, from: provider.from }, { trusted: false })
+    : await sendDeploymentEmail(mail);
+  return { provider, result };
+}

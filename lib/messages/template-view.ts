@@ -1,0 +1,38 @@
+import { and, eq } from "drizzle-orm";
+import { messageTemplates, subscriptionGroups, type MessageTemplate } from "@/db/schema";
+import type { ProjectContext } from "@/lib/access/context";
+import type { z } from "zod";
+import type { templateOutput } from "./schemas";
+
+export type TemplateView = z.infer<typeof templateOutput>;
+
+export function toTemplateView(t: MessageTemplate, group: { id: string; name: string } | null): TemplateView {
+  return {
+    id: t.id,
+    name: t.name,
+    channel: t.channel,
+    subject: t.subject,
+    text: t.text,
+    html: t.html,
+    subscription_group: group,
+    transactional: t.transactional,
+    locales: t.locales,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+/** The project's templates matching `where`, each with its group's id and name (a query to refine). */
+export function templateRows(ctx: ProjectContext, where: ReturnType<typeof and>) {
+  return ctx.db
+    .select({ t: messageTemplates, g: { id: subscriptionGroups.id, name: subscriptionGroups.name } })
+    .from(messageTemplates)
+    .leftJoin(
+      subscriptionGroups,
+      and(
+        eq(subscriptionGroups.projectId, messageTemplates.projectId),
+        eq(subscriptionGroups.id, messageTemplates.groupId),
+      ),
+    )
+    .where(and(eq(messageTemplates.projectId, ctx.projectId), where));
+}

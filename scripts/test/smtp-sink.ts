@@ -1,0 +1,73 @@
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface SunkMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  headers: Map<string, unknown>;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 keeping every message it accepts, parsed by mailparser (headers
+ * included). `answer` lets a test refuse the next messages with an SMTP code (451 transient, 550
+ * permanent), as a provider in trouble does.
+ */
+export class SmtpSink {
+  readonly mails: SunkMail[] = [];
+  answer: { code: number; message: string } | null = null;
+  private server: SMTPServer;
+  port = 0;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      size: 10 * 1024 * 1024,
+      onRcptTo: (_address, _session, callback) => {
+        if (!this.answer) return callback();
+        callback(Object.assign(new Error(this.answer.message), { responseCode: this.answer.code }));
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          simpleParser(Buffer.concat(chunks)).then(
+            (m) => {
+              this.mails.push({
+                to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+                subject: m.subject ?? "",
+                text: m.text ?? "",
+                html: typeof m.html === "string" ? m.html : "",
+                messageId: m.messageId ?? "",
+                headers: m.headers,
+              });
+              callback();
+            },
+            (err: Error) => callback(err),
+          );
+        });
+      },
+    });
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(0, "127.0.0.1", () => resolve());
+    });
+    this.port = (this.server.server.address() as { port: number }).port;
+    return this;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  to(address: string): SunkMail[] {
+    return this.mails.filter((m) => m.to.includes(address.toLowerCase()));
+  }
+}
