@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import { Invalid } from "@/lib/http/errors";
+import { getTemplate } from "@/lib/messages/get-template";
+import { sendableChannels } from "@/lib/messages/sendable-channels";
 import { checkInterval } from "@/lib/schedules/interval";
 import { graphErrors } from "./step-graph";
 import type { Step } from "./step-schema";
@@ -12,7 +14,8 @@ type FieldError = { path: string; message: string };
 /**
  * Everything the schema alone cannot say about a journey's steps, each error naming its step by path
  * (`steps[3].next`): a delay or wait with both or neither of its forms, the graph's faults (step-graph.ts),
- * durations PostgreSQL would not take, a zone that is none, a list of another project. Runs before
+ * durations PostgreSQL would not take, a zone that is none, a list of another project, a `send` to a
+ * template of another project or of a channel the project cannot send on. Runs before
  * anything is written.
  */
 export async function checkSteps(ctx: ProjectContext, steps: Step[]): Promise<void> {
@@ -46,6 +49,23 @@ export async function checkSteps(ctx: ProjectContext, steps: Step[]): Promise<vo
         missing.map((l) => ({ path: `steps[${l.i}].list.list_id`, message: "no such list in this project" })),
       );
   }
+}
+
+async function checkSends(ctx: ProjectContext, steps: Step[]): Promise<void> {
+  const sends = steps.flatMap((s, i) => (s.kind === "send" ? [{ i, id: s.template_id }] : []));
+  if (!sends.length) return;
+  const channels = await sendableChannels(ctx);
+  const errors: FieldError[] = [];
+  for (const { i, id } of sends) {
+    const template = await getTemplate(ctx, id).catch(() => null);
+    if (!template) errors.push({ path: `steps[${i}].template_id`, message: "no such template in this project" });
+    else if (!channels.has(template.channel as never))
+      errors.push({
+        path: `steps[${i}].template_id`,
+        message: `the project cannot send on ${template.channel}: configure a provider for it first`,
+      });
+  }
+  if (errors.length) throw invalid(errors);
 }
 
 function invalid(errors: FieldError[]): Invalid {
