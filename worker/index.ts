@@ -17,6 +17,7 @@ import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
 import { startOpsServer } from "./ops-server";
 import { startRetentionLoop } from "./retention-loop";
 import { scheduleLoopOptions, startScheduleLoop } from "./schedule-loop";
+import { journeyLoopOptions, startJourneyLoop } from "./journey-loop";
 
 process.env.RELAY_PROCESS ??= "worker";
 // Every process applies migrations under one advisory lock (db/migrate.ts): started together, they apply them once.
@@ -62,6 +63,8 @@ await resumeBackfills({ db: getDb() });
 const drain = await startDrain();
 // The schedule firing loop: our own table and loop, not one pg-boss job per firing.
 const scheduleLoop = startScheduleLoop(getDb(), scheduleLoopOptions());
+// The journeys' due loop: delays, wait timeouts, new and released entries (lib/journeys/advance-due.ts).
+const journeyLoop = startJourneyLoop(getDb(), journeyLoopOptions());
 const importLoop = startImportLoop(getDb());
 // Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
 const sender = await startSender({ db: getDb() });
@@ -74,7 +77,7 @@ await heartbeat.ready;
 const opsServer = startOpsServer(boss);
 log.info(
   { queues: Object.keys(HANDLERS), heartbeat: heartbeat.id },
-  "[worker] ready: intake drain, schedule loop, import loop, destination sender, message sender, job queues",
+  "[worker] ready: intake drain, schedule loop, journey loop, import loop, destination sender, message sender, job queues",
 );
 if (!mailConfigured()) log.warn(`[worker] ${MAIL_NOT_CONFIGURED}`);
 
@@ -85,6 +88,7 @@ async function shutdown(signal: string) {
   log.info(`worker ${signal}: finishing active jobs, then stopping`);
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
   await scheduleLoop.stop();
+  await journeyLoop.stop();
   await importLoop.stop();
   await retentionLoop.stop();
   await drain.stop();

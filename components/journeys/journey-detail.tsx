@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { QueryState } from "@/components/ui/query-state";
@@ -10,13 +11,16 @@ import { roleAtLeast } from "@/lib/access/roles";
 import type { JourneyView } from "@/lib/journeys/schemas";
 import { JourneyEditor } from "./journey-editor";
 import { JourneyEntries } from "./journey-entries";
+import { JourneySteps } from "./journey-steps";
 
-/** One journey: its entrances (editable by editors) and its entries. */
+/** One journey: its entrances (editable by editors), its steps as a flow, and its entries. */
 export function JourneyDetail({ journeyId }: { journeyId: string }) {
   const project = useProject();
+  const [step, setStep] = useState<string | null>(null);
   const q = useQuery({
     queryKey: ["journey", project.id, journeyId],
     queryFn: () => apiFetch<JourneyView>(adminPath(project.id, `/journeys/${journeyId}`)),
+    refetchInterval: 10_000,
   });
   return (
     <QueryState q={q} what="journey">
@@ -29,7 +33,8 @@ export function JourneyDetail({ journeyId }: { journeyId: string }) {
                 <Link href={`/projects/${project.id}/journeys`} className="text-indigo-700 hover:underline">
                   Journeys
                 </Link>{" "}
-                · {j.entrances.length} entrance{j.entrances.length === 1 ? "" : "s"}
+                · {j.entrances.length} entrance{j.entrances.length === 1 ? "" : "s"} · {j.steps.length} step
+                {j.steps.length === 1 ? "" : "s"}
               </>
             }
           />
@@ -39,7 +44,8 @@ export function JourneyDetail({ journeyId }: { journeyId: string }) {
             ) : (
               <JsonView value={j.entrances} />
             )}
-            <JourneyEntries journey={j} />
+            <JourneySteps key={`steps-${j.updated_at}`} journey={j} selected={step} onSelect={setStep} />
+            <JourneyEntries journey={j} stepKey={step} />
           </div>
         </>
       )}

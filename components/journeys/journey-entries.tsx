@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Badge, Card, controlClass, ErrorBanner, LoadingRows } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
-import type { JourneyView } from "@/lib/journeys/schemas";
+import type { JourneyEntryPathView, JourneyView } from "@/lib/journeys/schemas";
 
 type Entry = {
   id: string;
@@ -19,11 +19,18 @@ type Entry = {
   context: Record<string, unknown>;
   entered_at: string;
   exited_at: string | null;
+  step_key: string | null;
+  state: "active" | "waiting" | "exited";
+  wake_at: string | null;
 };
 type Page = { data: Entry[]; next_cursor: string | null };
 
-/** A journey's entries, filtered by state, entrance and user, paged on the server; editors can exit active ones. */
-export function JourneyEntries({ journey }: { journey: JourneyView }) {
+/**
+ * A journey's entries, filtered by state, entrance, user and step (the step clicked on the flow), paged on
+ * the server; each opens its path; editors can exit active ones.
+ */
+export function JourneyEntries({ journey, stepKey = null }: { journey: JourneyView; stepKey?: string | null }) {
+  const [open, setOpen] = useState<string | null>(null);
   const project = useProject();
   const qc = useQueryClient();
   const [state, setState] = useState("");
@@ -35,6 +42,7 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
     ...(state ? { state } : {}),
     ...(entrance ? { entrance_id: entrance } : {}),
     ...(userOk ? { user_id: user.trim() } : {}),
+    ...(stepKey ? { step_key: stepKey } : {}),
   });
   const pager = useCursorPager(filters.toString());
   if (pager.cursor) filters.set("cursor", pager.cursor);
@@ -93,9 +101,27 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
         cell: ({ row }) =>
           row.original.exited_at ? (
             <Badge>exited {formatDateTime(row.original.exited_at)}</Badge>
+          ) : row.original.state === "waiting" ? (
+            <Badge tone="amber">
+              waiting at {row.original.step_key}
+              {row.original.wake_at ? ` until ${formatDateTime(row.original.wake_at)}` : ""}
+            </Badge>
           ) : (
-            <Badge tone="green">active</Badge>
+            <Badge tone="green">active{row.original.step_key ? ` at ${row.original.step_key}` : ""}</Badge>
           ),
+      },
+      {
+        id: "path",
+        header: "Path",
+        cell: ({ row }) => (
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => setOpen(open === row.original.id ? null : row.original.id)}
+          >
+            {open === row.original.id ? "Hide path" : "Path"}
+          </Button>
+        ),
       },
       {
         id: "context",
@@ -124,12 +150,12 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
           ]
         : []),
     ],
-    [canExit, project.id, entranceLabel, exit],
+    [canExit, project.id, entranceLabel, exit, open],
   );
   return (
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center gap-3 px-5 pt-4">
-        <h2 className="flex-1 text-sm font-semibold text-zinc-900">Entries</h2>
+        <h2 className="flex-1 text-sm font-semibold text-zinc-900">Entries{stepKey ? ` at ${stepKey}` : ""}</h2>
         <FilterSelect
           label="Entry state"
           none="All entries"
@@ -155,6 +181,7 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
           className={`${controlClass} w-72 py-1 font-mono text-xs`}
         />
       </div>
+      {open && <EntryPath journeyId={journey.id} entryId={open} />}
       {exit.isError && <ErrorBanner className="mx-5 mt-2" message={`Not exited: ${exit.error.message}`} />}
       {q.isPending ? (
         <div className="p-5">
@@ -182,6 +209,48 @@ export function JourneyEntries({ journey }: { journey: JourneyView }) {
         </div>
       )}
     </Card>
+  );
+}
+
+/** An entry's path: each step it passed, when, and how it came out. */
+function EntryPath({ journeyId, entryId }: { journeyId: string; entryId: string }) {
+  const project = useProject();
+  const q = useQuery({
+    queryKey: ["journey-entry", project.id, journeyId, entryId],
+    queryFn: () => apiFetch<JourneyEntryPathView>(adminPath(project.id, `/journeys/${journeyId}/entries/${entryId}`)),
+  });
+  if (q.isPending) return <LoadingRows rows={2} label="Loading the path" />;
+  if (q.isError) return <ErrorBanner className="mx-5 mt-2" message={q.error.message} />;
+  const e = q.data;
+  return (
+    <section aria-label="Entry path" className="mx-5 mt-3 rounded-md border border-zinc-200 p-3">
+      <h3 className="text-xs font-semibold text-zinc-800">
+        Path of entry <span className="font-mono">{e.id.slice(0, 13)}…</span>
+      </h3>
+      <ol className="mt-2 space-y-1 text-xs">
+        {e.path.map((s, i) => (
+          <li key={`${s.step_key}-${i}`} className="flex gap-3">
+            <span className="w-40 text-zinc-500">{formatDateTime(s.left_at)}</span>
+            <span className="w-32 font-mono text-zinc-900">{s.step_key}</span>
+            <span className="text-zinc-700">{s.outcome}</span>
+          </li>
+        ))}
+        {e.state !== "exited" && e.step_key && (
+          <li className="flex gap-3">
+            <span className="w-40 text-zinc-500">now</span>
+            <span className="w-32 font-mono text-zinc-900">{e.step_key}</span>
+            <span className="text-zinc-700">
+              {e.state}
+              {e.wake_at ? ` until ${formatDateTime(e.wake_at)}` : ""}
+              {e.waiting_for ? ` (${String(e.waiting_for.kind)})` : ""}
+            </span>
+          </li>
+        )}
+        {e.path.length === 0 && e.state === "exited" && (
+          <li className="text-zinc-500">Exited without passing a step.</li>
+        )}
+      </ol>
+    </section>
   );
 }
 

@@ -53,6 +53,8 @@ export const projects = pgTable(
     name: text().notNull(),
     /** Days events are kept (by their time: the client's timestamp, else receipt); null keeps them forever. */
     eventRetentionDays: integer(),
+    /** The zone a journey's time of day falls back to when the user has none (or an invalid one). */
+    timezone: text().notNull().default("UTC"),
     /** Per channel, at most `count` non-transactional messages per user within `per` (lib/messages/settings.ts). */
     frequencyCap: jsonb().$type<Record<string, { count: number; per: string }>>(),
     /** `{start, end}` wall-clock times ("21:00", "08:00") read in each user's time zone: messages wait till the end. */

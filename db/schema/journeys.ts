@@ -1,10 +1,21 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  foreignKey,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { belongsTo, projectIdColumn } from "./project-column";
 import { users } from "./end-users";
 
-/** A journey: only its entrances and entries; what happens after entry belongs to a later issue. */
+/** A journey: its entrances, its steps (addressed by stable keys) and its entries. */
 export const journeys = pgTable(
   "journeys",
   {
@@ -15,6 +26,10 @@ export const journeys = pgTable(
     allowMultipleEntries: boolean().notNull().default(false),
     /** A user may hold several active (not exited) entries at once. */
     allowConcurrentRuns: boolean().notNull().default(false),
+    /** The steps as the API takes them (lib/journeys/steps.ts); `[]`: entries stay where they entered. */
+    steps: jsonb().$type<unknown[]>().notNull().default([]),
+    /** Holds every entry where it is: the due claim passes over a paused journey's entries. */
+    paused: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -71,6 +86,20 @@ export const journeyEntries = pgTable(
       .default({ email: false, sms: false, push: false }),
     enteredAt: timestamptz().notNull().defaultNow(),
     exitedAt: timestamptz(),
+    /** The step the entry is at (null: a journey without steps, or exited). */
+    stepKey: text(),
+    /** `active`: due to run its step; `waiting`: at its step until `wakeAt` or what it waits for; `exited`. */
+    state: text().$type<"active" | "waiting" | "exited">().notNull().default("active"),
+    /** When the due claim takes the entry (a delay's end, a wait's timeout, now); null: nothing timed. */
+    wakeAt: timestamptz(),
+    /** What the entry waits for, as shown (`{kind: "delay", until, zone}`, `{kind: "event", …}`, `{kind: "message", id}`). */
+    waitingFor: jsonb().$type<Record<string, unknown>>(),
+    /** An awaited event's name (a list wait awaits `list.user.added` / `list.user.removed`). */
+    waitEvent: text(),
+    /** The awaited event's match key: the user and, for `same_as`, the key and the entering event's value there. */
+    waitKey: text(),
+    /** When the entry reached its current step. */
+    stepSince: timestamptz(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
@@ -85,8 +114,45 @@ export const journeyEntries = pgTable(
     // "Is this user in this journey now": entering (allow_concurrent_runs) and explain ask it; without it the
     // answer reads every past entry of the user in the journey.
     index("journey_entries_active_idx").on(t.projectId, t.journeyId, t.userId).where(sql`${t.exitedAt} is null`),
+    // The due claim: entries whose time has come, oldest first (lib/journeys/advance-due.ts).
+    index("journey_entries_due_idx").on(t.wakeAt).where(sql`${t.wakeAt} is not null`),
+    // An event a wait awaits, found by the pipeline's journeys step by key, never by scanning waits.
+    index("journey_entries_wait_idx").on(t.projectId, t.waitEvent, t.waitKey).where(sql`${t.waitEvent} is not null`),
+    // Who waits at a step now (the console's step list, per-step counts).
+    index("journey_entries_step_idx").on(t.projectId, t.journeyId, t.stepKey).where(sql`${t.stepKey} is not null`),
     belongsTo(t.projectId, t.journeyId, journeys),
     belongsTo(t.projectId, t.userId, users),
+  ],
+);
+
+/** An entry's path: each step it passed, when, and how it came out (`delayed until …`, `branch: true`). */
+export const journeyEntrySteps = pgTable(
+  "journey_entry_steps",
+  {
+    projectId: uuid().notNull(),
+    /** The row's own id: the user timeline's items are (time, id). */
+    id: uuidV7().notNull(),
+    entryId: uuid().notNull(),
+    userId: uuid().notNull(),
+    /** Its place in the path: 1, 2, … */
+    seq: integer().notNull(),
+    journeyId: uuid().notNull(),
+    stepKey: text().notNull(),
+    kind: text().notNull(),
+    enteredAt: timestamptz().notNull(),
+    leftAt: timestamptz().notNull().defaultNow(),
+    outcome: text().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.entryId, t.seq] }),
+    // Per-step "passed in all" counts.
+    index("journey_entry_steps_step_idx").on(t.projectId, t.journeyId, t.stepKey),
+    // A user's timeline: the steps they passed, newest first.
+    index("journey_entry_steps_user_idx").on(t.projectId, t.userId, t.leftAt, t.id),
+    foreignKey({
+      columns: [t.projectId, t.entryId],
+      foreignColumns: [journeyEntries.projectId, journeyEntries.id],
+    }).onDelete("cascade"),
   ],
 );
 

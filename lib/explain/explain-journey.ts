@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { EventRow } from "@/db/schema";
+import { entryPaths } from "@/lib/journeys/get-entry";
 import { queryRows } from "@/lib/db/sql";
 import { activeEntrySql, type Entrance, enteredBeforeSql, triggers } from "@/lib/journeys/enter-journeys";
 import { findJourney } from "@/lib/journeys/get-journey";
@@ -83,14 +84,21 @@ export async function explainJourney(
     event_name: string | null;
     entered_at: string;
     exited_at: string | null;
+    step_key: string | null;
+    state: "active" | "waiting" | "exited";
   }>(
     ctx.db,
     sql`select x.id, x.entrance_id, x.event_id, x.entered_at::text as entered_at, x.exited_at::text as exited_at,
+      x.step_key, case when x.exited_at is not null then 'exited' else x.state end as state,
       (select e.name from events e where e.project_id = x.project_id and e.id = x.event_id) as event_name
     from journey_entries x where x.project_id = ${p}::uuid and x.user_id = ${userId}::uuid and x.journey_id = ${journey.id}::uuid
     order by x.entered_at desc, x.id desc limit ${ENTRIES_SHOWN}`,
   );
   const entryByEvent = new Map(entries.map((x) => [x.event_id, x.id]));
+  const paths = await entryPaths(
+    ctx,
+    entries.map((x) => x.id),
+  );
   const out: JourneyExplanation["entrances"] = [];
   for (const en of entrances) {
     const rows = await candidates(ctx, en, userId);
@@ -151,6 +159,14 @@ export async function explainJourney(
       event_name: x.event_name,
       entered_at: new Date(x.entered_at).toISOString(),
       exited_at: x.exited_at ? new Date(x.exited_at).toISOString() : null,
+      step_key: x.step_key,
+      state: x.state,
+      path: (paths.get(x.id) ?? []).map((s) => ({
+        step_key: s.step_key,
+        kind: s.kind,
+        left_at: s.left_at,
+        outcome: s.outcome,
+      })),
     })),
   };
 }

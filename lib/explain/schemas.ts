@@ -107,6 +107,11 @@ export const journeyExplanation = z
         event_name: z.string().nullable(),
         entered_at: z.iso.datetime(),
         exited_at: z.iso.datetime().nullable(),
+        step_key: z.string().nullable(),
+        state: z.enum(["active", "waiting", "exited"]),
+        path: z
+          .array(z.object({ step_key: z.string(), kind: z.string(), left_at: z.iso.datetime(), outcome: z.string() }))
+          .meta({ description: "The steps the entry passed, in order, with their outcomes." }),
       }),
     ),
   })
@@ -158,6 +163,7 @@ export const TIMELINE_KINDS = [
   "list_removed",
   "journey_entered",
   "journey_exited",
+  "journey_step",
   "schedule_fired",
   "subscription_changed",
   "delivery",

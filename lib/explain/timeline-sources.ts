@@ -113,6 +113,19 @@ export const TIMELINE_SOURCES: {
       }),
   },
   {
+    // Each journey step the user passed, with its outcome (the entry's path, step by step).
+    name: "journey_steps",
+    query: (ctx, userId, c, limit) =>
+      newestJoined(ctx, userId, c, limit, {
+        table: "journey_entry_steps",
+        time: "left_at",
+        select: sql`'journey_step' as kind, coalesce(j.name, 'A deleted journey') || ' · ' || x.step_key || ': ' || x.outcome as title,
+          null::uuid as event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.entry_id,
+            'step_key', x.step_key, 'kind', x.kind, 'outcome', x.outcome) as detail`,
+        join: sql`left join journeys j on j.project_id = x.project_id and j.id = x.journey_id`,
+      }),
+  },
+  {
     name: "subscription_changes",
     query: (ctx, userId, c, limit) =>
       newestJoined(ctx, userId, c, limit, {

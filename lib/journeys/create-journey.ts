@@ -4,15 +4,18 @@ import { toJourneyViews } from "./view";
 import { withTransaction } from "@/lib/db/transaction";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { entranceColumns } from "./entrance-columns";
+import { checkSteps } from "./check-steps";
 import type { ProjectContext } from "@/lib/access/context";
 
 /**
  * Creates a journey with its entrances. Scheduled entrances name a schedule definition and offset by id
  * and are matched against `scheduled.*` events' `schedule_id` / `schedule_offset_id` when they fire.
+ * Its steps are checked whole (check-steps.ts) before anything is written.
  */
 export async function createJourney(ctx: ProjectContext, input: JourneyInput): Promise<JourneyView> {
   return withTransaction(ctx.db, async (tx) => {
     await checkScheduledEntrances({ ...ctx, db: tx }, input);
+    await checkSteps({ ...ctx, db: tx }, input.steps);
     const [row] = await tx
       .insert(journeys)
       .values({
@@ -20,6 +23,8 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
         name: input.name,
         allowMultipleEntries: input.allow_multiple_entries,
         allowConcurrentRuns: input.allow_concurrent_runs,
+        steps: input.steps,
+        paused: input.paused,
       })
       .returning();
     await tx

@@ -26,6 +26,8 @@ export type Entrance = JourneyEntrance & {
   allowMultipleEntries: boolean;
   allowConcurrentRuns: boolean;
   journeyName: string;
+  /** The journey's first step's key; null when it has no steps (the entry stays where it entered). */
+  firstStep: string | null;
 };
 
 /** The re-entry rule's two tests for user `user` (a uuid SQL expression); the pipeline and the explanation share them. */
@@ -56,6 +58,7 @@ export function triggers(en: Entrance, e: Pick<EventRow, "name" | "data">): bool
  * Re-entry: without multiple entries a user enters once ever; without concurrent runs not while an entry
  * is active. The journey row is locked so racing workers decide one at a time. Each entry records a
  * `journey.user.entered` event (journey id and name, entry id, the entering event's id, the context).
+ * An entry into a journey with steps is at its first step and due now, for the journeys' due loop.
  */
 export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Promise<number> {
   const names = [...new Set(rows.map((r) => r.name))];
@@ -66,7 +69,7 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
     select en.id, en.journey_id as "journeyId", en.kind, en.event_name as "eventName", en.condition, en.user_rule as "userRule",
       en.schedule_id as "scheduleId", en.schedule_offset_id as "scheduleOffsetId", en.data_key as "dataKey",
       j.allow_multiple_entries as "allowMultipleEntries", j.allow_concurrent_runs as "allowConcurrentRuns",
-      j.name as "journeyName"
+      j.name as "journeyName", j.steps -> 0 ->> 'key' as "firstStep"
     from journey_entrances en join journeys j on j.project_id = en.project_id and j.id = en.journey_id
     where en.project_id = ${ctx.projectId}::uuid
       and ((en.kind = 'event' and en.event_name in (select jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)))
@@ -98,9 +101,12 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
       }
       const context = { [en.dataKey]: e.data };
       const inserted = await ctx.db.execute<{ id: string; user_id: string }>(sql`
-        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, sendable)
+        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, sendable,
+          step_key, step_since, wake_at)
         select ${ctx.projectId}::uuid, ${en.journeyId}::uuid, ${en.id}::uuid, u::uuid, ${e.id}::uuid, ${JSON.stringify(context)}::jsonb,
-          ${sendableSql(ctx.projectId)}
+          ${sendableSql(ctx.projectId)},
+          -- At the first step and due at once: the journeys' due loop runs it (lib/journeys/advance-due.ts).
+          ${en.firstStep}::text, now(), case when ${en.firstStep}::text is not null then now() end
         from jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) u
         where (${en.allowMultipleEntries} or not ${enteredBeforeSql(ctx.projectId, en.journeyId, sql`u::uuid`)})
           and (${en.allowConcurrentRuns} or not ${activeEntrySql(ctx.projectId, en.journeyId, sql`u::uuid`)})

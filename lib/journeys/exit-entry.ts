@@ -5,8 +5,7 @@ import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { inRetryingTransaction } from "@/lib/db/retry";
 
 /**
- * Ends an active entry (what a journey does in between is a later issue); a user without concurrent runs
- * may then enter again. Records `journey.user.exited` in the same transaction.
+ * Ends an active entry wherever it is in the steps; a user without concurrent runs may then enter again. Records `journey.user.exited` in the same transaction.
  */
 export function exitJourneyEntry(
   ctx: ProjectContext,
@@ -17,7 +16,8 @@ export function exitJourneyEntry(
 
 async function exitIn(ctx: ProjectContext, journeyId: string, entryId: string): Promise<void> {
   const rows = await ctx.db.execute<{ user_id: string; event_id: string; journey_name: string }>(sql`
-    update journey_entries x set exited_at = now()
+    update journey_entries x set exited_at = now(), state = 'exited', step_key = null, wake_at = null,
+      waiting_for = null, wait_event = null, wait_key = null
     from journeys j
     where x.project_id = ${ctx.projectId}::uuid and x.journey_id = ${journeyId}::uuid and x.id = ${entryId}::uuid
       and x.exited_at is null and j.project_id = x.project_id and j.id = x.journey_id

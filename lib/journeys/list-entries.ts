@@ -3,6 +3,7 @@ import { z } from "zod";
 import { journeyEntries } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { findJourney } from "./get-journey";
+import { toEntryView } from "./entry-view";
 import type { ProjectContext } from "@/lib/access/context";
 
 export const listEntriesQuery = paginationQuery
@@ -10,6 +11,7 @@ export const listEntriesQuery = paginationQuery
     user_id: z.uuid().optional(),
     entrance_id: z.uuid().optional().meta({ description: "Only entries made through this entrance." }),
     state: z.enum(["active", "exited"]).optional().meta({ description: "`active`: not exited yet; `exited`: exited." }),
+    step_key: z.string().max(40).optional().meta({ description: "Only entries at this step now (who waits there)." }),
   })
   .meta({ id: "ListJourneyEntriesQuery" });
 
@@ -34,6 +36,7 @@ export async function listJourneyEntries(
             ? sql`${journeyEntries.exitedAt} is null`
             : sql`${journeyEntries.exitedAt} is not null`
           : undefined,
+        q.step_key ? eq(journeyEntries.stepKey, q.step_key) : undefined,
         after ? sql`${journeyEntries.id} < ${after[0]}::uuid` : undefined,
       ),
     )
@@ -41,16 +44,7 @@ export async function listJourneyEntries(
     .limit(q.limit + 1);
   const { data, next_cursor } = page(rows, q.limit, (r) => [r.id]);
   return {
-    data: data.map((e) => ({
-      id: e.id,
-      entrance_id: e.entranceId,
-      user_id: e.userId,
-      event_id: e.eventId,
-      context: e.context,
-      sendable: e.sendable,
-      entered_at: e.enteredAt.toISOString(),
-      exited_at: e.exitedAt?.toISOString() ?? null,
-    })),
+    data: data.map(toEntryView),
     next_cursor,
   };
 }

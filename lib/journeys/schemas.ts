@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { text } from "@/lib/http/json-value";
 import { condition, rule } from "@/lib/lists/rule-schema";
+import { MAX_STEPS, stepInput, stepsInput } from "./step-schema";
+
+const steps = stepsInput.meta({
+  description: `0 to ${MAX_STEPS} steps; entrances lead to the first. Each \`next\` names a step's key and defaults to the next step in the array; none, or an \`exit\` step, ends the entry.`,
+});
+const paused = z.boolean().meta({
+  description:
+    "Holds every entry where it is (events still release waits, into the next step); resuming releases the due ones.",
+});
 
 const dataKey = z
   .string()
@@ -44,6 +53,11 @@ export const journeyPatch = z
     allow_multiple_entries: z.boolean().optional(),
     allow_concurrent_runs: z.boolean().optional(),
     entrances: z.array(entranceEdit).min(1).max(20).optional(),
+    steps: steps.optional().meta({
+      description:
+        "Replaces the steps, matched by key: entries at a removed step move on to its `next` at once (recorded in their path); a changed delay applies to those who reach it afterwards.",
+    }),
+    paused: paused.optional(),
   })
   .meta({ id: "JourneyPatch" });
 export type JourneyPatch = z.output<typeof journeyPatch>;
@@ -60,6 +74,8 @@ export const journeyInput = z
       .default(false)
       .meta({ description: "A user may enter while an earlier entry is still active." }),
     entrances: z.array(entranceInput).min(1).max(20),
+    steps: steps.default([]),
+    paused: paused.default(false),
   })
   .meta({ id: "JourneyInput" });
 export type JourneyInput = z.output<typeof journeyInput>;
@@ -84,6 +100,11 @@ export const journeyOutput = z
     allow_multiple_entries: z.boolean(),
     allow_concurrent_runs: z.boolean(),
     entrances: z.array(entranceOutput),
+    steps: z.array(stepInput),
+    paused: z.boolean(),
+    step_counts: z
+      .record(z.string(), z.object({ waiting: z.number().int(), passed: z.number().int() }))
+      .meta({ description: "Per step key: entries at the step now, and entries that passed it in all." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
@@ -105,5 +126,32 @@ export const journeyEntryOutput = z
     }),
     entered_at: z.iso.datetime(),
     exited_at: z.iso.datetime().nullable(),
+    step_key: z
+      .string()
+      .nullable()
+      .meta({ description: "The step the entry is at; null once exited or in a journey without steps." }),
+    state: z.enum(["active", "waiting", "exited"]),
+    wake_at: z.iso.datetime().nullable().meta({ description: "When a delay ends or a wait times out." }),
+    waiting_for: z.record(z.string(), z.unknown()).nullable().meta({
+      description: "`{kind: delay|event|list|message, …}`: what the entry waits for at its step.",
+    }),
   })
   .meta({ id: "JourneyEntry" });
+
+export const journeyEntryPathOutput = journeyEntryOutput
+  .extend({
+    path: z.array(
+      z.object({
+        step_key: z.string(),
+        kind: z.string(),
+        entered_at: z.iso.datetime(),
+        left_at: z.iso.datetime(),
+        outcome: z.string().meta({
+          description:
+            "`delayed until …`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: …`.",
+        }),
+      }),
+    ),
+  })
+  .meta({ id: "JourneyEntryWithPath" });
+export type JourneyEntryPathView = z.infer<typeof journeyEntryPathOutput>;

@@ -4,7 +4,10 @@ import { withTransaction } from "@/lib/db/transaction";
 import { Invalid } from "@/lib/http/errors";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { entranceColumns } from "./entrance-columns";
-import { findJourney } from "./get-journey";
+import { checkSteps } from "./check-steps";
+import { moveOffRemovedSteps } from "./move-off-removed-steps";
+import type { Step } from "./step-schema";
+import { lockJourney } from "./get-journey";
 import type { JourneyPatch, JourneyView } from "./schemas";
 import { toJourneyViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
@@ -12,14 +15,24 @@ import type { ProjectContext } from "@/lib/access/context";
 /**
  * Changes a journey's settings and, when `entrances` is given, replaces its entrances: those named by id
  * are updated in place (their entries keep their `entrance_id`), new ones are added, the rest removed.
- * Entries already made are untouched. One transaction.
+ * Entries already made keep their entrance. `steps` replaces the steps, matched by key: entries at a
+ * removed step move on at once (move-off-removed-steps.ts). `paused` holds or releases every entry (the
+ * due loop passes over a paused journey). One transaction.
  */
 export async function updateJourney(
   ctx: ProjectContext,
   { id, patch }: { id: string; patch: JourneyPatch },
 ): Promise<JourneyView> {
   return withTransaction(ctx.db, async (tx) => {
-    await findJourney({ ...ctx, db: tx }, id);
+    // Locked: the pipeline's entrances and an edit of the steps decide one at a time.
+    const before = await lockJourney({ ...ctx, db: tx }, id);
+    if (patch.steps) {
+      await checkSteps({ ...ctx, db: tx }, patch.steps);
+      await moveOffRemovedSteps(
+        { ...ctx, db: tx },
+        { journeyId: id, before: before.steps as Step[], after: patch.steps },
+      );
+    }
     if (patch.entrances) {
       await checkScheduledEntrances({ ...ctx, db: tx }, { entrances: patch.entrances });
       const kept = patch.entrances.flatMap((e) => (e.id ? [e.id] : []));
@@ -72,6 +85,8 @@ export async function updateJourney(
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.allow_multiple_entries !== undefined ? { allowMultipleEntries: patch.allow_multiple_entries } : {}),
         ...(patch.allow_concurrent_runs !== undefined ? { allowConcurrentRuns: patch.allow_concurrent_runs } : {}),
+        ...(patch.steps !== undefined ? { steps: patch.steps } : {}),
+        ...(patch.paused !== undefined ? { paused: patch.paused } : {}),
         updatedAt: sql`now()`,
       })
       .where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)))

@@ -1,4 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { queryRows, uuidArray } from "@/lib/db/sql";
+import type { Step } from "./step-schema";
 import { journeyEntrances, type Journey } from "@/db/schema";
 import type { JourneyView } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
@@ -19,6 +21,10 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
         )
         .orderBy(journeyEntrances.id)
     : [];
+  const counts = await stepCounts(
+    ctx,
+    rows.filter((r) => (r.steps as Step[]).length).map((r) => r.id),
+  );
   return rows.map((j) => ({
     id: j.id,
     name: j.name,
@@ -36,7 +42,33 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
         schedule_offset_id: e.scheduleOffsetId,
         data_key: e.dataKey,
       })),
+    steps: j.steps as Step[],
+    paused: j.paused,
+    step_counts: Object.fromEntries(
+      (j.steps as Step[]).map((s) => [s.key, counts.get(`${j.id}/${s.key}`) ?? { waiting: 0, passed: 0 }]),
+    ),
     created_at: j.createdAt.toISOString(),
     updated_at: j.updatedAt.toISOString(),
   }));
+}
+
+/** Per journey and step: entries there now, entries that passed it in all (by the step indexes). */
+async function stepCounts(ctx: ProjectContext, journeyIds: string[]) {
+  const out = new Map<string, { waiting: number; passed: number }>();
+  if (!journeyIds.length) return out;
+  const rows = await queryRows<{ journey_id: string; step_key: string; waiting: number; passed: number }>(
+    ctx.db,
+    sql`
+    select journey_id, step_key, sum(waiting)::int as waiting, sum(passed)::int as passed from (
+      select journey_id, step_key, count(*) as waiting, 0 as passed from journey_entries
+      where project_id = ${ctx.projectId}::uuid and journey_id = any(${uuidArray(journeyIds)}) and step_key is not null
+      group by 1, 2
+      union all
+      select journey_id, step_key, 0, count(*) from journey_entry_steps
+      where project_id = ${ctx.projectId}::uuid and journey_id = any(${uuidArray(journeyIds)})
+      group by 1, 2) c
+    group by 1, 2`,
+  );
+  for (const r of rows) out.set(`${r.journey_id}/${r.step_key}`, { waiting: r.waiting, passed: r.passed });
+  return out;
 }

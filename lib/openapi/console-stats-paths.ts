@@ -64,10 +64,12 @@ registerPath({
   path: `${base}/journeys/{id}`,
   permission: "journeys.write",
   tags: ["Admin: journeys"],
-  summary: "Change a journey's settings or entrances",
+  summary: "Change a journey's settings, entrances, steps or pause",
   description:
     "Settings given are changed. `entrances`, when given, replaces the journey's entrances: those carrying an existing `id` are updated in place (entries keep pointing at them), " +
-    "those without are added, the rest are removed. Entries already made are kept. Role `editor` or above; a console session works too.",
+    "those without are added, the rest are removed. Entries already made are kept. " +
+    "`steps`, when given, replaces the steps, matched by `key`: entries at a removed step move on to its `next` at once (or exit), recorded in their path; a changed delay applies to entries reaching it afterwards. " +
+    "`paused: true` holds every entry where it is; `false` releases the due ones. Role `editor` or above; a console session works too.",
   request: { params: idParams, body: jsonBody(journeyPatch) },
   responses: found(journeyOutput, "The journey.", "No such journey."),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listEntriesQuery } from "@/lib/journeys/list-entries";
 import { listJourneysQuery } from "@/lib/journeys/list-journeys";
-import { journeyEntryOutput, journeyInput, journeyOutput } from "@/lib/journeys/schemas";
+import { journeyEntryOutput, journeyEntryPathOutput, journeyInput, journeyOutput } from "@/lib/journeys/schemas";
 import { jsonBody, listOf, projectParams, registerPath } from "./registry";
 import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
@@ -24,14 +24,17 @@ registerPath({
   path: base,
   permission: "journeys.write",
   tags: ["Admin: journeys"],
-  summary: "Create a journey with its entrances",
+  summary: "Create a journey with its entrances and steps",
   description:
     "Event entrances listen for an event name, with an optional condition on its data; for organization events every member enters, filtered by `user_rule` (a list rule). " +
     "Scheduled entrances name a schedule definition of this project and one of its offsets (else 404 naming the field): users enter when that offset's `scheduled.<name>` event fires. " +
-    "The event's data becomes the entry's context, `journey.<data_key>.<property>`. Re-entry: `allow_multiple_entries` (enter again later) and `allow_concurrent_runs` (enter while an entry is active). Role `editor` or above.",
+    "The event's data becomes the entry's context, `journey.<data_key>.<property>`. Re-entry: `allow_multiple_entries` (enter again later) and `allow_concurrent_runs` (enter while an entry is active). " +
+    "`steps` (0 to 100): `delay`, `wait` (an event, keyed by `same_as`, or a list), `branch`, `split`, `send`, `update`, `exit`, each with a `key`; entrances lead to the first step and each `next` defaults to the next step in the array. " +
+    "A bad step is refused (400) naming it by path, like `steps[3].next`: an unknown key, a cycle with no delay or wait in it, a step no entry can reach, a `send` to a template of a channel the project cannot send on. Role `editor` or above.",
   request: { params: projectParams, body: jsonBody(journeyInput) },
   responses: {
     201: jsonResponse(journeyOutput, "Created."),
+    400: errorResponse("A field or step is not valid; `errors[].path` names it (`steps[3].next`)."),
     404: errorResponse("A scheduled entrance names a schedule or offset this project does not have."),
   },
 });
@@ -61,7 +64,8 @@ registerPath({
   permission: "journeys.read",
   tags: ["Admin: journeys"],
   summary: "List a journey's entries (newest first)",
-  description: "Filter by `user_id`. Each entry has the triggering event id and its context.",
+  description:
+    "Filter by `user_id`, `entrance_id`, `state`, or `step_key` (who is at that step now). Each entry has the triggering event id, its context, its step, state and `wake_at`.",
   request: { params: idParams, query: listEntriesQuery },
   responses: found(listOf(journeyEntryOutput, "JourneyEntryList"), "A page of entries.", missing),
 });
@@ -75,4 +79,15 @@ registerPath({
     "Marks the entry exited, so a journey without concurrent runs admits the user again (when multiple entries are allowed).",
   request: { params: idParams.extend({ entryId: z.uuid() }) },
   responses: gone("Exited.", "No such active entry."),
+});
+registerPath({
+  method: "get",
+  path: `${base}/{id}/entries/{entryId}`,
+  permission: "journeys.read",
+  tags: ["Admin: journeys"],
+  summary: "Read an entry with its path",
+  description:
+    "The entry's step, state (`active`, `waiting` with `wake_at` and `waiting_for`, `exited`) and its path: each step passed, when, and the outcome (`delayed until 2026-12-01T09:00:00+01:00 (Europe/Vienna)`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: unsubscribed`).",
+  request: { params: idParams.extend({ entryId: z.uuid() }) },
+  responses: found(journeyEntryPathOutput, "The entry and its path.", "No such journey or entry."),
 });

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 
 /**
- * Whether a dynamic list (step 3) or a journey entrance (step 4) of the project listens for one of the
+ * Whether a dynamic list (step 3) or a journey entrance or waiting entry (step 4) of the project listens for one of the
  * event names (most batches: neither), and whether the project has an enabled destination (step 5). Asked when the steps are enqueued and again when they run, since
  * lists and entrances may have changed in between.
  */
@@ -18,7 +18,10 @@ export async function listenersFor(
         and event_names && array(select jsonb_array_elements_text(${json}::jsonb))) as lists,
       exists (select 1 from journey_entrances where project_id = ${projectId}::uuid
         and (event_name in (select jsonb_array_elements_text(${json}::jsonb))
-          or (kind = 'scheduled' and exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n where n like 'scheduled.%')))) as journeys,
+          or (kind = 'scheduled' and exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n where n like 'scheduled.%'))))
+        -- An entry waiting for one of the names (journey_entries_wait_idx).
+        or exists (select 1 from journey_entries where project_id = ${projectId}::uuid
+          and wait_event in (select jsonb_array_elements_text(${json}::jsonb))) as journeys,
       -- Which names a destination takes is decided by the step itself (lib/destinations/message-sql.ts).
       exists (select 1 from destinations where project_id = ${projectId}::uuid and enabled) as destinations`);
   return row!;

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { decideDeliveries } from "@/lib/destinations/decide-deliveries";
 import { enterJourneys } from "@/lib/journeys/enter-journeys";
+import { releaseWaits } from "@/lib/journeys/release-waits";
 import { recomputeListsForEvents } from "@/lib/lists/recompute-lists";
 import type { JobPayload } from "@/lib/queue/jobs";
 import { addRollups } from "@/lib/overview/add-rollups";
@@ -40,11 +41,17 @@ export function runListsSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<voi
   });
 }
 
-/** Pipeline step 4 for the jobs a worker fetched together: the journey entrances that (still) listen, per project in one transaction. */
+/**
+ * Pipeline step 4 for the jobs a worker fetched together, per project in one transaction: the events
+ * first release the entries waiting for them, then the journey entrances that (still) listen enter users
+ * (so an entry is never released by the event that made it).
+ */
 export function runJourneysSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
   return runMerged(ctx, "pipeline.journeys", jobs, async (inTx, names, eventIds, since) => {
-    if ((await listenersFor(inTx, names)).journeys)
-      await enterJourneys(inTx, await loadEvents(inTx, { ids: eventIds, since }));
+    if (!(await listenersFor(inTx, names)).journeys) return;
+    const events = await loadEvents(inTx, { ids: eventIds, since });
+    await releaseWaits(inTx, events);
+    await enterJourneys(inTx, events);
   });
 }
 

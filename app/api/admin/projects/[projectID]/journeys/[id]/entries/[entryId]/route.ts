@@ -1,0 +1,9 @@
+import { readRecordId } from "@/lib/http/record-id";
+import { adminRoute } from "@/lib/http/with-project";
+import { getJourneyEntry } from "@/lib/journeys/get-entry";
+
+type Params = { projectID: string; id: string; entryId: string };
+
+export const GET = adminRoute<Params>("journeys.read", (_req, ctx, p) =>
+  getJourneyEntry(ctx, { journeyId: readRecordId(p.id, "journey"), entryId: readRecordId(p.entryId, "entry") }),
+);

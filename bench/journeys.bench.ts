@@ -1,0 +1,172 @@
+import { loadavg } from "node:os";
+import { closeDatabase, getDb, getSql } from "../db/client";
+import { systemContext } from "../lib/access/context";
+import { createJourney } from "../lib/journeys/create-journey";
+import { createProjectWithOwner } from "../lib/projects/create-project";
+import { ensureSchedule } from "../lib/schedules/definitions";
+import { createTestDatabase } from "../scripts/test/database";
+import { startWorker, type TestWorker } from "../scripts/test/worker";
+
+/*
+ * The journeys' due loop and event waits, on real worker processes against a fresh database:
+ * 1. delay burst: BENCH_JOURNEY_ENTRIES entries (default 1,000,000) waiting at a delay that ends at one
+ *    instant, the next step an exit; seconds from that instant until the last has exited (each exit is
+ *    a path row and a `journey.user.exited` event).
+ * 2. firing burst: as many schedule firings due at one instant, fired by the same workers (each an
+ *    event). Entries moved per second over firings per second is the ratio issue 45 asks to be >= 0.8.
+ * 3. events: BENCH_EVENTS client events (default 50,000) put in the intake, once with no entry waiting
+ *    and once with BENCH_WAITING entries (default 100,000) waiting for that event name (keyed by
+ *    `same_as`, so these events release none: the cost measured is the lookup). Events per second with
+ *    waits over without: the target is >= 0.9.
+ * Rows are inserted already due at a future instant (never moved there by an UPDATE: see
+ * bench/schedules.bench.ts). BENCH_WORKERS worker processes (default 2).
+ */
+const ENTRIES = Number(process.env.BENCH_JOURNEY_ENTRIES ?? 1_000_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 50_000);
+const WAITING = Number(process.env.BENCH_WAITING ?? 100_000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+
+const db = await createTestDatabase("relay_bench_journeys");
+process.env.DATABASE_URL = db.url;
+const sql = getSql();
+const workers: TestWorker[] = [];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+try {
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "bench", projectName: "journeys", ownerEmail: "bench@example.com" },
+  );
+  const ctx = systemContext(getDb(), project.id);
+  const journey = await createJourney(ctx, {
+    name: "bench delay",
+    allow_multiple_entries: true,
+    allow_concurrent_runs: true,
+    paused: false,
+    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
+    steps: [
+      { key: "d", kind: "delay", duration: "1 day" },
+      { key: "bye", kind: "exit" },
+    ],
+  });
+  const schedule = await ensureSchedule(ctx, { name: "bench", type: "single" });
+  await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${ENTRIES})`;
+  await sql`analyze users`;
+
+  const t0 = Date.now();
+  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(db.url));
+  console.log(`workers: ${WORKERS} started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  // 1. Delay burst.
+  let seeding = Date.now();
+  let due = new Date(Date.now() + 3000 + 60 * 1000 * Math.ceil(ENTRIES / 1_000_000));
+  await sql`
+    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state, wake_at,
+      step_since, waiting_for)
+    select u.project_id, ${journey.id}, ${journey.entrances[0]!.id}, u.id, gen_random_uuid(), '{}', 'd', 'waiting', ${due.toISOString()},
+      now(), '{"kind": "delay", "duration": "1 day"}'
+    from users u where u.project_id = ${project.id}`;
+  await sql`analyze journey_entries`;
+  console.log(
+    `delay: seeded ${ENTRIES.toLocaleString("en")} entries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+  );
+  if (Date.now() > due.getTime()) throw new Error("seeding the entries took longer than their lead");
+  while ((await sql`select 1 from journey_entries where wake_at is not null limit 1`).length) await sleep(500);
+  const [moved] = await sql`
+    select extract(epoch from max(exited_at) - ${due.toISOString()}::timestamptz)::float as last, count(*)::int as n
+    from journey_entries where project_id = ${project.id} and state = 'exited'`;
+  const entryRate = moved!.n / moved!.last;
+  console.log(
+    `delay: ${moved!.n.toLocaleString("en")} entries due at one instant, all exited ${moved!.last.toFixed(2)} s after it ` +
+      `(${Math.round(entryRate).toLocaleString("en")} entries/s); load average ${load()}`,
+  );
+  const stepsQueued = async () =>
+    (
+      await sql`select 1 from pgboss.job where state in ('created', 'retry', 'active') and name like 'pipeline.%'
+        and data->>'projectId' = ${project.id} limit 1`
+    ).length > 0;
+  while (await stepsQueued()) await sleep(500);
+
+  // 2. Firing burst, the same workers.
+  seeding = Date.now();
+  await sql`
+    insert into schedule_assignments (project_id, schedule_id, user_id, anchor, occurrence_at, data)
+    select u.project_id, ${schedule.id}, u.id, '2999-01-01', '2999-01-01', '{"bench": true}' from users u where u.project_id = ${project.id}`;
+  due = new Date(Date.now() + 3000 + 2 * (Date.now() - seeding));
+  await sql`
+    insert into schedule_firings (project_id, assignment_id, offset_id, cycle, fire_at)
+    select a.project_id, a.id, o.id, 0, ${due.toISOString()}
+    from schedule_assignments a join schedule_offsets o on o.project_id = a.project_id and o.schedule_id = a.schedule_id
+    where a.project_id = ${project.id}`;
+  await sql`analyze schedule_assignments, schedule_firings`;
+  if (Date.now() > due.getTime()) throw new Error("seeding the firings took longer than their lead");
+  while (
+    (
+      await sql`select 1 from schedule_firings where project_id = ${project.id} and state = 'pending' order by fire_at limit 1`
+    ).length
+  )
+    await sleep(500);
+  const [fired] = await sql`
+    select extract(epoch from max(fired_at) - ${due.toISOString()}::timestamptz)::float as last, count(*)::int as n
+    from schedule_firings where project_id = ${project.id} and state = 'fired'`;
+  const firingRate = fired!.n / fired!.last;
+  console.log(
+    `firings: ${fired!.n.toLocaleString("en")} due at one instant, all fired ${fired!.last.toFixed(2)} s after it ` +
+      `(${Math.round(firingRate).toLocaleString("en")} firings/s); load average ${load()}`,
+  );
+  console.log(`ratio: entries/s over firings/s = ${(entryRate / firingRate).toFixed(2)} (target >= 0.8)`);
+  while (await stepsQueued()) await sleep(500);
+
+  // 3. Client events without and with entries waiting for their name.
+  await sql`insert into user_identifiers (project_id, source, external_id, user_id)
+    select project_id, 'default', id::text, id from users where project_id = ${project.id} limit ${EVENTS} on conflict do nothing`;
+  await sql`analyze user_identifiers`;
+  async function eventsPerSecond(name: string) {
+    const inserted = Date.now();
+    await sql`
+      insert into event_intake (project_id, kind, name, identifier, data, occurred_at, received_at)
+      select ${project.id}, 'user', ${name}, jsonb_build_array(jsonb_build_object('source', 'default', 'external_id', external_id)),
+        '{"cart_id": "other"}', now(), now()
+      from user_identifiers where project_id = ${project.id} limit ${EVENTS}`;
+    while (
+      (await sql`select 1 from event_intake where project_id = ${project.id} limit 1`).length ||
+      (await stepsQueued())
+    )
+      await sleep(100);
+    return EVENTS / ((Date.now() - inserted) / 1000);
+  }
+  const without = await eventsPerSecond("bench.order");
+  console.log(
+    `events: ${EVENTS.toLocaleString("en")} with no entry waiting: ${Math.round(without).toLocaleString("en")} events/s; load average ${load()}`,
+  );
+  const waitJourney = await createJourney(ctx, {
+    name: "bench wait",
+    allow_multiple_entries: true,
+    allow_concurrent_runs: true,
+    paused: false,
+    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
+    steps: [{ key: "w", kind: "wait", event: { name: "bench.order", same_as: "cart_id" } }],
+  });
+  // Each user's entries wait for "their" cart: `same_as` keys that the events above do not carry.
+  await sql`
+    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state,
+      step_since, waiting_for, wait_event, wait_key)
+    select u.project_id, ${waitJourney.id}, ${waitJourney.entrances[0]!.id}, u.id, gen_random_uuid(),
+      jsonb_build_object('event', jsonb_build_object('cart_id', 'c' || n)), 'w', 'waiting', now(),
+      '{"kind": "event", "name": "bench.order"}', 'bench.order', u.id || '|cart_id="c' || n || '"'
+    from (select u.*, row_number() over () as n from users u where u.project_id = ${project.id} limit ${WAITING}) u`;
+  await sql`analyze journey_entries`;
+  const withWaits = await eventsPerSecond("bench.order");
+  console.log(
+    `events: ${EVENTS.toLocaleString("en")} with ${WAITING.toLocaleString("en")} entries waiting for the name: ` +
+      `${Math.round(withWaits).toLocaleString("en")} events/s; ratio ${(withWaits / without).toFixed(2)} (target >= 0.9); load average ${load()}`,
+  );
+} finally {
+  await Promise.all(workers.map((w) => w.stop()));
+  await closeDatabase();
+  await db.drop();
+}

@@ -1,0 +1,341 @@
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { api, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
+import { splitPath } from "./step-graph";
+
+/*
+ * The step engine with a real worker (its journey loop polling every 50 ms). Time is moved in SQL: a
+ * delay or timeout is made due by setting `wake_at` back, never by sleeping through it.
+ */
+
+// The first call of each route compiles it under `next dev`.
+vi.setConfig({ testTimeout: 180_000 });
+
+let p: TestProject;
+let worker: TestWorker;
+beforeAll(async () => {
+  p = await createTestProject("journey-steps");
+  worker = await startWorker(inject("databaseUrl"), { JOURNEY_POLL_MS: "50" });
+});
+afterAll(async () => {
+  await worker?.stop();
+});
+
+let n = 0;
+/** A journey entered on its own event name, with `steps`. */
+async function journey(steps: unknown[], extra: Record<string, unknown> = {}) {
+  const event = `Start ${++n}`;
+  const r = await api("POST", p.admin("/journeys"), {
+    key: p.keys.editor,
+    body: { name: `Steps ${n}`, entrances: [{ kind: "event", event_name: event, data_key: "start" }], steps, ...extra },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return { id: r.body.id as string, event };
+}
+const track = (external_id: string, name: string, data: Record<string, unknown> = {}) =>
+  api("POST", p.client("/users/events"), { key: p.keys.client, body: [{ name, identifier: [{ external_id }], data }] });
+const userId = async (external_id: string, extra: Record<string, unknown> = {}) =>
+  (
+    await api("POST", p.client("/users"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id }], ...extra },
+    })
+  ).body.id as string;
+/** The one entry of `journeyId` for the user, once it satisfies `ok`. */
+async function entryOf(journeyId: string, user: string, ok: (e: any) => boolean, what = "entry") {
+  return waitFor(
+    async () => {
+      const [e] =
+        await sql`select * from journey_entries where project_id = ${p.projectId} and journey_id = ${journeyId} and user_id = ${user}`;
+      return e && ok(e) ? e : null;
+    },
+    20_000,
+    what,
+  );
+}
+const pathOf = async (journeyId: string, entryId: string) =>
+  (await api("GET", p.admin(`/journeys/${journeyId}/entries/${entryId}`), { key: p.keys.support })).body;
+/** Makes an entry's delay or timeout due now. */
+const wake = (entryId: string) =>
+  sql`update journey_entries set wake_at = now() - interval '1 second' where project_id = ${p.projectId} and id = ${entryId}`;
+
+describe("journey steps", () => {
+  it("delays by a duration, updates the user's data, and exits; the path and the counts say so", async () => {
+    const j = await journey([
+      { key: "wait-a-bit", kind: "delay", duration: "2 days" },
+      { key: "mark", kind: "update", data: { onboarded: true } },
+      { key: "bye", kind: "exit" },
+    ]);
+    const u = await userId("delay-user");
+    await track("delay-user", j.event);
+    const waiting = await entryOf(j.id, u, (e) => e.state === "waiting", "waiting at the delay");
+    expect(waiting.step_key).toBe("wait-a-bit");
+    const wakeIn = new Date(waiting.wake_at).getTime() - Date.now();
+    expect(wakeIn).toBeGreaterThan(47 * 3600_000);
+    expect(waiting.waiting_for).toMatchObject({ kind: "delay", duration: "2 days" });
+    await wake(waiting.id);
+    const done = await entryOf(j.id, u, (e) => e.state === "exited", "exited");
+    expect(done.exited_at).not.toBeNull();
+    const [user] = await sql`select data from users where id = ${u}`;
+    expect(user!.data).toMatchObject({ onboarded: true });
+    const view = await pathOf(j.id, done.id);
+    expect(view.state).toBe("exited");
+    expect(view.path.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["wait-a-bit", expect.stringMatching(/^delayed/)],
+      ["mark", "updated data.onboarded"],
+      ["bye", "exit"],
+    ]);
+    const exited =
+      await sql`select data from events where project_id = ${p.projectId} and name = 'journey.user.exited' and user_id = ${u}`;
+    expect(exited).toHaveLength(1);
+    const counts = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body.step_counts;
+    expect(counts).toEqual({
+      "wait-a-bit": { waiting: 0, passed: 1 },
+      mark: { waiting: 0, passed: 1 },
+      bye: { waiting: 0, passed: 1 },
+    });
+  });
+
+  it("releases a keyed wait only on the matching event, and times out otherwise", async () => {
+    const j = await journey([
+      {
+        key: "await-order",
+        kind: "wait",
+        event: { name: "Order Completed", same_as: "cart_id", condition: [{ path: "total", op: "gt", value: 0 }] },
+        timeout: "3 days",
+        next: "won",
+        timeout_next: "lost",
+      },
+      { key: "won", kind: "update", data: { outcome: "won" }, next: "end" },
+      { key: "lost", kind: "update", data: { outcome: "lost" } },
+      { key: "end", kind: "exit" },
+    ]);
+    const a = await userId("cart-a");
+    const b = await userId("cart-b");
+    await track("cart-a", j.event, { cart_id: "c1" });
+    await track("cart-b", j.event, { cart_id: "c2" });
+    const ea = await entryOf(j.id, a, (e) => e.state === "waiting", "a waits");
+    const eb = await entryOf(j.id, b, (e) => e.state === "waiting", "b waits");
+    expect(ea.wait_key).not.toBe(eb.wait_key);
+    // Another cart's order, a failing condition, and another user's order of the same cart release nothing.
+    await track("cart-a", "Order Completed", { cart_id: "c9", total: 10 });
+    await track("cart-a", "Order Completed", { cart_id: "c1", total: 0 });
+    await track("cart-b", "Order Completed", { cart_id: "c1", total: 10 });
+    await waitFor(
+      async () =>
+        (
+          await sql`select 1 from pgboss.job where name = 'pipeline.journeys' and state in ('created','retry','active') and data->>'projectId' = ${p.projectId}`
+        ).length === 0 &&
+        (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Order Completed'`).length === 3,
+      20_000,
+      "orders processed",
+    );
+    expect((await entryOf(j.id, a, () => true)).state).toBe("waiting");
+    expect((await entryOf(j.id, b, () => true)).state).toBe("waiting");
+    // This cart's order releases a's wait.
+    await track("cart-a", "Order Completed", { cart_id: "c1", total: 10 });
+    await entryOf(j.id, a, (e) => e.state === "exited", "a released and done");
+    const pa = await pathOf(j.id, ea.id);
+    expect(pa.path.map((s: any) => s.step_key)).toEqual(["await-order", "won", "end"]);
+    expect(pa.path[0].outcome).toMatch(/^released by event Order Completed /);
+    // b times out: its timeout made due.
+    await wake(eb.id);
+    await entryOf(j.id, b, (e) => e.state === "exited", "b timed out");
+    const pb = await pathOf(j.id, eb.id);
+    expect(pb.path.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["await-order", "timed out"],
+      ["lost", "updated data.outcome"],
+      ["end", "exit"],
+    ]);
+    const data = await sql`select id, data->>'outcome' as o from users where id in (${a}, ${b}) order by id`;
+    expect(Object.fromEntries(data.map((r) => [r.id, r.o]))).toEqual({ [a]: "won", [b]: "lost" });
+  });
+
+  it("branches by a rule in the list rule language and splits by the entry id", async () => {
+    const j = await journey([
+      {
+        key: "is-pro",
+        kind: "branch",
+        rule: { property: { path: "data.plan", op: "eq", value: "pro" } },
+        next: "pro",
+        else_next: "ab",
+      },
+      { key: "pro", kind: "exit" },
+      {
+        key: "ab",
+        kind: "split",
+        paths: [
+          { weight: 1, next: "a" },
+          { weight: 1, next: "b" },
+        ],
+      },
+      { key: "a", kind: "exit" },
+      { key: "b", kind: "exit" },
+    ]);
+    const pro = await userId("branch-pro", { data: { plan: "pro" } });
+    const free = await userId("branch-free", { data: { plan: "free" } });
+    await track("branch-pro", j.event);
+    await track("branch-free", j.event);
+    const ep = await entryOf(j.id, pro, (e) => e.state === "exited");
+    const ef = await entryOf(j.id, free, (e) => e.state === "exited");
+    expect((await pathOf(j.id, ep.id)).path.map((s: any) => s.outcome)).toEqual(["branch: true", "exit"]);
+    const fp = (await pathOf(j.id, ef.id)).path;
+    const chosen = splitPath(ef.id, [1, 1]);
+    expect(fp.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["is-pro", "branch: false"],
+      ["ab", `split: path ${chosen + 1}`],
+      [chosen === 0 ? "a" : "b", "exit"],
+    ]);
+  });
+
+  it("delays until a time of day in the user's zone, falling back to the project's and to UTC, dropping nobody", async () => {
+    const j = await journey([
+      {
+        key: "nine",
+        kind: "delay",
+        until: { time: "09:00", weekdays: ["mon", "tue", "wed", "thu", "fri"], timezone: "user" },
+      },
+    ]);
+    await sql`update projects set timezone = 'America/New_York' where id = ${p.projectId}`;
+    const vienna = await userId("tz-vienna", { timezone: "Europe/Vienna" });
+    const none = await userId("tz-none");
+    const bad = await userId("tz-bad");
+    await sql`update users set timezone = 'Mars/Olympus' where id = ${bad}`;
+    for (const u of ["tz-vienna", "tz-none", "tz-bad"]) await track(u, j.event);
+    const ev = await entryOf(j.id, vienna, (e) => e.state === "waiting");
+    const en = await entryOf(j.id, none, (e) => e.state === "waiting");
+    const eb = await entryOf(j.id, bad, (e) => e.state === "waiting");
+    expect(ev.waiting_for.zone).toBe("Europe/Vienna");
+    expect(ev.waiting_for.outcome).toMatch(/^delayed until \d{4}-\d\d-\d\dT09:00:00\+0[12]:00 \(Europe\/Vienna\)$/);
+    expect(en.waiting_for.zone).toBe("America/New_York");
+    expect(en.waiting_for.outcome).toMatch(
+      /T09:00:00-0[45]:00 \(America\/New_York: user has no zone; project's zone used\)/,
+    );
+    expect(eb.waiting_for.outcome).toMatch(
+      /\(America\/New_York: user's zone "Mars\/Olympus" is invalid; project's zone used\)/,
+    );
+    for (const e of [ev, en, eb]) expect(new Date(e.wake_at).getUTCDay()).not.toBe(0);
+    // A project zone gone bad (written around the API) falls back to UTC.
+    await sql`update projects set timezone = 'Nowhere/Land' where id = ${p.projectId}`;
+    const late = await userId("tz-late");
+    await track("tz-late", j.event);
+    const el = await entryOf(j.id, late, (e) => e.state === "waiting");
+    expect(el.waiting_for.outcome).toMatch(/T09:00:00\+00:00 \(UTC: user has no zone; UTC used\)/);
+    await sql`update projects set timezone = 'UTC' where id = ${p.projectId}`;
+    await wake(ev.id);
+    await entryOf(j.id, vienna, (e) => e.state === "exited");
+    expect((await pathOf(j.id, ev.id)).path[0].outcome).toBe(ev.waiting_for.outcome);
+  });
+
+  it("waits for a list: released when the user is added", async () => {
+    const list = await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "VIP", kind: "static" } });
+    expect(list.status, JSON.stringify(list.body)).toBe(201);
+    const j = await journey([
+      { key: "vip", kind: "wait", list: { list_id: list.body.id, in: true }, timeout: "1 day" },
+    ]);
+    const u = await userId("list-user");
+    await track("list-user", j.event);
+    const e = await entryOf(j.id, u, (x) => x.state === "waiting");
+    expect(e.wait_event).toBe("list.user.added");
+    const add = await api("POST", p.admin(`/lists/${list.body.id}/users`), {
+      key: p.keys.editor,
+      body: { user_ids: [u] },
+    });
+    expect(add.status, JSON.stringify(add.body)).toBeLessThan(300);
+    await entryOf(j.id, u, (x) => x.state === "exited", "released by the list");
+    expect((await pathOf(j.id, e.id)).path[0].outcome).toMatch(/^released by event list.user.added /);
+  });
+});
+
+describe("steps refused by path", () => {
+  const create = (steps: unknown[]) =>
+    api("POST", p.admin("/journeys"), {
+      key: p.keys.editor,
+      body: { name: "Bad", entrances: [{ kind: "event", event_name: "X" }], steps },
+    });
+  it.each([
+    ["an unknown next", [{ key: "a", kind: "delay", duration: "1 hour", next: "nope" }], "steps[0].next"],
+    [
+      "a cycle without a delay or wait",
+      [
+        { key: "a", kind: "update", data: { x: 1 } },
+        { key: "b", kind: "branch", rule: { property: { path: "email", op: "exists" } }, next: "a", else_next: "c" },
+        { key: "c", kind: "exit" },
+      ],
+      "steps[1].next",
+    ],
+    [
+      "an unreachable step",
+      [
+        { key: "a", kind: "exit" },
+        { key: "b", kind: "exit" },
+      ],
+      "steps[1]",
+    ],
+    [
+      "a duplicate key",
+      [
+        { key: "a", kind: "exit" },
+        { key: "a", kind: "exit" },
+      ],
+      "steps[1].key",
+    ],
+    ["a bad duration", [{ key: "a", kind: "delay", duration: "soon" }], "steps[0].duration"],
+    [
+      "a bad zone",
+      [{ key: "a", kind: "delay", until: { time: "09:00", timezone: "Mars/Olympus" } }],
+      "steps[0].until.timezone",
+    ],
+    ["a list of no one", [{ key: "a", kind: "wait", list: { list_id: crypto.randomUUID() } }], "steps[0].list.list_id"],
+  ])("refuses %s", async (_what, steps, path) => {
+    const before = await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`;
+    const r = await create(steps);
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.errors.map((e: any) => e.path)).toContain(path);
+    expect(await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`).toEqual(before);
+  });
+  it("accepts a cycle through a delay", async () => {
+    const r = await create([
+      { key: "a", kind: "delay", duration: "1 day" },
+      { key: "b", kind: "update", data: { y: 1 }, next: "a" },
+    ]);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+});
+
+describe("editing a live journey", () => {
+  it("moves users at a removed step on at once, applies a changed delay to later arrivals, and holds everyone while paused", async () => {
+    const j = await journey([
+      { key: "d1", kind: "delay", duration: "1 day" },
+      { key: "d2", kind: "delay", duration: "1 hour" },
+      { key: "last", kind: "update", data: { reached: "last" } },
+    ]);
+    const u1 = await userId("edit-1");
+    await track("edit-1", j.event);
+    const e1 = await entryOf(j.id, u1, (e) => e.step_key === "d1" && e.state === "waiting");
+    const patch = (body: unknown) => api("PATCH", p.admin(`/journeys/${j.id}`), { key: p.keys.editor, body });
+    // d1 removed; d2's delay changed to 2 hours: edit-1 moves to d2 at once and waits the new 2 hours.
+    const r = await patch({
+      steps: [
+        { key: "d2", kind: "delay", duration: "2 hours" },
+        { key: "last", kind: "update", data: { reached: "last" } },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const moved = await entryOf(j.id, u1, (e) => e.step_key === "d2" && e.state === "waiting", "moved to d2");
+    expect(new Date(moved.wake_at).getTime() - Date.now()).toBeGreaterThan(90 * 60_000);
+    expect((await pathOf(j.id, e1.id)).path[0]).toMatchObject({
+      step_key: "d1",
+      outcome: "step removed by an edit: moved to d2",
+    });
+    // Paused: a due entry stays where it is; resumed, it moves on.
+    expect((await patch({ paused: true })).body.paused).toBe(true);
+    await wake(e1.id);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await entryOf(j.id, u1, () => true)).step_key).toBe("d2");
+    await patch({ paused: false });
+    await entryOf(j.id, u1, (e) => e.state === "exited", "resumed and done");
+    const [user] = await sql`select data from users where id = ${u1}`;
+    expect(user!.data).toMatchObject({ reached: "last" });
+  });
+});

@@ -1,0 +1,95 @@
+/*
+ * Time of day in a named zone (DESIGN: the user's zone, else the project's, else UTC; the zone used is
+ * recorded). Intl carries the zone database, so nothing here is hand-kept tables.
+ */
+
+export function isTimeZone(tz: string): boolean {
+  if (!tz) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone a `until` uses, and why: the step's own, else the user's, else the project's, else UTC. */
+export function pickZone(
+  step: string,
+  user: string | null,
+  project: string | null,
+): { zone: string; note: string | null } {
+  if (step !== "user") return { zone: step, note: null };
+  if (user && isTimeZone(user)) return { zone: user, note: null };
+  const fallback = project && isTimeZone(project) ? project : "UTC";
+  const why = user ? `user's zone "${user}" is invalid` : "user has no zone";
+  return { zone: fallback, note: `${why}; ${fallback === project ? "project's zone" : "UTC"} used` };
+}
+
+const WEEKDAY_INDEX: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
+
+/** The wall-clock fields of `at` in `zone`. */
+function wall(at: Date, zone: string) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      weekday: "short",
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    y: Number(parts.year),
+    m: Number(parts.month),
+    d: Number(parts.day),
+    h: Number(parts.hour),
+    min: Number(parts.minute),
+    s: Number(parts.second),
+    weekday: WEEKDAY_INDEX[String(parts.weekday).slice(0, 3).toLowerCase()]!,
+  };
+}
+
+/** The zone's offset from UTC at `at`, in minutes. */
+function offsetAt(at: Date, zone: string): number {
+  const w = wall(at, zone);
+  return Math.round((Date.UTC(w.y, w.m - 1, w.d, w.h, w.min, w.s) - Math.floor(at.getTime() / 1000) * 1000) / 60000);
+}
+
+/** The instant a wall-clock time in `zone` names (a time skipped by a clock change moves forward by the gap). */
+function instantOf(y: number, m: number, d: number, h: number, min: number, zone: string): Date {
+  const guess = Date.UTC(y, m - 1, d, h, min);
+  let at = new Date(guess - offsetAt(new Date(guess), zone) * 60000);
+  at = new Date(guess - offsetAt(at, zone) * 60000);
+  return at;
+}
+
+/** The first `time` (HH:MM) on one of `weekdays` in `zone` strictly after `now`. */
+export function nextTimeOfDay(now: Date, time: string, weekdays: string[] | undefined, zone: string): Date {
+  const [h, min] = time.split(":").map(Number) as [number, number];
+  const allowed = new Set((weekdays?.length ? weekdays : Object.keys(WEEKDAY_INDEX)).map((w) => WEEKDAY_INDEX[w]));
+  const today = wall(now, zone);
+  for (let add = 0; add <= 8; add++) {
+    const day = new Date(Date.UTC(today.y, today.m - 1, today.d + add));
+    if (!allowed.has(day.getUTCDay())) continue;
+    const at = instantOf(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), h, min, zone);
+    if (at > now) return at;
+  }
+  throw new Error("unreachable: a week always holds an allowed day");
+}
+
+/** `2026-12-01T09:00:00+01:00`: the instant written in the zone's own clock, as the path records it. */
+export function localIso(at: Date, zone: string): string {
+  const w = wall(at, zone);
+  const off = offsetAt(at, zone);
+  const sign = off < 0 ? "-" : "+";
+  const abs = Math.abs(off);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${w.y}-${pad(w.m)}-${pad(w.d)}T${pad(w.h)}:${pad(w.min)}:${pad(w.s)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}

@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import { systemContext, type AppContext } from "@/lib/access/context";
+import { recordSystemEvents } from "@/lib/events/record-system-events";
+import type { EntryEnd, EntryInHand, PathRow } from "./walk";
+
+export interface Move {
+  entry: EntryInHand;
+  path: PathRow[];
+  end: EntryEnd;
+}
+
+/**
+ * Writes walked entries in the caller's transaction, set-based whatever their number: each entry's new
+ * place and state in one UPDATE, the steps they passed appended to their paths in one INSERT, and one
+ * `journey.user.exited` per entry that ended. With the effects the walk ran in the same transaction, a
+ * step's effect and the move past it commit together or not at all.
+ */
+export async function writeMoves(ctx: AppContext, { moves, now }: { moves: Move[]; now: Date }): Promise<void> {
+  if (!moves.length) return;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const ends = moves.map(({ entry: e, end }) => ({
+    project_id: e.projectId,
+    id: e.id,
+    step_key: end.stepKey,
+    state: end.state,
+    step_since: end.stepSince.toISOString(),
+    wake_at: end.wakeAt?.toISOString() ?? null,
+    wake_after: end.wakeAfter,
+    waiting_for: end.waitingFor,
+    wait_event: end.waitEvent,
+    wait_key: end.waitKey,
+  }));
+  await ctx.db.execute(sql`
+    update journey_entries e set step_key = m.step_key, state = m.state, step_since = m.step_since,
+      wake_at = coalesce(m.wake_at, ${at} + m.wake_after::interval), waiting_for = m.waiting_for,
+      wait_event = m.wait_event, wait_key = m.wait_key,
+      exited_at = case when m.state = 'exited' then coalesce(e.exited_at, ${at}) else e.exited_at end
+    from jsonb_to_recordset(${JSON.stringify(ends)}::jsonb) as m(project_id uuid, id uuid, step_key text, state text,
+      step_since timestamptz, wake_at timestamptz, wake_after text, waiting_for jsonb, wait_event text, wait_key text)
+    where e.project_id = m.project_id and e.id = m.id`);
+  const rows = moves.flatMap(({ entry: e, path }) =>
+    path.map((p, i) => ({
+      project_id: e.projectId,
+      entry_id: e.id,
+      user_id: e.userId,
+      journey_id: e.journeyId,
+      ord: i + 1,
+      step_key: p.stepKey,
+      kind: p.kind,
+      entered_at: p.enteredAt.toISOString(),
+      left_at: p.leftAt.toISOString(),
+      outcome: p.outcome,
+    })),
+  );
+  if (rows.length)
+    // Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
+    await ctx.db.execute(sql`
+      insert into journey_entry_steps (project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
+      select p.project_id, p.entry_id, p.user_id,
+        coalesce((select max(s.seq) from journey_entry_steps s where s.project_id = p.project_id and s.entry_id = p.entry_id), 0) + p.ord,
+        p.journey_id, p.step_key, p.kind, p.entered_at, p.left_at, p.outcome
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(project_id uuid, entry_id uuid, user_id uuid, journey_id uuid, ord int,
+        step_key text, kind text, entered_at timestamptz, left_at timestamptz, outcome text)`);
+  const byProject = new Map<string, Move[]>();
+  for (const m of moves)
+    if (m.end.state === "exited") byProject.set(m.entry.projectId, [...(byProject.get(m.entry.projectId) ?? []), m]);
+  for (const [projectId, exited] of byProject)
+    await recordSystemEvents(
+      systemContext(ctx.db, projectId),
+      exited.map(({ entry: e }) => ({
+        name: "journey.user.exited" as const,
+        userId: e.userId,
+        data: { journey_id: e.journeyId, journey_name: e.journeyName, entry_id: e.id, event_id: e.eventId },
+      })),
+    );
+}
