@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List destinations (newest first), with their health
-         * @description Each destination with its health: attempts and success rate over 24 h, last error, backlog. Never the secret. Role `support` or above.
+         * @description Each destination with its health: attempts and success rate over 24 h, last error, backlog (counts stop at 10,000). Never the secret; the URL masked after its origin and first path segment. Role `support` or above.
          */
         get: {
             parameters: {
@@ -107,7 +107,7 @@ export interface paths {
         put?: never;
         /**
          * Create a destination
-         * @description Events whose name matches `events` (and whose data contains `filter`) are POSTed to `url` as Standard Webhooks messages, at least once. The answer carries the signing secret (`whsec_…`) this once. Role `editor` or above.
+         * @description Events whose name matches `events` (and whose data contains `filter`) are POSTed to `url` as Standard Webhooks messages, at least once. The answer carries the signing secret (`whsec_…`) and the whole URL this once. A project holds at most DESTINATIONS_PER_PROJECT (default 50). Role `editor` or above.
          */
         post: {
             parameters: {
@@ -134,7 +134,7 @@ export interface paths {
                         "application/json": components["schemas"]["CreatedDestination"];
                     };
                 };
-                /** @description Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names a private, loopback or link-local address is refused with `errors[0].path` = `url`. */
+                /** @description Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names an address that is not global (private, loopback, link-local, documentation, reserved; IPv6 outside global unicast) is refused with `errors[0].path` = `url`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -172,6 +172,15 @@ export interface paths {
                 };
                 /** @description Body not sent as `application/json`. */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The project already holds DESTINATIONS_PER_PROJECT destinations; nothing was written. */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -438,7 +447,7 @@ export interface paths {
                         "application/json": components["schemas"]["Destination"];
                     };
                 };
-                /** @description Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names a private, loopback or link-local address is refused with `errors[0].path` = `url`. */
+                /** @description Invalid body; a URL that is not https (or http to a host in DESTINATIONS_ALLOW_HOSTS) or names an address that is not global (private, loopback, link-local, documentation, reserved; IPv6 outside global unicast) is refused with `errors[0].path` = `url`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -753,7 +762,7 @@ export interface paths {
         };
         /**
          * The delivery log (newest first)
-         * @description Each message with its `webhook_id`, event, state, attempts (time, status, latency, the answer's first 1 KiB) and when the next attempt is due. Filter with `state`.
+         * @description Each message with its `webhook_id`, event, state, newest 5 attempts (time, status, latency, the answer's first 256 characters) and when the next attempt is due; at most 50 a page. Filter with `state`.
          */
         get: {
             parameters: {
@@ -872,7 +881,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a message again now, with its original webhook-id */
+        /**
+         * Send a message again now, with its original webhook-id
+         * @description A pending or failed message: role `editor` or above. A message already delivered is sent again, a replay: role `admin`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -914,7 +926,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The key belongs to another project or its role is too low. */
+                /** @description The message was delivered and the credential may not replay. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1125,6 +1137,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description The URL, in full only in the answer to create; after that its origin and first path segment, the rest (and any query) shown as `…`, since webhook URLs often carry their secret there. */
             url: string;
             events: string[];
             filter: {
@@ -1162,6 +1175,7 @@ export interface components {
             user_id: string | null;
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";
+            /** @description The newest attempts, oldest first: up to 20 (5 in the delivery log's pages). */
             attempts: components["schemas"]["DeliveryAttempt"][];
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -1176,7 +1190,7 @@ export interface components {
             /** @description The HTTP status; null when nothing answered. */
             status: number | null;
             latency_ms: number;
-            /** @description The answer's first 1 KiB. */
+            /** @description The answer's first 1 KiB (in the delivery log's pages, its first 256 characters). */
             response: string | null;
             error: string | null;
         };
@@ -1188,6 +1202,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description The URL, in full only in the answer to create; after that its origin and first path segment, the rest (and any query) shown as `…`, since webhook URLs often carry their secret there. */
             url: string;
             events: string[];
             filter: {
@@ -1210,13 +1225,14 @@ export interface components {
             updated_at: string;
         };
         DestinationHealth: {
+            /** @description Attempts in the last 24 h, counted up to 10,000. */
             attempts_24h: number;
-            /** @description Share of attempts in the last 24 h answered 2xx; null without attempts. */
+            /** @description Share of the counted attempts (the newest 10,000 of 24 h) answered 2xx; null without attempts. */
             success_rate_24h: number | null;
             last_error: string | null;
             /** Format: date-time */
             last_error_at: string | null;
-            /** @description Messages waiting to be delivered (pending). */
+            /** @description Messages waiting to be delivered (pending), counted up to 10,000. */
             backlog: number;
         };
         DestinationList: {

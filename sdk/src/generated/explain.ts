@@ -489,6 +489,7 @@ export interface components {
             user_id: string | null;
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";
+            /** @description The newest attempts, oldest first: up to 20 (5 in the delivery log's pages). */
             attempts: components["schemas"]["DeliveryAttempt"][];
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -503,7 +504,7 @@ export interface components {
             /** @description The HTTP status; null when nothing answered. */
             status: number | null;
             latency_ms: number;
-            /** @description The answer's first 1 KiB. */
+            /** @description The answer's first 1 KiB (in the delivery log's pages, its first 256 characters). */
             response: string | null;
             error: string | null;
         };
@@ -660,6 +661,17 @@ export interface components {
                 entered_at: string;
                 /** Format: date-time */
                 exited_at: string | null;
+                step_key: string | null;
+                /** @enum {string} */
+                state: "active" | "waiting" | "exited";
+                /** @description The steps the entry passed, in order, with their outcomes. */
+                path: {
+                    step_key: string;
+                    kind: string;
+                    /** Format: date-time */
+                    left_at: string;
+                    outcome: string;
+                }[];
             }[];
         };
         ListExplanation: {
@@ -740,7 +752,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            kind: "event" | "list_added" | "list_removed" | "journey_entered" | "journey_exited" | "schedule_fired" | "subscription_changed" | "delivery";
+            kind: "event" | "list_added" | "list_removed" | "journey_entered" | "journey_exited" | "journey_step" | "schedule_fired" | "subscription_changed" | "delivery";
             /** @description One line saying what happened. */
             title: string;
             /**
