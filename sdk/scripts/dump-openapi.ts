@@ -5,7 +5,8 @@ type Document = ReturnType<typeof openApiDocument>;
 
 /**
  * Writes the part of our OpenAPI document the SDK calls (the key-scoped `/api/client/...` paths, the
- * admin API's destinations, and the component schemas they reach) to sdk/openapi.json, the input of `npm run generate:sdk`
+ * admin API's destinations, providers, templates, broadcasts, messages log and journeys, and the component
+ * schemas they reach) to sdk/openapi.json, the input of `npm run generate:sdk`
  * (sdk/scripts/generate-types.ts). `sdk/src/openapi-drift.test.ts` fails when the server's document and
  * this file disagree.
  */
@@ -15,7 +16,9 @@ export function clientDocument() {
     doc,
     (p) =>
       (p.startsWith("/api/client/") && !p.startsWith("/api/client/projects/")) ||
-      p.startsWith("/api/admin/projects/{projectID}/destinations") ||
+      /^\/api\/admin\/projects\/\{projectID\}\/(destinations|providers|templates|broadcasts|messages|journeys)(\/|$)/.test(
+        p,
+      ) ||
       // The explain endpoints RelayAdmin calls (role support): why (not) in a list or journey, trace, timeline.
       /^\/api\/admin\/projects\/\{projectID\}\/(lists|journeys)\/\{id\}\/explain$/.test(p) ||
       /^\/api\/admin\/projects\/\{projectID\}\/events\/\{id\}\/trace$/.test(p) ||

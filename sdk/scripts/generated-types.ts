@@ -8,9 +8,9 @@ import { withPaths } from "./dump-openapi";
  * The SDK's types from sdk/openapi.json with openapi-typescript, one file per part of the API
  * (sdk/src/generated/<part>.ts: its paths and the schemas they reach), so each file says what it covers;
  * sdk/src/generated/api.ts joins them into one `paths` and one `components`. A path belongs to the
- * first part whose prefix it starts with; one that no part takes stops the generation.
+ * first part with a prefix it starts with; one that no part takes stops the generation.
  */
-export const PARTS: { name: string; about: string; prefix: string }[] = [
+export const PARTS: { name: string; about: string; prefix: string | string[] }[] = [
   { name: "user-schedules", about: "schedule assignments of users", prefix: "/api/client/users/scheduled" },
   {
     name: "organization-schedules",
@@ -27,8 +27,18 @@ export const PARTS: { name: string; about: string; prefix: string }[] = [
     prefix: "/api/admin/projects/{projectID}/destinations",
   },
   {
+    name: "messages",
+    about: "messages (admin API): providers, templates, broadcasts, the messages log",
+    prefix: ["providers", "templates", "broadcasts", "messages"].map((p) => `/api/admin/projects/{projectID}/${p}`),
+  },
+  {
+    name: "journeys",
+    about: "journeys (admin API): journeys with their steps, entries and paths, journey explain",
+    prefix: "/api/admin/projects/{projectID}/journeys",
+  },
+  {
     name: "explain",
-    about: "explanations: list and journey explain, event trace, user timeline",
+    about: "explanations: list explain, event trace, user timeline",
     prefix: "/api/admin/",
   },
 ];
@@ -39,7 +49,7 @@ export const PARTS: { name: string; about: string; prefix: string }[] = [
  * (sdk/src/openapi-drift.test.ts) writes them into a temporary folder and compares.
  */
 export function writeGeneratedTypes(doc: { paths?: Record<string, unknown> }, outDir: string): void {
-  const partOf = (p: string) => PARTS.find((part) => p.startsWith(part.prefix));
+  const partOf = (p: string) => PARTS.find((part) => [part.prefix].flat().some((prefix) => p.startsWith(prefix)));
   const orphans = Object.keys(doc.paths ?? {}).filter((p) => !partOf(p));
   if (orphans.length) throw new Error(`no part of sdk/scripts/generated-types.ts takes ${orphans.join(", ")}`);
   const dir = mkdtempSync(path.join(tmpdir(), "relay-sdk-"));

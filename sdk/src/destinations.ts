@@ -1,9 +1,10 @@
+import { adminCall, type Body, type Json, type Page, query } from "./admin.js";
 import type { paths } from "./generated/api.js";
-import { Http, type HttpOptions } from "./http.js";
+import type { HttpOptions } from "./http.js";
+
+export type { Page } from "./admin.js";
 
 type Base = "/api/admin/projects/{projectID}/destinations";
-type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
-type Body<Op> = Op extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
 
 /** A destination with its health, as the API answers (snake_case, exactly the wire shape). */
 export type Destination = Json<paths[`${Base}/{id}`]["get"]["responses"][200]>;
@@ -14,19 +15,11 @@ export type DestinationChange = Body<paths[`${Base}/{id}`]["patch"]>;
 export type Delivery = Json<paths[`${Base}/{id}/test`]["post"]["responses"][200]>;
 export type RotatedSecret = Json<paths[`${Base}/{id}/rotate-secret`]["post"]["responses"][200]>;
 export type ReplayWindow = Body<paths[`${Base}/{id}/replay`]["post"]>;
-export type Page<T> = { data: T[]; next_cursor: string | null };
 
 export interface RelayDestinationsOptions extends HttpOptions {
   /** The project whose destinations these are; the key needs role `support` to read, `editor` to write. */
   projectId: string;
 }
-
-const query = (q: Record<string, string | number | undefined>) => {
-  const s = new URLSearchParams(
-    Object.entries(q).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
-  ).toString();
-  return s ? `?${s}` : "";
-};
 
 /**
  * The destinations admin API (webhooks Relay sends events to). Shapes are the API's own snake_case
@@ -38,16 +31,14 @@ const query = (q: Record<string, string | number | undefined>) => {
  * ```
  */
 export class RelayDestinations {
-  readonly #http: Http;
-  readonly #base: string;
+  readonly #admin: ReturnType<typeof adminCall>;
 
   constructor(opts: RelayDestinationsOptions) {
-    this.#http = new Http(opts);
-    this.#base = `/api/admin/projects/${encodeURIComponent(opts.projectId)}/destinations`;
+    this.#admin = adminCall(opts);
   }
 
   #call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown) {
-    return this.#http.request<T>(method, `${this.#base}${path}`, body, { raw: true });
+    return this.#admin<T>(method, `/destinations${path}`, body);
   }
 
   list(q: { limit?: number; cursor?: string } = {}) {

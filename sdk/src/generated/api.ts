@@ -8,7 +8,9 @@
  * - users.ts: users: upserts, batches, identify, events
  * - organizations.ts: organizations: upserts, batches, events
  * - destinations.ts: destinations (admin API): webhooks, their delivery log, replay
- * - explain.ts: explanations: list and journey explain, event trace, user timeline
+ * - messages.ts: messages (admin API): providers, templates, broadcasts, the messages log
+ * - journeys.ts: journeys (admin API): journeys with their steps, entries and paths, journey explain
+ * - explain.ts: explanations: list explain, event trace, user timeline
  */
 import type { components as C0, paths as P0 } from "./user-schedules.js";
 import type { components as C1, paths as P1 } from "./organization-schedules.js";
@@ -17,7 +19,9 @@ import type { components as C3, paths as P3 } from "./memberships.js";
 import type { components as C4, paths as P4 } from "./users.js";
 import type { components as C5, paths as P5 } from "./organizations.js";
 import type { components as C6, paths as P6 } from "./destinations.js";
-import type { components as C7, paths as P7 } from "./explain.js";
+import type { components as C7, paths as P7 } from "./messages.js";
+import type { components as C8, paths as P8 } from "./journeys.js";
+import type { components as C9, paths as P9 } from "./explain.js";
 
-export type paths = P0 & P1 & P2 & P3 & P4 & P5 & P6 & P7;
-export type components = C0 & C1 & C2 & C3 & C4 & C5 & C6 & C7;
+export type paths = P0 & P1 & P2 & P3 & P4 & P5 & P6 & P7 & P8 & P9;
+export type components = C0 & C1 & C2 & C3 & C4 & C5 & C6 & C7 & C8 & C9;
