@@ -60,6 +60,7 @@ export async function deliver(
     return { kind: "later", at: new Date(Date.now() + retryDelayMs(1)), reason: String(err), attempted: false };
   }
   const { provider, result } = sent;
+  if ("cancelled" in result) return { kind: "final", state: "skipped", reason: "cancelled" };
   const providerId = provider?.id ?? null;
   if (result.ok)
     return {

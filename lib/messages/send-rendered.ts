@@ -2,6 +2,7 @@ import type { AppContext } from "@/lib/access/context";
 import type { SendChannel } from "@/db/schema";
 import { type LoadedProvider, loadProvider } from "./load-provider";
 import type { RenderedMessage } from "./render-message";
+import { broadcastCancelled } from "./broadcast-cancelled";
 import { takeSlot } from "./throttle";
 import { type SendResult, sendDeploymentEmail, sendSmtp, sendTwilio, TWILIO_API_BASE } from "./transports";
 
@@ -39,6 +40,10 @@ export async function sendRendered(
     return { provider, result: { ok: false, transient: false, reason: "no SMS provider in this project" } };
   if (provider?.ratePerSecond) await takeSlot(`p:${provider.id}`, provider.ratePerSecond);
   if (m.broadcast_rate && m.broadcast_id) await takeSlot(`b:${m.broadcast_id}`, m.broadcast_rate);
+  // A throttled message may wait seconds for its slot while its claim holds it: a cancel in that time
+  // must still stop it, so the broadcast's state is read again just before the provider is called.
+  if (m.broadcast_id && (await broadcastCancelled(ctx, { projectId: m.project_id, broadcastId: m.broadcast_id })))
+    return { provider, result: { ok: false, cancelled: true } };
   if (m.channel === "sms") {
     const p = provider!;
     const result = await sendTwilio(

@@ -69,7 +69,7 @@ export async function testTemplate(
   });
   return result.ok
     ? { sent: true, provider_message_id: result.providerMessageId, reason: null }
-    : { sent: false, provider_message_id: null, reason: result.reason };
+    : { sent: false, provider_message_id: null, reason: "reason" in result ? result.reason : "cancelled" };
 }
 
 const emptyFacts: Omit<

@@ -8,6 +8,8 @@ export interface SunkMail {
   html: string;
   messageId: string;
   headers: Map<string, unknown>;
+  /** Each header as sent (`List-Unsubscribe: <…>`), by lower-case name; mailparser restructures List-* ones. */
+  raw: Map<string, string>;
 }
 
 /**
@@ -24,6 +26,9 @@ export class SmtpSink {
   constructor() {
     this.server = new SMTPServer({
       authOptional: true,
+      // Providers in tests carry a user and password over plain SMTP on 127.0.0.1: accept them.
+      allowInsecureAuth: true,
+      onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
       disabledCommands: ["STARTTLS"],
       logger: false,
       size: 10 * 1024 * 1024,
@@ -44,6 +49,7 @@ export class SmtpSink {
                 html: typeof m.html === "string" ? m.html : "",
                 messageId: m.messageId ?? "",
                 headers: m.headers,
+                raw: new Map(m.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(":") + 1).trim()])),
               });
               callback();
             },
