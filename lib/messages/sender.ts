@@ -15,10 +15,16 @@ export interface MessageSenderOptions {
   maxInFlight: number;
   /** Poll when no notification came (retries and quiet hours falling due): MESSAGES_POLL_MS, default 500. */
   pollMs: number;
+  /** A claimed message is no other sender's for this long (MESSAGES_LEASE_SECONDS, default 60). */
+  leaseSeconds: number;
 }
 
 export function messageSenderOptions(env = process.env): MessageSenderOptions {
-  return { maxInFlight: Number(env.MESSAGES_MAX_IN_FLIGHT ?? 400), pollMs: Number(env.MESSAGES_POLL_MS ?? 500) };
+  return {
+    maxInFlight: Number(env.MESSAGES_MAX_IN_FLIGHT ?? 400),
+    pollMs: Number(env.MESSAGES_POLL_MS ?? 500),
+    leaseSeconds: Number(env.MESSAGES_LEASE_SECONDS ?? 60),
+  };
 }
 
 /**
@@ -97,7 +103,7 @@ export async function startMessageSender(ctx: AppContext<Db>, opts: MessageSende
         }
         const room = opts.maxInFlight - inFlight;
         if (room >= opts.maxInFlight / 2) {
-          const claimed = await claimMessages(ctx, { limit: room });
+          const claimed = await claimMessages(ctx, { limit: room, leaseSeconds: opts.leaseSeconds });
           const keys = claimed.map((c) => ({ projectId: c.project_id, id: c.id }));
           const facts = await loadSendFacts(ctx, { keys });
           for (const f of facts) {
