@@ -1,0 +1,261 @@
+import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
+import nodemailer from "nodemailer";
+import { closeDatabase, getDb, getSql } from "../db/client";
+import { systemContext } from "../lib/access/context";
+import { createList } from "../lib/lists/create-list";
+import { listInput } from "../lib/lists/schemas";
+import { createBroadcast } from "../lib/messages/create-broadcast";
+import { createProvider } from "../lib/messages/create-provider";
+import { createTemplate } from "../lib/messages/create-template";
+import { renderMessage } from "../lib/messages/render-message";
+import { createBroadcastBody, createProviderBody, createTemplateBody } from "../lib/messages/schemas";
+import { loadSendFacts } from "../lib/messages/send-facts";
+import { messageIdFor } from "../lib/messages/send-rendered";
+import { SMTP_CONNECTIONS } from "../lib/messages/transports";
+import { createProjectWithOwner } from "../lib/projects/create-project";
+import { createGroup } from "../lib/subscriptions/create-group";
+import { groupInput } from "../lib/subscriptions/schemas";
+import { createTestDatabase } from "../scripts/test/database";
+import { startWorker, type TestWorker } from "../scripts/test/worker";
+
+/*
+ * A broadcast's e-mail, measured on a real worker process against a loopback SMTP sink (smtp-server in
+ * its own process, counting what it accepts and keeping nothing):
+ * 1. relay: a broadcast of a non-transactional template (subject, text and html with two tracked links,
+ *    List-Unsubscribe) to a static list of BENCH_MESSAGE_USERS users (default 100,000, seeded in SQL),
+ *    sent through the project's SMTP provider; messages/s from the broadcast's creation until none of its
+ *    messages is queued (starting it, claiming, rendering, sending and recording all inside), and apart
+ *    the seconds its start took (the list's members made into queued messages in one transaction).
+ * 2. render: the same messages' facts read once, then lib/messages' renderMessage alone over them in this
+ *    process (compiled templates cached): messages/s. Target ≥ 20,000.
+ * 3. bare: those rendered messages, with the same headers, through a bare nodemailer pooled transport
+ *    (MESSAGES_SMTP_CONNECTIONS connections, MESSAGES_MAX_IN_FLIGHT in flight, as the worker) to the
+ *    same sink: the ceiling. Target: relay ≥ 0.5 × bare.
+ * Each round (BENCH_ROUNDS, default 3) is a new broadcast to the same list; medians are reported with
+ * the load average.
+ */
+const USERS = Number(process.env.BENCH_MESSAGE_USERS ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const IN_FLIGHT = Number(process.env.MESSAGES_MAX_IN_FLIGHT ?? 400);
+const ORIGIN = "https://relay.bench.test";
+process.env.AUTH_SECRET ??= "bench-secret-not-for-production";
+process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
+
+const SINK = `
+const { SMTPServer } = require("smtp-server");
+let n = 0;
+const server = new SMTPServer({
+  authOptional: true, allowInsecureAuth: true, disabledCommands: ["STARTTLS"], logger: false,
+  onAuth: (auth, _s, cb) => cb(null, { user: auth.username }),
+  onData: (stream, _s, cb) => { stream.resume(); stream.on("end", () => { n++; cb(); }); },
+});
+process.stdin.on("data", () => process.stdout.write(JSON.stringify({ n }) + "\\n"));
+server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
+`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString("en");
+
+const db = await createTestDatabase("relay_bench_messages");
+process.env.DATABASE_URL = db.url;
+const sql = getSql();
+const sink = spawn(process.execPath, ["-e", SINK], { stdio: ["pipe", "pipe", "inherit"] });
+const sinkSays = () =>
+  new Promise<{ port?: number; n?: number }>((resolve) =>
+    sink.stdout!.once("data", (d) => resolve(JSON.parse(String(d)))),
+  );
+/** Messages the sink has accepted so far. */
+async function sunk(): Promise<number> {
+  const answer = sinkSays();
+  sink.stdin!.write("?\n");
+  return (await answer).n!;
+}
+let worker: TestWorker | undefined;
+try {
+  const { port } = await sinkSays();
+  const { project } = await createProjectWithOwner(
+    { db: getDb() },
+    { orgName: "bench", projectName: "messages", ownerEmail: "bench@example.com" },
+  );
+  const ctx = systemContext(getDb(), project.id);
+  await createProvider(
+    ctx,
+    createProviderBody.parse({
+      channel: "email",
+      kind: "smtp",
+      name: "sink",
+      url: `smtp://bench:secret@127.0.0.1:${port}`,
+      from: "Acme <news@acme.example>",
+    }),
+  );
+  const group = await createGroup(ctx, groupInput.parse({ name: "Newsletter", channel: "email" }));
+  const template = await createTemplate(
+    ctx,
+    createTemplateBody.parse({
+      name: "November news",
+      channel: "email",
+      subscription_group: group.id,
+      subject: "{{ user.data.first_name | default: 'Hello' }}, your {{ user.data.plan }} plan in November",
+      text:
+        "Hi {{ user.data.first_name | default: 'there' }},\n\nWhat's new for {{ user.data.plan | upcase }} accounts: " +
+        "{% for f in user.data.features %}{{ f }}{% unless forloop.last %}, {% endunless %}{% endfor %}.\n\n" +
+        "Read more: https://acme.example/news/november\nUnsubscribe: {{ unsubscribe_url }}\n",
+      html:
+        "<h1>Hi {{ user.data.first_name | default: 'there' }}</h1><p>What's new for <b>{{ user.data.plan }}</b>:</p><ul>" +
+        "{% for f in user.data.features %}<li>{{ f }}</li>{% endfor %}</ul>" +
+        '<p><a href="https://acme.example/news/november?utm_source=relay">Read more</a> · ' +
+        '<a href="https://acme.example/account">Your account</a></p>' +
+        '<p><a href="{{ unsubscribe_url }}">Unsubscribe</a> · <a href="{{ preferences_url }}">Preferences</a></p>',
+    }),
+  );
+  const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
+
+  const t0 = performance.now();
+  await sql`insert into users (project_id, email, data)
+    select ${project.id}, 'u' || g || '@bench.test',
+      jsonb_build_object('first_name', 'User ' || g, 'plan', (array['free', 'pro', 'team'])[g % 3 + 1],
+        'features', jsonb_build_array('journeys', 'broadcasts', 'lists'))
+    from generate_series(1, ${USERS}) g`;
+  await sql`insert into list_members (project_id, list_id, user_id)
+    select project_id, ${list.id}, id from users where project_id = ${project.id}`;
+  await sql`vacuum analyze users, list_members`;
+  console.log(`seeded ${fmt(USERS)} users and their list in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  worker = await startWorker(db.url, {
+    AUTH_SECRET: process.env.AUTH_SECRET,
+    AUTH_URL: ORIGIN,
+    DESTINATIONS_ALLOW_HOSTS: "127.0.0.1",
+  });
+
+  /** Broadcasts to the list; seconds to start and messages/s from creation until none is queued. */
+  async function relay(round: number) {
+    const before = await sunk();
+    const t = performance.now();
+    const b = await createBroadcast(
+      ctx,
+      createBroadcastBody.parse({ name: `round ${round}`, template_id: template.id, list_id: list.id }),
+    );
+    let started = 0;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (!started) {
+        const [row] = await sql`select state from broadcasts where project_id = ${project.id} and id = ${b.id}`;
+        if (row!.state === "scheduled") continue;
+        started = performance.now();
+      }
+      const [{ n }] = await sql`select count(*)::int as n from messages
+        where project_id = ${project.id} and broadcast_id = ${b.id} and state = 'queued'`;
+      if (n === 0) break;
+    }
+    const seconds = (performance.now() - t) / 1000;
+    const [{ sent }] = await sql`select count(*)::int as sent from messages
+      where project_id = ${project.id} and broadcast_id = ${b.id} and state = 'sent'`;
+    const arrived = (await sunk()) - before;
+    if (sent !== USERS || arrived < USERS)
+      throw new Error(`round ${round}: ${sent} sent, ${arrived} arrived of ${USERS}`);
+    return { id: b.id, rate: USERS / seconds, startSeconds: (started - t) / 1000 };
+  }
+
+  /** The broadcast's messages rendered by renderMessage alone, timed apart from reading their facts. */
+  async function render(broadcastId: string) {
+    const ids = await sql<{ id: string }[]>`select id from messages
+      where project_id = ${project.id} and broadcast_id = ${broadcastId}`;
+    const facts = [];
+    for (let i = 0; i < ids.length; i += 5_000)
+      facts.push(
+        ...(await loadSendFacts(ctx, {
+          keys: ids.slice(i, i + 5_000).map((r) => ({ projectId: project.id, id: r.id })),
+        })),
+      );
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    const rendered = facts.map((f) => ({ f, r: renderMessage(f, ORIGIN) }));
+    const { user, system } = process.cpuUsage(cpu);
+    return {
+      rate: facts.length / ((performance.now() - t) / 1000),
+      // On a shared machine the wall clock includes waiting for a core; per CPU second it does not.
+      perCpuSecond: facts.length / ((user + system) / 1e6),
+      rendered,
+    };
+  }
+
+  /** The same rendered messages through a bare pooled nodemailer transport, as many in flight as the worker. */
+  async function bare(rendered: Awaited<ReturnType<typeof render>>["rendered"]) {
+    const transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections: SMTP_CONNECTIONS,
+      maxMessages: Number.POSITIVE_INFINITY,
+      host: "127.0.0.1",
+      port,
+      secure: false,
+      ignoreTLS: true,
+      auth: { user: "bench", pass: "secret" },
+    });
+    const before = await sunk();
+    let next = 0;
+    const t = performance.now();
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < rendered.length) {
+          const { f, r } = rendered[next++]!;
+          await transport.sendMail({
+            from: "Acme <news@acme.example>",
+            to: f.email!,
+            subject: r.subject,
+            text: r.text,
+            html: r.html,
+            messageId: messageIdFor(f.id, ORIGIN),
+            headers: {
+              "List-Unsubscribe": `<${r.unsubscribeUrl}>`,
+              "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            },
+          });
+        }
+      }),
+    );
+    const rate = rendered.length / ((performance.now() - t) / 1000);
+    transport.close();
+    const arrived = (await sunk()) - before;
+    if (arrived < rendered.length) throw new Error(`bare: ${arrived} arrived of ${rendered.length}`);
+    return rate;
+  }
+
+  const results = {
+    relay: [] as number[],
+    start: [] as number[],
+    render: [] as number[],
+    renderCpu: [] as number[],
+    bare: [] as number[],
+  };
+  const loads: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const r = await relay(round);
+    const rendered = await render(r.id);
+    const b = await bare(rendered.rendered);
+    results.relay.push(r.rate);
+    results.start.push(r.startSeconds);
+    results.render.push(rendered.rate);
+    results.renderCpu.push(rendered.perCpuSecond);
+    results.bare.push(b);
+    loads.push(loadavg()[0]!);
+    console.log(
+      `round ${round}: relay ${fmt(r.rate)}/s (started in ${r.startSeconds.toFixed(1)} s), render ${fmt(rendered.rate)}/s ` +
+        `(${fmt(rendered.perCpuSecond)} per CPU second), ` +
+        `bare nodemailer ${fmt(b)}/s (load ${loads.at(-1)!.toFixed(2)})`,
+    );
+  }
+  const [r, s, rr, b] = [median(results.relay), median(results.start), median(results.render), median(results.bare)];
+  console.log(`\nmedian of ${ROUNDS}, a broadcast to ${fmt(USERS)} users, ${SMTP_CONNECTIONS} SMTP connections:`);
+  console.log(`  bare nodemailer pool  ${fmt(b)} messages/s`);
+  console.log(`  relay broadcast       ${fmt(r)} messages/s = ${(r / b).toFixed(2)} × bare (target ≥ 0.5)`);
+  console.log(`    of which starting   ${s.toFixed(1)} s`);
+  console.log(`  rendering alone       ${fmt(rr)} messages/s (target ≥ 20,000)`);
+  console.log(`    per CPU second      ${fmt(median(results.renderCpu))} messages`);
+  console.log(`  load average (1 min) after each round: ${loads.map((l) => l.toFixed(2)).join(", ")}`);
+} finally {
+  await worker?.stop("SIGKILL");
+  sink.kill();
+  await closeDatabase();
+  await db.drop();
+}
