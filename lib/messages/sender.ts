@@ -34,7 +34,9 @@ export function messageSenderOptions(env = process.env): MessageSenderOptions {
  * sent again (with the same Message-ID). Starts due broadcasts and closes finished ones on each round.
  */
 export async function startMessageSender(ctx: AppContext<Db>, opts: MessageSenderOptions = messageSenderOptions()) {
-  const origin = configuredOrigin() ?? publicOrigin();
+  // Read per message, not at start: a worker without AUTH_URL in production still runs everything else,
+  // and its messages wait (their lease brings them back) with the missing setting named in the log.
+  const origin = () => configuredOrigin() ?? publicOrigin();
   let inFlight = 0;
   let stopping = false;
   let pending: Recorded[] = [];
@@ -81,7 +83,7 @@ export async function startMessageSender(ctx: AppContext<Db>, opts: MessageSende
 
   const run = async (f: Awaited<ReturnType<typeof loadSendFacts>>[number]) => {
     try {
-      const delivery = await deliver(ctx, { facts: f, origin });
+      const delivery = await deliver(ctx, { facts: f, origin: origin() });
       pending.push({ projectId: f.project_id, id: f.id, delivery });
       void flush();
     } catch (err) {
