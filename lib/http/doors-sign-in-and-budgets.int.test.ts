@@ -89,6 +89,43 @@ describe("caller budgets", () => {
     expect(abuser).toContain(429);
     expect((await event("10.44.3.3")).status).toBe(202);
   });
+
+  it("charges a wrong-origin refusal to its address's anonymous budget: a burst of them from one address ends in 429", async () => {
+    const { getDb } = await import("../../db/client");
+    const { createApiKey } = await import("../access/api-keys");
+    const browser = await createApiKey(
+      { db: getDb() },
+      {
+        projectId: p.projectId,
+        name: "browser-charged",
+        role: "client",
+        rateLimitPerSecond: 1000,
+        rateLimitBurst: 1000,
+        allowedOrigins: ["https://shop.example"],
+      },
+    );
+    const from = "10.44.5.5";
+    const wrong = () =>
+      call("POST", p.client("/users/events"), {
+        key: browser.secret,
+        json: [{ name: "Viewed", identifier: [{ source: "anonymous", external_id: "v-charged" }], data: {} }],
+        headers: { origin: "https://evil.example" },
+        from,
+      });
+    // Twenty at once from one address against an anonymous budget of 5 a second: if the refusals were not
+    // charged, every one would be a 403. The key's own budget (1,000) is not what runs out here.
+    const statuses = (await Promise.all(Array.from({ length: 20 }, wrong))).map((r) => r.status);
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s !== 403 && s !== 429)).toEqual([]);
+    // Charged to that address only: another address's wrong-origin call is still answered 403.
+    const other = await call("POST", p.client("/users/events"), {
+      key: browser.secret,
+      json: [],
+      headers: { origin: "https://evil.example" },
+      from: "10.44.6.6",
+    });
+    expect(other.status).toBe(403);
+  });
 });
 
 async function requestSignIn(email: string) {

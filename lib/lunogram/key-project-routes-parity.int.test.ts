@@ -30,6 +30,11 @@ describe("same wrapper, limits and errors as the project path", () => {
     ],
     ["POST", "/users/scheduled/pause", { name: "x", identifier: [{ external_id: "a" }], mode: "later" }],
     ["POST", "/users/subscriptions", { identifier: [{ external_id: "a" }] }],
+    ["POST", "/users/scheduled/resume", { name: "x", identifier: [{ external_id: "a" }], mode: "later" }],
+    ["POST", "/organizations/batch", []],
+    ["POST", "/organizations/users/batch", [{ organization: { identifier: [] }, user: {} }]],
+    ["POST", "/organizations/scheduled/pause", { name: "x", identifier: [{ external_id: "o" }], mode: "later" }],
+    ["POST", "/organizations/scheduled/resume", { name: "", identifier: [{ external_id: "o" }], mode: "immediately" }],
   ];
 
   it("answers each bad body exactly as the project path does, and writes nothing", async () => {
@@ -63,6 +68,60 @@ describe("same wrapper, limits and errors as the project path", () => {
     });
     expect(text.status).toBe(415);
     expect(text.headers.get("ratelimit-limit")).toBeTruthy();
+  });
+
+  it("takes a good body on the five routes nothing but the fuzz called, writing into the key's project", async () => {
+    const post = (path: string, body: unknown) => api("POST", `/api/client${path}`, { key: p.keys.client, body });
+    const org = [{ external_id: "kp-org" }];
+    const user = [{ external_id: "kp-user" }];
+    const orgs = await post("/organizations/batch", [{ identifier: org, name: "Key path" }]);
+    expect(orgs.status).toBe(200);
+    expect(orgs.body).toMatchObject({ created: 1, data: [{ name: "Key path" }] });
+    expect((await post("/users", { identifier: user })).status).toBe(201);
+    const members = await post("/organizations/users/batch", [
+      { organization: { identifier: org }, user: { identifier: user }, data: { role: "owner" } },
+    ]);
+    expect(members.status).toBe(200);
+    expect(members.body).toMatchObject({ created: 1, data: [{ organization_id: orgs.body.data[0].id }] });
+    const [member] = await sql`select m.project_id, m.data from organization_members m
+      join organization_identifiers o on o.project_id = m.project_id and o.organization_id = m.organization_id
+      where o.external_id = 'kp-org'`;
+    expect(member).toEqual({ project_id: p.projectId, data: { role: "owner" } });
+
+    expect(
+      (await post("/organizations/scheduled", { name: "kp_monthly", identifier: org, interval: "1 month" })).status,
+    ).toBeLessThan(300);
+    const orgPaused = await post("/organizations/scheduled/pause", {
+      name: "kp_monthly",
+      identifier: org,
+      mode: "immediately",
+    });
+    expect(orgPaused.status).toBe(200);
+    expect(orgPaused.body).toMatchObject({ state: "paused" });
+    const orgResumed = await post("/organizations/scheduled/resume", {
+      name: "kp_monthly",
+      identifier: org,
+      mode: "immediately",
+    });
+    expect(orgResumed.status).toBe(200);
+    expect(orgResumed.body).toMatchObject({ state: "active" });
+
+    expect(
+      (await post("/users/scheduled", { name: "kp_weekly", identifier: user, interval: "7 days" })).status,
+    ).toBeLessThan(300);
+    expect(
+      (await post("/users/scheduled/pause", { name: "kp_weekly", identifier: user, mode: "immediately" })).status,
+    ).toBe(200);
+    const resumed = await post("/users/scheduled/resume", { name: "kp_weekly", identifier: user, mode: "immediately" });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ state: "active" });
+    const states = await sql`select a.project_id, a.state from schedule_assignments a
+      join schedules s on s.project_id = a.project_id and s.id = a.schedule_id
+      where s.name in ('kp_monthly', 'kp_weekly')`;
+    expect(states).toEqual([
+      { project_id: p.projectId, state: "active" },
+      { project_id: p.projectId, state: "active" },
+    ]);
   });
 
   it("uses the key's project: another project's key writes into its own project only", async () => {

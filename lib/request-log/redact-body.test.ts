@@ -27,6 +27,16 @@ describe("redactBody", () => {
     expect(redactBody(undefined)).toBeNull();
   });
 
+  it("redacts secret-named members of a body that is not valid JSON, keeping the rest of its text", () => {
+    // Cut off after the second member: JSON.parse refuses it, so only the text pass can redact it.
+    const out = redactBody(
+      bytes('{"name": "Ada", "password": "hunter2", "api_key": k-123, "webhook_url": "https://hooks.example/T1/s3cr3t"'),
+    )!;
+    expect(out).toBe('{"name": "Ada", "password": "[redacted]", "api_key": "[redacted]", "webhook_url": "[redacted]"');
+    // An unterminated secret string is redacted to the end, not left half there.
+    expect(redactBody(bytes('{"token": "abc'))).toBe('{"token": "[redacted]"');
+  });
+
   it("caps at 4 KiB on a character boundary and says how big the body was", () => {
     const body = JSON.stringify({ s: "é".repeat(10_000) });
     const out = redactBody(bytes(body))!;
