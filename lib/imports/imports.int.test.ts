@@ -242,4 +242,38 @@ describe("an import applies a whole file through the set-based path", () => {
       where e.project_id = ${p.projectId} and e.name = 'user.created' and i.external_id like 'crash-%'`;
     expect(ev).toEqual({ n, d: n });
   }, 600_000);
+
+  it("a worker stopped with SIGTERM hands its import back at once: no lease held, no takeover, every row once", async () => {
+    await killWorkers();
+    const n = 100_000;
+    const lines = ["external_id,data.n"];
+    for (let i = 0; i < n; i++) lines.push(`term-${i},${i}`);
+    const res = await upload(lines.join("\n"), "text/csv");
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    // A lease far longer than the test: the next worker can take the import only if it was handed back.
+    const env = { IMPORT_LEASE_SECONDS: "3600", IMPORT_BATCH: "500" };
+    const first = await spawnWorker(env);
+    await waitFor(async () => (await getImport(id)).processed > 0, 120_000, "the first batches");
+    await first.stop("SIGTERM");
+    expect(first.child.exitCode).toBe(0);
+    const [row] =
+      await sql`select state, lease_owner, lease_until, takeovers, rows_done from imports where project_id = ${p.projectId} and id = ${id}`;
+    expect(row).toMatchObject({ state: "running", lease_owner: null, lease_until: null, takeovers: 0 });
+    expect(row!.rows_done).toBeLessThan(n);
+    expect(row!.rows_done % 500).toBe(0); // at a batch's checkpoint
+    await spawnWorker(env);
+    const done = await waitFor(
+      async () => {
+        const v = await getImport(id);
+        return v.state === "done" && v;
+      },
+      300_000,
+      "the import to finish on the next worker",
+    );
+    expect(done).toMatchObject({ rows: n, processed: n, failed: 0 });
+    expect(await userCount("term-")).toEqual({ n, d: n });
+    const [again] = await sql`select takeovers from imports where project_id = ${p.projectId} and id = ${id}`;
+    expect(again!.takeovers).toBe(0);
+  }, 600_000);
 });
