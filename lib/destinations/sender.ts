@@ -31,8 +31,9 @@ export interface SenderOptions {
    */
   perDestination: number;
   /**
-   * Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 4096): well
-   * above one destination's share, so a dead destination's slots never crowd out a live one's.
+   * Attempts in flight in this process over all destinations (DESTINATION_MAX_IN_FLIGHT, default 4096),
+   * shared by project and then by destination (claim-due.ts), so dead destinations, however many, never
+   * crowd out a live one.
    */
   maxInFlight: number;
   /** Poll when no notification came (a missed NOTIFY, a retry falling due): DESTINATION_POLL_MS, default 500. */
@@ -60,8 +61,8 @@ export function outcomeOf(d: ClaimedDelivery, r: Awaited<ReturnType<typeof postM
 }
 
 /**
- * The delivery sender of a worker: claims due deliveries (at most `perDestination` in flight per
- * destination, so a slow or dead receiver only ever holds its own slots), posts each on the shared
+ * The delivery sender of a worker: claims due deliveries (at most a destination's share of the budget in
+ * flight, so a slow or dead receiver only ever holds its own slots), posts each on the shared
  * keep-alive agent, and writes outcomes in batches. Woken by NOTIFY when the pipeline decides deliveries
  * and whenever a slot frees; polls for retries falling due. Any number of workers run one each.
  */
@@ -69,6 +70,8 @@ export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = sen
   const schedule = retrySchedule();
   const disableAfter = disableAfterMs();
   const busy = new Map<string, number>();
+  /** Each destination's share of the budget as of its last claim (claim-due.ts). */
+  const shares = new Map<string, number>();
   let inFlight = 0;
   let stopping = false;
   let pending: Outcome[] = [];
@@ -127,11 +130,15 @@ export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = sen
       inFlight--;
       const n = (busy.get(d.destinationId) ?? 1) - 1;
       if (n > 0) busy.set(d.destinationId, n);
-      else busy.delete(d.destinationId);
-      // Claim again once half a destination's slots are free, not after every message: one claim then
+      else {
+        busy.delete(d.destinationId);
+        shares.delete(d.destinationId);
+      }
+      // Claim again once half a destination's share is free, not after every message: one claim then
       // fetches a hundred, and a busy sender does not spend its database on claims of one or two rows.
       // The process-wide bound wakes the loop once, when it crosses half (it was full: room <= 0).
-      if (n <= opts.perDestination / 2 || inFlight === Math.floor(opts.maxInFlight / 2)) poke();
+      const share = shares.get(d.destinationId) ?? opts.perDestination;
+      if (n <= share / 2 || inFlight === Math.floor(opts.maxInFlight / 2)) poke();
     }
   };
 
@@ -144,9 +151,15 @@ export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = sen
         continue;
       }
       try {
-        const claimed = await claimDue(ctx, { perDestination: opts.perDestination, busy, limit: room });
+        const claimed = await claimDue(ctx, {
+          perDestination: opts.perDestination,
+          maxInFlight: opts.maxInFlight,
+          busy,
+          limit: room,
+        });
         for (const d of claimed) {
           inFlight++;
+          shares.set(d.destinationId, d.share);
           busy.set(d.destinationId, (busy.get(d.destinationId) ?? 0) + 1);
           void send(d);
         }
