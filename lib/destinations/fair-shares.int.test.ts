@@ -9,7 +9,8 @@ import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker
  * A worker's in-flight budget (DESTINATION_MAX_IN_FLIGHT, 4,096) is shared by project, then by destination
  * within a project, with a share always left for one more: more dead receivers than the budget holds at
  * 256 each (seventeen would fill it) never take the slots a healthy destination needs, in their own
- * project or another. The real server, a real worker, receivers on 127.0.0.1 that never answer.
+ * project or another. The real server, a real worker with the default 10 s attempt timeout, receivers on
+ * 127.0.0.1 that never answer.
  */
 ownDatabaseForFile("relay_fair_shares");
 
@@ -20,7 +21,8 @@ let p: TestProject;
 let q: TestProject;
 let worker: TestWorker;
 const silent: Server[] = [];
-/** When the first request held by a silent receiver ended (the sender's 10 s timeout gave it up). */
+/** When the first request reached a silent receiver, and when the first ended (the sender gave it up). */
+let firstArrived = Number.POSITIVE_INFINITY;
 let firstGivenUp = Number.POSITIVE_INFINITY;
 let open = 0;
 
@@ -43,6 +45,7 @@ afterAll(async () => {
 async function startSilent() {
   const server = createServer((req) => {
     open++;
+    firstArrived = Math.min(firstArrived, Date.now());
     req.socket.once("close", () => {
       open--;
       firstGivenUp = Math.min(firstGivenUp, Date.now());
@@ -118,6 +121,11 @@ describe("the in-flight budget shared by project and destination", () => {
       // All went out while the silent receivers still held their requests: none needed a slot that a
       // silent attempt gave up after its 10 s timeout.
       expect(Math.max(...arrived.values())).toBeLessThan(firstGivenUp);
+      // This worker keeps the default attempt timeout (DESTINATION_ATTEMPT_TIMEOUT, 10 s): a request that is
+      // never answered is given up ten seconds after it went out, not sooner and not much later.
+      await waitFor(async () => firstGivenUp < Number.POSITIVE_INFINITY, 60_000, "the first silent attempt given up");
+      expect(firstGivenUp - firstArrived).toBeGreaterThanOrEqual(9_500);
+      expect(firstGivenUp - firstArrived).toBeLessThan(20_000);
     } finally {
       await healthy.stop();
     }
