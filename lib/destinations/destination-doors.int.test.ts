@@ -84,10 +84,12 @@ describe("only global addresses", () => {
     "[fc00::1]",
     "[ff02::1]",
   ])("refuses https://%s/ with 400 naming url, writing nothing", async (host) => {
-    const res = await create({ url: `https://${host}/hook` });
+    const url = `https://${host}/hook`;
+    const res = await create({ url });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].path).toBe("url");
     expect(res.body.errors[0].message).toMatch(/not a global address/);
+    expect(await sql`select id from destinations where project_id = ${p.projectId} and url = ${url}`).toEqual([]);
   });
 
   it.each(["93.184.216.34", "[2606:4700::1111]", "[::ffff:93.184.216.34]"])("accepts https://%s/", async (host) => {
