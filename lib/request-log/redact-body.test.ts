@@ -28,9 +28,11 @@ describe("redactBody", () => {
   });
 
   it("redacts secret-named members of a body that is not valid JSON, keeping the rest of its text", () => {
-    // Cut off after the second member: JSON.parse refuses it, so only the text pass can redact it.
+    // Cut off before its closing brace: JSON.parse refuses it, so only the text pass can redact it.
     const out = redactBody(
-      bytes('{"name": "Ada", "password": "hunter2", "api_key": k-123, "webhook_url": "https://hooks.example/T1/s3cr3t"'),
+      bytes(
+        '{"name": "Ada", "password": "hunter2", "api_key": k-123, "webhook_url": "https://hooks.example/T1/s3cr3t"',
+      ),
     )!;
     expect(out).toBe('{"name": "Ada", "password": "[redacted]", "api_key": "[redacted]", "webhook_url": "[redacted]"');
     // An unterminated secret string is redacted to the end, not left half there.
