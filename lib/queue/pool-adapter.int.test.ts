@@ -69,10 +69,17 @@ describe("the queue's pool adapter", () => {
     expect(isDatabaseUnavailable(await inFlight)).toBe(true);
 
     // Statements and scripts at once, so each of the pool's connections is used, the cut one included.
-    const after = await Promise.all([
-      ...Array.from({ length: 20 }, () => db.executeSql("select pg_sleep(0.02)")),
-      ...Array.from({ length: 4 }, () => db.executeSql("BEGIN; SELECT 1; COMMIT;")),
-    ].map((p) => p.then(() => "ok", (e: Error & { code?: string }) => e.code ?? e.message)));
+    const after = await Promise.all(
+      [
+        ...Array.from({ length: 20 }, () => db.executeSql("select pg_sleep(0.02)")),
+        ...Array.from({ length: 4 }, () => db.executeSql("BEGIN; SELECT 1; COMMIT;")),
+      ].map((p) =>
+        p.then(
+          () => "ok",
+          (e: Error & { code?: string }) => e.code ?? e.message,
+        ),
+      ),
+    );
     expect(after.filter((r) => r !== "ok")).toEqual([]);
   });
 });
