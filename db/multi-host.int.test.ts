@@ -99,4 +99,23 @@ describe("a multi-host DATABASE_URL", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   });
+
+  it("drops a connection whose node stopped taking writes, so the next write finds a writable one", async () => {
+    // pg_auto_failover promotes a standby with default_transaction_read_only turned on by a reload, and a
+    // connection that opened just before the reload reached it turns read-only under the pool: every write
+    // on it then failed with 25006 until the node took writes again. One session set read-only stands in.
+    process.env.DATABASE_POOL_SIZE = "1";
+    try {
+      const sql = usePool([realHost]);
+      const [before] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await sql`set default_transaction_read_only = on`;
+      const refused = await sql`create temp table read_only_probe (x int)`.catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(refused), String(refused)).toBe(true);
+      const [after] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      expect(after!.pid).not.toBe(before!.pid);
+      await sql`create temp table read_only_probe (x int)`;
+    } finally {
+      delete process.env.DATABASE_POOL_SIZE;
+    }
+  });
 });

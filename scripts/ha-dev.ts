@@ -18,9 +18,16 @@ if (!pgAutoctlInstalled()) {
   process.exit(1);
 }
 const basePort = Number(process.env.HA_BASE_PORT ?? 6100);
-const dir = mkdtempSync(path.join(tmpdir(), "relay-ha-"));
+const prefix = path.join(tmpdir(), "relay-ha-");
+const dir = mkdtempSync(prefix);
 log.info(`starting a pg_auto_failover formation in ${dir} (about a minute)`);
-const formation = await startFormation({ dir, basePort, monitorSettings: FAST_FAILOVER_SETTINGS });
+// A formation an earlier `ha:dev` left running (killed without its Ctrl-C clean-up) is stopped and removed first.
+const formation = await startFormation({
+  dir,
+  basePort,
+  monitorSettings: FAST_FAILOVER_SETTINGS,
+  stalePrefix: prefix,
+});
 const env = `XDG_CONFIG_HOME=${dir}/config XDG_DATA_HOME=${dir}/share`;
 log.info(`formation ready: DATABASE_URL=${formation.url}`);
 log.info(`state:      runuser -u postgres -- env ${env} pg_autoctl show state --monitor '${formation.monitorUri}'`);

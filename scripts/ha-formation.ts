@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
 
@@ -21,6 +22,11 @@ export interface FormationOptions {
   primaryOnly?: boolean;
   /** Each line the nodes log, prefixed with the node's name (default: kept in memory only). */
   onLog?: (line: string) => void;
+  /**
+   * Where `dir` was made (`/tmp/relay-failover-`, the mkdtemp prefix): formations under that prefix whose
+   * owner is gone (a run killed before its clean-up) are stopped and removed first (clearStaleFormations).
+   */
+  stalePrefix?: string;
 }
 
 export interface FormationNode {
@@ -67,9 +73,93 @@ function asPostgres(args: string[], env: Record<string, string>): [string, strin
   return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", ...withEnv]] : [withEnv[0]!, withEnv.slice(1)];
 }
 
+/** The file in a formation's directory naming the process that started it (and stops it). */
+const OWNER_FILE = "owner.pid";
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** What a process was started with and in: its command line and environment (empty when it is gone or not ours to read). */
+function processText(pid: string): string {
+  const read = (f: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${f}`, "latin1");
+    } catch {
+      return "";
+    }
+  };
+  return `${read("cmdline")}\0${read("environ")}`;
+}
+
+/**
+ * Stops and removes the formations a killed run left under `prefix` (its data directories
+ * `<prefix>XXXXXX`): their keepers and PostgreSQL would hold the ports, and the next run's monitor or first
+ * node would never come up. A formation is stale when the process named in its owner file is gone (or it
+ * has none, as before owner files); `keep` (the directory about to be used) is spared. Only processes whose command line or environment names such a
+ * directory are killed (every pg_autoctl and postgres of a formation carries its XDG_* folders in its
+ * environment), so no other PostgreSQL on the machine is touched. Linux only (/proc); elsewhere a no-op.
+ */
+export async function clearStaleFormations(prefix: string, keep?: string): Promise<string[]> {
+  if (!existsSync("/proc")) return [];
+  const parent = path.dirname(prefix);
+  const base = path.basename(prefix);
+  const stale = readdirSync(parent)
+    .filter((name) => name.startsWith(base))
+    .map((name) => path.join(parent, name))
+    .filter((dir) => dir !== keep && !dir.startsWith(`${keep}/`))
+    .filter((dir) => {
+      try {
+        const owner = Number(readFileSync(path.join(dir, OWNER_FILE), "utf8"));
+        return !(Number.isInteger(owner) && owner > 0 && owner !== process.pid && pidAlive(owner));
+      } catch {
+        return true;
+      }
+    });
+  if (!stale.length) return [];
+  const pids = readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+    .filter((p) => {
+      const text = processText(p);
+      return stale.some((dir) => text.includes(`${dir}/`) || text.includes(`${dir}\0`));
+    })
+    .map(Number);
+  for (const pid of pids)
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  const deadline = Date.now() + 10_000;
+  while (pids.some(pidAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const dir of stale) rmSync(dir, { recursive: true, force: true });
+  return stale;
+}
+
+/** Refuses to start on a port something else holds: a clear message instead of a node that never comes up. */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          `pg_auto_failover: 127.0.0.1:${port} is in use (${err.code}); another formation running, or choose other ports`,
+        ),
+      ),
+    );
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
+  });
+}
+
 export async function startFormation(opts: FormationOptions) {
   const { dir, basePort } = opts;
+  if (opts.stalePrefix) await clearStaleFormations(opts.stalePrefix, path.resolve(dir));
+  for (const port of [basePort, basePort + 1, basePort + 2]) await assertPortFree(port);
   mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
   const owner =
     process.getuid?.() === 0
       ? {

@@ -15,7 +15,7 @@ import { startReceiver } from "../../scripts/test/webhook-receiver";
 import { startCluster, type Cluster } from "./cluster";
 import { verifyDeliveries, waitDelivered } from "./deliveries";
 import { type Answer, type Ledger, runLoad, summarize } from "./load";
-import { setUpProject, warmUp } from "./project";
+import { closeTestDb, setUpProject, warmUp } from "./project";
 import { stopRun, TWO_BY_TWO } from "./two-by-two";
 import { verifyLedger, waitSettled } from "./verify";
 
@@ -38,6 +38,9 @@ let failed = false;
 
 /** A project of its own per case (the load numbers its events from 1), with a destination for Purchased. */
 async function project() {
+  // This test process's own pool (setUpProject's) connects afresh, to whichever node is the primary now:
+  // connections it opened before a failover or switchover may have gone to a node that is not.
+  await closeTestDb();
   const setup = await setUpProject(formation.url, cluster.webs[0]!.url);
   const res = await fetch(`${cluster.webs[0]!.url}/api/admin/projects/${setup.projectId}/destinations`, {
     method: "POST",
@@ -87,8 +90,11 @@ beforeAll(async () => {
   if (!pgAutoctlInstalled())
     throw new Error("pg_autoctl is missing: apt-get install pg-auto-failover-cli postgresql-15-auto-failover");
   receiver = await startReceiver();
+  const prefix = path.join(tmpdir(), "relay-failover-");
   formation = await startFormation({
-    dir: mkdtempSync(path.join(tmpdir(), "relay-failover-")),
+    dir: mkdtempSync(prefix),
+    // A run killed before its afterAll left its nodes on these ports: cleared first.
+    stalePrefix: prefix,
     basePort: Number(process.env.FAILOVER_BASE_PORT ?? 6700),
     monitorSettings: FAST_FAILOVER_SETTINGS,
     primaryOnly: true,
@@ -96,6 +102,10 @@ beforeAll(async () => {
   // The processes start (and migrate) on the primary while the standby copies it.
   const env = {
     ...TWO_BY_TWO.env,
+    // The product's default, not the other scale files' 15 s: a node being killed or stopped can take a
+    // connection and not answer it for a moment, and the next host is tried only after this; at 15 s such
+    // a request outlasted the 10 s bound below while every other request was answered at once.
+    DATABASE_CONNECT_TIMEOUT: "5",
     DESTINATIONS_ALLOW_HOSTS: "127.0.0.1",
     METRICS_TOKEN,
     HEALTH_CACHE_SECONDS: "0",

@@ -1,0 +1,85 @@
+import net from "node:net";
+import postgres from "postgres";
+import { afterEach, describe, expect, it } from "vitest";
+import { ADMIN_URL } from "../../scripts/test/database";
+import { isDatabaseUnavailable } from "../db/errors";
+import { poolAdapter } from "./pool-adapter";
+
+/*
+ * pg-boss's supervision runs its scripts (`BEGIN; ... COMMIT;`) on a reserved connection of the queue's
+ * postgres.js pool. A failover closes that connection under the script. postgres.js 3.4.9 then gave the
+ * closed connection back to the pool as an open one with no socket, where it failed every statement it
+ * was handed from then on (patches/postgres+3.4.9.patch): a worker's heartbeats, completions and the
+ * supervision that retries a lost job failed one time in `max`, for good.
+ */
+const real = new URL(ADMIN_URL);
+const sockets = new Set<net.Socket>();
+let proxy: net.Server | undefined;
+let sql: postgres.Sql | undefined;
+
+afterEach(async () => {
+  await sql?.end({ timeout: 1 });
+  for (const s of sockets) s.destroy();
+  sockets.clear();
+  await new Promise((r) => (proxy ? proxy.close(r) : r(undefined)));
+});
+
+/** A port forwarding to the real server, and a way to cut every connection through it (the node lost). */
+async function cuttableServer() {
+  proxy = net.createServer((client) => {
+    const server = net.connect(Number(real.port || 5432), real.hostname);
+    for (const [a, b] of [
+      [client, server],
+      [server, client],
+    ] as const) {
+      sockets.add(a);
+      a.pipe(b);
+      a.on("error", () => b.destroy());
+      a.on("close", () => b.destroy());
+    }
+  });
+  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", r));
+  return {
+    port: (proxy.address() as net.AddressInfo).port,
+    cut() {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+  };
+}
+
+describe("the queue's pool adapter", () => {
+  it("takes every later statement after a connection closed under one of its transactions", async () => {
+    const server = await cuttableServer();
+    sql = postgres(`postgres://${real.username || "postgres"}@127.0.0.1:${server.port}/postgres`, {
+      max: 2,
+      connect_timeout: 2,
+      backoff: () => 0.05,
+      onnotice: () => {},
+    });
+    const db = poolAdapter(sql);
+    await db.executeSql("select 1");
+
+    const inFlight = db.executeSql("BEGIN; SELECT pg_sleep(2); COMMIT;").then(
+      () => new Error("the script survived its connection"),
+      (e: unknown) => e,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    server.cut();
+    expect(isDatabaseUnavailable(await inFlight)).toBe(true);
+
+    // Statements and scripts at once, so each of the pool's connections is used, the cut one included.
+    const after = await Promise.all(
+      [
+        ...Array.from({ length: 20 }, () => db.executeSql("select pg_sleep(0.02)")),
+        ...Array.from({ length: 4 }, () => db.executeSql("BEGIN; SELECT 1; COMMIT;")),
+      ].map((p) =>
+        p.then(
+          () => "ok",
+          (e: Error & { code?: string }) => e.code ?? e.message,
+        ),
+      ),
+    );
+    expect(after.filter((r) => r !== "ok")).toEqual([]);
+  });
+});
