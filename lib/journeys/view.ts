@@ -52,7 +52,11 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
   }));
 }
 
-/** Per journey and step: entries there now, entries that passed it in all (by the step indexes). */
+/**
+ * Per journey and step: entries there now, counted on journey_entries_step_idx (index only: the entries
+ * in the journey now, never its history), and entries that passed it in all, from the counts the path
+ * writer keeps (journey_step_passes: a few rows per step however long the history).
+ */
 async function stepCounts(ctx: ProjectContext, journeyIds: string[]) {
   const out = new Map<string, { waiting: number; passed: number }>();
   if (!journeyIds.length) return out;
@@ -64,7 +68,7 @@ async function stepCounts(ctx: ProjectContext, journeyIds: string[]) {
       where project_id = ${ctx.projectId}::uuid and journey_id = any(${uuidArray(journeyIds)}) and step_key is not null
       group by 1, 2
       union all
-      select journey_id, step_key, 0, count(*) from journey_entry_steps
+      select journey_id, step_key, 0, sum(passed) from journey_step_passes
       where project_id = ${ctx.projectId}::uuid and journey_id = any(${uuidArray(journeyIds)})
       group by 1, 2) c
     group by 1, 2`,
