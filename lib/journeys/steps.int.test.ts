@@ -91,9 +91,29 @@ describe("journey steps", () => {
     expect(exited).toHaveLength(1);
     const counts = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body.step_counts;
     expect(counts).toEqual({
-      "wait-a-bit": { waiting: 0, passed: 1 },
-      mark: { waiting: 0, passed: 1 },
-      bye: { waiting: 0, passed: 1 },
+      "wait-a-bit": { waiting: 0, waiting_capped: false, passed: 1 },
+      mark: { waiting: 0, waiting_capped: false, passed: 1 },
+      bye: { waiting: 0, waiting_capped: false, passed: 1 },
+    });
+  });
+
+  it("counts the entries at a step up to a bound, and says when there are more", async () => {
+    const j = await journey([
+      { key: "long", kind: "delay", duration: "30 days" },
+      { key: "after", kind: "exit" },
+    ]);
+    const [en] = await sql`select id from journey_entrances where journey_id = ${j.id}`;
+    // 10,001 entries waiting at the delay, made in SQL (their users too): one more than the bound.
+    await sql`
+      with u as (insert into users (project_id) select ${p.projectId} from generate_series(1, 10001) returning id)
+      insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state,
+        wake_at, step_since, waiting_for)
+      select ${p.projectId}, ${j.id}, ${en!.id}, u.id, gen_random_uuid(), '{}', 'long', 'waiting',
+        now() + interval '30 days', now(), '{"kind": "delay", "duration": "30 days"}' from u`;
+    const counts = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body.step_counts;
+    expect(counts).toEqual({
+      long: { waiting: 10_000, waiting_capped: true, passed: 0 },
+      after: { waiting: 0, waiting_capped: false, passed: 0 },
     });
   });
 
