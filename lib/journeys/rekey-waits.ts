@@ -14,8 +14,8 @@ const awaitedOf = (s: WaitStep) => JSON.stringify({ event: s.event ?? null, list
  * condition, `same_as`) or list changed wait for the new one from now on. Their match key is made again
  * from their own context (a new `same_as` takes the entering event's value at the new key), so the event
  * the step now names releases them and the old one no longer does. The timeout they were given stays: as
- * with a changed delay, a changed timeout applies to those who reach the step afterwards. Returns how many
- * entries were re-keyed.
+ * with a changed delay, a changed timeout applies to those who reach the step afterwards. Entries waiting at
+ * a wait that became another kind of step run that step at once. Returns how many entries were changed.
  */
 export async function rekeyWaits(
   ctx: ProjectContext,
@@ -26,6 +26,18 @@ export async function rekeyWaits(
     (s): s is WaitStep => s.kind === "wait" && old.has(s.key) && old.get(s.key) !== awaitedOf(s),
   );
   let n = 0;
+  // A wait turned into another kind under the same key: no event would release its waiting entries any
+  // more (the probes follow the steps), so they run the step as it is now, due at once.
+  const rekinded = after.filter((s) => s.kind !== "wait" && old.has(s.key)).map((s) => s.key);
+  if (rekinded.length)
+    n += (
+      await ctx.db.execute(sql`
+      update journey_entries e set state = 'active', wake_at = now(), step_since = now(), waiting_for = null,
+        wait_event = null, wait_key = null
+      where e.project_id = ${ctx.projectId}::uuid and e.journey_id = ${journeyId}::uuid
+        and e.step_key in (select jsonb_array_elements_text(${JSON.stringify(rekinded)}::jsonb))
+        and e.state = 'waiting' and e.wait_event is not null`)
+    ).count;
   for (const step of changed) {
     // Waiting for an event or a list (not a send's message): the rows an event would release.
     const rows = await queryRows<{

@@ -396,6 +396,22 @@ describe("editing a live journey", () => {
     expect((await pathOf(j.id, before.id)).path[0].outcome).toMatch(/^released by event Paid /);
   });
 
+  it("runs a step at once for the users waiting at a wait an edit turns into another kind", async () => {
+    const j = await journey([{ key: "hold", kind: "wait", event: { name: "Never Sent" } }]);
+    const u = await userId("rekind-1");
+    await track("rekind-1", j.event);
+    const waiting = await entryOf(j.id, u, (e) => e.state === "waiting", "waiting for the event");
+    const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
+      key: p.keys.editor,
+      body: { steps: [{ key: "hold", kind: "update", data: { rekinded: true } }] },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await entryOf(j.id, u, (e) => e.state === "exited", "ran the new step and exited");
+    expect((await pathOf(j.id, waiting.id)).path.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["hold", "updated data.rekinded"],
+    ]);
+  });
+
   it("releases a member's wait on an event of their organization, and not a non-member's", async () => {
     const j = await journey([
       { key: "await-upgrade", kind: "wait", event: { name: "Org Upgraded" }, next: "done" },
