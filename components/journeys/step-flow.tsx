@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import { exitsOf } from "@/lib/journeys/step-graph";
 import type { Step } from "@/lib/journeys/step-schema";
 
-type Counts = Record<string, { waiting: number; passed: number }>;
+type Counts = Record<string, { waiting: number; waiting_capped?: boolean; passed: number }>;
 
 const KIND_TONE: Record<string, string> = {
   delay: "border-amber-300 bg-amber-50",
@@ -86,8 +86,11 @@ export function StepFlow({
               </div>
               <div className="truncate text-[11px] text-zinc-600">{summary(s)}</div>
               <div className="mt-1 text-[11px] text-zinc-700">
-                <span title="at this step now">{c.waiting} here</span> ·{" "}
-                <span title="passed this step in all">{c.passed} passed</span>
+                <span title="at this step now">
+                  {c.waiting.toLocaleString("en")}
+                  {c.waiting_capped ? "+" : ""} here
+                </span>{" "}
+                · <span title="passed this step in all">{c.passed} passed</span>
               </div>
             </div>
           ),

@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
-  foreignKey,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -145,14 +146,33 @@ export const journeyEntrySteps = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.entryId, t.seq] }),
-    // Per-step "passed in all" counts.
-    index("journey_entry_steps_step_idx").on(t.projectId, t.journeyId, t.stepKey),
     // A user's timeline: the steps they passed, newest first.
     index("journey_entry_steps_user_idx").on(t.projectId, t.userId, t.leftAt, t.id),
-    foreignKey({
-      columns: [t.projectId, t.entryId],
-      foreignColumns: [journeyEntries.projectId, journeyEntries.id],
-    }).onDelete("cascade"),
+    // No foreign key to the entry: a statement-level trigger deletes the path with its entry (migration
+    // 0039, docs/decisions/0004), and the one writer (lib/journeys/write-moves.ts) holds the entries'
+    // row locks when it appends.
+  ],
+);
+
+/**
+ * Per step, how many entries passed it in all: kept by the one writer of paths (write-moves.ts) in the
+ * same transaction, so the journey view reads a few rows instead of counting the whole history. Each
+ * batch adds to one of a few shards, so concurrent claimers rarely wait for each other's row lock.
+ */
+export const journeyStepPasses = pgTable(
+  "journey_step_passes",
+  {
+    projectId: uuid().notNull(),
+    journeyId: uuid().notNull(),
+    stepKey: text().notNull(),
+    shard: smallint().notNull(),
+    passed: bigint({ mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.journeyId, t.stepKey, t.shard] }),
+    // No foreign key to the journey: its check would key-share lock the journey row while the claim holds
+    // entries an edit (which holds the journey) may wait for. A statement-level trigger deletes a deleted
+    // journey's counts (migration 0040); a count a racing claim adds for it is never read.
   ],
 );
 

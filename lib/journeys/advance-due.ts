@@ -64,8 +64,7 @@ async function advanceIn(
     tx,
     sql`
     select j.project_id, j.id, j.name, j.steps, p.timezone
-    from (select distinct project_id, journey_id from jsonb_to_recordset(${JSON.stringify(due)}::jsonb)
-      as d(project_id uuid, journey_id uuid)) d
+    from jsonb_to_recordset(${JSON.stringify(distinctJourneys(due))}::jsonb) as d(project_id uuid, journey_id uuid)
     join journeys j on j.project_id = d.project_id and j.id = d.journey_id
     join projects p on p.id = j.project_id`,
   );
@@ -99,13 +98,21 @@ async function advanceIn(
   return { claimed: due.length, exited: moves.filter((m) => m.end.state === "exited").length };
 }
 
+/** The batch's journeys, each once (a batch is mostly one journey's entries: no need to send them all). */
+function distinctJourneys(due: DueRow[]): { project_id: string; journey_id: string }[] {
+  const seen = new Map<string, { project_id: string; journey_id: string }>();
+  for (const d of due)
+    seen.set(`${d.project_id}/${d.journey_id}`, { project_id: d.project_id, journey_id: d.journey_id });
+  return [...seen.values()];
+}
+
 /** The claimed entries' users' time zones, by key probe (asked only when a journey has a `user` zone delay). */
 async function userZones(tx: Transaction, due: DueRow[]): Promise<Map<string, string | null>> {
   const rows = await queryRows<{ project_id: string; id: string; timezone: string | null }>(
     tx,
     sql`
     select u.project_id, u.id, u.timezone
-    from (select distinct project_id, user_id from jsonb_to_recordset(${JSON.stringify(due)}::jsonb)
+    from (select distinct project_id, user_id from jsonb_to_recordset(${JSON.stringify(due.map(({ project_id, user_id }) => ({ project_id, user_id })))}::jsonb)
       as d(project_id uuid, user_id uuid)) d
     cross join lateral (select u.project_id, u.id, u.timezone from users u
       where u.project_id = d.project_id and u.id = d.user_id offset 0) u`,

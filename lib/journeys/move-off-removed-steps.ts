@@ -82,6 +82,7 @@ export async function moveOffRemovedSteps(
       },
     };
   });
-  await writeMoves(ctx, { moves, now });
+  // Its own counter shard: this edit holds the journey's lock (write-moves.ts, countPasses).
+  await writeMoves(ctx, { moves, now, shard: -1 });
   return moves.length;
 }

@@ -103,8 +103,17 @@ export const journeyOutput = z
     steps: z.array(stepInput),
     paused: z.boolean(),
     step_counts: z
-      .record(z.string(), z.object({ waiting: z.number().int(), passed: z.number().int() }))
-      .meta({ description: "Per step key: entries at the step now, and entries that passed it in all." }),
+      .record(
+        z.string(),
+        z.object({
+          waiting: z.number().int(),
+          waiting_capped: z.boolean().meta({ description: "More entries are at the step than `waiting` (10,000)." }),
+          passed: z.number().int(),
+        }),
+      )
+      .meta({
+        description: "Per step key: entries at the step now (counted up to 10,000), and entries that passed it in all.",
+      }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

@@ -81,7 +81,8 @@ describe("journey steps", () => {
     const view = await pathOf(j.id, done.id);
     expect(view.state).toBe("exited");
     expect(view.path.map((s: any) => [s.step_key, s.outcome])).toEqual([
-      ["wait-a-bit", expect.stringMatching(/^delayed/)],
+      // A duration's end, in the project's zone (UTC by default), as an until-delay writes its own.
+      ["wait-a-bit", expect.stringMatching(/^delayed until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 \(UTC\)$/)],
       ["mark", "updated data.onboarded"],
       ["bye", "exit"],
     ]);
@@ -90,9 +91,29 @@ describe("journey steps", () => {
     expect(exited).toHaveLength(1);
     const counts = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body.step_counts;
     expect(counts).toEqual({
-      "wait-a-bit": { waiting: 0, passed: 1 },
-      mark: { waiting: 0, passed: 1 },
-      bye: { waiting: 0, passed: 1 },
+      "wait-a-bit": { waiting: 0, waiting_capped: false, passed: 1 },
+      mark: { waiting: 0, waiting_capped: false, passed: 1 },
+      bye: { waiting: 0, waiting_capped: false, passed: 1 },
+    });
+  });
+
+  it("counts the entries at a step up to a bound, and says when there are more", async () => {
+    const j = await journey([
+      { key: "long", kind: "delay", duration: "30 days" },
+      { key: "after", kind: "exit" },
+    ]);
+    const [en] = await sql`select id from journey_entrances where journey_id = ${j.id}`;
+    // 10,001 entries waiting at the delay, made in SQL (their users too): one more than the bound.
+    await sql`
+      with u as (insert into users (project_id) select ${p.projectId} from generate_series(1, 10001) returning id)
+      insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state,
+        wake_at, step_since, waiting_for)
+      select ${p.projectId}, ${j.id}, ${en!.id}, u.id, gen_random_uuid(), '{}', 'long', 'waiting',
+        now() + interval '30 days', now(), '{"kind": "delay", "duration": "30 days"}' from u`;
+    const counts = (await api("GET", p.admin(`/journeys/${j.id}`), { key: p.keys.support })).body.step_counts;
+    expect(counts).toEqual({
+      long: { waiting: 10_000, waiting_capped: true, passed: 0 },
+      after: { waiting: 0, waiting_capped: false, passed: 0 },
     });
   });
 
@@ -337,5 +358,89 @@ describe("editing a live journey", () => {
     await entryOf(j.id, u1, (e) => e.state === "exited", "resumed and done");
     const [user] = await sql`select data from users where id = ${u1}`;
     expect(user!.data).toMatchObject({ reached: "last" });
+  });
+
+  it("re-keys the users waiting at a wait whose same_as an edit changes: the new key releases them, the old does not", async () => {
+    const steps = (sameAs: string) => [
+      { key: "await-pay", kind: "wait", event: { name: "Paid", same_as: sameAs }, timeout: "3 days", next: "paid" },
+      { key: "paid", kind: "update", data: { paid: true } },
+    ];
+    const j = await journey(steps("cart_id"));
+    const u = await userId("rekey-1");
+    await track("rekey-1", j.event, { cart_id: "c1", order_id: "o1" });
+    const before = await entryOf(j.id, u, (e) => e.state === "waiting", "waiting by cart");
+    const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
+      key: p.keys.editor,
+      body: { steps: steps("order_id") },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const after = await entryOf(j.id, u, (e) => e.state === "waiting" && e.waiting_for.same_as === "order_id");
+    expect(after.wait_key).toBe(`${u}|order_id="o1"`);
+    expect(after.waiting_for).toMatchObject({ name: "Paid", same_as: "order_id", value: "o1" });
+    // The timeout the user was given stays.
+    expect(new Date(after.wake_at).getTime()).toBe(new Date(before.wake_at).getTime());
+    // The old key's value no longer releases the wait; the new one's does.
+    await track("rekey-1", "Paid", { cart_id: "c1", order_id: "o2" });
+    await waitFor(
+      async () =>
+        (
+          await sql`select 1 from pgboss.job where name = 'pipeline.journeys' and state in ('created','retry','active') and data->>'projectId' = ${p.projectId}`
+        ).length === 0 &&
+        (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Paid'`).length === 1,
+      20_000,
+      "the other order processed",
+    );
+    expect((await entryOf(j.id, u, () => true)).state).toBe("waiting");
+    await track("rekey-1", "Paid", { order_id: "o1" });
+    await entryOf(j.id, u, (e) => e.state === "exited", "released by its order");
+    expect((await pathOf(j.id, before.id)).path[0].outcome).toMatch(/^released by event Paid /);
+  });
+
+  it("runs a step at once for the users waiting at a wait an edit turns into another kind", async () => {
+    const j = await journey([{ key: "hold", kind: "wait", event: { name: "Never Sent" } }]);
+    const u = await userId("rekind-1");
+    await track("rekind-1", j.event);
+    const waiting = await entryOf(j.id, u, (e) => e.state === "waiting", "waiting for the event");
+    const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
+      key: p.keys.editor,
+      body: { steps: [{ key: "hold", kind: "update", data: { rekinded: true } }] },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await entryOf(j.id, u, (e) => e.state === "exited", "ran the new step and exited");
+    expect((await pathOf(j.id, waiting.id)).path.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["hold", "updated data.rekinded"],
+    ]);
+  });
+
+  it("releases a member's wait on an event of their organization, and not a non-member's", async () => {
+    const j = await journey([
+      { key: "await-upgrade", kind: "wait", event: { name: "Org Upgraded" }, next: "done" },
+      { key: "done", kind: "exit" },
+    ]);
+    const member = await userId("org-wait-member");
+    const outsider = await userId("org-wait-outsider");
+    await track("org-wait-member", j.event);
+    await track("org-wait-outsider", j.event);
+    await entryOf(j.id, member, (e) => e.state === "waiting", "member waits");
+    await entryOf(j.id, outsider, (e) => e.state === "waiting", "outsider waits");
+    await api("POST", p.client("/organizations"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "wait-org" }] },
+    });
+    await api("POST", p.client("/organizations/users"), {
+      key: p.keys.client,
+      body: {
+        organization: { identifier: [{ external_id: "wait-org" }] },
+        user: { identifier: [{ external_id: "org-wait-member" }] },
+      },
+    });
+    const sent = await api("POST", p.client("/organizations/events"), {
+      key: p.keys.client,
+      body: [{ name: "Org Upgraded", identifier: [{ external_id: "wait-org" }], data: { plan: "pro" } }],
+    });
+    expect(sent.status).toBe(202);
+    const done = await entryOf(j.id, member, (e) => e.state === "exited", "member released");
+    expect((await pathOf(j.id, done.id)).path[0].outcome).toMatch(/^released by event Org Upgraded /);
+    expect((await entryOf(j.id, outsider, () => true)).state).toBe("waiting");
   });
 });

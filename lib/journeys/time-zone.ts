@@ -6,7 +6,7 @@
 export function isTimeZone(tz: string): boolean {
   if (!tz) return false;
   try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
+    formatterOf(tz);
     return true;
   } catch {
     return false;
@@ -28,10 +28,16 @@ export function pickZone(
 
 const WEEKDAY_INDEX: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 
-/** The wall-clock fields of `at` in `zone`. */
-function wall(at: Date, zone: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
+/**
+ * One formatter per zone, kept: making one costs far more than formatting with it, and a batch of due
+ * entries formats a thousand times in the same few zones. Only valid zones are kept (Intl throws for
+ * others), and the map is emptied past a bound: Intl also takes a zone's name in any letter case.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
       timeZone: zone,
       hourCycle: "h23",
       year: "numeric",
@@ -41,7 +47,17 @@ function wall(at: Date, zone: string) {
       minute: "2-digit",
       second: "2-digit",
       weekday: "short",
-    })
+    });
+    if (formatters.size >= 1000) formatters.clear();
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** The wall-clock fields of `at` in `zone`. */
+function wall(at: Date, zone: string) {
+  const parts = Object.fromEntries(
+    formatterOf(zone)
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );

@@ -6,6 +6,7 @@ import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { entranceColumns } from "./entrance-columns";
 import { checkSteps } from "./check-steps";
 import { moveOffRemovedSteps } from "./move-off-removed-steps";
+import { rekeyWaits } from "./rekey-waits";
 import type { Step } from "./step-schema";
 import { lockJourney } from "./get-journey";
 import type { JourneyPatch, JourneyView } from "./schemas";
@@ -16,7 +17,8 @@ import type { ProjectContext } from "@/lib/access/context";
  * Changes a journey's settings and, when `entrances` is given, replaces its entrances: those named by id
  * are updated in place (their entries keep their `entrance_id`), new ones are added, the rest removed.
  * Entries already made keep their entrance. `steps` replaces the steps, matched by key: entries at a
- * removed step move on at once (move-off-removed-steps.ts). `paused` holds or releases every entry (the
+ * removed step move on at once (move-off-removed-steps.ts); entries at a wait whose event or list changed
+ * wait for the new one (rekey-waits.ts). `paused` holds or releases every entry (the
  * due loop passes over a paused journey). One transaction.
  */
 export async function updateJourney(
@@ -32,6 +34,7 @@ export async function updateJourney(
         { ...ctx, db: tx },
         { journeyId: id, before: before.steps as Step[], after: patch.steps },
       );
+      await rekeyWaits({ ...ctx, db: tx }, { journeyId: id, before: before.steps as Step[], after: patch.steps });
     }
     if (patch.entrances) {
       await checkScheduledEntrances({ ...ctx, db: tx }, { entrances: patch.entrances });

@@ -1,6 +1,6 @@
 import { exitsOf, splitPath } from "./step-graph";
 import type { Step } from "./step-schema";
-import { localIso, nextTimeOfDay, pickZone } from "./time-zone";
+import { isTimeZone, localIso, nextTimeOfDay, pickZone } from "./time-zone";
 
 /** An entry as the engine holds it while moving it (a claimed row, or one an event released). */
 export interface EntryInHand {
@@ -66,6 +66,48 @@ function enteringValue(context: Record<string, unknown>, key: string): unknown {
   return null;
 }
 
+/**
+ * What an entry at a wait step waits for: the awaited event's name and match key (journey_entries_wait_idx),
+ * and the description its row keeps. A list wait awaits its list's membership event, keyed by the list; an
+ * event wait with `same_as` is keyed by the entering event's value at that key. Also used when an edit
+ * changes what a wait waits for (rekey-waits.ts).
+ */
+export function waitTarget(
+  entry: Pick<EntryInHand, "userId" | "context">,
+  step: Step & { kind: "wait" },
+): Pick<EntryEnd, "waitEvent" | "waitKey" | "waitingFor"> {
+  const timeout = step.timeout ?? null;
+  if (step.list)
+    return {
+      waitEvent: step.list.in ? "list.user.added" : "list.user.removed",
+      waitKey: waitKey(entry.userId, "list_id", step.list.list_id),
+      waitingFor: { kind: "list", list_id: step.list.list_id, in: step.list.in, timeout },
+    };
+  const ev = step.event!;
+  const value = ev.same_as ? enteringValue(entry.context, ev.same_as) : undefined;
+  return {
+    waitEvent: ev.name,
+    waitKey: waitKey(entry.userId, ev.same_as ?? null, value),
+    waitingFor: {
+      kind: "event",
+      name: ev.name,
+      condition: ev.condition ?? null,
+      ...(ev.same_as ? { same_as: ev.same_as, value: value ?? null } : {}),
+      timeout,
+    },
+  };
+}
+
+/**
+ * A duration delay's outcome, written when it ends: its end in the project's zone (a duration has no zone
+ * of its own, and the project's is at hand, where the user's would cost a lookup per entry), else UTC.
+ */
+function delayedUntil(entry: EntryInHand): string {
+  if (!entry.wakeAt) return "delayed";
+  const zone = entry.projectZone && isTimeZone(entry.projectZone) ? entry.projectZone : "UTC";
+  return `delayed until ${localIso(entry.wakeAt, zone)} (${zone})`;
+}
+
 /** At most this many steps in one walk: more than a journey has, so a walk always ends at a pause or an exit. */
 const MAX_HOPS = 101;
 
@@ -114,7 +156,7 @@ export async function walkEntry(
     switch (step.kind) {
       case "delay": {
         if (waking) {
-          pass(step, String(entry.waitingFor?.outcome ?? "delayed"), next);
+          pass(step, String(entry.waitingFor?.outcome ?? delayedUntil(entry)), next);
           break;
         }
         if (step.duration)
@@ -135,27 +177,8 @@ export async function walkEntry(
             pass(step, `released: already ${inside ? "in" : "out of"} list ${step.list.list_id}`, next);
             break;
           }
-          return wait({
-            wakeAfter: step.timeout ?? null,
-            waitEvent: step.list.in ? "list.user.added" : "list.user.removed",
-            waitKey: waitKey(entry.userId, "list_id", step.list.list_id),
-            waitingFor: { kind: "list", list_id: step.list.list_id, in: step.list.in, timeout: step.timeout ?? null },
-          });
         }
-        const ev = step.event!;
-        const value = ev.same_as ? enteringValue(entry.context, ev.same_as) : undefined;
-        return wait({
-          wakeAfter: step.timeout ?? null,
-          waitEvent: ev.name,
-          waitKey: waitKey(entry.userId, ev.same_as ?? null, value),
-          waitingFor: {
-            kind: "event",
-            name: ev.name,
-            condition: ev.condition ?? null,
-            ...(ev.same_as ? { same_as: ev.same_as, value: value ?? null } : {}),
-            timeout: step.timeout ?? null,
-          },
-        });
+        return wait({ wakeAfter: step.timeout ?? null, ...waitTarget(entry, step) });
       }
       case "branch": {
         const holds = await fx.ruleHolds(entry, step.rule);

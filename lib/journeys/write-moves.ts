@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { systemContext, type AppContext } from "@/lib/access/context";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
+import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
 import type { EntryEnd, EntryInHand, PathRow } from "./walk";
 
 export interface Move {
@@ -15,7 +16,10 @@ export interface Move {
  * `journey.user.exited` per entry that ended. With the effects the walk ran in the same transaction, a
  * step's effect and the move past it commit together or not at all.
  */
-export async function writeMoves(ctx: AppContext, { moves, now }: { moves: Move[]; now: Date }): Promise<void> {
+export async function writeMoves(
+  ctx: AppContext,
+  { moves, now, shard }: { moves: Move[]; now: Date; shard?: number },
+): Promise<void> {
   if (!moves.length) return;
   const at = sql`${now.toISOString()}::timestamptz`;
   const ends = moves.map(({ entry: e, end }) => ({
@@ -64,13 +68,51 @@ export async function writeMoves(ctx: AppContext, { moves, now }: { moves: Move[
   const byProject = new Map<string, Move[]>();
   for (const m of moves)
     if (m.end.state === "exited") byProject.set(m.entry.projectId, [...(byProject.get(m.entry.projectId) ?? []), m]);
-  for (const [projectId, exited] of byProject)
-    await recordSystemEvents(
-      systemContext(ctx.db, projectId),
-      exited.map(({ entry: e }) => ({
-        name: "journey.user.exited" as const,
-        userId: e.userId,
-        data: { journey_id: e.journeyId, journey_name: e.journeyName, entry_id: e.id, event_id: e.eventId },
-      })),
+  // The exits' events go to `events` and straight on to steps 2-4 in this transaction (bypassIntake), as
+  // the firing loop's do: a trip through `event_intake` and the drain would cost each exit two more
+  // writes and a claim, and a burst of due entries is mostly exits (docs/decisions/0025).
+  for (const [projectId, exited] of byProject) {
+    const pctx = systemContext(ctx.db, projectId);
+    await bypassIntake(pctx, () =>
+      recordSystemEvents(
+        pctx,
+        exited.map(({ entry: e }) => ({
+          name: "journey.user.exited" as const,
+          userId: e.userId,
+          data: { journey_id: e.journeyId, journey_name: e.journeyName, entry_id: e.id, event_id: e.eventId },
+        })),
+      ),
     );
+  }
+  if (rows.length) await countPasses(ctx, rows, shard ?? Math.floor(Math.random() * PASS_SHARDS));
+}
+
+/** Shards of each step's "passed" count that batches add to (any one of them): see countPasses. */
+const PASS_SHARDS = 8;
+
+/**
+ * Adds the steps passed to their journeys' per-step counts (journey_step_passes), the transaction's last
+ * statement so the counters' row locks are held only until its commit. The batch adds to one random
+ * shard in key order, so two claimers rarely wait for each other and never in a cycle. An edit passes its
+ * own shard (-1): it holds the journey's lock, and a pipeline step that holds a shard's counter may be
+ * waiting for that lock to enter users.
+ */
+async function countPasses(
+  ctx: AppContext,
+  rows: { project_id: string; journey_id: string; step_key: string }[],
+  shard: number,
+): Promise<void> {
+  const counts = new Map<string, { project_id: string; journey_id: string; step_key: string; n: number }>();
+  for (const r of rows) {
+    const k = `${r.project_id}/${r.journey_id}/${r.step_key}`;
+    const c = counts.get(k);
+    if (c) c.n++;
+    else counts.set(k, { project_id: r.project_id, journey_id: r.journey_id, step_key: r.step_key, n: 1 });
+  }
+  await ctx.db.execute(sql`
+    insert into journey_step_passes (project_id, journey_id, step_key, shard, passed)
+    select c.project_id, c.journey_id, c.step_key, ${shard}, c.n
+    from jsonb_to_recordset(${JSON.stringify([...counts.values()])}::jsonb) as c(project_id uuid, journey_id uuid, step_key text, n int)
+    order by 1, 2, 3
+    on conflict (project_id, journey_id, step_key, shard) do update set passed = journey_step_passes.passed + excluded.passed`);
 }

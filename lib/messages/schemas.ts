@@ -15,6 +15,12 @@ export const templateVariant = z
   .strictObject({ subject: part.optional(), text: part.optional(), html: part.optional() })
   .meta({ id: "TemplateVariant", description: "A locale's parts; a part left out is the default's." });
 
+// Without its default: the update schema takes it as optional, and a default there would reset a
+// template's locales on every PATCH that leaves them out.
+const templateLocales = z
+  .record(localeKey, templateVariant)
+  .refine((r) => Object.keys(r).length <= 50, "at most 50 locales");
+
 const templateFields = {
   name: z.string().trim().min(1).max(100),
   channel: sendChannel,
@@ -29,10 +35,7 @@ const templateFields = {
   transactional: z.boolean().default(false).meta({
     description: "Receipts, password resets: exempt from subscriptions, frequency caps and quiet hours.",
   }),
-  locales: z
-    .record(localeKey, templateVariant)
-    .refine((r) => Object.keys(r).length <= 50, "at most 50 locales")
-    .default({}),
+  locales: templateLocales.default({}),
 };
 
 export const createTemplateBody = z.strictObject(templateFields).meta({ id: "CreateTemplate" });
@@ -45,7 +48,7 @@ export const updateTemplateBody = z
     html: part.optional(),
     subscription_group: templateFields.subscription_group,
     transactional: z.boolean().optional(),
-    locales: templateFields.locales.optional(),
+    locales: templateLocales.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({ id: "UpdateTemplate", description: "The fields to change; what is omitted is kept. The channel is fixed." });

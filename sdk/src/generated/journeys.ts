@@ -1021,10 +1021,12 @@ export interface components {
             entrances: components["schemas"]["JourneyEntrance"][];
             steps: components["schemas"]["JourneyStep"][];
             paused: boolean;
-            /** @description Per step key: entries at the step now, and entries that passed it in all. */
+            /** @description Per step key: entries at the step now (counted up to 10,000), and entries that passed it in all. */
             step_counts: {
                 [key: string]: {
                     waiting: number;
+                    /** @description More entries are at the step than `waiting` (10,000). */
+                    waiting_capped: boolean;
                     passed: number;
                 };
             };

@@ -2538,8 +2538,7 @@ export interface components {
             /** @description The subscription group (id or name) the messages belong to; required unless `transactional`. */
             subscription_group?: string | null;
             transactional?: boolean;
-            /** @default {} */
-            locales: {
+            locales?: {
                 [key: string]: components["schemas"]["TemplateVariant"];
             };
         };
