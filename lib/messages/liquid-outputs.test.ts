@@ -41,14 +41,14 @@ const templates = [
 ];
 
 describe("simple outputs rendered without liquidjs's generators", () => {
-  for (const escape of [false, true]) {
+  for (const html of [false, true]) {
     const options = {
       ownPropertyOnly: true,
       strictFilters: true,
       memoryLimit: 10_000_000,
-      ...(escape ? { outputEscape: "escape" as const } : {}),
+      ...(html ? { outputEscape: "escape" as const } : {}),
     };
-    it(`render exactly as liquidjs does${escape ? " with HTML escaping" : ""}`, () => {
+    it(`render exactly as liquidjs does${html ? " with HTML escaping" : ""}`, () => {
       const plain = new Liquid(options);
       const fast = new Liquid(options);
       let sped = 0;
