@@ -24,6 +24,12 @@ export type Delivery =
 /** Attempts before a transiently failing message fails for good (MESSAGES_MAX_ATTEMPTS). */
 export const maxAttempts = () => Number(process.env.MESSAGES_MAX_ATTEMPTS ?? 8);
 
+/**
+ * Renders that ran out of time before a message fails for good (MESSAGES_TEMPLATE_ATTEMPTS): enough for
+ * a busy moment to pass, few enough that a template that always runs too long stops soon.
+ */
+export const maxTemplateAttempts = () => Number(process.env.MESSAGES_TEMPLATE_ATTEMPTS ?? 3);
+
 /** Backoff after the n-th failed attempt: 30 s doubling, at most an hour (MESSAGES_RETRY_BASE_MS shrinks it). */
 export function retryDelayMs(n: number): number {
   const base = Number(process.env.MESSAGES_RETRY_BASE_MS ?? 30_000);
@@ -50,7 +56,26 @@ export async function deliver(
     rendered = renderMessage(f, origin);
   } catch (err) {
     const where = err instanceof TemplateError && err.line !== null ? ` (line ${err.line}, column ${err.column})` : "";
-    return { kind: "final", state: "failed", reason: `template: ${(err as Error).message}${where}`, recipient: to };
+    const reason = `template: ${(err as Error).message}${where}`;
+    // Counted as an attempt, so the bound holds across workers and restarts.
+    if (err instanceof TemplateError && err.timedOut) {
+      const attempt = f.attempts + 1;
+      if (attempt < maxTemplateAttempts())
+        return {
+          kind: "later",
+          at: new Date(Date.now() + retryDelayMs(attempt)),
+          reason: `${reason}; retrying (attempt ${attempt} of ${maxTemplateAttempts()})`,
+          attempted: true,
+        };
+      return {
+        kind: "final",
+        state: "failed",
+        reason: `${reason} on each of ${attempt} attempts: the template takes too long to render`,
+        recipient: to,
+        attempted: true,
+      };
+    }
+    return { kind: "final", state: "failed", reason, recipient: to };
   }
   const shown = { recipient: to, subject: f.channel === "email" ? rendered.subject : null, locale: rendered.locale };
   let sent: Awaited<ReturnType<typeof sendRendered>>;

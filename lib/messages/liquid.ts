@@ -26,6 +26,9 @@ export const liquid = new Liquid(options);
 /** For `html`: every output is HTML-escaped (a user's data cannot add markup); `| raw` opts out. */
 const liquidHtml = new Liquid({ ...options, outputEscape: "escape" });
 
+/** liquidjs's message when a render runs past `renderLimit`. */
+const TIME_LIMIT = "template render limit exceeded";
+
 export class TemplateError extends Error {
   constructor(
     message: string,
@@ -33,6 +36,14 @@ export class TemplateError extends Error {
     readonly column: number | null,
   ) {
     super(message);
+  }
+
+  /**
+   * The render ran out of time. The limit is wall-clock, so a starved worker can hit it with a sound
+   * template: unlike a syntax, memory or output error this may pass on another try.
+   */
+  get timedOut(): boolean {
+    return this.message.includes(TIME_LIMIT);
   }
 }
 
