@@ -131,6 +131,11 @@ export const messages = pgTable(
     journeyData: jsonb().$type<Record<string, unknown>>(),
     nextAttemptAt: timestamptz().notNull().defaultNow(),
     leaseUntil: timestamptz(),
+    /**
+     * When a sender took one of the user's frequency-cap slots for it (reserve-cap-slot.ts), set once,
+     * under a lock per (project, user, channel): a queued message holding a slot counts against the cap.
+     */
+    capReservedAt: timestamptz(),
     createdAt: createdAt(),
     finishedAt: timestamptz(),
   },

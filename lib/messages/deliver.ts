@@ -2,6 +2,7 @@ import type { AppContext } from "@/lib/access/context";
 import { TemplateError } from "./liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "./render-message";
+import { reserveCapSlot } from "./reserve-cap-slot";
 import { contactOf, decideSkip, type SendFacts } from "./send-facts";
 import { sendRendered } from "./send-rendered";
 
@@ -76,6 +77,24 @@ export async function deliver(
       };
     }
     return { kind: "final", state: "failed", reason, recipient: to };
+  }
+  // The cap was read when the message was claimed; the slot is taken now, under a lock, so two sends to
+  // one user at once cannot both pass it.
+  if (!f.transactional && f.frequency_cap?.[f.channel] && !f.cap_reserved) {
+    const reserved = await reserveCapSlot(ctx, {
+      projectId: f.project_id,
+      id: f.id,
+      userId: f.user_id,
+      channel: f.channel,
+    }).catch(() => null);
+    if (reserved === null)
+      return {
+        kind: "later",
+        at: new Date(Date.now() + retryDelayMs(1)),
+        reason: "cap check failed",
+        attempted: false,
+      };
+    if (!reserved) return { kind: "final", state: "skipped", reason: "frequency_cap" };
   }
   const shown = { recipient: to, subject: f.channel === "email" ? rendered.subject : null, locale: rendered.locale };
   let sent: Awaited<ReturnType<typeof sendRendered>>;

@@ -13,7 +13,10 @@ export interface RenderedMessage {
   unsubscribeUrl: string | null;
 }
 
-type RenderFacts = Omit<SendFacts, "attempts" | "opted_out" | "recent" | "broadcast_state" | "policy" | "sub_state">;
+type RenderFacts = Omit<
+  SendFacts,
+  "attempts" | "opted_out" | "recent" | "cap_reserved" | "broadcast_state" | "policy" | "sub_state"
+>;
 
 /** The variables a template sees: plain data objects, looked up by own property only (liquid.ts). */
 export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | null; preferencesUrl: string }) {

@@ -94,6 +94,26 @@ describe("sending", () => {
     await api("PATCH", p.admin(""), { key: p.keys.admin, body: { frequency_cap: null } });
   });
 
+  it("holds the frequency cap when sends to one user run at once", async () => {
+    const templateId = await template({ subject: "Capped", text: "c" });
+    const user = await newUser();
+    await api("PATCH", p.admin(""), {
+      key: p.keys.admin,
+      body: { frequency_cap: { email: { count: 2, per: "1 day" } } },
+    });
+    try {
+      // Six sends in six transactions at once: all are queued (none is sent yet), and the sender holds
+      // them together, so only taking a slot at send time under a lock can keep it to two.
+      const queued = await Promise.all(Array.from({ length: 6 }, () => queue({ templateId, userId: user.id })));
+      const rows = await Promise.all(queued.map((m) => finalRow(m.id)));
+      expect(rows.filter((r) => r.state === "sent")).toHaveLength(2);
+      expect(rows.filter((r) => r.state === "skipped").map((r) => r.reason)).toEqual(Array(4).fill("frequency_cap"));
+      expect(sink.to(user.email!)).toHaveLength(2);
+    } finally {
+      await api("PATCH", p.admin(""), { key: p.keys.admin, body: { frequency_cap: null } });
+    }
+  });
+
   it("waits out quiet hours in the user's time zone instead of dropping the message", async () => {
     // A window covering every hour but the next one, read in the user's zone: now is always inside it.
     const zone = "Pacific/Auckland";

@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "cap_reserved_at" timestamp with time zone;
