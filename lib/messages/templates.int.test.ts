@@ -18,6 +18,9 @@ import {
  * Templates: compiled on save, and the engine's limits at send time (a hostile template stops with a
  * clear reason and the worker goes on; a render out of time is retried, a bounded number of times).
  */
+// Small test-send budgets, read by this file's server.
+process.env.RATE_LIMIT_TEST_SENDS = "4/3600";
+process.env.RATE_LIMIT_TEST_SENDS_TO = "2/3600";
 // Retries 2 s apart, so a test can change a user between a first attempt and its retry.
 useMessagesProject("relay_messages_templates", { MESSAGES_RETRY_BASE_MS: "2000" });
 
@@ -132,5 +135,37 @@ describe("templates", () => {
     expect(row.reason).toMatch(/render limit exceeded.* on each of 3 attempts: the template takes too long to render$/);
     expect(sink.to(hostile.email!)).toHaveLength(0);
     expect(worker.child.exitCode).toBeNull();
+  });
+
+  it("limits test sends per recipient and per project with a 429 problem and Retry-After", async () => {
+    // Test sends leave from the server (the worker sends the rest): through a provider on the sink.
+    const provider = await api("POST", p.admin("/providers"), {
+      key: p.keys.admin,
+      body: {
+        channel: "email",
+        kind: "smtp",
+        name: "Sink",
+        url: `smtp://127.0.0.1:${sink.port}`,
+        from: "t@relay.example.test",
+      },
+    });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const templateId = await template({ subject: "Test {{ user.email }}", text: "t" });
+    const send = (to: string) =>
+      api("POST", p.admin(`/templates/${templateId}/test`), { key: p.keys.editor, body: { to } });
+    const inbox = `inbox-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    for (let i = 0; i < 2; i++) expect((await send(inbox)).body).toMatchObject({ sent: true });
+    const third = await send(inbox.toUpperCase());
+    expect(third.status).toBe(429);
+    expect(third.headers.get("content-type")).toContain("application/problem+json");
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(third.body.detail).toMatch(/test sends to this address/);
+    expect(sink.to(inbox)).toHaveLength(2);
+    // Every request counts against the project's four, a refused one too: one more is allowed.
+    const other = `other-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    expect((await send(other)).status).toBe(200);
+    const fifth = await send(`third-${crypto.randomUUID().slice(0, 8)}@example.com`);
+    expect(fifth.status).toBe(429);
+    expect(fifth.body.detail).toMatch(/test sends for this project/);
   });
 });
