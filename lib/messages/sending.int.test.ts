@@ -157,4 +157,35 @@ describe("sending", () => {
     expect(row.state).toBe("failed");
     expect(row.reason).toMatch(/550.*no such mailbox/);
   });
+
+  it("shows the user's messages in their timeline: sent, and skipped with the reason", async () => {
+    const user = await newUser();
+    const name = `Timeline ${crypto.randomUUID().slice(0, 8)}`;
+    const templateId = await template({ name, subject: "T", text: "t" });
+    const sent = await queue({ templateId, userId: user.id });
+    expect((await finalRow(sent.id)).state).toBe("sent");
+    await api("POST", p.client("/users/subscriptions"), {
+      key: p.keys.client,
+      body: {
+        identifier: [{ external_id: user.externalId }],
+        subscriptions: [{ group: "News", state: "unsubscribed" }],
+      },
+    });
+    const skipped = await queue({ templateId, userId: user.id });
+    expect(skipped.state).toBe("skipped");
+    const res = await api("GET", p.admin(`/users/${user.id}/timeline?limit=50`), { key: p.keys.support });
+    expect(res.status).toBe(200);
+    const messages = res.body.data.filter((i: { kind: string }) => i.kind === "message");
+    expect(messages.map((i: { title: string }) => i.title)).toEqual([
+      `${name} (email): skipped (unsubscribed)`,
+      `${name} (email): sent`,
+    ]);
+    expect(messages[0].id).toBe(skipped.id);
+    expect(messages[1].detail).toMatchObject({
+      message_id: sent.id,
+      state: "sent",
+      recipient: user.email,
+      attempts: 1,
+    });
+  });
 });
