@@ -56,7 +56,8 @@ export function trackLinks(
     const plain = url.replace(/&amp;/g, "&");
     if (plain.startsWith(`${claim.origin}/`)) return whole;
     try {
-      if (new URL(plain).username || new URL(plain).password) return whole;
+      const u = new URL(plain);
+      if (u.username || u.password) return whole;
     } catch {
       return whole;
     }
