@@ -1,4 +1,5 @@
 import type { AppContext } from "@/lib/access/context";
+import { log } from "@/lib/observability/logger";
 import { TemplateError } from "./liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "./render-message";
@@ -86,7 +87,10 @@ export async function deliver(
       id: f.id,
       userId: f.user_id,
       channel: f.channel,
-    }).catch(() => null);
+    }).catch((err: unknown) => {
+      log.error({ err, message: f.id }, "taking a frequency-cap slot failed; the message is due again after a backoff");
+      return null;
+    });
     if (reserved === null)
       return {
         kind: "later",
