@@ -9,13 +9,15 @@ import { withTransaction } from "@/lib/db/transaction";
  * over a message `m` and its project `p`.
  */
 export const capSlotsHeld = sql`(
-  select count(*)::int from messages r
-  join message_templates rt on rt.project_id = r.project_id and rt.id = r.template_id
-  where r.project_id = m.project_id and r.user_id = m.user_id and r.channel = m.channel
-    and not rt.transactional and r.id <> m.id
-    and ((r.state = 'sent' and r.created_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval
-        and r.finished_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval)
-      or (r.state = 'queued' and r.cap_reserved_at is not null)))`;
+  (select count(*)::int from messages r
+    join message_templates rt on rt.project_id = r.project_id and rt.id = r.template_id
+    where r.project_id = m.project_id and r.user_id = m.user_id and r.channel = m.channel
+      and not rt.transactional and r.id <> m.id and r.state = 'sent'
+      and r.created_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval
+      and r.finished_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval)
+  + (select count(*)::int from messages r
+    where r.project_id = m.project_id and r.user_id = m.user_id and r.channel = m.channel
+      and r.id <> m.id and r.state = 'queued' and r.cap_reserved_at is not null))`;
 
 /**
  * Takes one of the user's frequency-cap slots on the channel for this message, or answers false when
