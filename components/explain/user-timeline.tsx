@@ -17,6 +17,7 @@ const DOT: Record<TimelineItem["kind"], string> = {
   schedule_fired: "bg-amber-500",
   subscription_changed: "bg-fuchsia-500",
   delivery: "bg-teal-500",
+  message: "bg-rose-500",
 };
 const KIND: Record<TimelineItem["kind"], string> = {
   event: "event",
@@ -28,6 +29,7 @@ const KIND: Record<TimelineItem["kind"], string> = {
   schedule_fired: "schedule",
   subscription_changed: "subscription",
   delivery: "delivery",
+  message: "message",
 };
 
 /** A user's story, newest first, 25 items a page with "Show older". */

@@ -131,6 +131,11 @@ export const messages = pgTable(
     journeyData: jsonb().$type<Record<string, unknown>>(),
     nextAttemptAt: timestamptz().notNull().defaultNow(),
     leaseUntil: timestamptz(),
+    /**
+     * When a sender took one of the user's frequency-cap slots for it (reserve-cap-slot.ts), set once,
+     * under a lock per (project, user, channel): a queued message holding a slot counts against the cap.
+     */
+    capReservedAt: timestamptz(),
     createdAt: createdAt(),
     finishedAt: timestamptz(),
   },
@@ -142,6 +147,10 @@ export const messages = pgTable(
     // A broadcast is done when none of its messages is queued: found without reading its final ones.
     index("messages_broadcast_queued_idx").on(t.projectId, t.broadcastId).where(sql`${t.state} = 'queued'`),
     index("messages_user_idx").on(t.projectId, t.userId, t.createdAt),
+    // The queued messages holding a user's frequency-cap slots, found without reading the user's history.
+    index("messages_cap_held_idx")
+      .on(t.projectId, t.userId)
+      .where(sql`${t.state} = 'queued' and ${t.capReservedAt} is not null`),
     index("messages_template_idx").on(t.projectId, t.templateId, t.id),
     belongsTo(t.projectId, t.templateId, messageTemplates),
     belongsTo(t.projectId, t.userId, users),

@@ -74,6 +74,8 @@ beforeAll(async () => {
     values (${projectId}, 'plans', 'https://hooks.example.com/x', '{*}', 'sealed') returning id`);
   const [group] = await g.execute(dsql`insert into subscription_groups (project_id, name, channel)
     values (${projectId}, 'plans', 'email') returning id`);
+  const [template] = await g.execute(dsql`insert into message_templates (project_id, name, channel, transactional)
+    values (${projectId}, 'plans', 'email', true) returning id`);
   const every = (i: string) => dsql.raw(`now() - make_interval(mins => ${i} * 5)`);
   for (const [user, n] of [
     [SMALL, 200],
@@ -100,9 +102,14 @@ beforeAll(async () => {
       insert into destination_deliveries (project_id, destination_id, event_id, event_name, user_id, payload, state, created_at)
       select ${projectId}::uuid, ${dest!.id as string}::uuid, gen_random_uuid(), 'Purchased', ${user}::uuid, '{}', 'delivered', ${every("i")}
       from generate_series(1, ${n}) i`);
+    await g.execute(dsql`
+      insert into messages (project_id, template_id, user_id, channel, state, reason, journey_entry_id, journey_step_key, created_at)
+      select ${projectId}::uuid, ${template!.id as string}::uuid, ${user}::uuid, 'email', 'skipped', 'frequency_cap',
+        gen_random_uuid(), 'send', ${every("i")}
+      from generate_series(1, ${n}) i`);
   }
   await g.execute(
-    dsql`vacuum analyze events, list_changes, journey_entries, journey_entry_steps, subscription_changes, destination_deliveries`,
+    dsql`vacuum analyze events, list_changes, journey_entries, journey_entry_steps, subscription_changes, destination_deliveries, messages`,
   );
 }, 180_000);
 afterAll(() => plans.close());

@@ -167,12 +167,15 @@ export const TIMELINE_KINDS = [
   "schedule_fired",
   "subscription_changed",
   "delivery",
+  "message",
 ] as const;
 
 export const timelineItem = z
   .object({
     at: z.iso.datetime(),
-    id: z.uuid().meta({ description: "The row's id (event, list change, journey entry, subscription change)." }),
+    id: z
+      .uuid()
+      .meta({ description: "The row's id (event, list change, journey entry, subscription change, message)." }),
     kind: z.enum(TIMELINE_KINDS),
     title: z.string().meta({ description: "One line saying what happened." }),
     event_id: z.uuid().nullable().meta({ description: "The event this item is, or that caused it." }),

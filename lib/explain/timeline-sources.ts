@@ -154,4 +154,24 @@ export const TIMELINE_SOURCES: {
         join: sql`left join destinations d on d.project_id = x.project_id and d.id = x.destination_id`,
       }),
   },
+  {
+    // E-mail and SMS messages to the user (journey steps, broadcasts), at the time each was made, with
+    // its state now and why it was skipped or failed (messages_user_idx).
+    name: "messages",
+    query: (ctx, userId, c, limit) =>
+      newestJoined(ctx, userId, c, limit, {
+        table: "messages",
+        time: "created_at",
+        select: sql`'message' as kind,
+          coalesce(t.name, 'A deleted template') || ' (' || x.channel || '): ' || x.state
+            || coalesce(' (' || x.reason || ')', '') as title,
+          null::uuid as event_id,
+          jsonb_build_object('message_id', x.id, 'template_id', x.template_id, 'template_name', t.name,
+            'channel', x.channel, 'state', x.state, 'reason', x.reason, 'attempts', x.attempts,
+            'recipient', x.recipient, 'subject', x.subject, 'broadcast_id', x.broadcast_id,
+            'journey_entry_id', x.journey_entry_id, 'journey_step_key', x.journey_step_key,
+            'finished_at', x.finished_at) as detail`,
+        join: sql`left join message_templates t on t.project_id = x.project_id and t.id = x.template_id`,
+      }),
+  },
 ];

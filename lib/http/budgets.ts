@@ -28,6 +28,9 @@ export const BUDGETS = {
   /** Sign-in mail per caller address, and per recipient address: an inbox cannot be flooded. */
   signInPerAddress: () => fromEnv("RATE_LIMIT_SIGNIN_IP", perWindow(20, 3600)),
   signInPerRecipient: () => fromEnv("RATE_LIMIT_SIGNIN_EMAIL", perWindow(5, 3600)),
+  /** A template's test send (real mail or SMS to any address) per project, and per recipient address. */
+  testSendsPerProject: () => fromEnv("RATE_LIMIT_TEST_SENDS", perWindow(60, 3600)),
+  testSendsPerRecipient: () => fromEnv("RATE_LIMIT_TEST_SENDS_TO", perWindow(10, 3600)),
 };
 
 /** One request from the caller's address on an unauthenticated door; returns the headers to send. */

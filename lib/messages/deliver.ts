@@ -1,7 +1,9 @@
 import type { AppContext } from "@/lib/access/context";
+import { log } from "@/lib/observability/logger";
 import { TemplateError } from "./liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "./render-message";
+import { reserveCapSlot } from "./reserve-cap-slot";
 import { contactOf, decideSkip, type SendFacts } from "./send-facts";
 import { sendRendered } from "./send-rendered";
 
@@ -23,6 +25,12 @@ export type Delivery =
 
 /** Attempts before a transiently failing message fails for good (MESSAGES_MAX_ATTEMPTS). */
 export const maxAttempts = () => Number(process.env.MESSAGES_MAX_ATTEMPTS ?? 8);
+
+/**
+ * Renders that ran out of time before a message fails for good (MESSAGES_TEMPLATE_ATTEMPTS): enough for
+ * a busy moment to pass, few enough that a template that always runs too long stops soon.
+ */
+export const maxTemplateAttempts = () => Number(process.env.MESSAGES_TEMPLATE_ATTEMPTS ?? 3);
 
 /** Backoff after the n-th failed attempt: 30 s doubling, at most an hour (MESSAGES_RETRY_BASE_MS shrinks it). */
 export function retryDelayMs(n: number): number {
@@ -50,7 +58,47 @@ export async function deliver(
     rendered = renderMessage(f, origin);
   } catch (err) {
     const where = err instanceof TemplateError && err.line !== null ? ` (line ${err.line}, column ${err.column})` : "";
-    return { kind: "final", state: "failed", reason: `template: ${(err as Error).message}${where}`, recipient: to };
+    const reason = `template: ${(err as Error).message}${where}`;
+    // Counted as an attempt, so the bound holds across workers and restarts.
+    if (err instanceof TemplateError && err.timedOut) {
+      const attempt = f.attempts + 1;
+      if (attempt < maxTemplateAttempts())
+        return {
+          kind: "later",
+          at: new Date(Date.now() + retryDelayMs(attempt)),
+          reason: `${reason}; retrying (attempt ${attempt} of ${maxTemplateAttempts()})`,
+          attempted: true,
+        };
+      return {
+        kind: "final",
+        state: "failed",
+        reason: `${reason} on each of ${attempt} attempts: the template takes too long to render`,
+        recipient: to,
+        attempted: true,
+      };
+    }
+    return { kind: "final", state: "failed", reason, recipient: to };
+  }
+  // The cap was read when the message was claimed; the slot is taken now, under a lock, so two sends to
+  // one user at once cannot both pass it.
+  if (!f.transactional && f.frequency_cap?.[f.channel] && !f.cap_reserved) {
+    const reserved = await reserveCapSlot(ctx, {
+      projectId: f.project_id,
+      id: f.id,
+      userId: f.user_id,
+      channel: f.channel,
+    }).catch((err: unknown) => {
+      log.error({ err, message: f.id }, "taking a frequency-cap slot failed; the message is due again after a backoff");
+      return null;
+    });
+    if (reserved === null)
+      return {
+        kind: "later",
+        at: new Date(Date.now() + retryDelayMs(1)),
+        reason: "cap check failed",
+        attempted: false,
+      };
+    if (!reserved) return { kind: "final", state: "skipped", reason: "frequency_cap" };
   }
   const shown = { recipient: to, subject: f.channel === "email" ? rendered.subject : null, locale: rendered.locale };
   let sent: Awaited<ReturnType<typeof sendRendered>>;

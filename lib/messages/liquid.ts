@@ -1,5 +1,6 @@
 import { Liquid, type Template } from "liquidjs";
 import { Invalid } from "@/lib/http/errors";
+import { speedUpOutputs } from "./liquid-outputs";
 
 /** The largest template part accepted (characters): also liquidjs's parse limit. */
 export const MAX_TEMPLATE_CHARS = 100_000;
@@ -25,6 +26,9 @@ export const liquid = new Liquid(options);
 /** For `html`: every output is HTML-escaped (a user's data cannot add markup); `| raw` opts out. */
 const liquidHtml = new Liquid({ ...options, outputEscape: "escape" });
 
+/** liquidjs's message when a render runs past `renderLimit`. */
+const TIME_LIMIT = "template render limit exceeded";
+
 export class TemplateError extends Error {
   constructor(
     message: string,
@@ -32,6 +36,14 @@ export class TemplateError extends Error {
     readonly column: number | null,
   ) {
     super(message);
+  }
+
+  /**
+   * The render ran out of time. The limit is wall-clock, so a starved worker can hit it with a sound
+   * template: unlike a syntax, memory or output error this may pass on another try.
+   */
+  get timedOut(): boolean {
+    return this.message.includes(TIME_LIMIT);
   }
 }
 
@@ -60,26 +72,37 @@ export function compilePart(source: string, path: string): Template[] {
   }
 }
 
-const cache = new Map<string, Template[]>();
+// Apart per engine and per kind of key, so a template whose text happens to spell another's key never
+// gets its compiled parts.
+const caches = new Map<string, Map<string, Template[]>>();
 
-/** Parsed once per source text and engine (templates are re-read, not re-parsed, for every message). */
-function parsed(engine: Liquid, key: string, source: string): Template[] {
+/**
+ * Parsed once per engine and key (a template's id, version, variant and part when the caller has them,
+ * else the source text itself): templates are re-read, not re-parsed, for every message.
+ */
+function parsed(engine: Liquid, kind: string, key: string, source: string): Template[] {
+  let cache = caches.get(kind);
+  if (!cache) caches.set(kind, (cache = new Map()));
   let t = cache.get(key);
   if (!t) {
-    t = engine.parse(source);
+    t = speedUpOutputs(engine.parse(source), engine);
     if (cache.size > 2_000) cache.clear();
     cache.set(key, t);
   }
   return t;
 }
 
-/** Renders one part synchronously (no async filters are registered); a limit hit is a TemplateError. */
-export function renderPart(source: string, scope: object, opts: { html?: boolean } = {}): string {
+/**
+ * Renders one part synchronously (no async filters are registered); a limit hit is a TemplateError.
+ * `key` names this exact source (it must change whenever the source does: the template's updated_at).
+ */
+export function renderPart(source: string, scope: object, opts: { html?: boolean; key?: string } = {}): string {
   if (!source) return "";
   const engine = opts.html ? liquidHtml : liquid;
   let out: string;
   try {
-    out = engine.renderSync(parsed(engine, (opts.html ? "h:" : "t:") + source, source), scope) as string;
+    const kind = `${opts.html ? "html" : "text"}/${opts.key ? "key" : "source"}`;
+    out = engine.renderSync(parsed(engine, kind, opts.key ?? source, source), scope) as string;
   } catch (err) {
     const { line, column } = positionOf(err);
     throw new TemplateError(cleanMessage(err), line, column);

@@ -1,4 +1,5 @@
 import { linkToken } from "@/lib/links/tokens";
+import { withSigningSecret } from "@/lib/signing/secret";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
 import { renderPart } from "./liquid";
 import type { SendFacts } from "./send-facts";
@@ -12,7 +13,10 @@ export interface RenderedMessage {
   unsubscribeUrl: string | null;
 }
 
-type RenderFacts = Omit<SendFacts, "attempts" | "opted_out" | "recent" | "broadcast_state" | "policy" | "sub_state">;
+type RenderFacts = Omit<
+  SendFacts,
+  "attempts" | "opted_out" | "recent" | "cap_reserved" | "broadcast_state" | "policy" | "sub_state"
+>;
 
 /** The variables a template sees: plain data objects, looked up by own property only (liquid.ts). */
 export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | null; preferencesUrl: string }) {
@@ -46,39 +50,49 @@ export function trackLinks(
   html: string,
   claim: { origin: string; projectId: string; campaignId: string; userId: string },
 ) {
+  // A link repeated in the message (a header and a footer button) is signed once.
+  const signed = new Map<string, string>();
   return html.replace(HREF, (whole, head: string, quote: string, url: string) => {
     const plain = url.replace(/&amp;/g, "&");
     if (plain.startsWith(`${claim.origin}/`)) return whole;
     try {
-      if (new URL(plain).username || new URL(plain).password) return whole;
+      const u = new URL(plain);
+      if (u.username || u.password) return whole;
     } catch {
       return whole;
     }
-    const token = linkToken({
-      projectId: claim.projectId,
-      campaignId: claim.campaignId,
-      userId: claim.userId,
-      url: plain,
-    });
+    let token = signed.get(plain);
+    if (!token) {
+      token = linkToken({ projectId: claim.projectId, campaignId: claim.campaignId, userId: claim.userId, url: plain });
+      signed.set(plain, token);
+    }
     return `${head}${quote}${claim.origin}/l/${token}${quote}`;
   });
 }
 
 /** Renders a message's subject, text and html for its user (throws TemplateError on a limit or error). */
 export function renderMessage(f: RenderFacts, origin: string): RenderedMessage {
+  return withSigningSecret(() => render(f, origin));
+}
+
+function render(f: RenderFacts, origin: string): RenderedMessage {
   const unsubscribeUrl = f.group_id
     ? origin + unsubscribePath(unsubscribeToken({ projectId: f.project_id, userId: f.user_id, groupId: f.group_id }))
     : null;
   const preferencesUrl = origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id }));
   const scope = templateScope(f, { unsubscribeUrl, preferencesUrl });
   const v = variantFor(f, f.locale);
-  const html = renderPart(v.html, scope, { html: true });
+  // Compiled parts are cached by template and version (updated_at, to the microsecond, changes with every
+  // edit); facts without a version (a test send's empty user) are cached by their text.
+  const key = (part: string) =>
+    f.template_updated_at ? `${f.template_id}/${f.template_updated_at}/${v.locale ?? ""}/${part}` : undefined;
+  const html = renderPart(v.html, scope, { html: true, key: key("html") });
   return {
     locale: v.locale,
-    subject: renderPart(v.subject, scope)
+    subject: renderPart(v.subject, scope, { key: key("subject") })
       .replace(/[\r\n]+/g, " ")
       .trim(),
-    text: renderPart(v.text, scope),
+    text: renderPart(v.text, scope, { key: key("text") }),
     html: html
       ? trackLinks(html, {
           origin,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { AppContext } from "@/lib/access/context";
 import type { SendChannel, TemplateVariant } from "@/db/schema";
 import { queryRows } from "@/lib/db/sql";
+import { capSlotsHeld } from "./reserve-cap-slot";
 
 /** Everything deciding and rendering one message needs, read for a batch of messages in one statement. */
 export interface SendFacts {
@@ -35,8 +36,14 @@ export interface SendFacts {
   policy: "opt_out" | "opt_in";
   sub_state: "subscribed" | "unsubscribed" | null;
   opted_out: boolean;
-  /** Messages of non-transactional templates sent to the user on this channel within the cap's window. */
+  /**
+   * Messages of non-transactional templates sent to the user on this channel within the cap's window, and
+   * queued ones holding a cap slot (reserve-cap-slot.ts). An early answer: the slot itself is taken under
+   * a lock just before sending.
+   */
   recent: number;
+  /** This message already holds a cap slot (a retry). */
+  cap_reserved: boolean;
   broadcast_state: string | null;
   broadcast_rate: number | null;
 }
@@ -71,7 +78,8 @@ export async function loadPreviewFacts(
     db,
     factsOf(sql`(select ${input.projectId}::uuid as project_id, gen_random_uuid() as id, ${input.userId}::uuid as user_id,
       t.channel, t.id as template_id, null::uuid as broadcast_id, null::uuid as journey_entry_id,
-      null::text as journey_step_key, ${JSON.stringify(input.context)}::jsonb as journey_data, 0 as attempts
+      null::text as journey_step_key, ${JSON.stringify(input.context)}::jsonb as journey_data, 0 as attempts,
+      null::timestamptz as cap_reserved_at
       from message_templates t where t.project_id = ${input.projectId}::uuid and t.id = ${input.templateId}::uuid)`),
   );
   return f ?? null;
@@ -81,7 +89,7 @@ export async function loadPreviewFacts(
 function factsOf(source: ReturnType<typeof sql>) {
   return sql`
     select m.project_id, m.id, m.user_id, m.channel, m.template_id, m.broadcast_id, m.journey_entry_id,
-      m.journey_step_key, m.journey_data, m.attempts,
+      m.journey_step_key, m.journey_data, m.attempts, m.cap_reserved_at is not null as cap_reserved,
       u.email, u.phone, u.locale, u.timezone, u.data as user_data,
       coalesce((select json_agg(json_build_object('source', i.source, 'external_id', i.external_id) order by i.source)
         from user_identifiers i where i.project_id = m.project_id and i.user_id = m.user_id), '[]') as identifiers,
@@ -94,12 +102,7 @@ function factsOf(source: ReturnType<typeof sql>) {
       us.state as sub_state,
       exists (select 1 from user_channel_opt_outs o where o.project_id = m.project_id and o.user_id = m.user_id
         and o.channel::text = m.channel) as opted_out,
-      case when p.frequency_cap ? m.channel and not t.transactional then (
-        select count(*)::int from messages r join message_templates rt on rt.project_id = r.project_id and rt.id = r.template_id
-        where r.project_id = m.project_id and r.user_id = m.user_id and r.channel = m.channel and r.state = 'sent'
-          and not rt.transactional and r.id <> m.id
-          and r.created_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval
-          and r.finished_at > now() - (p.frequency_cap -> m.channel ->> 'per')::interval)
+      case when p.frequency_cap ? m.channel and not t.transactional then ${capSlotsHeld}
       else 0 end as recent,
       b.state as broadcast_state, b.rate_per_second as broadcast_rate
     from ${source} m

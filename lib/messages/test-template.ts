@@ -106,6 +106,7 @@ const emptyFacts: Omit<
   sub_state: null,
   opted_out: false,
   recent: 0,
+  cap_reserved: false,
   broadcast_state: null,
   broadcast_rate: null,
 };

@@ -40,7 +40,9 @@ export async function updateTemplate(
         locales: next.locales,
         transactional: next.transactional,
         groupId,
-        updatedAt: sql`now()`,
+        // The clock, not the transaction's start: compiled templates are cached by this version, so two
+        // edits in one transaction must not share it.
+        updatedAt: sql`clock_timestamp()`,
       })
       .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, id)));
   } catch (err) {

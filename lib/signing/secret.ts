@@ -1,10 +1,25 @@
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { Unavailable } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
 
 /** Only for development and tests: links signed with it are forgeable by anyone who reads this file. */
 const DEV_SECRET = "relay-development-signing-secret-do-not-use-in-production";
 let warned = false;
+let pinned: string | undefined;
+
+/**
+ * Runs `fn` (synchronous) with the secret read once: a message signs several tokens, and reading the
+ * environment for each was a measurable part of rendering it.
+ */
+export function withSigningSecret<T>(fn: () => T): T {
+  if (pinned !== undefined) return fn();
+  pinned = signingSecret();
+  try {
+    return fn();
+  } finally {
+    pinned = undefined;
+  }
+}
 
 /**
  * The server secret behind every signed link (unsubscribe, preference center, tracked links):
@@ -13,6 +28,7 @@ let warned = false;
  * guessable key.
  */
 export function signingSecret(): string {
+  if (pinned !== undefined) return pinned;
   const secret = process.env.RELAY_SIGNING_SECRET || process.env.AUTH_SECRET;
   if (secret) {
     if (secret.length < 16)
@@ -33,7 +49,22 @@ export function signingSecret(): string {
   return DEV_SECRET;
 }
 
-/** One key per purpose, so a token minted for one use can never verify as another. */
-export function purposeKey(purpose: string): Buffer {
-  return createHmac("sha256", signingSecret()).update(`relay/${purpose}/v1`).digest();
+const derived = new Map<string, KeyObject>();
+
+/**
+ * One key per purpose, so a token minted for one use can never verify as another. Derived once per
+ * (secret, purpose) and kept as a KeyObject (importing a raw key on every MAC cost more than the MAC): a
+ * broadcast signs several tokens per message.
+ * Keyed by the secret too, so a changed secret (a rotation, a test) takes effect at once.
+ */
+export function purposeKey(purpose: string): KeyObject {
+  const secret = signingSecret();
+  const id = `${purpose}\u0000${secret}`;
+  let key = derived.get(id);
+  if (!key) {
+    key = createSecretKey(createHmac("sha256", secret).update(`relay/${purpose}/v1`).digest());
+    if (derived.size >= 64) derived.clear();
+    derived.set(id, key);
+  }
+  return key;
 }

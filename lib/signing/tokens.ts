@@ -10,7 +10,7 @@ export type TokenPurpose = "unsubscribe" | "preferences" | "link";
  */
 export function signToken(purpose: TokenPurpose, payload: Record<string, unknown>): string {
   const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
-  return `${body}.${mac(purpose, body).toString("base64url")}`;
+  return `${body}.${createHmac("sha256", purposeKey(purpose)).update(body).digest("base64url")}`;
 }
 
 /** The payload when the token is intact and for this purpose, else null. Never throws on bad input. */

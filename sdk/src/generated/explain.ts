@@ -532,11 +532,11 @@ export interface components {
             at: string;
             /**
              * Format: uuid
-             * @description The row's id (event, list change, journey entry, subscription change).
+             * @description The row's id (event, list change, journey entry, subscription change, message).
              */
             id: string;
             /** @enum {string} */
-            kind: "event" | "list_added" | "list_removed" | "journey_entered" | "journey_exited" | "journey_step" | "schedule_fired" | "subscription_changed" | "delivery";
+            kind: "event" | "list_added" | "list_removed" | "journey_entered" | "journey_exited" | "journey_step" | "schedule_fired" | "subscription_changed" | "delivery" | "message";
             /** @description One line saying what happened. */
             title: string;
             /**

@@ -1186,7 +1186,7 @@ export interface paths {
         put?: never;
         /**
          * Send one test rendering to an address now
-         * @description Rendered as `user_id` or an empty user, subject prefixed `[test]`, through the project's provider (or the deployment's SMTP_URL); not logged as a message and not retried. Role `editor` or above.
+         * @description Rendered as `user_id` or an empty user, subject prefixed `[test]`, through the project's provider (or the deployment's SMTP_URL); not logged as a message and not retried. Role `editor` or above. Limited per project (`RATE_LIMIT_TEST_SENDS`, 60 an hour) and per recipient (`RATE_LIMIT_TEST_SENDS_TO`, 10 an hour): past either, `429` with `Retry-After`.
          */
         post: {
             parameters: {

@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "cap_reserved_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "messages_cap_held_idx" ON "messages" USING btree ("project_id","user_id") WHERE "messages"."state" = 'queued' and "messages"."cap_reserved_at" is not null;
