@@ -17,7 +17,8 @@ const DOT: Record<TimelineItem["kind"], string> = {
   schedule_fired: "bg-amber-500",
   subscription_changed: "bg-fuchsia-500",
   delivery: "bg-teal-500",
-  message: "bg-rose-500",
+  // Not red: a message sent is not an error.
+  message: "bg-lime-500",
 };
 const KIND: Record<TimelineItem["kind"], string> = {
   event: "event",
