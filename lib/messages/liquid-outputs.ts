@@ -46,8 +46,11 @@ function readerOf(token: Token | undefined): ((ctx: Context) => unknown) | null 
 
 /** The plain evaluation of a value (`x.y | f: a`), or null when it is not of the simple kind. */
 function fastValue(v: unknown): ((ctx: Context) => unknown) | null {
-  const value = v as { initial: { postfix: Token[] }; filters: FilterImpl[] };
+  const value = v as { initial?: { postfix?: Token[] }; filters?: FilterImpl[] } | undefined;
+  // These are liquidjs's internals: if a release reshapes them, every output keeps liquidjs's own render.
+  if (!value?.initial || !Array.isArray(value.initial.postfix) || !Array.isArray(value.filters)) return null;
   if (value.initial.postfix.length !== 1) return null;
+  if (!value.filters.every((f) => typeof f?.handler === "function" && Array.isArray(f.args))) return null;
   const initial = readerOf(value.initial.postfix[0]);
   if (!initial) return null;
   const filters: { f: FilterImpl; args: { key: string | null; read: (ctx: Context) => unknown }[] }[] = [];
