@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_URL } from "../scripts/test/database";
+import { type CuttableProxy, cuttableProxy } from "../scripts/test/cuttable-proxy";
 
 /*
  * A transaction whose connection closes (the database killed, a failover) makes `sql.begin` reject, but its
@@ -13,8 +13,7 @@ import { ADMIN_URL } from "../scripts/test/database";
  */
 const real = new URL(ADMIN_URL);
 const database = `relay_txclose_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-const sockets = new Set<net.Socket>();
-let proxy: net.Server | undefined;
+let proxy: CuttableProxy | undefined;
 let sql: postgres.Sql | undefined;
 let admin: postgres.Sql;
 
@@ -36,39 +35,13 @@ afterAll(async () => {
 afterEach(async () => {
   await sql?.end({ timeout: 1 });
   sql = undefined;
-  for (const s of sockets) s.destroy();
-  sockets.clear();
-  await new Promise((r) => (proxy ? proxy.close(r) : r(undefined)));
+  await proxy?.close();
   proxy = undefined;
   await admin`truncate effects`;
 });
 
 function urlOf(host: string, port: number) {
   return `postgres://${real.username || "postgres"}@${host}:${port}/${database}`;
-}
-
-/** A port forwarding to the real server that keeps accepting, and a way to cut every connection through it. */
-async function cuttableServer() {
-  proxy = net.createServer((client) => {
-    const server = net.connect(Number(real.port || 5432), real.hostname);
-    for (const [a, b] of [
-      [client, server],
-      [server, client],
-    ] as const) {
-      sockets.add(a);
-      a.pipe(b);
-      a.on("error", () => b.destroy());
-      a.on("close", () => b.destroy());
-    }
-  });
-  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", r));
-  return {
-    port: (proxy.address() as net.AddressInfo).port,
-    cut() {
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-    },
-  };
 }
 
 function gate() {
@@ -94,7 +67,7 @@ async function committed() {
  * waits, and lets `meanwhile` use the pool (which connects again through the relay) before it resumes.
  */
 async function cutUnderTransaction(meanwhile: (sql: postgres.Sql) => Promise<unknown>) {
-  const server = await cuttableServer();
+  const server = (proxy = await cuttableProxy({ host: real.hostname, port: Number(real.port || 5432) }));
   const pool = postgres(urlOf("127.0.0.1", server.port), {
     max: 1,
     connect_timeout: 2,

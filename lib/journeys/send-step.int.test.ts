@@ -1,7 +1,6 @@
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
-import { SmtpSink } from "../../scripts/test/smtp-sink";
+import { SmtpSink, stallingSmtp } from "../../scripts/test/smtp-sink";
 import { startWorker, waitFor, type TestWorker } from "../../scripts/test/worker";
 
 /*
@@ -153,20 +152,10 @@ describe("a journey's send step", () => {
     // A second worker, the one to be killed, sending to an SMTP server that takes each message's data and
     // never answers: it is killed holding claimed messages the provider has (as after an acceptance not yet
     // recorded). Small batches keep many claims in flight; a short lease brings its messages back soon.
-    const held: string[] = [];
-    const staller = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData: (stream, session) => {
-        stream.resume();
-        stream.on("end", () => held.push(session.envelope.rcptTo[0]!.address));
-      },
-    });
-    await new Promise<void>((resolve) => staller.listen(0, "127.0.0.1", resolve));
-    const stallerPort = (staller.server.address() as { port: number }).port;
+    const staller = await stallingSmtp();
+    const held = staller.held;
     const env = {
-      SMTP_URL: `smtp://127.0.0.1:${stallerPort}`,
+      SMTP_URL: `smtp://127.0.0.1:${staller.port}`,
       JOURNEY_BATCH: "10",
       MESSAGES_MAX_IN_FLIGHT: "20",
       MESSAGES_LEASE_SECONDS: "5",

@@ -1,6 +1,6 @@
-import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
+import { stallingSmtp } from "../../scripts/test/smtp-sink";
 import { startWorker, waitFor } from "../../scripts/test/worker";
 import { newUser, p, sink, template, useMessagesProject, workerEnv } from "../../test/fixtures/messages";
 
@@ -81,21 +81,11 @@ describe("broadcasts", () => {
     // The worker to be killed sends to an SMTP server that takes each message's data and never answers:
     // it is killed holding claimed messages (as after a provider's acceptance not yet recorded), which
     // its short lease brings back to the surviving worker (the file's, sending to the sink).
-    const held: string[] = [];
-    const staller = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData: (stream, session) => {
-        stream.resume();
-        stream.on("end", () => held.push(session.envelope.rcptTo[0]!.address));
-      },
-    });
-    await new Promise<void>((resolve) => staller.listen(0, "127.0.0.1", resolve));
-    const stallerPort = (staller.server.address() as { port: number }).port;
+    const staller = await stallingSmtp();
+    const held = staller.held;
     const doomed = await startWorker(process.env.DATABASE_URL!, {
       ...workerEnv(),
-      SMTP_URL: `smtp://127.0.0.1:${stallerPort}`,
+      SMTP_URL: `smtp://127.0.0.1:${staller.port}`,
       MESSAGES_MAX_IN_FLIGHT: "20",
       MESSAGES_LEASE_SECONDS: "5",
       DATABASE_POOL_SIZE: "4",

@@ -1,7 +1,7 @@
-import net from "node:net";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN_URL } from "../../scripts/test/database";
+import { type CuttableProxy, cuttableProxy } from "../../scripts/test/cuttable-proxy";
 import { isDatabaseUnavailable } from "../db/errors";
 import { poolAdapter } from "./pool-adapter";
 
@@ -13,44 +13,18 @@ import { poolAdapter } from "./pool-adapter";
  * supervision that retries a lost job failed one time in `max`, for good.
  */
 const real = new URL(ADMIN_URL);
-const sockets = new Set<net.Socket>();
-let proxy: net.Server | undefined;
+let proxy: CuttableProxy | undefined;
 let sql: postgres.Sql | undefined;
 
 afterEach(async () => {
   await sql?.end({ timeout: 1 });
-  for (const s of sockets) s.destroy();
-  sockets.clear();
-  await new Promise((r) => (proxy ? proxy.close(r) : r(undefined)));
+  await proxy?.close();
+  proxy = undefined;
 });
-
-/** A port forwarding to the real server, and a way to cut every connection through it (the node lost). */
-async function cuttableServer() {
-  proxy = net.createServer((client) => {
-    const server = net.connect(Number(real.port || 5432), real.hostname);
-    for (const [a, b] of [
-      [client, server],
-      [server, client],
-    ] as const) {
-      sockets.add(a);
-      a.pipe(b);
-      a.on("error", () => b.destroy());
-      a.on("close", () => b.destroy());
-    }
-  });
-  await new Promise<void>((r) => proxy!.listen(0, "127.0.0.1", r));
-  return {
-    port: (proxy.address() as net.AddressInfo).port,
-    cut() {
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-    },
-  };
-}
 
 describe("the queue's pool adapter", () => {
   it("takes every later statement after a connection closed under one of its transactions", async () => {
-    const server = await cuttableServer();
+    const server = (proxy = await cuttableProxy({ host: real.hostname, port: Number(real.port || 5432) }));
     sql = postgres(`postgres://${real.username || "postgres"}@127.0.0.1:${server.port}/postgres`, {
       max: 2,
       connect_timeout: 2,

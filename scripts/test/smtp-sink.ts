@@ -77,3 +77,27 @@ export class SmtpSink {
     return this.mails.filter((m) => m.to.includes(address.toLowerCase()));
   }
 }
+
+/**
+ * An SMTP server on 127.0.0.1 that takes each message's data and never answers it: a worker sending
+ * through it holds its claimed messages (as after a provider's acceptance not yet recorded) until it is
+ * killed. `held` lists each message's first recipient as its data ended.
+ */
+export async function stallingSmtp(): Promise<{ port: number; held: string[]; close: () => void }> {
+  const held: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData: (stream, session) => {
+      stream.resume();
+      stream.on("end", () => held.push(session.envelope.rcptTo[0]!.address));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.server.address() as { port: number }).port,
+    held,
+    close: () => server.close(),
+  };
+}
