@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { api, sql } from "../../scripts/test/helpers";
+import { p, useJourneyProject } from "../../test/fixtures/journey-steps";
+
+/*
+ * Steps an editor gets wrong are refused with the bad step named by path, and nothing is written.
+ */
+// Refusals are answered by the web process alone: no worker.
+useJourneyProject("journey-steps-refused", { worker: false });
+
+describe("steps refused by path", () => {
+  const create = (steps: unknown[]) =>
+    api("POST", p.admin("/journeys"), {
+      key: p.keys.editor,
+      body: { name: "Bad", entrances: [{ kind: "event", event_name: "X" }], steps },
+    });
+  it.each([
+    ["an unknown next", [{ key: "a", kind: "delay", duration: "1 hour", next: "nope" }], "steps[0].next"],
+    [
+      "a cycle without a delay or wait",
+      [
+        { key: "a", kind: "update", data: { x: 1 } },
+        { key: "b", kind: "branch", rule: { property: { path: "email", op: "exists" } }, next: "a", else_next: "c" },
+        { key: "c", kind: "exit" },
+      ],
+      "steps[1].next",
+    ],
+    [
+      "an unreachable step",
+      [
+        { key: "a", kind: "exit" },
+        { key: "b", kind: "exit" },
+      ],
+      "steps[1]",
+    ],
+    [
+      "a duplicate key",
+      [
+        { key: "a", kind: "exit" },
+        { key: "a", kind: "exit" },
+      ],
+      "steps[1].key",
+    ],
+    ["a bad duration", [{ key: "a", kind: "delay", duration: "soon" }], "steps[0].duration"],
+    [
+      "a bad zone",
+      [{ key: "a", kind: "delay", until: { time: "09:00", timezone: "Mars/Olympus" } }],
+      "steps[0].until.timezone",
+    ],
+    ["a list of no one", [{ key: "a", kind: "wait", list: { list_id: crypto.randomUUID() } }], "steps[0].list.list_id"],
+  ])("refuses %s", async (_what, steps, path) => {
+    const before = await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`;
+    const r = await create(steps);
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.errors.map((e: any) => e.path)).toContain(path);
+    expect(await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`).toEqual(before);
+  });
+  it("accepts a cycle through a delay", async () => {
+    const r = await create([
+      { key: "a", kind: "delay", duration: "1 day" },
+      { key: "b", kind: "update", data: { y: 1 }, next: "a" },
+    ]);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+});
