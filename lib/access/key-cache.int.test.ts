@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { api, createTestProject, sql } from "../../scripts/test/helpers";
+import { api, createTestProject, ownDatabaseForFile, sql } from "../../scripts/test/helpers";
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const body = (id: string) => ({ identifier: [{ external_id: id }] });
 
 /**
- * The server keeps looked-up keys in memory (lib/access/key-cache.ts). These run against the shared test
- * server, whose cache keeps a key for the default 10 s.
+ * The server keeps looked-up keys in memory (lib/access/key-cache.ts), for the default 10 s. On a database
+ * and server of the file's own: any key change in the database drops every cached key (NOTIFY is per
+ * database), and other files create projects, and so keys, while these run.
  */
+ownDatabaseForFile("relay_key_cache");
 describe("API keys held in the web process", () => {
   it("are served from memory, and dropped by the change's NOTIFY long before the TTL", async () => {
     const p = await createTestProject("key-cache");

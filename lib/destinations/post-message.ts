@@ -6,6 +6,9 @@ import { destinationAgent } from "./http-agent";
 import { ATTEMPT_TIMEOUT_MS } from "./retry-schedule";
 import { signedHeaders, type SigningSecrets } from "./sign";
 
+/** undici's own timeouts (headersTimeout, bodyTimeout, connect timeout), set to the attempt timeout. */
+const AGENT_TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
 /** Errors of a connection that closed under a request before any answer. */
 const STALE_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 
@@ -91,8 +94,9 @@ export async function postMessage(
   } catch (err) {
     const e = err as Error & { code?: string; cause?: Error & { code?: string } };
     const cause = e.cause ?? e;
+    // The attempt's signal and the agent's own timeouts are the same length, so either may fire first.
     const message =
-      e.name === "TimeoutError" || e.name === "AbortError"
+      e.name === "TimeoutError" || e.name === "AbortError" || AGENT_TIMEOUTS.has(cause.code ?? "")
         ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
         : cause.message || e.message;
     return done({ status: null, response: null, error: message.slice(0, 500) });
