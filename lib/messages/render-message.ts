@@ -18,8 +18,12 @@ type RenderFacts = Omit<
   "attempts" | "opted_out" | "recent" | "cap_reserved" | "broadcast_state" | "policy" | "sub_state"
 >;
 
-/** The variables a template sees: plain data objects, looked up by own property only (liquid.ts). */
-export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | null; preferencesUrl: string }) {
+/**
+ * The variables a template sees: plain data objects, looked up by own property only (liquid.ts). The
+ * preference-center link is signed only when the template reads it: few do, and each signature is a
+ * measurable part of rendering a message.
+ */
+export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | null; preferencesUrl: () => string }) {
   return {
     user: {
       id: f.user_id,
@@ -34,11 +38,32 @@ export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | 
     journey: f.journey_data ?? {},
     project: { id: f.project_id, name: f.project_name },
     unsubscribe_url: links.unsubscribeUrl ?? "",
-    preferences_url: links.preferencesUrl,
+    get preferences_url() {
+      return links.preferencesUrl();
+    },
   };
 }
 
 const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"'\s<>]{1,2000})\2/gi;
+
+// A template's links are mostly the same few for every message of a broadcast: each is parsed once.
+const parsedLinks = new Map<string, boolean>();
+
+/** A link we may wrap: a URL that parses and carries no credentials (which would end up in the token). */
+function trackable(url: string): boolean {
+  let ok = parsedLinks.get(url);
+  if (ok === undefined) {
+    try {
+      const u = new URL(url);
+      ok = !u.username && !u.password;
+    } catch {
+      ok = false;
+    }
+    if (parsedLinks.size >= 1_000) parsedLinks.clear();
+    parsedLinks.set(url, ok);
+  }
+  return ok;
+}
 
 /**
  * Turns the links of rendered HTML into tracked links (`/l/…`, recorded as `link.clicked` with the
@@ -53,14 +78,8 @@ export function trackLinks(
   // A link repeated in the message (a header and a footer button) is signed once.
   const signed = new Map<string, string>();
   return html.replace(HREF, (whole, head: string, quote: string, url: string) => {
-    const plain = url.replace(/&amp;/g, "&");
-    if (plain.startsWith(`${claim.origin}/`)) return whole;
-    try {
-      const u = new URL(plain);
-      if (u.username || u.password) return whole;
-    } catch {
-      return whole;
-    }
+    const plain = url.includes("&amp;") ? url.replace(/&amp;/g, "&") : url;
+    if (plain.startsWith(`${claim.origin}/`) || !trackable(plain)) return whole;
     let token = signed.get(plain);
     if (!token) {
       token = linkToken({ projectId: claim.projectId, campaignId: claim.campaignId, userId: claim.userId, url: plain });
@@ -79,7 +98,9 @@ function render(f: RenderFacts, origin: string): RenderedMessage {
   const unsubscribeUrl = f.group_id
     ? origin + unsubscribePath(unsubscribeToken({ projectId: f.project_id, userId: f.user_id, groupId: f.group_id }))
     : null;
-  const preferencesUrl = origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id }));
+  let signed: string | undefined;
+  const preferencesUrl = () =>
+    (signed ??= origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id })));
   const scope = templateScope(f, { unsubscribeUrl, preferencesUrl });
   const v = variantFor(f, f.locale);
   // Compiled parts are cached by template and version (updated_at, to the microsecond, changes with every
