@@ -51,10 +51,13 @@ export async function applyStepEdits(
 
 /** One page of the oldest pending edit; null when the journey has none left (or is gone). */
 async function applyPage(ctx: ProjectContext, journeyId: string, size: number): Promise<number | null> {
-  // The edit's lock order: the journey, then its entries (an edit of the steps waits for the page).
+  // The edit's lock order: the journey, then its entries; an edit of the steps (and another page) waits
+  // for the page. Not FOR UPDATE, which would hold up the journey's other entries meanwhile: an entry
+  // updated twice in one transaction (the pipeline's catch-up, then its release) checks its foreign key to
+  // the journey on the second update, with KEY SHARE.
   const [journey] = await queryRows<{ name: string; steps: Step[] }>(
     ctx.db,
-    sql`select name, steps from journeys where project_id = ${ctx.projectId}::uuid and id = ${journeyId}::uuid for update`,
+    sql`select name, steps from journeys where project_id = ${ctx.projectId}::uuid and id = ${journeyId}::uuid for no key update`,
   );
   if (!journey) return null;
   const [edit] = await queryRows<PendingEdit>(
