@@ -68,7 +68,7 @@ async function applyPage(ctx: ProjectContext, journeyId: string, size: number): 
     order by id limit 1`,
   );
   if (!edit) return null;
-  const keys = [...edit.keys].sort();
+  const keys = edit.keys;
   const key = edit.cursor_key ?? keys[0]!;
   // A page of one key's entries in id order, on journey_entries_step_idx: never a sort of the step's entries.
   const rows = await queryRows<EditedEntry>(

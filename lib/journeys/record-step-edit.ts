@@ -9,19 +9,21 @@ type WaitStep = Step & { kind: "wait" };
 const awaitedOf = (s: WaitStep) => JSON.stringify({ event: s.event ?? null, list: s.list ?? null });
 
 /**
- * The step keys whose entries an edit of the steps moves or changes: removed steps, waits that became
- * another kind of step, and kept waits whose event (name, condition, `same_as`) or list changed.
+ * The step keys whose entries an edit of the steps moves or changes, in the order the worker takes them:
+ * removed steps first (the due loop would walk an entry there that falls due before its batch, and the
+ * walk exits it: walk.ts), then waits that became another kind of step, and kept waits whose event
+ * (name, condition, `same_as`) or list changed.
  */
 export function keysAnEditConcerns(before: Step[], after: Step[]): string[] {
   const now = new Map(after.map((s) => [s.key, s]));
-  return before
+  const removed = before.filter((s) => !now.has(s.key)).map((s) => s.key);
+  const changed = before
     .filter((s) => {
       const a = now.get(s.key);
-      if (!a) return true;
-      if (s.kind !== "wait") return false;
-      return a.kind !== "wait" || awaitedOf(s) !== awaitedOf(a);
+      return a !== undefined && s.kind === "wait" && (a.kind !== "wait" || awaitedOf(s) !== awaitedOf(a));
     })
     .map((s) => s.key);
+  return [...removed, ...changed];
 }
 
 /**
