@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
-import { withTransaction } from "@/lib/db/transaction";
+import { inRetryingTransaction } from "@/lib/db/retry";
 import { enqueue } from "@/lib/queue/enqueue";
 import { moveOffRemovedSteps } from "./move-off-removed-steps";
 import { EDITED_ENTRY_COLUMNS, type EditedEntry, rekeyWaits } from "./rekey-waits";
@@ -39,7 +39,8 @@ export async function applyStepEdits(
   const until = Date.now() + (opts.budgetMs ?? JOB_BUDGET_MS);
   let total = 0;
   for (;;) {
-    const page = await withTransaction(ctx.db, (tx) => applyPage({ ...ctx, db: tx }, journeyId, size));
+    // Run again on a deadlock: the pipeline's journeys step locks a user's entries, then the journey.
+    const page = await inRetryingTransaction(ctx.db, (tx) => applyPage({ ...ctx, db: tx }, journeyId, size));
     if (page === null) return total;
     total += page;
     if (Date.now() > until) {
