@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { applyStepEdits } from "@/lib/journeys/apply-step-edits";
 import { deliverInviteMail } from "@/lib/invites/deliver-invite-mail";
 import { rebuildList } from "@/lib/lists/rebuild-list";
 import { fanOut } from "@/lib/pipeline/fan-out";
@@ -31,6 +32,10 @@ export const HANDLERS: Handlers = {
   "pipeline.fanout": each((job) => fanOut(systemContext(getDb(), job.projectId), { fanoutId: job.fanoutId })),
   "lists.rebuild": each((job) =>
     rebuildList(systemContext(getDb(), job.projectId), { listId: job.listId, scope: "all" }),
+  ),
+  // Resumable likewise: each batch commits its edit's cursor.
+  "journeys.apply-edits": each((job) =>
+    applyStepEdits(systemContext(getDb(), job.projectId), { journeyId: job.journeyId }),
   ),
   // Resumable: each page commits its cursor, so a retried job continues where the last one stopped.
   "schedules.backfill-offset": each((job) =>

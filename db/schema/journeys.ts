@@ -119,8 +119,11 @@ export const journeyEntries = pgTable(
     index("journey_entries_due_idx").on(t.wakeAt).where(sql`${t.wakeAt} is not null`),
     // An event a wait awaits, found by the pipeline's journeys step by key, never by scanning waits.
     index("journey_entries_wait_idx").on(t.projectId, t.waitEvent, t.waitKey).where(sql`${t.waitEvent} is not null`),
-    // Who waits at a step now (the console's step list, per-step counts).
-    index("journey_entries_step_idx").on(t.projectId, t.journeyId, t.stepKey).where(sql`${t.stepKey} is not null`),
+    // Who waits at a step now (the console's step list, per-step counts); by id, so an edit's batches
+    // (lib/journeys/apply-step-edits.ts) walk a step's entries in pages without sorting them.
+    index("journey_entries_step_idx")
+      .on(t.projectId, t.journeyId, t.stepKey, t.id)
+      .where(sql`${t.stepKey} is not null`),
     belongsTo(t.projectId, t.journeyId, journeys),
     belongsTo(t.projectId, t.userId, users),
   ],
@@ -179,3 +182,25 @@ export const journeyStepPasses = pgTable(
 export type Journey = typeof journeys.$inferSelect;
 export type JourneyEntrance = typeof journeyEntrances.$inferSelect;
 export type JourneyEntry = typeof journeyEntries.$inferSelect;
+
+/**
+ * An edit of a live journey's steps whose entries are not all brought in line yet: the steps before it
+ * (where a removed step led) and the keys whose entries it concerns (removed steps, waits that became
+ * another kind, waits whose event or list changed). The worker applies it in batches from `cursor_key` /
+ * `cursor_id` on, then deletes it (lib/journeys/apply-step-edits.ts); oldest first (ids are uuid v7).
+ */
+export const journeyEdits = pgTable(
+  "journey_edits",
+  {
+    projectId: uuid().notNull(),
+    id: uuidV7().notNull(),
+    journeyId: uuid().notNull(),
+    before: jsonb().$type<unknown[]>().notNull(),
+    keys: jsonb().$type<string[]>().notNull(),
+    /** The step key being worked through, and the last entry id done there (null: from its first). */
+    cursorKey: text(),
+    cursorId: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), belongsTo(t.projectId, t.journeyId, journeys)],
+);

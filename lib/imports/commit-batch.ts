@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import type { Db, Transaction } from "@/db/client";
 import type { Import, ImportRowError } from "@/db/schema";
 import { inRetryingTransaction } from "@/lib/db/retry";
 import { queryRows } from "@/lib/db/sql";
@@ -102,7 +102,7 @@ export async function commitBatch(ctx: AppContext<Db>, input: BatchInput) {
               imp.kind,
               valid.map((v) => v.body),
             );
-          if (before) await inOrder(db, before, self.pid);
+          if (before) await inOrder(tx, before, self.pid);
           const [held] = await queryRows<{ one: number }>(
             tx,
             sql`
@@ -145,8 +145,13 @@ export async function commitBatch(ctx: AppContext<Db>, input: BatchInput) {
 /**
  * Resolves once `previous` committed. Throws NotInOrder when it failed, when it waits for a lock held by
  * `pid` (this batch's backend), or after ORDER_WAIT_MS.
+ *
+ * The check runs on this batch's own transaction (`tx`, idle while it waits here; pg_blocking_pids reads
+ * the lock table, not a snapshot, and takes no lock), never on the pool: with the batches in flight and
+ * the worker's other work holding every pool connection (some of them waiting for this batch's locks), a
+ * check waiting for a connection of its own would wait forever, and so would the import.
  */
-async function inOrder(db: Db, previous: InFlight, pid: number) {
+async function inOrder(tx: Transaction, previous: InFlight, pid: number) {
   const failed = previous.done.then(
     () => true,
     () => false,
@@ -158,7 +163,7 @@ async function inOrder(db: Db, previous: InFlight, pid: number) {
     if (settled === false || Date.now() > deadline) throw new NotInOrder();
     if (previous.pid === null) continue;
     const [row] = await queryRows<{ blocked: boolean }>(
-      db,
+      tx,
       sql`select ${pid}::int = any(pg_blocking_pids(${previous.pid}::int)) as blocked`,
     );
     if (row?.blocked) throw new NotInOrder();

@@ -176,10 +176,12 @@ describe("an import applies a whole file through the set-based path", () => {
     expect(mv.errors).toEqual([{ line: 3, message: "user.identifier: no user has these identifiers" }]);
   }, 120_000);
 
-  it("batches in flight at once commit in file order: a record named in every batch ends with its last row's data", async () => {
+  it("batches in flight at once commit in file order, on a worker pool no larger than them: a record named in every batch ends with its last row's data", async () => {
     // 12,000 rows naming 300 users, each user in every batch: adjacent batches lock the same records, so
-    // a batch applied ahead of the one before it must step back (IMPORT_PARALLEL=2, the default).
-    await spawnWorker({ IMPORT_BATCH: "500", IMPORT_PARALLEL: "2" });
+    // a batch applied ahead of the one before it must step back (IMPORT_PARALLEL=2, the default). A pool
+    // of 2: the two batches hold every connection, so the check of who blocks whom has none of its own
+    // (checked on the pool, it waited forever behind the batch blocked by this one).
+    await spawnWorker({ IMPORT_BATCH: "500", IMPORT_PARALLEL: "2", DATABASE_POOL_SIZE: "2" });
     const n = 12_000;
     const lines = ["external_id,data.n"];
     for (let i = 0; i < n; i++) lines.push(`order-${i % 300},${i}`);

@@ -81,6 +81,84 @@ describe("editing a live journey", () => {
     expect((await pathOf(j.id, before.id)).path[0].outcome).toMatch(/^released by event Paid /);
   });
 
+  it("re-keys more users than one batch in the worker, and an event that comes before its user's batch still releases them", async () => {
+    const steps = (sameAs: string) => [
+      { key: "await-pay", kind: "wait", event: { name: "Paid", same_as: sameAs }, timeout: "3 days", next: "paid" },
+      { key: "paid", kind: "exit" },
+    ];
+    const j = await journey(steps("cart_id"));
+    // Two and a half of the worker's batches (STEP_EDIT_BATCH, 1,000).
+    const n = 2500;
+    for (let i = 0; i < n; i += 1000) {
+      const body = Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({
+        name: j.event,
+        identifier: [{ external_id: `bulk-${i + k}` }],
+        data: { cart_id: `c${i + k}`, order_id: `o${i + k}` },
+      }));
+      expect((await api("POST", p.client("/users/events"), { key: p.keys.client, body })).status).toBe(202);
+    }
+    const waiting = async (where: ReturnType<typeof sql>) =>
+      (
+        await sql`select count(*)::int as n from journey_entries where project_id = ${p.projectId} and journey_id = ${j.id} and state = 'waiting' and ${where}`
+      )[0]!.n as number;
+    await waitFor(async () => (await waiting(sql`wait_key like '%|cart_id=%'`)) === n, 120_000, "all waiting by cart");
+    const [first] =
+      await sql`select id from journey_entries where project_id = ${p.projectId} and journey_id = ${j.id} order by id limit 1`;
+    // The entry the worker's last batch re-keys (ids in order), and its order id.
+    const [last] = await sql`select e.id, e.user_id, i.external_id from journey_entries e
+      join user_identifiers i on i.project_id = e.project_id and i.user_id = e.user_id
+      where e.project_id = ${p.projectId} and e.journey_id = ${j.id} order by e.id desc limit 1`;
+    // Held here, the first entry keeps the worker's first batch from committing: no batch re-keys anyone
+    // until it is let go.
+    let letGo!: () => void;
+    const hold = new Promise<void>((r) => {
+      letGo = r;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((r) => {
+      held = r;
+    });
+    const holder = sql.begin(async (tx) => {
+      await tx`select 1 from journey_entries where project_id = ${p.projectId} and id = ${first!.id} for update`;
+      held();
+      await hold;
+    });
+    try {
+      await holding;
+      const started = Date.now();
+      const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
+        key: p.keys.editor,
+        body: { steps: steps("order_id") },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // The request does not touch the entries (a held one would have made it wait).
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await waiting(sql`wait_key like '%|order_id=%'`)).toBe(0);
+      const external = String(last!.external_id);
+      await track(external, "Paid", { order_id: `o${external.slice("bulk-".length)}` });
+      const done = await entryOf(j.id, last!.user_id, (e) => e.state === "exited", "released before its batch");
+      expect((await pathOf(j.id, done.id)).path[0].outcome).toMatch(/^released by event Paid /);
+      expect(await waiting(sql`wait_key like '%|order_id=%'`)).toBe(0);
+    } finally {
+      letGo();
+      await holder;
+    }
+    // Let go, the worker re-keys the rest in batches and drops the edit.
+    await waitFor(
+      async () => (await waiting(sql`wait_key like '%|order_id=%'`)) === n - 1,
+      60_000,
+      "the rest re-keyed",
+    );
+    expect(await waiting(sql`wait_key like '%|cart_id=%'`)).toBe(0);
+    await waitFor(
+      async () =>
+        (await sql`select 1 from journey_edits where project_id = ${p.projectId} and journey_id = ${j.id}`).length ===
+        0,
+      20_000,
+      "the edit applied",
+    );
+  });
+
   it("runs a step at once for the users waiting at a wait an edit turns into another kind", async () => {
     const j = await journey([{ key: "hold", kind: "wait", event: { name: "Never Sent" } }]);
     const u = await userId("rekind-1");

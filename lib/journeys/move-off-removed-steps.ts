@@ -1,23 +1,28 @@
-import { sql } from "drizzle-orm";
-import type { JourneyEntry } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
-import { queryRows } from "@/lib/db/sql";
+import type { EditedEntry } from "./rekey-waits";
 import { nextOf } from "./step-graph";
 import type { Step } from "./step-schema";
 import { type Move, writeMoves } from "./write-moves";
 
 /**
- * An edit of the steps, in its transaction: every entry at a step the edit removes moves on at once to
- * that step's `next` (following the old steps while they too are removed), due there now, or exits when
- * there is none; its path records "step removed by an edit". Entries at kept steps stay where they
- * are: a changed delay or wait applies to those who reach it afterwards.
+ * Entries at a step an edit removed (`rows`, locked, at keys not in `steps`, the steps as they are now)
+ * move on at once to that step's `next` in the steps before the edit (`before`), following them while
+ * those too are gone, due there now, or exit when there is none; the path records "step removed by an
+ * edit". Written on the edits' own counter shard (-1): the caller holds the journey's lock
+ * (write-moves.ts, countPasses). Returns how many entries moved.
  */
 export async function moveOffRemovedSteps(
   ctx: ProjectContext,
-  { journeyId, before, after }: { journeyId: string; before: Step[]; after: Step[] },
+  {
+    journeyId,
+    journeyName,
+    before,
+    steps,
+    rows,
+  }: { journeyId: string; journeyName: string; before: Step[]; steps: Step[]; rows: EditedEntry[] },
 ): Promise<number> {
-  const kept = new Set(after.map((s) => s.key));
-  const removed = before.filter((s) => !kept.has(s.key)).map((s) => s.key);
+  const kept = new Set(steps.map((s) => s.key));
+  const removed = rows.filter((r) => !kept.has(r.step_key));
   if (!removed.length) return 0;
   const landing = (key: string): string | null => {
     const seen = new Set<string>();
@@ -28,34 +33,22 @@ export async function moveOffRemovedSteps(
     }
     return k !== null && kept.has(k) ? k : null;
   };
-  const rows = await queryRows<
-    Pick<JourneyEntry, "id" | "userId" | "eventId" | "stepKey"> & { since: string; name: string }
-  >(
-    ctx.db,
-    sql`
-    select e.id, e.user_id as "userId", e.event_id as "eventId", e.step_key as "stepKey", e.step_since::text as since, j.name
-    from journey_entries e join journeys j on j.project_id = e.project_id and j.id = e.journey_id
-    where e.project_id = ${ctx.projectId}::uuid and e.journey_id = ${journeyId}::uuid
-      and e.step_key in (select jsonb_array_elements_text(${JSON.stringify(removed)}::jsonb))
-    order by e.id
-    for update of e`,
-  );
   const now = new Date();
-  const moves: Move[] = rows.map((r) => {
-    const to = landing(r.stepKey!);
-    const from = before.find((s) => s.key === r.stepKey)!;
+  const moves: Move[] = removed.map((r) => {
+    const to = landing(r.step_key);
+    const kind = before.find((s) => s.key === r.step_key)?.kind ?? "removed";
     return {
       entry: {
         projectId: ctx.projectId,
         id: r.id,
         journeyId,
-        journeyName: r.name,
-        userId: r.userId,
-        eventId: r.eventId,
+        journeyName,
+        userId: r.user_id,
+        eventId: r.event_id,
         context: {},
-        stepKey: r.stepKey,
+        stepKey: r.step_key,
         state: "waiting",
-        stepSince: new Date(r.since),
+        stepSince: new Date(r.step_since),
         wakeAt: null,
         waitingFor: null,
         userZone: null,
@@ -63,9 +56,9 @@ export async function moveOffRemovedSteps(
       },
       path: [
         {
-          stepKey: from.key,
-          kind: from.kind,
-          enteredAt: new Date(r.since),
+          stepKey: r.step_key,
+          kind,
+          enteredAt: new Date(r.step_since),
           leftAt: now,
           outcome: `step removed by an edit: ${to ? `moved to ${to}` : "exited"}`,
         },
@@ -82,7 +75,6 @@ export async function moveOffRemovedSteps(
       },
     };
   });
-  // Its own counter shard: this edit holds the journey's lock (write-moves.ts, countPasses).
   await writeMoves(ctx, { moves, now, shard: -1 });
   return moves.length;
 }

@@ -5,8 +5,7 @@ import { Invalid } from "@/lib/http/errors";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { entranceColumns } from "./entrance-columns";
 import { checkSteps } from "./check-steps";
-import { moveOffRemovedSteps } from "./move-off-removed-steps";
-import { rekeyWaits } from "./rekey-waits";
+import { recordStepEdit } from "./record-step-edit";
 import type { Step } from "./step-schema";
 import { lockJourney } from "./get-journey";
 import type { JourneyPatch, JourneyView } from "./schemas";
@@ -17,9 +16,10 @@ import type { ProjectContext } from "@/lib/access/context";
  * Changes a journey's settings and, when `entrances` is given, replaces its entrances: those named by id
  * are updated in place (their entries keep their `entrance_id`), new ones are added, the rest removed.
  * Entries already made keep their entrance. `steps` replaces the steps, matched by key: entries at a
- * removed step move on at once (move-off-removed-steps.ts); entries at a wait whose event or list changed
- * wait for the new one (rekey-waits.ts). `paused` holds or releases every entry (the
- * due loop passes over a paused journey). One transaction.
+ * removed step move on (move-off-removed-steps.ts); entries at a wait whose event or list changed wait for
+ * the new one (rekey-waits.ts); the edit records that for the worker, which does it in batches
+ * (record-step-edit.ts), so the request costs the same however many entries the journey holds. `paused`
+ * holds or releases every entry (the due loop passes over a paused journey). One transaction.
  */
 export async function updateJourney(
   ctx: ProjectContext,
@@ -30,11 +30,7 @@ export async function updateJourney(
     const before = await lockJourney({ ...ctx, db: tx }, id);
     if (patch.steps) {
       await checkSteps({ ...ctx, db: tx }, patch.steps);
-      await moveOffRemovedSteps(
-        { ...ctx, db: tx },
-        { journeyId: id, before: before.steps as Step[], after: patch.steps },
-      );
-      await rekeyWaits({ ...ctx, db: tx }, { journeyId: id, before: before.steps as Step[], after: patch.steps });
+      await recordStepEdit({ ...ctx, db: tx }, { journeyId: id, before: before.steps as Step[], after: patch.steps });
     }
     if (patch.entrances) {
       await checkScheduledEntrances({ ...ctx, db: tx }, { entrances: patch.entrances });

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { decideDeliveries } from "@/lib/destinations/decide-deliveries";
 import { enterJourneys } from "@/lib/journeys/enter-journeys";
+import { catchUpStepEdits } from "@/lib/journeys/catch-up-step-edits";
 import { releaseWaits } from "@/lib/journeys/release-waits";
 import { recomputeListsForEvents } from "@/lib/lists/recompute-lists";
 import type { JobPayload } from "@/lib/queue/jobs";
@@ -50,6 +51,8 @@ export function runJourneysSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<
   return runMerged(ctx, "pipeline.journeys", jobs, async (inTx, names, eventIds, since) => {
     if (!(await listenersFor(inTx, names)).journeys) return;
     const events = await loadEvents(inTx, { ids: eventIds, since });
+    // Entries an edit re-keys whose batch has not come yet: in line before the probes look for them.
+    await catchUpStepEdits(inTx, events);
     await releaseWaits(inTx, events);
     await enterJourneys(inTx, events);
   });

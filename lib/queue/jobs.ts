@@ -64,6 +64,11 @@ export const QUEUES = {
   "pipeline.fanout": z.object({ projectId: z.uuid(), fanoutId: z.uuid() }),
   /** Evaluate a dynamic list over all users (after it is created or its rules change), in chunks. */
   "lists.rebuild": z.object({ projectId: z.uuid(), listId: z.uuid() }),
+  /**
+   * Bring a journey's entries in line with the edits of its steps still pending (journey_edits), oldest
+   * first, one batch per transaction (lib/journeys/apply-step-edits.ts).
+   */
+  "journeys.apply-edits": z.object({ projectId: z.uuid(), journeyId: z.uuid() }),
   /** Make a newly added schedule offset's firings for every active assignment, page by page. */
   "schedules.backfill-offset": z.object({ projectId: z.uuid(), offsetId: z.uuid() }),
   /**
