@@ -110,7 +110,7 @@ let lastIso = { zone: "", second: 0, text: "" };
 /** `2026-12-01T09:00:00+01:00`: the instant written in the zone's own clock, as the path records it. */
 export function localIso(at: Date, zone: string): string {
   // Written to a second: the entries a due batch moves on mostly share their delay's end, and the
-  // formatter is most of a walk's time.
+  // formatter is the walk's largest cost.
   const second = Math.floor(at.getTime() / 1000);
   if (lastIso.zone === zone && lastIso.second === second) return lastIso.text;
   const w = wall(at, zone);

@@ -62,8 +62,8 @@ export async function writeMoves(
   );
   if (rows.length)
     // Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
-    // The ids come with the rows (lib/db/uuidv7.ts): the column's uuid_generate_v7() default was half
-    // of this statement's time.
+    // The ids come with the rows (lib/db/uuidv7.ts): the column's uuid_generate_v7() default, called
+    // per row, was most of this statement's executor time (docs/decisions/0025).
     await ctx.db.execute(sql`
       insert into journey_entry_steps (id, project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
       select p.id, p.project_id, p.entry_id, p.user_id,
