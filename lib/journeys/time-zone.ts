@@ -74,7 +74,11 @@ function wall(at: Date, zone: string) {
 
 /** The zone's offset from UTC at `at`, in minutes. */
 function offsetAt(at: Date, zone: string): number {
-  const w = wall(at, zone);
+  return offsetOf(at, wall(at, zone));
+}
+
+/** The offset, in minutes, that the wall-clock fields `w` of `at` show. */
+function offsetOf(at: Date, w: ReturnType<typeof wall>): number {
   return Math.round((Date.UTC(w.y, w.m - 1, w.d, w.h, w.min, w.s) - Math.floor(at.getTime() / 1000) * 1000) / 60000);
 }
 
@@ -100,12 +104,21 @@ export function nextTimeOfDay(now: Date, time: string, weekdays: string[] | unde
   throw new Error("unreachable: a week always holds an allowed day");
 }
 
+/** localIso's last answer. */
+let lastIso = { zone: "", second: 0, text: "" };
+
 /** `2026-12-01T09:00:00+01:00`: the instant written in the zone's own clock, as the path records it. */
 export function localIso(at: Date, zone: string): string {
+  // Written to a second: the entries a due batch moves on mostly share their delay's end, and the
+  // formatter is the walk's largest cost.
+  const second = Math.floor(at.getTime() / 1000);
+  if (lastIso.zone === zone && lastIso.second === second) return lastIso.text;
   const w = wall(at, zone);
-  const off = offsetAt(at, zone);
+  const off = offsetOf(at, w);
   const sign = off < 0 ? "-" : "+";
   const abs = Math.abs(off);
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `${w.y}-${pad(w.m)}-${pad(w.d)}T${pad(w.h)}:${pad(w.min)}:${pad(w.s)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  const text = `${w.y}-${pad(w.m)}-${pad(w.d)}T${pad(w.h)}:${pad(w.min)}:${pad(w.s)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  lastIso = { zone, second, text };
+  return text;
 }

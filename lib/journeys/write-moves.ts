@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { systemContext, type AppContext } from "@/lib/access/context";
+import { uuidv7s } from "@/lib/db/uuidv7";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
 import type { EntryEnd, EntryInHand, PathRow } from "./walk";
@@ -42,8 +43,11 @@ export async function writeMoves(
     from jsonb_to_recordset(${JSON.stringify(ends)}::jsonb) as m(project_id uuid, id uuid, step_key text, state text,
       step_since timestamptz, wake_at timestamptz, wake_after text, waiting_for jsonb, wait_event text, wait_key text)
     where e.project_id = m.project_id and e.id = m.id`);
+  const ids = uuidv7s(moves.reduce((n, m) => n + m.path.length, 0));
+  let next = 0;
   const rows = moves.flatMap(({ entry: e, path }) =>
     path.map((p, i) => ({
+      id: ids[next++],
       project_id: e.projectId,
       entry_id: e.id,
       user_id: e.userId,
@@ -58,16 +62,22 @@ export async function writeMoves(
   );
   if (rows.length)
     // Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
+    // The ids come with the rows (lib/db/uuidv7.ts): the column's uuid_generate_v7() default, called
+    // per row, was most of this statement's executor time (docs/decisions/0025).
     await ctx.db.execute(sql`
-      insert into journey_entry_steps (project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
-      select p.project_id, p.entry_id, p.user_id,
+      insert into journey_entry_steps (id, project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
+      select p.id, p.project_id, p.entry_id, p.user_id,
         coalesce((select max(s.seq) from journey_entry_steps s where s.project_id = p.project_id and s.entry_id = p.entry_id), 0) + p.ord,
         p.journey_id, p.step_key, p.kind, p.entered_at, p.left_at, p.outcome
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(project_id uuid, entry_id uuid, user_id uuid, journey_id uuid, ord int,
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(id uuid, project_id uuid, entry_id uuid, user_id uuid, journey_id uuid, ord int,
         step_key text, kind text, entered_at timestamptz, left_at timestamptz, outcome text)`);
   const byProject = new Map<string, Move[]>();
-  for (const m of moves)
-    if (m.end.state === "exited") byProject.set(m.entry.projectId, [...(byProject.get(m.entry.projectId) ?? []), m]);
+  for (const m of moves) {
+    if (m.end.state !== "exited") continue;
+    const exited = byProject.get(m.entry.projectId);
+    if (exited) exited.push(m);
+    else byProject.set(m.entry.projectId, [m]);
+  }
   // The exits' events go to `events` and straight on to steps 2-4 in this transaction (bypassIntake), as
   // the firing loop's do: a trip through `event_intake` and the drain would cost each exit two more
   // writes and a claim, and a burst of due entries is mostly exits (docs/decisions/0025).
