@@ -71,9 +71,15 @@ async function advanceIn(
   const byId = new Map(journeys.map((j) => [`${j.project_id}/${j.id}`, j]));
   const zoned = journeys.some((j) => j.steps.some((s) => s.kind === "delay" && s.until?.timezone === "user"));
   const zones = zoned ? await userZones(tx, due) : new Map<string, string | null>();
+  const waitForEdit = await atStepsAnEditIsMovingOff(tx, due, byId);
   const moves: Move[] = [];
+  const postponed: DueRow[] = [];
   for (const d of due) {
     const j = byId.get(`${d.project_id}/${d.journey_id}`)!;
+    if (waitForEdit.has(d)) {
+      postponed.push(d);
+      continue;
+    }
     const entry: EntryInHand = {
       projectId: d.project_id,
       id: d.id,
@@ -95,7 +101,43 @@ async function advanceIn(
     moves.push({ entry, path, end });
   }
   await writeMoves({ db: tx }, { moves, now });
+  if (postponed.length)
+    await tx.execute(sql`
+      update journey_entries e set wake_at = ${at} + ${`${EDIT_PENDING_RETRY_SECONDS} seconds`}::interval
+      from jsonb_to_recordset(${JSON.stringify(postponed.map(({ project_id, id }) => ({ project_id, id })))}::jsonb)
+        as p(project_id uuid, id uuid)
+      where e.project_id = p.project_id and e.id = p.id`);
   return { claimed: due.length, exited: moves.filter((m) => m.end.state === "exited").length };
+}
+
+/** How long an entry at a step a pending edit removed is left for the edit's pages before it is due again. */
+const EDIT_PENDING_RETRY_SECONDS = 5;
+
+/**
+ * Due entries at a step their journey no longer has while an edit of it is still being applied (the
+ * worker's pages, apply-step-edits.ts, have not reached them): they are left for those pages, which move
+ * them on to where the steps before the edit led (move-off-removed-steps.ts, the one home of that rule),
+ * instead of being walked, which would exit them. Asked only when a claimed entry's step is missing.
+ */
+async function atStepsAnEditIsMovingOff(
+  tx: Transaction,
+  due: DueRow[],
+  journeys: Map<string, { steps: Step[] }>,
+): Promise<Set<DueRow>> {
+  const stranded = due.filter(
+    (d) =>
+      d.step_key !== null && !journeys.get(`${d.project_id}/${d.journey_id}`)!.steps.some((s) => s.key === d.step_key),
+  );
+  if (!stranded.length) return new Set();
+  const pending = await queryRows<{ project_id: string; journey_id: string }>(
+    tx,
+    sql`
+    select distinct x.project_id, x.journey_id from journey_edits x
+    join jsonb_to_recordset(${JSON.stringify(distinctJourneys(stranded))}::jsonb) as d(project_id uuid, journey_id uuid)
+      on x.project_id = d.project_id and x.journey_id = d.journey_id`,
+  );
+  const edited = new Set(pending.map((r) => `${r.project_id}/${r.journey_id}`));
+  return new Set(stranded.filter((d) => edited.has(`${d.project_id}/${d.journey_id}`)));
 }
 
 /** The batch's journeys, each once (a batch is mostly one journey's entries: no need to send them all). */

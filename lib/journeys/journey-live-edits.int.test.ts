@@ -159,6 +159,62 @@ describe("editing a live journey", () => {
     );
   });
 
+  it("leaves a user whose delay at a removed step ends before the edit's batch reaches them to that batch, which moves them on", async () => {
+    const j = await journey([
+      { key: "gone", kind: "delay", duration: "1 day" },
+      { key: "tag", kind: "update", data: { tagged: true } },
+    ]);
+    const [a, b] = [await userId("removed-a"), await userId("removed-b")];
+    await track("removed-a", j.event);
+    const first = await entryOf(j.id, a, (e) => e.state === "waiting", "a waiting");
+    await track("removed-b", j.event);
+    const second = await entryOf(j.id, b, (e) => e.state === "waiting", "b waiting");
+    expect(second.id > first.id).toBe(true);
+    // Held here, a's entry keeps the edit's page (entries in id order) from reaching b.
+    let letGo!: () => void;
+    const hold = new Promise<void>((r) => {
+      letGo = r;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((r) => {
+      held = r;
+    });
+    const holder = sql.begin(async (tx) => {
+      await tx`select 1 from journey_entries where project_id = ${p.projectId} and id = ${first.id} for update`;
+      held();
+      await hold;
+    });
+    try {
+      await holding;
+      const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
+        key: p.keys.editor,
+        body: { steps: [{ key: "tag", kind: "update", data: { tagged: true } }] },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // b's delay ends while the page waits: the due loop claims b and must not walk it off the journey.
+      await wake(second.id);
+      await waitFor(
+        async () => (await sql`select 1 from journey_entries where id = ${second.id} and wake_at > now()`).length === 1,
+        20_000,
+        "the due loop left b for the edit",
+      );
+      expect((await entryOf(j.id, b, () => true)).state).toBe("waiting");
+    } finally {
+      letGo();
+      await holder;
+    }
+    for (const [user, entry] of [
+      [a, first],
+      [b, second],
+    ] as const) {
+      await entryOf(j.id, user, (e) => e.state === "exited", "moved on and done");
+      expect((await pathOf(j.id, entry.id)).path.map((s: any) => s.outcome)).toEqual([
+        "step removed by an edit: moved to tag",
+        "updated data.tagged",
+      ]);
+    }
+  });
+
   it("runs a step at once for the users waiting at a wait an edit turns into another kind", async () => {
     const j = await journey([{ key: "hold", kind: "wait", event: { name: "Never Sent" } }]);
     const u = await userId("rekind-1");
