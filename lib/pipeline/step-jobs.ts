@@ -49,9 +49,8 @@ export function runListsSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<voi
 export function runJourneysSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
   return runMerged(ctx, "pipeline.journeys", jobs, async (inTx, names, eventIds, since) => {
     if (!(await listenersFor(inTx, names)).journeys) return;
-    const events = await loadEvents(inTx, { ids: eventIds, since });
-    await releaseWaits(inTx, events);
-    await enterJourneys(inTx, events);
+    await releaseWaits(inTx, { ids: eventIds, since });
+    await enterJourneys(inTx, { names, events: () => loadEvents(inTx, { ids: eventIds, since }) });
   });
 }
 
