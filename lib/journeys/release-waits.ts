@@ -39,7 +39,7 @@ interface Unkeyed {
 type ProbeRow =
   | ({ kind: "hit" } & Hit)
   | ({ kind: "unkeyed" } & Unkeyed)
-  | { kind: "org"; org: string; events: number }
+  | { kind: "org"; org: string; ids: string[] }
   | { kind: "page"; org: string; n: number; last: string };
 
 interface Locked {
@@ -73,28 +73,27 @@ export async function releaseWaits(ctx: ProjectContext, batch: { ids: string[]; 
   if (!batch.ids.length) return 0;
   const hits: Hit[] = [];
   const unkeyed: Unkeyed[] = [];
-  const orgs: { org: string; events: number; after: string | null }[] = [];
+  const orgs: { org: string; ids: string[]; after: string | null }[] = [];
   const take = (rows: ProbeRow[]) => {
     const pages = new Map<string, { n: number; last: string }>();
     for (const r of rows)
       if (r.kind === "hit") hits.push(r);
       else if (r.kind === "unkeyed") unkeyed.push(r);
-      else if (r.kind === "org") orgs.push({ org: r.org, events: r.events, after: null });
+      else if (r.kind === "org") orgs.push({ org: r.org, ids: r.ids, after: null });
       else pages.set(r.org, r);
     return pages;
   };
-  const events = eventsSql(ctx.projectId, batch);
   take(
     await probe(
       ctx,
       sql`
-      ev as (select * from ${events} where e.name in (select name from shapes)),
+      ev as (select * from ${eventsSql(ctx.projectId, batch)} where e.name in (select name from shapes)),
       cand as (
         select ev.id, ev.name, ev.data, ev.received_at, ev.user_id, s.same_as
         from ev join shapes s on s.name = ev.name where ev.user_id is not null
       ),
       orgs as (
-        select jsonb_build_object('kind', 'org', 'org', ev.organization_id, 'events', count(*)) as r
+        select jsonb_build_object('kind', 'org', 'org', ev.organization_id, 'ids', jsonb_agg(ev.id)) as r
         from ev where ev.user_id is null and ev.organization_id is not null group by ev.organization_id
       )`,
       sql`union all select r from orgs`,
@@ -104,23 +103,23 @@ export async function releaseWaits(ctx: ProjectContext, batch: { ids: string[]; 
   // probes at most MEMBER_PAGE (event, member) pairs however many organizations and members there are.
   while (orgs.length) {
     const chunk = orgs.splice(0, 100);
-    const per = chunk.reduce((n, o) => n + o.events, 0);
-    const limit = Math.max(1, Math.floor(MEMBER_PAGE / per));
+    const ids = chunk.flatMap((o) => o.ids);
+    const limit = Math.max(1, Math.floor(MEMBER_PAGE / ids.length));
     const pages = take(
       await probe(
         ctx,
         sql`
-        o as (select * from jsonb_to_recordset(${JSON.stringify(chunk.map((o) => ({ ...o, lim: limit })))}::jsonb)
-          as o(org uuid, after uuid, lim int)),
+        o as (select * from jsonb_to_recordset(${JSON.stringify(chunk.map(({ org, after }) => ({ org, after })))}::jsonb)
+          as o(org uuid, after uuid)),
         members as (
           select o.org, m.user_id from o cross join lateral (
             select om.user_id from organization_members om
             where om.project_id = ${ctx.projectId}::uuid and om.organization_id = o.org
               and (o.after is null or om.user_id > o.after)
-            order by om.user_id limit o.lim) m
+            order by om.user_id limit ${limit}) m
         ),
-        ev as (select * from ${events} where e.organization_id in (select org from o) and e.user_id is null
-          and e.name in (select name from shapes)),
+        -- Only the organization events the first statement found, read again by id.
+        ev as (select * from ${eventsSql(ctx.projectId, { ids, since: batch.since })}),
         cand as (
           select ev.id, ev.name, ev.data, ev.received_at, m.user_id, s.same_as
           from members m join ev on ev.organization_id = m.org join shapes s on s.name = ev.name
