@@ -121,7 +121,9 @@ try {
   console.log(`ratio: entries/s over firings/s = ${(entryRate / firingRate).toFixed(2)} (target >= 0.8)`);
   while (await stepsQueued()) await sleep(500);
 
-  // 3. Client events without and with entries waiting for their name.
+  // 3. Client events without and with entries waiting for their name: users enough for both counts, so a
+  // small delay phase (BENCH_JOURNEY_ENTRIES) leaves them whole.
+  await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${Math.max(EVENTS, WAITING) - ENTRIES})`;
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
     select project_id, 'default', id::text, id from users where project_id = ${project.id} limit ${EVENTS} on conflict do nothing`;
   await sql`analyze user_identifiers`;

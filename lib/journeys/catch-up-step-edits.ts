@@ -13,12 +13,13 @@ import type { Step } from "./step-schema";
  * event arrives. An entry at a removed step stops waiting for the removed step's event (no probe finds it);
  * the edit's batch moves it on. Costs one lookup of the project's pending edits while there are none.
  */
-export async function catchUpStepEdits(ctx: ProjectContext, events: EventRow[]): Promise<number> {
+export async function catchUpStepEdits(ctx: ProjectContext, batch: () => Promise<EventRow[]>): Promise<number> {
   const pending = await queryRows<{ journey_id: string; keys: string[] }>(
     ctx.db,
     sql`select journey_id, keys from journey_edits where project_id = ${ctx.projectId}::uuid`,
   );
   if (!pending.length) return 0;
+  const events = await batch();
   const orgs = [...new Set(events.flatMap((e) => (!e.userId && e.organizationId ? [e.organizationId] : [])))];
   const members = orgs.length
     ? await queryRows<{ user_id: string }>(

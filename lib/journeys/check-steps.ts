@@ -49,6 +49,7 @@ export async function checkSteps(ctx: ProjectContext, steps: Step[]): Promise<vo
         missing.map((l) => ({ path: `steps[${l.i}].list.list_id`, message: "no such list in this project" })),
       );
   }
+  await checkSends(ctx, steps);
 }
 
 async function checkSends(ctx: ProjectContext, steps: Step[]): Promise<void> {

@@ -59,10 +59,14 @@ export function triggers(en: Entrance, e: Pick<EventRow, "name" | "data">): bool
  * is active. The journey row is locked so racing workers decide one at a time. Each entry records a
  * `journey.user.entered` event (journey id and name, entry id, the entering event's id, the context).
  * An entry into a journey with steps is at its first step and due now, for the journeys' due loop.
+ * The events are loaded only when an entrance listens for one of the batch's names.
  */
-export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Promise<number> {
-  const names = [...new Set(rows.map((r) => r.name))];
-  const scheduled = rows.some((r) => r.name.startsWith("scheduled."));
+export async function enterJourneys(
+  ctx: ProjectContext,
+  batch: { names: string[]; events: () => Promise<EventRow[]> },
+): Promise<number> {
+  const names = [...new Set(batch.names)];
+  const scheduled = names.some((n) => n.startsWith("scheduled."));
   const entrances = await queryRows<Entrance>(
     ctx.db,
     sql`
@@ -76,6 +80,8 @@ export async function enterJourneys(ctx: ProjectContext, rows: EventRow[]): Prom
         or (en.kind = 'scheduled' and ${scheduled}))
     order by en.journey_id, en.id`,
   );
+  if (!entrances.length) return 0;
+  const rows = await batch.events();
   let entered = 0;
   const locked = new Set<string>();
   for (const en of entrances) {

@@ -48,6 +48,7 @@ describe("steps refused by path", () => {
       "steps[0].until.timezone",
     ],
     ["a list of no one", [{ key: "a", kind: "wait", list: { list_id: crypto.randomUUID() } }], "steps[0].list.list_id"],
+    ["a send of no template", [{ key: "a", kind: "send", template_id: crypto.randomUUID() }], "steps[0].template_id"],
   ])("refuses %s", async (_what, steps, path) => {
     const before = await sql`select count(*)::int as n from journeys where project_id = ${p.projectId}`;
     const r = await create(steps);

@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import type { EventRow } from "@/db/schema";
 import { decideDeliveries } from "@/lib/destinations/decide-deliveries";
 import { enterJourneys } from "@/lib/journeys/enter-journeys";
 import { catchUpStepEdits } from "@/lib/journeys/catch-up-step-edits";
@@ -50,11 +51,13 @@ export function runListsSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<voi
 export function runJourneysSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
   return runMerged(ctx, "pipeline.journeys", jobs, async (inTx, names, eventIds, since) => {
     if (!(await listenersFor(inTx, names)).journeys) return;
-    const events = await loadEvents(inTx, { ids: eventIds, since });
+    // Loaded once, and only if a pending edit or a listening entrance needs the events themselves.
+    let loaded: Promise<EventRow[]> | undefined;
+    const events = () => (loaded ??= loadEvents(inTx, { ids: eventIds, since }));
     // Entries an edit re-keys whose batch has not come yet: in line before the probes look for them.
     await catchUpStepEdits(inTx, events);
-    await releaseWaits(inTx, events);
-    await enterJourneys(inTx, events);
+    await releaseWaits(inTx, { ids: eventIds, since });
+    await enterJourneys(inTx, { names, events });
   });
 }
 
