@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { entryOf, journey, p, pathOf, track, useJourneyProject, userId, wake } from "../../test/fixtures/journey-steps";
+import {
+  entryOf,
+  holdEntry,
+  journey,
+  p,
+  pathOf,
+  track,
+  useJourneyProject,
+  userId,
+  wake,
+} from "../../test/fixtures/journey-steps";
 
 /*
  * Editing a live journey with users inside: removed steps, changed delays and waits, pause, and
@@ -110,21 +120,8 @@ describe("editing a live journey", () => {
       where e.project_id = ${p.projectId} and e.journey_id = ${j.id} order by e.id desc limit 1`;
     // Held here, the first entry keeps the worker's first batch from committing: no batch re-keys anyone
     // until it is let go.
-    let letGo!: () => void;
-    const hold = new Promise<void>((r) => {
-      letGo = r;
-    });
-    let held!: () => void;
-    const holding = new Promise<void>((r) => {
-      held = r;
-    });
-    const holder = sql.begin(async (tx) => {
-      await tx`select 1 from journey_entries where project_id = ${p.projectId} and id = ${first!.id} for update`;
-      held();
-      await hold;
-    });
+    const held = await holdEntry(first!.id);
     try {
-      await holding;
       const started = Date.now();
       const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
         key: p.keys.editor,
@@ -140,8 +137,7 @@ describe("editing a live journey", () => {
       expect((await pathOf(j.id, done.id)).path[0].outcome).toMatch(/^released by event Paid /);
       expect(await waiting(sql`wait_key like '%|order_id=%'`)).toBe(0);
     } finally {
-      letGo();
-      await holder;
+      await held.release();
     }
     // Let go, the worker re-keys the rest in batches and drops the edit.
     await waitFor(
@@ -171,21 +167,8 @@ describe("editing a live journey", () => {
     const second = await entryOf(j.id, b, (e) => e.state === "waiting", "b waiting");
     expect(second.id > first.id).toBe(true);
     // Held here, a's entry keeps the edit's page (entries in id order) from reaching b.
-    let letGo!: () => void;
-    const hold = new Promise<void>((r) => {
-      letGo = r;
-    });
-    let held!: () => void;
-    const holding = new Promise<void>((r) => {
-      held = r;
-    });
-    const holder = sql.begin(async (tx) => {
-      await tx`select 1 from journey_entries where project_id = ${p.projectId} and id = ${first.id} for update`;
-      held();
-      await hold;
-    });
+    const held = await holdEntry(first.id);
     try {
-      await holding;
       const r = await api("PATCH", p.admin(`/journeys/${j.id}`), {
         key: p.keys.editor,
         body: { steps: [{ key: "tag", kind: "update", data: { tagged: true } }] },
@@ -200,8 +183,7 @@ describe("editing a live journey", () => {
       );
       expect((await entryOf(j.id, b, () => true)).state).toBe("waiting");
     } finally {
-      letGo();
-      await holder;
+      await held.release();
     }
     for (const [user, entry] of [
       [a, first],
