@@ -32,11 +32,10 @@ interface PendingEdit {
  */
 export async function applyStepEdits(
   ctx: ProjectContext<Db>,
-  { journeyId }: { journeyId: string },
-  opts: { batchSize?: number; budgetMs?: number } = {},
+  { journeyId, batchSize, budgetMs }: { journeyId: string; batchSize?: number; budgetMs?: number },
 ): Promise<number> {
-  const size = opts.batchSize ?? STEP_EDIT_BATCH;
-  const until = Date.now() + (opts.budgetMs ?? JOB_BUDGET_MS);
+  const size = batchSize ?? STEP_EDIT_BATCH;
+  const until = Date.now() + (budgetMs ?? JOB_BUDGET_MS);
   let total = 0;
   for (;;) {
     // Run again on a deadlock: the pipeline's journeys step locks a user's entries, then the journey.
