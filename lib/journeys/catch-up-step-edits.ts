@@ -3,6 +3,7 @@ import type { EventRow } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { EDITED_ENTRY_COLUMNS, type EditedEntry, rekeyWaits } from "./rekey-waits";
+import { MEMBER_PAGE } from "./release-waits";
 import type { Step } from "./step-schema";
 
 /**
@@ -20,19 +21,37 @@ export async function catchUpStepEdits(ctx: ProjectContext, batch: () => Promise
   );
   if (!pending.length) return 0;
   const events = await batch();
-  const orgs = [...new Set(events.flatMap((e) => (!e.userId && e.organizationId ? [e.organizationId] : [])))];
-  const members = orgs.length
-    ? await queryRows<{ user_id: string }>(
+  let n = await catchUpUsers(ctx, pending, [...new Set(events.flatMap((e) => (e.userId ? [e.userId] : [])))]);
+  // An organization event's members a page at a time (the primary key's order), as release-waits.ts
+  // pages them: an organization of any size is bounded statements, never all its members at once.
+  const orgs = new Set(events.flatMap((e) => (!e.userId && e.organizationId ? [e.organizationId] : [])));
+  for (const org of orgs)
+    for (let after: string | null = null; ; ) {
+      const page: { user_id: string }[] = await queryRows<{ user_id: string }>(
         ctx.db,
         sql`
         select m.user_id from organization_members m
-        where m.project_id = ${ctx.projectId}::uuid
-          and m.organization_id in (select jsonb_array_elements_text(${JSON.stringify(orgs)}::jsonb)::uuid)`,
-      )
-    : [];
-  const users = [
-    ...new Set([...events.flatMap((e) => (e.userId ? [e.userId] : [])), ...members.map((m) => m.user_id)]),
-  ];
+        where m.project_id = ${ctx.projectId}::uuid and m.organization_id = ${org}::uuid
+          ${after ? sql`and m.user_id > ${after}::uuid` : sql``}
+        order by m.user_id limit ${MEMBER_PAGE}`,
+      );
+      n += await catchUpUsers(
+        ctx,
+        pending,
+        page.map((m) => m.user_id),
+      );
+      if (page.length < MEMBER_PAGE) break;
+      after = page.at(-1)!.user_id;
+    }
+  return n;
+}
+
+/** These users' entries that the pending edits concern, brought in line with their journeys' steps. */
+async function catchUpUsers(
+  ctx: ProjectContext,
+  pending: { journey_id: string; keys: string[] }[],
+  users: string[],
+): Promise<number> {
   if (!users.length) return 0;
   const concerned = pending.map((p) => ({ journey_id: p.journey_id, keys: p.keys }));
   // The users' entries in those journeys (journey_entries_active_idx), at a key a pending edit concerns.

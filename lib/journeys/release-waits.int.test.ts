@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { entryOf, journey, p, track, useJourneyProject, userId } from "../../test/fixtures/journey-steps";
+import { entryOf, holdEntry, journey, p, track, useJourneyProject, userId } from "../../test/fixtures/journey-steps";
 import { MEMBER_PAGE } from "./release-waits";
 
 /*
@@ -115,5 +115,53 @@ describe("releasing waits", () => {
       ["pro", false, "waiting", members],
       ["pro", true, "released", expected],
     ]);
+  });
+
+  it("brings a pending edit's entries in line for an organization event page after page, before the edit's own batch", async () => {
+    const members = 2 * MEMBER_PAGE + 1;
+    const wait = (same_as: string) => [
+      { key: "w", kind: "wait", event: { name: "Org Tiered", same_as }, next: "bye" },
+      { key: "bye", kind: "exit" },
+    ];
+    const j = await journey(wait("plan"));
+    await api("POST", p.client("/organizations"), {
+      key: p.keys.client,
+      body: { identifier: [{ external_id: "tiered-org" }] },
+    });
+    const [{ id: orgId }] = await sql`select organization_id as id from organization_identifiers
+      where project_id = ${p.projectId} and external_id = 'tiered-org'`;
+    const [{ id: entranceId }] =
+      await sql`select id from journey_entrances where project_id = ${p.projectId} and journey_id = ${j.id}`;
+    const enter = (user: string) => sql`
+      insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state,
+        step_since, waiting_for, wait_event, wait_key)
+      values (${p.projectId}, ${j.id}, ${entranceId}, ${user}, gen_random_uuid(),
+        '{"start": {"plan": "free", "tier": "gold"}}', 'w', 'waiting', now() - interval '1 minute',
+        '{"kind": "event", "name": "Org Tiered"}', 'Org Tiered', ${`${user}|plan="free"`})
+      returning id`;
+    // A non-member entered first: held, it keeps the edit's batch (entries in id order) from everyone.
+    const [{ id: outsider }] = await sql`insert into users (project_id) values (${p.projectId}) returning id`;
+    const [{ id: heldEntry }] = await enter(outsider);
+    // The members in SQL; only the last by id, on the event's last page of members, waits.
+    const [{ id: last }] = await sql`
+      with u as (insert into users (project_id) select ${p.projectId} from generate_series(1, ${members}) returning id),
+      m as (insert into organization_members (project_id, organization_id, user_id)
+        select ${p.projectId}, ${orgId}, id from u returning user_id)
+      select max(user_id::text)::uuid as id from m`;
+    await enter(last);
+    const held = await holdEntry(heldEntry);
+    try {
+      const r = await api("PATCH", p.admin(`/journeys/${j.id}`), { key: p.keys.editor, body: { steps: wait("tier") } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const sent = await api("POST", p.client("/organizations/events"), {
+        key: p.keys.client,
+        body: [{ name: "Org Tiered", identifier: [{ external_id: "tiered-org" }], data: { tier: "gold" } }],
+      });
+      expect(sent.status).toBe(202);
+      await entryOf(j.id, last, (e) => e.state === "exited", "the last member released before the edit's batch");
+      expect((await entryOf(j.id, outsider, () => true)).wait_key).toBe(`${outsider}|plan="free"`);
+    } finally {
+      await held.release();
+    }
   });
 });
