@@ -73,7 +73,11 @@ async function catchUpUsers(
   if (!rows.length) return 0;
   let n = 0;
   const byJourney = new Map<string, typeof rows>();
-  for (const r of rows) byJourney.set(r.journey_id, [...(byJourney.get(r.journey_id) ?? []), r]);
+  for (const r of rows) {
+    const list = byJourney.get(r.journey_id);
+    if (list) list.push(r);
+    else byJourney.set(r.journey_id, [r]);
+  }
   for (const [, entries] of byJourney) {
     const steps = entries[0]!.steps;
     const kept = new Set(steps.map((s) => s.key));
