@@ -5,6 +5,7 @@ import {
   entryOf,
   holdEntry,
   journey,
+  journeysSettled,
   p,
   pathOf,
   track,
@@ -76,15 +77,7 @@ describe("editing a live journey", () => {
     expect(new Date(after.wake_at).getTime()).toBe(new Date(before.wake_at).getTime());
     // The old key's value no longer releases the wait; the new one's does.
     await track("rekey-1", "Paid", { cart_id: "c1", order_id: "o2" });
-    await waitFor(
-      async () =>
-        (
-          await sql`select 1 from pgboss.job where name = 'pipeline.journeys' and state in ('created','retry','active') and data->>'projectId' = ${p.projectId}`
-        ).length === 0 &&
-        (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Paid'`).length === 1,
-      20_000,
-      "the other order processed",
-    );
+    await journeysSettled("Paid", 1, "the other order processed");
     expect((await entryOf(j.id, u, () => true)).state).toBe("waiting");
     await track("rekey-1", "Paid", { order_id: "o1" });
     await entryOf(j.id, u, (e) => e.state === "exited", "released by its order");

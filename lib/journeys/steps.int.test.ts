@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { api, sql } from "../../scripts/test/helpers";
-import { waitFor } from "../../scripts/test/worker";
-import { entryOf, journey, p, pathOf, track, useJourneyProject, userId, wake } from "../../test/fixtures/journey-steps";
+import {
+  entryOf,
+  journey,
+  journeysSettled,
+  p,
+  pathOf,
+  track,
+  useJourneyProject,
+  userId,
+  wake,
+} from "../../test/fixtures/journey-steps";
 import { splitPath } from "./step-graph";
 
 /*
@@ -93,15 +102,7 @@ describe("journey steps", () => {
     await track("cart-a", "Order Completed", { cart_id: "c9", total: 10 });
     await track("cart-a", "Order Completed", { cart_id: "c1", total: 0 });
     await track("cart-b", "Order Completed", { cart_id: "c1", total: 10 });
-    await waitFor(
-      async () =>
-        (
-          await sql`select 1 from pgboss.job where name = 'pipeline.journeys' and state in ('created','retry','active') and data->>'projectId' = ${p.projectId}`
-        ).length === 0 &&
-        (await sql`select 1 from events where project_id = ${p.projectId} and name = 'Order Completed'`).length === 3,
-      20_000,
-      "orders processed",
-    );
+    await journeysSettled("Order Completed", 3, "orders processed");
     expect((await entryOf(j.id, a, () => true)).state).toBe("waiting");
     expect((await entryOf(j.id, b, () => true)).state).toBe("waiting");
     // This cart's order releases a's wait.
