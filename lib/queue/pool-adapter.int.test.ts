@@ -56,4 +56,33 @@ describe("the queue's pool adapter", () => {
     );
     expect(after.filter((r) => r !== "ok")).toEqual([]);
   });
+  it("gives a script its connection once the database is back, when the pool took its reservation up to reconnect", async () => {
+    const server = (proxy = await cuttableProxy({ host: real.hostname, port: Number(real.port || 5432) }));
+    sql = postgres(`postgres://${real.username || "postgres"}@127.0.0.1:${server.port}/postgres`, {
+      max: 1,
+      connect_timeout: 2,
+      backoff: () => 0.5,
+      onnotice: () => {},
+    });
+    const db = poolAdapter(sql);
+    server.refuse(true);
+    // The pool's one connection connects for this statement and is refused; meanwhile the script's
+    // reservation waits in the pool's queue, and the refused connection takes it up to connect again.
+    const refused = db.executeSql("select 1").then(
+      () => new Error("answered while refusing"),
+      (e: unknown) => e,
+    );
+    await new Promise((r) => setImmediate(r)); // the statement goes out on a later tick (postgres.js is lazy)
+    const script = db.executeSql("BEGIN; SELECT 2 AS n; COMMIT;");
+    expect(isDatabaseUnavailable(await refused)).toBe(true);
+    server.refuse(false);
+    // postgres.js 3.4.9 handed the reconnected connection to its queue instead, where the reservation no
+    // longer was: the script waited forever (pg-boss's supervision, after a failover).
+    const answer = await Promise.race([
+      script,
+      new Promise((r) => setTimeout(() => r("still waiting after 10 s"), 10_000)),
+    ]);
+    expect(answer).toEqual({ rows: [{ n: 2 }] });
+    expect(await db.executeSql("select 3 as n")).toEqual({ rows: [{ n: 3 }] });
+  }, 20_000);
 });
