@@ -51,6 +51,9 @@ async function startBoss(worker: boolean): Promise<PgBoss> {
       : { supervise: false, schedule: false }),
   });
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
+  // pg-boss's own warnings: a handler that outran its job's expiry (its worker slot stays held until it
+  // returns), a queue over its backlog threshold, slow maintenance.
+  boss.on("warning", (warning) => log.warn({ warning }, "pg-boss warning"));
   await boss.start();
   for (const name of Object.keys(QUEUES) as QueueName[])
     await boss.createQueue(name, { ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });

@@ -44,6 +44,12 @@ export async function pending(sql: postgres.Sql, projectId: string) {
     await sql`select name, state, count(*)::int as n, max(retry_count)::int as retries, min(start_after)::text as start_after,
       max(left(output::text, 300)) as output
     from pgboss.job where state in ('created', 'retry', 'active') and data->>'projectId' = ${projectId} group by 1, 2`;
+  // A job left active: whether its heartbeat went stale (then only pg-boss's supervision can retry it) and
+  // when supervision last claimed its queue.
+  const active = await sql`select j.name, j.id, j.started_on::text, j.heartbeat_on::text, j.heartbeat_seconds,
+      q.monitor_on::text, q.monitor_claim_on::text
+    from pgboss.job j join pgboss.queue q on q.name = j.name
+    where j.state = 'active' and j.data->>'projectId' = ${projectId} and j.started_on < now() - interval '30 seconds' limit 5`;
   const fanouts =
     await sql`select id, delivered, planned, received_at::text from event_fanouts where project_id = ${projectId} and finished_at is null limit 5`;
   const [firings] =
@@ -52,7 +58,7 @@ export async function pending(sql: postgres.Sql, projectId: string) {
   const busy = await sql`select application_name as app, state, wait_event_type as wait_type, wait_event as wait,
       extract(epoch from now() - xact_start)::int as xact_s, left(query, 160) as query
     from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`;
-  return { now: new Date().toISOString(), intake, jobs, fanouts, firings, busy };
+  return { now: new Date().toISOString(), intake, jobs, active, fanouts, firings, busy };
 }
 
 /**
