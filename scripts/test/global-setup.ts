@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createTestDatabase } from "./database";
+import { createTemplateDatabase, createTestDatabase, TEMPLATE_ENV } from "./database";
 import { startNextServer } from "./next-server";
 
 declare module "vitest" {
@@ -13,9 +13,20 @@ declare module "vitest" {
   }
 }
 
-/** One fresh database and one real Next server for the integration run; both go away afterwards. */
+/**
+ * One fresh database and one real Next server for the integration run; both go away afterwards. The
+ * migrations run once, into a template that every database of the run (this one, and the files' own) copies.
+ */
 export default async function setup(project: TestProject) {
-  const db = await createTestDatabase();
+  const template = await createTemplateDatabase();
+  process.env[TEMPLATE_ENV] = template.name;
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  try {
+    db = await createTestDatabase();
+  } catch (err) {
+    await template.drop();
+    throw err;
+  }
   // No SMTP server in integration runs: mail goes to a file outbox that tests read (RELAY_TEST_OUTBOX).
   const outboxDir = mkdtempSync(path.join(tmpdir(), "relay-outbox-"));
   const outboxPath = path.join(outboxDir, "outbox.jsonl");
@@ -30,6 +41,7 @@ export default async function setup(project: TestProject) {
     });
   } catch (err) {
     await db.drop();
+    await template.drop();
     throw err;
   }
   // Workers the test files start (scripts/test/worker.ts passes process.env on) send their mail to the same
@@ -42,6 +54,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await db.drop();
+    await template.drop();
     rmSync(outboxDir, { recursive: true, force: true });
   };
 }
