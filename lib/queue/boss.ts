@@ -18,9 +18,21 @@ const QUEUE_OPTIONS = {
   expireInSeconds: 600,
 };
 
+/**
+ * A pipeline step decides one fetched batch in well under a second. A step job still active after a minute
+ * has a handler that will not return (a statement lost with its connection in a failover, say) while its
+ * heartbeat goes on: supervision fails it at its expiry and it is retried, harmlessly, since the step's
+ * done-marker makes a second run of a finished batch a no-op. The long, resumable jobs keep the default.
+ */
+const PIPELINE_STEP = { expireInSeconds: 60 };
+
 /** Queues whose retries follow another clock than the pipeline's: mail waits out an SMTP outage of a day. */
 const QUEUE_OVERRIDES: Partial<Record<QueueName, Partial<typeof QUEUE_OPTIONS> & { retryDelayMax?: number }>> = {
   "mail.invite": mailRetryPolicy(),
+  "pipeline.schema": PIPELINE_STEP,
+  "pipeline.lists": PIPELINE_STEP,
+  "pipeline.journeys": PIPELINE_STEP,
+  "pipeline.destinations": PIPELINE_STEP,
 };
 
 let current: Promise<PgBoss> | undefined;
@@ -55,8 +67,12 @@ async function startBoss(worker: boolean): Promise<PgBoss> {
   // returns), a queue over its backlog threshold, slow maintenance.
   boss.on("warning", (warning) => log.warn({ warning }, "pg-boss warning"));
   await boss.start();
-  for (const name of Object.keys(QUEUES) as QueueName[])
-    await boss.createQueue(name, { ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });
+  for (const name of Object.keys(QUEUES) as QueueName[]) {
+    const options = { ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] };
+    await boss.createQueue(name, options);
+    // createQueue leaves an existing queue as it was: the worker brings its options up to date.
+    if (worker) await boss.updateQueue(name, options);
+  }
   return boss;
 }
 
