@@ -183,7 +183,9 @@ try {
     return EVENTS / ((Date.now() - inserted) / 1000);
   }
   const warm = await eventsPerSecond();
-  console.log(`events: warm-up, ${EVENTS.toLocaleString("en")} with no entry waiting: ${Math.round(warm).toLocaleString("en")} events/s`);
+  console.log(
+    `events: warm-up, ${EVENTS.toLocaleString("en")} with no entry waiting: ${Math.round(warm).toLocaleString("en")} events/s`,
+  );
   const rates = { without: [] as number[], with: [] as number[] };
   for (const side of ["without", "with", "with", "without", "without", "with"] as const) {
     await setWaiting(side === "with");

@@ -67,13 +67,21 @@ try {
         if (!n) break;
         drain.push(performance.now() - t);
       }
-      const jobs = await sql<{ id: string; data: { projectId: string; batchId: string; names: string[]; eventIds: string[]; since?: string } }[]>`
+      const jobs = await sql<
+        {
+          id: string;
+          data: { projectId: string; batchId: string; names: string[]; eventIds: string[]; since?: string };
+        }[]
+      >`
         select id, data from pgboss.job where name = 'pipeline.journeys' and state = 'created' order by created_on`;
       const step: number[] = [];
       for (let i = 0; i < jobs.length; i += 5) {
         const group = jobs.slice(i, i + 5);
         const t = performance.now();
-        await runJourneysSteps({ db: getDb() }, group.map((g) => g.data));
+        await runJourneysSteps(
+          { db: getDb() },
+          group.map((g) => g.data),
+        );
         step.push(performance.now() - t);
       }
       await sql`delete from pgboss.job where name like 'pipeline.%' and state = 'created'`;
