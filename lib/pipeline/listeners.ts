@@ -19,9 +19,12 @@ export async function listenersFor(
       exists (select 1 from journey_entrances where project_id = ${projectId}::uuid
         and (event_name in (select jsonb_array_elements_text(${json}::jsonb))
           or (kind = 'scheduled' and exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n where n like 'scheduled.%'))))
-        -- An entry waiting for one of the names (journey_entries_wait_idx).
-        or exists (select 1 from journey_entries where project_id = ${projectId}::uuid
-          and wait_event in (select jsonb_array_elements_text(${json}::jsonb))) as journeys,
+        -- An entry waiting for one of the names: one probe of journey_entries_wait_idx per name. Written as
+        -- wait_event in (names), the planner took a semi join over a scan of the project's entries (56 ms
+        -- for each batch with 100,000 waiting, on every drain batch and step job).
+        or exists (select 1 from jsonb_array_elements_text(${json}::jsonb) n(name)
+          where exists (select 1 from journey_entries w where w.project_id = ${projectId}::uuid
+            and w.wait_event = n.name and w.wait_event is not null)) as journeys,
       -- Which names a destination takes is decided by the step itself (lib/destinations/message-sql.ts).
       exists (select 1 from destinations where project_id = ${projectId}::uuid and enabled) as destinations`);
   return row!;
