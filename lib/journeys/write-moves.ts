@@ -110,11 +110,11 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
   // was most of the path insert's executor time (docs/decisions/0025). Path row k of the batch (entries
   // in order, each one's rows in order) takes the k-th; the exits' events take theirs likewise.
   const pathIds = uuidv7s(pathRows);
-  const exits = moves.filter((m) => m.end.state === "exited");
+  const exits = nos.filter((_, i) => moves[i]!.end.state === "exited");
   const eventIds = uuidv7s(exits.length);
   await bypassIntake(ctx, async () => {
     const recording = systemEventsSql(ctx);
-    const [{ received_at: receivedAt }] = await queryRows<{ received_at: string }>(
+    const samples = await queryRows<{ received_at: string; no: number | null; data: Record<string, unknown> | null }>(
       ctx.db,
       sql`
       with m as materialized (
@@ -152,23 +152,23 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
           p.journey_id, p.step_key, p.kind, coalesce(p.entered_at, p.since), p.left_at, p.outcome
         from numbered p join unnest(${uuidArray(pathIds)}) with ordinality as i(id, k) on i.k = p.k
       ), input as materialized (
-        select i.k::int as ord, i.id, 'journey.user.exited' as name, x.user_id, null::uuid as organization_id, 'user' as kind,
+        select i.k::int as ord, i.id, x.no, 'journey.user.exited' as name, x.user_id, null::uuid as organization_id, 'user' as kind,
           jsonb_build_object('journey_id', x.journey_id, 'journey_name', x.journey_name, 'entry_id', x.id, 'event_id', x.event_id) as data,
           null::timestamptz as occurred_at
         from (
-          select m.id, mv.user_id, mv.event_id, s.journey_id, s.journey_name, row_number() over (order by m.n) as k
+          select m.id, m.no, mv.user_id, mv.event_id, s.journey_id, s.journey_name, row_number() over (order by m.n) as k
           from m join moved mv on mv.id = m.id join shape s on s.no = m.no where s.state = 'exited') x
         join unnest(${uuidArray(eventIds)}) with ordinality as i(id, k) on i.k = x.k
       ), ${recording.ctes}
-      select now()::text as received_at${recording.from}`,
+      -- One event's data per shape, standing for its events in the schema step (they differ only in
+      -- values), as the firing loop hands over its groups: the data's one home is the statement above.
+      select now()::text as received_at, g.no, g.data
+      from (select 1) one left join lateral (select distinct on (no) no, data from input order by no) g on true${recording.from}`,
     );
+    const receivedAt = samples[0]!.received_at;
+    const sample = new Map(samples.map((g) => [g.no, g.data ?? {}]));
     addToOpenBatch(ctx, () =>
-      exits.map(({ entry: e }, i) => ({
-        id: eventIds[i]!,
-        name: "journey.user.exited",
-        data: { journey_id: e.journeyId, journey_name: e.journeyName, entry_id: e.id, event_id: e.eventId },
-        receivedAt,
-      })),
+      exits.map((no, i) => ({ id: eventIds[i]!, name: "journey.user.exited", data: sample.get(no)!, receivedAt })),
     );
   });
 }
