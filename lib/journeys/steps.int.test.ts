@@ -57,6 +57,44 @@ describe("journey steps", () => {
     });
   });
 
+  it("moves entries woken together as one shape, each with its own times, path and exit event", async () => {
+    // The moves' writer sends a batch's alike moves once (write-moves.ts) and fills in each entry's own
+    // start, ids and event data in SQL: two entries that came to the delay at different times, woken in
+    // one statement, must each keep theirs.
+    const j = await journey([
+      { key: "pause", kind: "delay", duration: "1 day" },
+      { key: "out", kind: "exit" },
+    ]);
+    const users = [await userId("shape-a"), await userId("shape-b")];
+    const waiting = [];
+    for (const [i, u] of users.entries()) {
+      await track(`shape-${"ab"[i]}`, j.event);
+      waiting.push(await entryOf(j.id, u, (e) => e.state === "waiting", `${"ab"[i]} waits`));
+    }
+    expect(waiting[0]!.step_since.getTime()).not.toBe(waiting[1]!.step_since.getTime());
+    await sql`update journey_entries set wake_at = now() - interval '1 second'
+      where project_id = ${p.projectId} and id in ${sql(waiting.map((w) => w.id))}`;
+    for (const [i, w] of waiting.entries()) {
+      const done = await entryOf(j.id, users[i]!, (e) => e.state === "exited", `${"ab"[i]} exited`);
+      const path = await sql`select seq, user_id, step_key, entered_at, left_at, outcome from journey_entry_steps
+        where project_id = ${p.projectId} and entry_id = ${w.id} order by seq`;
+      expect(path.map((r) => [r.seq, r.user_id, r.step_key])).toEqual([
+        [1, users[i], "pause"],
+        [2, users[i], "out"],
+      ]);
+      expect(path[0]!.entered_at.getTime()).toBe(w.step_since.getTime());
+      expect(path[0]!.outcome).toMatch(/^delayed until .* \(UTC\)$/);
+      expect(path[1]!.entered_at.getTime()).toBe(path[0]!.left_at.getTime());
+      expect(path[1]!.outcome).toBe("exit");
+      expect(done.step_since.getTime()).toBe(path[1]!.left_at.getTime());
+      const exited = await sql`select data from events
+        where project_id = ${p.projectId} and name = 'journey.user.exited' and user_id = ${users[i]}`;
+      expect(exited.map((e) => e.data)).toEqual([
+        { journey_id: j.id, journey_name: expect.any(String), entry_id: w.id, event_id: w.event_id },
+      ]);
+    }
+  });
+
   it("counts the entries at a step up to a bound, and says when there are more", async () => {
     const j = await journey([
       { key: "long", kind: "delay", duration: "30 days" },

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { systemContext, type AppContext } from "@/lib/access/context";
+import { systemContext, type AppContext, type ProjectContext } from "@/lib/access/context";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { recordSystemEvents } from "@/lib/events/record-system-events";
+import { addToOpenBatch, systemEventsSql } from "@/lib/events/record-system-events";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
 import type { EntryEnd, EntryInHand, PathRow } from "./walk";
 
@@ -12,89 +13,164 @@ export interface Move {
 }
 
 /**
- * Writes walked entries in the caller's transaction, set-based whatever their number: each entry's new
- * place and state in one UPDATE, the steps they passed appended to their paths in one INSERT, and one
- * `journey.user.exited` per entry that ended. With the effects the walk ran in the same transaction, a
- * step's effect and the move past it commit together or not at all.
+ * Writes walked entries in the caller's transaction, set-based whatever their number, in one statement
+ * per project: each entry's new place and state, the steps it passed appended to its path, and one
+ * `journey.user.exited` per entry that ended (recorded and handed to steps 2-4 in this transaction, as
+ * the firing loop's events are); then the per-step counts. With the effects the walk ran in the same
+ * transaction, a step's effect and the move past it commit together or not at all.
+ *
+ * What the walk decided is sent once per shape, not once per entry: the moves of a batch are mostly
+ * alike (a delay's end, then an exit, with the same outcome at the same instant), so each distinct
+ * shape (the path's steps and outcomes, the end) travels once and each entry as its id, its shape's
+ * number and the time it came to its step; the path rows and the exits' events are made in SQL from
+ * them and the entries' own columns. Before, every path row and event went as JSON (about 1.5 MB a
+ * batch of 1,000), which was about half of a due batch's time (docs/decisions/0025).
  */
 export async function writeMoves(
   ctx: AppContext,
   { moves, now, shard }: { moves: Move[]; now: Date; shard?: number },
 ): Promise<void> {
   if (!moves.length) return;
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const ends = moves.map(({ entry: e, end }) => ({
-    project_id: e.projectId,
-    id: e.id,
+  const byProject = new Map<string, Move[]>();
+  for (const m of moves) {
+    const list = byProject.get(m.entry.projectId);
+    if (list) list.push(m);
+    else byProject.set(m.entry.projectId, [m]);
+  }
+  for (const [projectId, list] of byProject) await writeProjectMoves(systemContext(ctx.db, projectId), list, now);
+  await countPasses(ctx, moves, shard ?? Math.floor(Math.random() * PASS_SHARDS));
+}
+
+/** A walk's result with the entry taken out: what entries moved alike share. Times null: the entry's own. */
+interface Shape {
+  journey_id: string;
+  journey_name: string;
+  rows: { step_key: string; kind: string; outcome: string; entered_at: string | null; left_at: string }[];
+  step_key: string | null;
+  state: EntryEnd["state"];
+  step_since: string | null;
+  wake_at: string | null;
+  wake_after: string | null;
+  waiting_for: Record<string, unknown> | null;
+  wait_event: string | null;
+  wait_key: string | null;
+}
+
+/**
+ * The shape of a move: the walk's path and end, with each time that is the entry's own (the first
+ * step's start and, with no step passed, the end's `step_since`: the time it came to its step) left
+ * null, for SQL to fill in from the entry's `since`.
+ */
+function shapeOf({ entry, path, end }: Move): Shape {
+  const since = entry.stepSince.getTime();
+  return {
+    journey_id: entry.journeyId,
+    journey_name: entry.journeyName,
+    rows: path.map((p, i) => ({
+      step_key: p.stepKey,
+      kind: p.kind,
+      outcome: p.outcome,
+      entered_at: i === 0 && p.enteredAt.getTime() === since ? null : p.enteredAt.toISOString(),
+      left_at: p.leftAt.toISOString(),
+    })),
     step_key: end.stepKey,
     state: end.state,
-    step_since: end.stepSince.toISOString(),
+    step_since: end.stepSince.getTime() === since ? null : end.stepSince.toISOString(),
     wake_at: end.wakeAt?.toISOString() ?? null,
     wake_after: end.wakeAfter,
     waiting_for: end.waitingFor,
     wait_event: end.waitEvent,
     wait_key: end.waitKey,
-  }));
-  await ctx.db.execute(sql`
-    update journey_entries e set step_key = m.step_key, state = m.state, step_since = m.step_since,
-      wake_at = coalesce(m.wake_at, ${at} + m.wake_after::interval), waiting_for = m.waiting_for,
-      wait_event = m.wait_event, wait_key = m.wait_key,
-      exited_at = case when m.state = 'exited' then coalesce(e.exited_at, ${at}) else e.exited_at end
-    from jsonb_to_recordset(${JSON.stringify(ends)}::jsonb) as m(project_id uuid, id uuid, step_key text, state text,
-      step_since timestamptz, wake_at timestamptz, wake_after text, waiting_for jsonb, wait_event text, wait_key text)
-    where e.project_id = m.project_id and e.id = m.id`);
-  const ids = uuidv7s(moves.reduce((n, m) => n + m.path.length, 0));
-  let next = 0;
-  const rows = moves.flatMap(({ entry: e, path }) =>
-    path.map((p, i) => ({
-      id: ids[next++],
-      project_id: e.projectId,
-      entry_id: e.id,
-      user_id: e.userId,
-      journey_id: e.journeyId,
-      ord: i + 1,
-      step_key: p.stepKey,
-      kind: p.kind,
-      entered_at: p.enteredAt.toISOString(),
-      left_at: p.leftAt.toISOString(),
-      outcome: p.outcome,
-    })),
-  );
-  if (rows.length)
-    // Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
-    // The ids come with the rows (lib/db/uuidv7.ts): the column's uuid_generate_v7() default, called
-    // per row, was most of this statement's executor time (docs/decisions/0025).
-    await ctx.db.execute(sql`
-      insert into journey_entry_steps (id, project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
-      select p.id, p.project_id, p.entry_id, p.user_id,
-        coalesce((select max(s.seq) from journey_entry_steps s where s.project_id = p.project_id and s.entry_id = p.entry_id), 0) + p.ord,
-        p.journey_id, p.step_key, p.kind, p.entered_at, p.left_at, p.outcome
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(id uuid, project_id uuid, entry_id uuid, user_id uuid, journey_id uuid, ord int,
-        step_key text, kind text, entered_at timestamptz, left_at timestamptz, outcome text)`);
-  const byProject = new Map<string, Move[]>();
+  };
+}
+
+/** One project's moves in one statement (see writeMoves). */
+async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date): Promise<void> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const shapes: Shape[] = [];
+  const shapeNo = new Map<string, number>();
+  const ids: string[] = [];
+  const nos: number[] = [];
+  const sinces: string[] = [];
+  let pathRows = 0;
   for (const m of moves) {
-    if (m.end.state !== "exited") continue;
-    const exited = byProject.get(m.entry.projectId);
-    if (exited) exited.push(m);
-    else byProject.set(m.entry.projectId, [m]);
+    const shape = shapeOf(m);
+    const key = JSON.stringify(shape);
+    let no = shapeNo.get(key);
+    if (no === undefined) {
+      no = shapes.push(shape) - 1;
+      shapeNo.set(key, no);
+    }
+    ids.push(m.entry.id);
+    nos.push(no);
+    sinces.push(m.entry.stepSince.toISOString());
+    pathRows += m.path.length;
   }
-  // The exits' events go to `events` and straight on to steps 2-4 in this transaction (bypassIntake), as
-  // the firing loop's do: a trip through `event_intake` and the drain would cost each exit two more
-  // writes and a claim, and a burst of due entries is mostly exits (docs/decisions/0025).
-  for (const [projectId, exited] of byProject) {
-    const pctx = systemContext(ctx.db, projectId);
-    await bypassIntake(pctx, () =>
-      recordSystemEvents(
-        pctx,
-        exited.map(({ entry: e }) => ({
-          name: "journey.user.exited" as const,
-          userId: e.userId,
-          data: { journey_id: e.journeyId, journey_name: e.journeyName, entry_id: e.id, event_id: e.eventId },
-        })),
-      ),
+  // Ids made in the process (lib/db/uuidv7.ts): the column's uuid_generate_v7() default, called per row,
+  // was most of the path insert's executor time (docs/decisions/0025). Path row k of the batch (entries
+  // in order, each one's rows in order) takes the k-th; the exits' events take theirs likewise.
+  const pathIds = uuidv7s(pathRows);
+  const exits = nos.filter((_, i) => moves[i]!.end.state === "exited");
+  const eventIds = uuidv7s(exits.length);
+  await bypassIntake(ctx, async () => {
+    const recording = systemEventsSql(ctx);
+    const samples = await queryRows<{ received_at: string; no: number | null; data: Record<string, unknown> | null }>(
+      ctx.db,
+      sql`
+      with m as materialized (
+        select x.id, x.no, x.since, x.n
+        from unnest(${uuidArray(ids)}, ${`{${nos.join(",")}}`}::int[], ${`{${sinces.join(",")}}`}::timestamptz[])
+          with ordinality as x(id, no, since, n)
+      ), shape as materialized (
+        select (x.o - 1)::int as no, s.*
+        from jsonb_array_elements(${JSON.stringify(shapes)}::jsonb) with ordinality as x(v, o)
+        cross join lateral jsonb_to_record(x.v) as s(journey_id uuid, journey_name text, rows jsonb, step_key text,
+          state text, step_since timestamptz, wake_at timestamptz, wake_after text, waiting_for jsonb, wait_event text,
+          wait_key text)
+      ), shape_row as materialized (
+        select s.no, r.ord::int as ord, r.v->>'step_key' as step_key, r.v->>'kind' as kind, r.v->>'outcome' as outcome,
+          (r.v->>'entered_at')::timestamptz as entered_at, (r.v->>'left_at')::timestamptz as left_at
+        from shape s cross join lateral jsonb_array_elements(s.rows) with ordinality as r(v, ord)
+      ), moved as (
+        -- By key probe, one per entry: the entries are this transaction's (claimed or locked by the caller).
+        update journey_entries e set step_key = s.step_key, state = s.state, step_since = coalesce(s.step_since, m.since),
+          wake_at = coalesce(s.wake_at, ${at} + s.wake_after::interval), waiting_for = nullif(s.waiting_for, 'null'),
+          wait_event = s.wait_event, wait_key = s.wait_key,
+          exited_at = case when s.state = 'exited' then coalesce(e.exited_at, ${at}) else e.exited_at end
+        from m join shape s on s.no = m.no
+        where e.project_id = ${ctx.projectId}::uuid and e.id = m.id
+        returning e.id, e.user_id, e.event_id
+      ), numbered as materialized (
+        -- Each path row's place in the batch (entries in order, each one's rows in order), for its id.
+        select m.id, m.since, mv.user_id, s.journey_id, r.*, row_number() over (order by m.n, r.ord) as k
+        from m join moved mv on mv.id = m.id join shape s on s.no = m.no join shape_row r on r.no = m.no
+      ), appended as (
+        -- Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
+        insert into journey_entry_steps (id, project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
+        select i.id, ${ctx.projectId}::uuid, p.id, p.user_id,
+          coalesce((select max(x.seq) from journey_entry_steps x where x.project_id = ${ctx.projectId}::uuid and x.entry_id = p.id), 0) + p.ord,
+          p.journey_id, p.step_key, p.kind, coalesce(p.entered_at, p.since), p.left_at, p.outcome
+        from numbered p join unnest(${uuidArray(pathIds)}) with ordinality as i(id, k) on i.k = p.k
+      ), input as materialized (
+        select i.k::int as ord, i.id, x.no, 'journey.user.exited' as name, x.user_id, null::uuid as organization_id, 'user' as kind,
+          jsonb_build_object('journey_id', x.journey_id, 'journey_name', x.journey_name, 'entry_id', x.id, 'event_id', x.event_id) as data,
+          null::timestamptz as occurred_at
+        from (
+          select m.id, m.no, mv.user_id, mv.event_id, s.journey_id, s.journey_name, row_number() over (order by m.n) as k
+          from m join moved mv on mv.id = m.id join shape s on s.no = m.no where s.state = 'exited') x
+        join unnest(${uuidArray(eventIds)}) with ordinality as i(id, k) on i.k = x.k
+      ), ${recording.ctes}
+      -- One event's data per shape, standing for its events in the schema step (they differ only in
+      -- values), as the firing loop hands over its groups: the data's one home is the statement above.
+      select now()::text as received_at, g.no, g.data
+      from (select 1) one left join lateral (select distinct on (no) no, data from input order by no) g on true${recording.from}`,
     );
-  }
-  if (rows.length) await countPasses(ctx, rows, shard ?? Math.floor(Math.random() * PASS_SHARDS));
+    const receivedAt = samples[0]!.received_at;
+    const sample = new Map(samples.map((g) => [g.no, g.data ?? {}]));
+    addToOpenBatch(ctx, () =>
+      exits.map((no, i) => ({ id: eventIds[i]!, name: "journey.user.exited", data: sample.get(no)!, receivedAt })),
+    );
+  });
 }
 
 /** Shards of each step's "passed" count that batches add to (any one of them): see countPasses. */
@@ -107,18 +183,16 @@ const PASS_SHARDS = 8;
  * own shard (-1): it holds the journey's lock, and a pipeline step that holds a shard's counter may be
  * waiting for that lock to enter users.
  */
-async function countPasses(
-  ctx: AppContext,
-  rows: { project_id: string; journey_id: string; step_key: string }[],
-  shard: number,
-): Promise<void> {
+async function countPasses(ctx: AppContext, moves: Move[], shard: number): Promise<void> {
   const counts = new Map<string, { project_id: string; journey_id: string; step_key: string; n: number }>();
-  for (const r of rows) {
-    const k = `${r.project_id}/${r.journey_id}/${r.step_key}`;
-    const c = counts.get(k);
-    if (c) c.n++;
-    else counts.set(k, { project_id: r.project_id, journey_id: r.journey_id, step_key: r.step_key, n: 1 });
-  }
+  for (const { entry: e, path } of moves)
+    for (const p of path) {
+      const k = `${e.projectId}/${e.journeyId}/${p.stepKey}`;
+      const c = counts.get(k);
+      if (c) c.n++;
+      else counts.set(k, { project_id: e.projectId, journey_id: e.journeyId, step_key: p.stepKey, n: 1 });
+    }
+  if (!counts.size) return;
   await ctx.db.execute(sql`
     insert into journey_step_passes (project_id, journey_id, step_key, shard, passed)
     select c.project_id, c.journey_id, c.step_key, ${shard}, c.n
