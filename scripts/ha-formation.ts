@@ -139,6 +139,18 @@ export async function clearStaleFormations(prefix: string, keep?: string): Promi
   return stale;
 }
 
+/** Whether something accepts connections on the loopback port. */
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /** Refuses to start on a port something else holds: a clear message instead of a node that never comes up. */
 async function assertPortFree(port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
@@ -267,6 +279,21 @@ export async function startFormation(opts: FormationOptions) {
         process.kill(-c.pid!, "SIGKILL");
       } catch {}
       await exited;
+      // The keeper's exit is reported before every process of its group is gone, and a process the group
+      // did not hold would live on: any process started in the node's data directory is killed too, and
+      // the kill returns once its port refuses connections, as a lost machine's does. A check right after
+      // (the test's readiness during the outage) once still reached the node.
+      if (existsSync("/proc"))
+        for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p)))
+          if (processText(pid).includes(node.pgdata))
+            try {
+              process.kill(Number(pid), "SIGKILL");
+            } catch {}
+      const deadline = Date.now() + 10_000;
+      while (await portAnswers(node.port)) {
+        if (Date.now() > deadline) throw new Error(`${node.name} still answers on ${node.port} after its kill`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     /** Starts a stopped node's keeper again: it rejoins the formation (as a standby, rewinding if it must). */
     restart(node: FormationNode) {
