@@ -6,6 +6,7 @@ import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
 import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
+import { createWaitJourney, insertWaitingEntries } from "./waiting-entries";
 
 /*
  * The journeys' due loop and event waits, on real worker processes against a fresh database:
@@ -132,14 +133,7 @@ try {
   await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${Math.max(EVENTS, WAITING) - ENTRIES})`;
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
     select project_id, 'default', id::text, id from users where project_id = ${project.id} limit ${EVENTS} on conflict do nothing`;
-  const waitJourney = await createJourney(ctx, {
-    name: "bench wait",
-    allow_multiple_entries: true,
-    allow_concurrent_runs: true,
-    paused: false,
-    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
-    steps: [{ key: "w", kind: "wait", event: { name: "bench.order", same_as: "cart_id" } }],
-  });
+  const waitJourney = await createWaitJourney(ctx);
   seeding = Date.now();
   await sql.unsafe("vacuum analyze");
   console.log(`events: vacuum analyze after the earlier phases took ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
@@ -147,15 +141,7 @@ try {
   async function setWaiting(on: boolean) {
     if (on === waiting) return;
     waiting = on;
-    if (on)
-      // Each user's entries wait for "their" cart: `same_as` keys that the events below do not carry.
-      await sql`
-        insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state,
-          step_since, waiting_for, wait_event, wait_key)
-        select u.project_id, ${waitJourney.id}, ${waitJourney.entrances[0]!.id}, u.id, gen_random_uuid(),
-          jsonb_build_object('event', jsonb_build_object('cart_id', 'c' || n)), 'w', 'waiting', now(),
-          '{"kind": "event", "name": "bench.order"}', 'bench.order', u.id || '|cart_id="c' || n || '"'
-        from (select u.*, row_number() over () as n from users u where u.project_id = ${project.id} limit ${WAITING}) u`;
+    if (on) await insertWaitingEntries(sql, { projectId: project.id, journey: waitJourney, count: WAITING });
     else await sql`delete from journey_entries where project_id = ${project.id} and journey_id = ${waitJourney.id}`;
     await sql`vacuum analyze journey_entries`;
   }

@@ -1,10 +1,10 @@
 import { closeDatabase, getDb, getSql } from "../../db/client";
 import { systemContext } from "../../lib/access/context";
-import { createJourney } from "../../lib/journeys/create-journey";
 import { createProjectWithOwner } from "../../lib/projects/create-project";
 import { drainIntake } from "../../lib/pipeline/drain-intake";
 import { runJourneysSteps } from "../../lib/pipeline/step-jobs";
 import { createTestDatabase } from "../../scripts/test/database";
+import { createWaitJourney, insertWaitingEntries } from "../waiting-entries";
 
 /*
  * In process, one connection's wall time: the intake drain's batches (INTAKE_BATCH, 2,000) of `EVENTS`
@@ -33,24 +33,11 @@ try {
     { orgName: "bench", projectName: "waits", ownerEmail: "bench@example.com" },
   );
   const ctx = systemContext(getDb(), project.id);
-  const j = await createJourney(ctx, {
-    name: "bench wait",
-    allow_multiple_entries: true,
-    allow_concurrent_runs: true,
-    paused: false,
-    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
-    steps: [{ key: "w", kind: "wait", event: { name: "bench.order", same_as: "cart_id" } }],
-  });
+  const j = await createWaitJourney(ctx);
   await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${Math.max(EVENTS, WAITING)})`;
   await sql`insert into user_identifiers (project_id, source, external_id, user_id)
     select project_id, 'default', id::text, id from users where project_id = ${project.id} limit ${EVENTS}`;
-  await sql`
-    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state,
-      step_since, waiting_for, wait_event, wait_key)
-    select u.project_id, ${j.id}, ${j.entrances[0]!.id}, u.id, gen_random_uuid(),
-      jsonb_build_object('event', jsonb_build_object('cart_id', 'c' || n)), 'w', 'waiting', now(),
-      '{"kind": "event", "name": "bench.order"}', 'bench.order', u.id || '|cart_id="c' || n || '"'
-    from (select u.*, row_number() over () as n from users u where u.project_id = ${project.id} limit ${WAITING}) u`;
+  await insertWaitingEntries(sql, { projectId: project.id, journey: j, count: WAITING });
   await sql.unsafe("vacuum analyze");
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const round of [1, 2])
