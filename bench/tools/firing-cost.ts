@@ -6,6 +6,8 @@ import { createProjectWithOwner } from "../../lib/projects/create-project";
 import { ensureSchedule } from "../../lib/schedules/definitions";
 import { fireDueFirings } from "../../lib/schedules/fire-due";
 import { getBoss, stopBoss } from "../../lib/queue/boss";
+import { advanceDueEntries } from "../../lib/journeys/advance-due";
+import { createJourney } from "../../lib/journeys/create-journey";
 import { createTestDatabase } from "../../scripts/test/database";
 
 /*
@@ -15,12 +17,15 @@ import { createTestDatabase } from "../../scripts/test/database";
  * uses: TEST_DATABASE_URL) and this process's CPU, per row. Firings: COUNT single-schedule firings due
  * now, fired by the firing loop's batches (SCHEDULE_BATCH), then the intake drained (whatever the firings
  * handed over). Client events: COUNT intake rows of the same users, by identifier, drained. A checkpoint
- * starts each phase, so both pay their first touch of each page alike. `STATEMENTS=1` lists the top
+ * starts each phase, so both pay their first touch of each page alike. Delay exits (the journeys bench's
+ * burst): COUNT entries at a delay that has ended, moved on to an exit by the due loop's batches
+ * (JOURNEY_BATCH), then the intake drained. `STATEMENTS=1` lists the top
  * statements by WAL (needs pg_stat_statements preloaded).
  */
 const COUNT = Number(process.env.COUNT ?? 20_000);
 const BATCH = Number(process.env.SCHEDULE_BATCH ?? 1000);
 const INTAKE = Number(process.env.INTAKE_BATCH ?? 2000);
+const JOURNEY_BATCH = Number(process.env.JOURNEY_BATCH ?? 1000);
 
 const db = await createTestDatabase("relay_firing_cost");
 process.env.DATABASE_URL = db.url;
@@ -123,6 +128,32 @@ try {
     await sql`select count(*)::int as fired from schedule_firings where project_id = ${project.id} and state = 'fired'`;
   if (fired !== COUNT) throw new Error(`${fired} of ${COUNT} firings fired`);
 
+  const journey = await createJourney(systemContext(getDb(), project.id), {
+    name: "cost delay",
+    allow_multiple_entries: true,
+    allow_concurrent_runs: true,
+    paused: false,
+    entrances: [{ kind: "event", event_name: "cost.never", data_key: "event" }],
+    steps: [
+      { key: "d", kind: "delay", duration: "1 day" },
+      { key: "bye", kind: "exit" },
+    ],
+  });
+  await sql`
+    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state, wake_at,
+      step_since, waiting_for)
+    select project_id, ${journey.id}, ${journey.entrances[0]!.id}, id, gen_random_uuid(), '{}', 'd', 'waiting',
+      now() - interval '1 second', now() - interval '1 day', '{"kind": "delay", "duration": "1 day"}'
+    from users where project_id = ${project.id}`;
+  await sql`analyze journey_entries`;
+  const exit = await measure("delay exits", COUNT, async () => {
+    while ((await advanceDueEntries({ db: getDb() }, { batchSize: JOURNEY_BATCH })).claimed > 0);
+    while ((await drainIntake({ db: getDb() }, { limit: INTAKE })) > 0);
+  });
+  const [{ exited }] =
+    await sql`select count(*)::int as exited from journey_entries where project_id = ${project.id} and state = 'exited'`;
+  if (exited !== COUNT) throw new Error(`${exited} of ${COUNT} entries exited`);
+
   await sql`
     insert into event_intake (project_id, kind, name, identifier, data, occurred_at, received_at)
     select ${project.id}, 'user', 'cost.client', jsonb_build_array(jsonb_build_object('source', 'default', 'external_id', id::text)),
@@ -131,6 +162,10 @@ try {
   const event = await measure("client events", COUNT, async () => {
     while ((await drainIntake({ db: getDb() }, { limit: INTAKE })) > 0);
   });
+  console.log(
+    `delay exit over firing: WAL ${(exit.walBytes / firing.walBytes).toFixed(2)}×, PostgreSQL CPU ${(exit.pgCpuUs / firing.pgCpuUs).toFixed(2)}×, ` +
+      `this process ${(exit.jsCpuUs / firing.jsCpuUs).toFixed(2)}×, both CPUs ${((exit.pgCpuUs + exit.jsCpuUs) / (firing.pgCpuUs + firing.jsCpuUs)).toFixed(2)}×`,
+  );
   console.log(
     `firing over event: WAL ${(firing.walBytes / event.walBytes).toFixed(2)}×, PostgreSQL CPU ${(firing.pgCpuUs / event.pgCpuUs).toFixed(2)}×, ` +
       `this process ${(firing.jsCpuUs / event.jsCpuUs).toFixed(2)}×, both CPUs ${((firing.pgCpuUs + firing.jsCpuUs) / (event.pgCpuUs + event.jsCpuUs)).toFixed(2)}×`,

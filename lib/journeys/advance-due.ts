@@ -4,8 +4,9 @@ import { systemContext, type AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { stepEffects } from "./step-effects";
 import type { Step } from "./step-schema";
-import { type EntryInHand, walkEntry } from "./walk";
-import { type Move, writeMoves } from "./write-moves";
+import type { EntryInHand, WalkEffects } from "./walk";
+import { walkAlike } from "./walk-alike";
+import { type Move, walkOf, writeMoves } from "./write-moves";
 
 interface DueRow {
   project_id: string;
@@ -19,7 +20,8 @@ interface DueRow {
   step_since: string | null;
   entered_at: string;
   wake_at: string;
-  waiting_for: Record<string, unknown> | null;
+  /** As text: entries waiting for the same thing are grouped by it, and it is parsed once per group. */
+  waiting_for: string | null;
 }
 
 /**
@@ -50,7 +52,7 @@ async function advanceIn(
     tx,
     sql`
     select e.project_id, e.id, e.journey_id, e.user_id, e.event_id, e.context, e.step_key, e.state,
-      e.step_since::text, e.entered_at::text, e.wake_at::text, e.waiting_for
+      e.step_since::text, e.entered_at::text, e.wake_at::text, e.waiting_for::text
     from journey_entries e
     where e.wake_at <= ${at} ${opts.projectId ? sql`and e.project_id = ${opts.projectId}::uuid` : sql``}
       and not exists (select 1 from journeys j where j.project_id = e.project_id and j.id = e.journey_id and j.paused)
@@ -72,13 +74,21 @@ async function advanceIn(
   const zoned = journeys.some((j) => j.steps.some((s) => s.kind === "delay" && s.until?.timezone === "user"));
   const zones = zoned ? await userZones(tx, due) : new Map<string, string | null>();
   const waitForEdit = await atStepsAnEditIsMovingOff(tx, due, byId);
-  const moves: Move[] = [];
+  // Entries standing alike (one journey, step, state, wake time and thing awaited) are walked together
+  // (walk-alike.ts): a burst of ended delays is one walk a batch. Each project's effects once.
+  const alike = new Map<string, EntryInHand[]>();
+  const waitingFor = new Map<string, Record<string, unknown>>();
   const postponed: DueRow[] = [];
   for (const d of due) {
     const j = byId.get(`${d.project_id}/${d.journey_id}`)!;
     if (waitForEdit.has(d)) {
       postponed.push(d);
       continue;
+    }
+    let awaited: Record<string, unknown> | null = null;
+    if (d.waiting_for !== null) {
+      awaited = waitingFor.get(d.waiting_for) ?? null;
+      if (!awaited) waitingFor.set(d.waiting_for, (awaited = JSON.parse(d.waiting_for) as Record<string, unknown>));
     }
     const entry: EntryInHand = {
       projectId: d.project_id,
@@ -92,13 +102,23 @@ async function advanceIn(
       state: d.state,
       stepSince: new Date(d.step_since ?? d.entered_at),
       wakeAt: new Date(d.wake_at),
-      waitingFor: d.waiting_for,
+      waitingFor: awaited,
       userZone: zones.get(`${d.project_id}/${d.user_id}`) ?? null,
       projectZone: j.timezone,
     };
+    const key = `${d.project_id}/${d.journey_id}/${d.step_key}/${d.state}/${d.wake_at}/${d.waiting_for}`;
+    const group = alike.get(key);
+    if (group) group.push(entry);
+    else alike.set(key, [entry]);
+  }
+  const effects = new Map<string, WalkEffects>();
+  const moves: Move[] = [];
+  for (const group of alike.values()) {
+    const { projectId, journeyId } = group[0]!;
+    let fx = effects.get(projectId);
+    if (!fx) effects.set(projectId, (fx = stepEffects(systemContext(tx, projectId))));
     // The effects run in this transaction: a failure rolls the whole batch back for the next claim.
-    const { path, end } = await walkEntry(stepEffects(systemContext(tx, d.project_id)), entry, j.steps, now);
-    moves.push({ entry, path, end });
+    for (const m of await walkAlike(fx, group, byId.get(`${projectId}/${journeyId}`)!.steps, now)) moves.push(m);
   }
   await writeMoves({ db: tx }, { moves, now });
   if (postponed.length)
@@ -107,7 +127,7 @@ async function advanceIn(
       from jsonb_to_recordset(${JSON.stringify(postponed.map(({ project_id, id }) => ({ project_id, id })))}::jsonb)
         as p(project_id uuid, id uuid)
       where e.project_id = p.project_id and e.id = p.id`);
-  return { claimed: due.length, exited: moves.filter((m) => m.end.state === "exited").length };
+  return { claimed: due.length, exited: moves.filter((m) => walkOf(m).end.state === "exited").length };
 }
 
 /** How long an entry at a step a pending edit removed is left for the edit's pages before it is due again. */

@@ -6,10 +6,24 @@ import { queryRows, uuidArray } from "@/lib/db/sql";
 import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
 import type { EntryEnd, EntryInHand, PathRow } from "./walk";
 
-export interface Move {
+/** An entry and where its walk took it. */
+export interface WalkedMove {
   entry: EntryInHand;
   path: PathRow[];
   end: EntryEnd;
+}
+
+/** An entry that stood where `sameAs`'s entry stood and walks as it did (walk-alike.ts), with its own start. */
+export interface SharedMove {
+  entry: EntryInHand;
+  sameAs: WalkedMove;
+}
+
+export type Move = WalkedMove | SharedMove;
+
+/** The walk a move follows: its own, or the one it shares. */
+export function walkOf(m: Move): WalkedMove {
+  return "sameAs" in m ? m.sameAs : m;
 }
 
 /**
@@ -57,11 +71,11 @@ interface Shape {
 }
 
 /**
- * The shape of a move: the walk's path and end, with each time that is the entry's own (the first
- * step's start and, with no step passed, the end's `step_since`: the time it came to its step) left
- * null, for SQL to fill in from the entry's `since`.
+ * The shape of a walk: its path and end, with each time that is the entry's own (the first step's start
+ * and, with no step passed, the end's `step_since`: the time it came to its step) left null, for SQL to
+ * fill in from each entry's `since`; so entries that share a walk share its shape.
  */
-function shapeOf({ entry, path, end }: Move): Shape {
+function shapeOf({ entry, path, end }: WalkedMove): Shape {
   const since = entry.stepSince.getTime();
   return {
     journey_id: entry.journeyId,
@@ -75,7 +89,7 @@ function shapeOf({ entry, path, end }: Move): Shape {
     })),
     step_key: end.stepKey,
     state: end.state,
-    step_since: end.stepSince.getTime() === since ? null : end.stepSince.toISOString(),
+    step_since: path.length ? end.stepSince.toISOString() : null,
     wake_at: end.wakeAt?.toISOString() ?? null,
     wake_after: end.wakeAfter,
     waiting_for: end.waitingFor,
@@ -89,28 +103,35 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
   const at = sql`${now.toISOString()}::timestamptz`;
   const shapes: Shape[] = [];
   const shapeNo = new Map<string, number>();
+  const walkShape = new Map<WalkedMove, number>();
   const ids: string[] = [];
   const nos: number[] = [];
   const sinces: string[] = [];
+  const exits: number[] = [];
   let pathRows = 0;
   for (const m of moves) {
-    const shape = shapeOf(m);
-    const key = JSON.stringify(shape);
-    let no = shapeNo.get(key);
+    const walk = walkOf(m);
+    let no = walkShape.get(walk);
     if (no === undefined) {
-      no = shapes.push(shape) - 1;
-      shapeNo.set(key, no);
+      const shape = shapeOf(walk);
+      const key = JSON.stringify(shape);
+      no = shapeNo.get(key);
+      if (no === undefined) {
+        no = shapes.push(shape) - 1;
+        shapeNo.set(key, no);
+      }
+      walkShape.set(walk, no);
     }
     ids.push(m.entry.id);
     nos.push(no);
     sinces.push(m.entry.stepSince.toISOString());
-    pathRows += m.path.length;
+    pathRows += walk.path.length;
+    if (walk.end.state === "exited") exits.push(no);
   }
   // Ids made in the process (lib/db/uuidv7.ts): the column's uuid_generate_v7() default, called per row,
   // was most of the path insert's executor time (docs/decisions/0025). Path row k of the batch (entries
   // in order, each one's rows in order) takes the k-th; the exits' events take theirs likewise.
   const pathIds = uuidv7s(pathRows);
-  const exits = nos.filter((_, i) => moves[i]!.end.state === "exited");
   const eventIds = uuidv7s(exits.length);
   await bypassIntake(ctx, async () => {
     const recording = systemEventsSql(ctx);
@@ -140,16 +161,20 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
         from m join shape s on s.no = m.no
         where e.project_id = ${ctx.projectId}::uuid and e.id = m.id
         returning e.id, e.user_id, e.event_id
+      ), last as materialized (
+        -- Each moved entry's last path row (the path as it was before this statement), once per entry that
+        -- passed a step, not once per row appended.
+        select m.id, coalesce((select max(x.seq) from journey_entry_steps x where x.project_id = ${ctx.projectId}::uuid and x.entry_id = m.id), 0) as seq
+        from m join shape s on s.no = m.no where jsonb_array_length(s.rows) > 0
       ), numbered as materialized (
         -- Each path row's place in the batch (entries in order, each one's rows in order), for its id.
-        select m.id, m.since, mv.user_id, s.journey_id, r.*, row_number() over (order by m.n, r.ord) as k
-        from m join moved mv on mv.id = m.id join shape s on s.no = m.no join shape_row r on r.no = m.no
+        select m.id, m.since, mv.user_id, s.journey_id, l.seq + r.ord as seq, r.*, row_number() over (order by m.n, r.ord) as k
+        from m join moved mv on mv.id = m.id join last l on l.id = m.id join shape s on s.no = m.no join shape_row r on r.no = m.no
       ), appended as (
-        -- Each entry's rows follow its last one: the subquery reads the path as it was before this statement.
+        -- Each entry's rows follow its last one.
         insert into journey_entry_steps (id, project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
-        select i.id, ${ctx.projectId}::uuid, p.id, p.user_id,
-          coalesce((select max(x.seq) from journey_entry_steps x where x.project_id = ${ctx.projectId}::uuid and x.entry_id = p.id), 0) + p.ord,
-          p.journey_id, p.step_key, p.kind, coalesce(p.entered_at, p.since), p.left_at, p.outcome
+        select i.id, ${ctx.projectId}::uuid, p.id, p.user_id, p.seq, p.journey_id, p.step_key, p.kind, coalesce(p.entered_at, p.since),
+          p.left_at, p.outcome
         from numbered p join unnest(${uuidArray(pathIds)}) with ordinality as i(id, k) on i.k = p.k
       ), input as materialized (
         select i.k::int as ord, i.id, x.no, 'journey.user.exited' as name, x.user_id, null::uuid as organization_id, 'user' as kind,
@@ -184,13 +209,16 @@ const PASS_SHARDS = 8;
  * waiting for that lock to enter users.
  */
 async function countPasses(ctx: AppContext, moves: Move[], shard: number): Promise<void> {
+  // Entries that share a walk are counted by it: one pass over its path, not one per entry.
+  const walks = new Map<WalkedMove, number>();
+  for (const m of moves) walks.set(walkOf(m), (walks.get(walkOf(m)) ?? 0) + 1);
   const counts = new Map<string, { project_id: string; journey_id: string; step_key: string; n: number }>();
-  for (const { entry: e, path } of moves)
+  for (const [{ entry: e, path }, n] of walks)
     for (const p of path) {
       const k = `${e.projectId}/${e.journeyId}/${p.stepKey}`;
       const c = counts.get(k);
-      if (c) c.n++;
-      else counts.set(k, { project_id: e.projectId, journey_id: e.journeyId, step_key: p.stepKey, n: 1 });
+      if (c) c.n += n;
+      else counts.set(k, { project_id: e.projectId, journey_id: e.journeyId, step_key: p.stepKey, n });
     }
   if (!counts.size) return;
   await ctx.db.execute(sql`

@@ -18,7 +18,12 @@ export function timeOf(text: string): number {
 /** The earliest time of the events (occurred, else received), ISO 8601: a step job's `since`. */
 export function earliestOf(events: RecordedEvent[]): string | undefined {
   let min = Number.POSITIVE_INFINITY;
-  for (const e of events) min = Math.min(min, timeOf(e.occurredAt ?? e.receivedAt));
+  // A batch's events mostly share their time (a burst's receipt): each run of one text is parsed once.
+  let last: string | undefined;
+  for (const e of events) {
+    const text = e.occurredAt ?? e.receivedAt;
+    if (text !== last) min = Math.min(min, timeOf((last = text)));
+  }
   return Number.isFinite(min) ? new Date(min).toISOString() : undefined;
 }
 
