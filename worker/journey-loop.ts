@@ -7,7 +7,12 @@ export interface JourneyLoopOptions {
   pollMs: number;
   /** Entries claimed per transaction (JOURNEY_BATCH, default 1000). */
   batchSize: number;
-  /** Concurrent claimers in this process (JOURNEY_CONCURRENCY, default 2); SKIP LOCKED keeps them apart. */
+  /**
+   * Concurrent claimers in this process (JOURNEY_CONCURRENCY, default 1); SKIP LOCKED keeps them apart.
+   * One each: with two per process, two workers on 2 cores spent twice the database time per entry (a
+   * claim passes over the rows the others hold, and a batch's writes contend), and moved fewer entries
+   * per second (docs/decisions/0025). Add worker processes for more.
+   */
   concurrency: number;
 }
 
@@ -15,7 +20,7 @@ export function journeyLoopOptions(env = process.env): JourneyLoopOptions {
   return {
     pollMs: Number(env.JOURNEY_POLL_MS ?? 200),
     batchSize: Number(env.JOURNEY_BATCH ?? 1000),
-    concurrency: Number(env.JOURNEY_CONCURRENCY ?? 2),
+    concurrency: Number(env.JOURNEY_CONCURRENCY ?? 1),
   };
 }
 

@@ -2,9 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test as base, expect, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { linksIn, Mailbox, smtpPort } from "./mailbox";
+import { linksIn, Mailbox } from "./mailbox";
 
-const e2ePort = Number(process.env.E2E_PORT ?? 3100);
 
 /** The e2e database (written by scripts/test/serve-e2e.ts). */
 export function databaseUrl(): string {
@@ -33,11 +32,9 @@ type TestFixtures = { signIn: (page: Page, email: string) => Promise<void> };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   mailbox: [
+    // The mail global-setup.ts's capture received, read from its directory.
     async ({}, use) => {
-      const mailbox = new Mailbox();
-      await mailbox.listen(smtpPort(e2ePort));
-      await use(mailbox);
-      await mailbox.close();
+      await use(new Mailbox());
     },
     { scope: "worker" },
   ],

@@ -1,4 +1,6 @@
 import { simpleParser, type AddressObject } from "mailparser";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 
 export interface ParsedMail {
@@ -26,36 +28,38 @@ export interface CapturedMail extends ParsedMail {
 /** The SMTP port the app under test sends to (playwright.config.ts passes SMTP_URL with it). */
 export const smtpPort = (e2ePort: number) => e2ePort + 1000;
 
+/** Where the capture writes the mail and every test reads it (e2e/support/global-setup.ts empties it). */
+export const MAIL_DIR = ".next/e2e-mail";
+
 /**
- * A real SMTP server capturing every message in memory. The app sends through nodemailer exactly as in
- * production; tests read the links out of the captured mail. `refusing` makes it answer every message
- * with a temporary failure (451), as a server in trouble does.
+ * A real SMTP server capturing every message, one JSON file each in `dir`. The app sends through
+ * nodemailer exactly as in production. It runs once for the whole run (global-setup.ts), not in a
+ * Playwright worker: the app has one SMTP_URL, and tests in every worker must see the mail it sent.
  */
-export class Mailbox {
-  readonly mails: CapturedMail[] = [];
-  refusing = false;
+export class MailCapture {
   private server: SMTPServer;
 
-  constructor() {
+  constructor(dir: string) {
+    let n = 0;
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
-      onMailFrom: (_address, _session, callback) => {
-        if (!this.refusing) return callback();
-        callback(Object.assign(new Error("Mailbox refusing for this test"), { responseCode: 451 }));
-      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
           parseMail(Buffer.concat(chunks)).then(
             (mail) => {
-              this.mails.push({
+              const captured: CapturedMail = {
                 ...mail,
                 envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
                 receivedAt: Date.now(),
-              });
+              };
+              // Written whole, then renamed: a reader never sees half a message.
+              const file = join(dir, `${captured.receivedAt}-${n++}.json`);
+              writeFileSync(`${file}.tmp`, JSON.stringify(captured));
+              renameSync(`${file}.tmp`, file);
               callback();
             },
             (err: Error) => callback(err),
@@ -74,6 +78,18 @@ export class Mailbox {
 
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The mail the capture has received so far, as the tests read it (from any worker). */
+export class Mailbox {
+  constructor(private dir = MAIL_DIR) {}
+
+  get mails(): CapturedMail[] {
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(join(this.dir, f), "utf8")) as CapturedMail)
+      .sort((a, b) => a.receivedAt - b.receivedAt);
   }
 
   /** Waits for the next mail to `to` received after `since` whose subject matches. */
