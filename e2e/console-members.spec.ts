@@ -83,6 +83,10 @@ test("the invitations list shows a failed mail with its last error, and Resend d
   });
   expect(created.status()).toBe(201);
   await mailbox.waitFor(target, { subject: /invited/ });
+  // The capture has the mail before the worker records it sent: wait for that, or it lands after the update below.
+  await expect
+    .poll(async () => (await sql`select delivery from project_invites where email = ${target}`)[0]?.delivery)
+    .toBe("sent");
   // A mail that gave up after its day of retries (made here in the database: the retry path is in lib/invites tests).
   await sql`update project_invites set delivery = 'failed', delivery_attempts = 41, delivery_error = '451 4.3.0 Mailbox temporarily unavailable' where email = ${target}`;
   await owner.goto(`/projects/${seeded.projectId}/members`);
