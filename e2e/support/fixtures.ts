@@ -4,7 +4,6 @@ import { test as base, expect, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { linksIn, Mailbox } from "./mailbox";
 
-
 /** The e2e database (written by scripts/test/serve-e2e.ts). */
 export function databaseUrl(): string {
   return readFileSync(".next/e2e-database-url", "utf8").trim();

@@ -31,66 +31,9 @@ export const smtpPort = (e2ePort: number) => e2ePort + 1000;
 /** Where the capture writes the mail and every test reads it (e2e/support/global-setup.ts empties it). */
 export const MAIL_DIR = ".next/e2e-mail";
 
-/**
- * A real SMTP server capturing every message, one JSON file each in `dir`. The app sends through
- * nodemailer exactly as in production. It runs once for the whole run (global-setup.ts), not in a
- * Playwright worker: the app has one SMTP_URL, and tests in every worker must see the mail it sent.
- */
-export class MailCapture {
-  private server: SMTPServer;
-
-  constructor(dir: string) {
-    let n = 0;
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          parseMail(Buffer.concat(chunks)).then(
-            (mail) => {
-              const captured: CapturedMail = {
-                ...mail,
-                envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-                receivedAt: Date.now(),
-              };
-              // Written whole, then renamed: a reader never sees half a message.
-              const file = join(dir, `${captured.receivedAt}-${n++}.json`);
-              writeFileSync(`${file}.tmp`, JSON.stringify(captured));
-              renameSync(`${file}.tmp`, file);
-              callback();
-            },
-            (err: Error) => callback(err),
-          );
-        });
-      },
-    });
-  }
-
-  listen(port: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, "127.0.0.1", () => resolve());
-    });
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** The mail the capture has received so far, as the tests read it (from any worker). */
-export class Mailbox {
-  constructor(private dir = MAIL_DIR) {}
-
-  get mails(): CapturedMail[] {
-    return readdirSync(this.dir)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => JSON.parse(readFileSync(join(this.dir, f), "utf8")) as CapturedMail)
-      .sort((a, b) => a.receivedAt - b.receivedAt);
-  }
+/** Captured mail, and a wait for the next message to an address. */
+abstract class MailSource {
+  abstract get mails(): CapturedMail[];
 
   /** Waits for the next mail to `to` received after `since` whose subject matches. */
   async waitFor(
@@ -113,6 +56,82 @@ export class Mailbox {
         );
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+/**
+ * A real SMTP server capturing every message: the app sends through nodemailer exactly as in production.
+ * Kept in memory, and with `dir` also written there, one JSON file each: the e2e run starts one for all
+ * its Playwright workers (global-setup.ts), since the app has one SMTP_URL and a test in any worker must
+ * see the mail it caused. `refusing` makes it answer every message with a temporary failure (451), as a
+ * server in trouble does.
+ */
+export class MailCapture extends MailSource {
+  readonly mails: CapturedMail[] = [];
+  refusing = false;
+  private server: SMTPServer;
+
+  constructor(dir?: string) {
+    super();
+    let n = 0;
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onMailFrom: (_address, _session, callback) => {
+        if (!this.refusing) return callback();
+        callback(Object.assign(new Error("Mailbox refusing for this test"), { responseCode: 451 }));
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          parseMail(Buffer.concat(chunks)).then(
+            (mail) => {
+              const captured: CapturedMail = {
+                ...mail,
+                envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+                receivedAt: Date.now(),
+              };
+              this.mails.push(captured);
+              if (dir) {
+                // Written whole, then renamed: a reader never sees half a message.
+                const file = join(dir, `${captured.receivedAt}-${n++}.json`);
+                writeFileSync(`${file}.tmp`, JSON.stringify(captured));
+                renameSync(`${file}.tmp`, file);
+              }
+              callback();
+            },
+            (err: Error) => callback(err),
+          );
+        });
+      },
+    });
+  }
+
+  listen(port: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, "127.0.0.1", () => resolve());
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The mail a capture wrote to its directory so far, as the e2e tests read it (from any worker). */
+export class Mailbox extends MailSource {
+  constructor(private dir = MAIL_DIR) {
+    super();
+  }
+
+  get mails(): CapturedMail[] {
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(join(this.dir, f), "utf8")) as CapturedMail)
+      .sort((a, b) => a.receivedAt - b.receivedAt);
   }
 }
 

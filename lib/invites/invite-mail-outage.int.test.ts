@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "../../db/schema";
 import type { Db } from "../../db/client";
-import { Mailbox, linksIn } from "../../e2e/support/mailbox";
+import { MailCapture, linksIn } from "../../e2e/support/mailbox";
 import { createApiKey } from "../access/api-keys";
 import { createProjectWithOwner } from "../projects/create-project";
 import { createTestDatabase } from "../../scripts/test/database";
@@ -23,7 +23,7 @@ let sql: postgres.Sql;
 let projectId: string;
 let key: string;
 let smtpPortNumber: number;
-let mailbox: Mailbox | undefined;
+let mailbox: MailCapture | undefined;
 
 /** A loaded CI machine can take longer than the default 5 s to open a connection. */
 const SLOW_MACHINE = { DATABASE_CONNECT_TIMEOUT: "30" };
@@ -108,7 +108,7 @@ describe("an invitation made while SMTP is down", () => {
     expect(absent.delivery_error).toMatch(/ECONNREFUSED|connect/i);
 
     // Refusing: the server answers 451 to every message.
-    mailbox = new Mailbox();
+    mailbox = new MailCapture();
     mailbox.refusing = true;
     await mailbox.listen(smtpPortNumber);
     const refused = await waitFor(
