@@ -1,12 +1,11 @@
 import { loadavg } from "node:os";
 import { closeDatabase, getDb, getSql } from "../db/client";
 import { systemContext } from "../lib/access/context";
-import { createJourney } from "../lib/journeys/create-journey";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
 import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
-import { createWaitJourney, insertWaitingEntries } from "./waiting-entries";
+import { createDelayJourney, createWaitJourney, insertDelayedEntries, insertWaitingEntries } from "./journey-fixtures";
 
 /*
  * The journeys' due loop and event waits, on real worker processes against a fresh database:
@@ -43,17 +42,7 @@ try {
     { orgName: "bench", projectName: "journeys", ownerEmail: "bench@example.com" },
   );
   const ctx = systemContext(getDb(), project.id);
-  const journey = await createJourney(ctx, {
-    name: "bench delay",
-    allow_multiple_entries: true,
-    allow_concurrent_runs: true,
-    paused: false,
-    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
-    steps: [
-      { key: "d", kind: "delay", duration: "1 day" },
-      { key: "bye", kind: "exit" },
-    ],
-  });
+  const journey = await createDelayJourney(ctx);
   const schedule = await ensureSchedule(ctx, { name: "bench", type: "single" });
   await sql`insert into users (project_id) select ${project.id} from generate_series(1, ${ENTRIES})`;
   await sql`analyze users`;
@@ -65,12 +54,7 @@ try {
   // 1. Delay burst.
   let seeding = Date.now();
   let due = new Date(Date.now() + 3000 + 60 * 1000 * Math.ceil(ENTRIES / 1_000_000));
-  await sql`
-    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state, wake_at,
-      step_since, waiting_for)
-    select u.project_id, ${journey.id}, ${journey.entrances[0]!.id}, u.id, gen_random_uuid(), '{}', 'd', 'waiting', ${due.toISOString()},
-      now(), '{"kind": "delay", "duration": "1 day"}'
-    from users u where u.project_id = ${project.id}`;
+  await insertDelayedEntries(sql, { projectId: project.id, journey, wakeAt: due });
   await sql`analyze journey_entries`;
   console.log(
     `delay: seeded ${ENTRIES.toLocaleString("en")} entries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,

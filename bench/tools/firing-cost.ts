@@ -7,7 +7,7 @@ import { ensureSchedule } from "../../lib/schedules/definitions";
 import { fireDueFirings } from "../../lib/schedules/fire-due";
 import { getBoss, stopBoss } from "../../lib/queue/boss";
 import { advanceDueEntries } from "../../lib/journeys/advance-due";
-import { createJourney } from "../../lib/journeys/create-journey";
+import { createDelayJourney, insertDelayedEntries } from "../journey-fixtures";
 import { createTestDatabase } from "../../scripts/test/database";
 
 /*
@@ -128,23 +128,9 @@ try {
     await sql`select count(*)::int as fired from schedule_firings where project_id = ${project.id} and state = 'fired'`;
   if (fired !== COUNT) throw new Error(`${fired} of ${COUNT} firings fired`);
 
-  const journey = await createJourney(systemContext(getDb(), project.id), {
-    name: "cost delay",
-    allow_multiple_entries: true,
-    allow_concurrent_runs: true,
-    paused: false,
-    entrances: [{ kind: "event", event_name: "cost.never", data_key: "event" }],
-    steps: [
-      { key: "d", kind: "delay", duration: "1 day" },
-      { key: "bye", kind: "exit" },
-    ],
-  });
-  await sql`
-    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state, wake_at,
-      step_since, waiting_for)
-    select project_id, ${journey.id}, ${journey.entrances[0]!.id}, id, gen_random_uuid(), '{}', 'd', 'waiting',
-      now() - interval '1 second', now() - interval '1 day', '{"kind": "delay", "duration": "1 day"}'
-    from users where project_id = ${project.id}`;
+  const journey = await createDelayJourney(systemContext(getDb(), project.id));
+  // Due a second ago, having come to the delay now: a day's delay that has ended, as far as the walk sees.
+  await insertDelayedEntries(sql, { projectId: project.id, journey, wakeAt: new Date(Date.now() - 1000) });
   await sql`analyze journey_entries`;
   const exit = await measure("delay exits", COUNT, async () => {
     while ((await advanceDueEntries({ db: getDb() }, { batchSize: JOURNEY_BATCH })).claimed > 0);

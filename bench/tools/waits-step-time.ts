@@ -4,7 +4,7 @@ import { createProjectWithOwner } from "../../lib/projects/create-project";
 import { drainIntake } from "../../lib/pipeline/drain-intake";
 import { runJourneysSteps } from "../../lib/pipeline/step-jobs";
 import { createTestDatabase } from "../../scripts/test/database";
-import { createWaitJourney, insertWaitingEntries } from "../waiting-entries";
+import { createWaitJourney, insertWaitingEntries } from "../journey-fixtures";
 
 /*
  * In process, one connection's wall time: the intake drain's batches (INTAKE_BATCH, 2,000) of `EVENTS`

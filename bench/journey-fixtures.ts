@@ -3,6 +3,38 @@ import type { ProjectContext } from "../lib/access/context";
 import { createJourney } from "../lib/journeys/create-journey";
 
 /**
+ * The journeys bench's delay side, shared with bench/tools/firing-cost.ts: a journey whose entries wait a
+ * day and then exit (the benches make its entries already at the delay, due when they choose).
+ */
+export function createDelayJourney(ctx: ProjectContext) {
+  return createJourney(ctx, {
+    name: "bench delay",
+    allow_multiple_entries: true,
+    allow_concurrent_runs: true,
+    paused: false,
+    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
+    steps: [
+      { key: "d", kind: "delay", duration: "1 day" },
+      { key: "bye", kind: "exit" },
+    ],
+  });
+}
+
+/** Each of the project's users at the delay journey's delay, due at `wakeAt`, made there directly. */
+export async function insertDelayedEntries(
+  sql: postgres.Sql,
+  input: { projectId: string; journey: { id: string; entrances: { id: string }[] }; wakeAt: Date },
+) {
+  const { projectId, journey, wakeAt } = input;
+  await sql`
+    insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state, wake_at,
+      step_since, waiting_for)
+    select u.project_id, ${journey.id}, ${journey.entrances[0]!.id}, u.id, gen_random_uuid(), '{}', 'd', 'waiting',
+      ${wakeAt.toISOString()}, now(), '{"kind": "delay", "duration": "1 day"}'
+    from users u where u.project_id = ${projectId}`;
+}
+
+/**
  * The journeys bench's waiting side, shared with bench/tools/waits-step-time.ts: a journey whose one step
  * waits for "bench.order" with the same `cart_id`, and entries made waiting there directly, each user's
  * for "their" cart, a key the benches' events never carry (so none is released).
