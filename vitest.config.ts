@@ -20,7 +20,9 @@ export default defineConfig({
           exclude: ["node_modules/**"],
           globalSetup: ["scripts/test/global-setup.ts"],
           testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Above startWorker's own bound (TEST_WORKER_READY_MS, 180 s), so a worker that never gets ready
+          // fails with its output rather than as a bare hook timeout.
+          hookTimeout: 200_000,
           // Files share one server and database but each works in its own project; two at a time suits 2 cores.
           maxWorkers: 2,
         },
