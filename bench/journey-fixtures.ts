@@ -1,23 +1,29 @@
 import type postgres from "postgres";
 import type { ProjectContext } from "../lib/access/context";
 import { createJourney } from "../lib/journeys/create-journey";
+import type { Step } from "../lib/journeys/step-schema";
+
+/** A bench journey: its steps after an entrance nothing triggers (the benches place entries directly). */
+function benchJourney(ctx: ProjectContext, name: string, steps: Step[]) {
+  return createJourney(ctx, {
+    name,
+    allow_multiple_entries: true,
+    allow_concurrent_runs: true,
+    paused: false,
+    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
+    steps,
+  });
+}
 
 /**
  * The journeys bench's delay side, shared with bench/tools/firing-cost.ts: a journey whose entries wait a
  * day and then exit (the benches make its entries already at the delay, due when they choose).
  */
 export function createDelayJourney(ctx: ProjectContext) {
-  return createJourney(ctx, {
-    name: "bench delay",
-    allow_multiple_entries: true,
-    allow_concurrent_runs: true,
-    paused: false,
-    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
-    steps: [
-      { key: "d", kind: "delay", duration: "1 day" },
-      { key: "bye", kind: "exit" },
-    ],
-  });
+  return benchJourney(ctx, "bench delay", [
+    { key: "d", kind: "delay", duration: "1 day" },
+    { key: "bye", kind: "exit" },
+  ]);
 }
 
 /** Each of the project's users at the delay journey's delay, due at `wakeAt`, made there directly. */
@@ -40,14 +46,9 @@ export async function insertDelayedEntries(
  * for "their" cart, a key the benches' events never carry (so none is released).
  */
 export function createWaitJourney(ctx: ProjectContext) {
-  return createJourney(ctx, {
-    name: "bench wait",
-    allow_multiple_entries: true,
-    allow_concurrent_runs: true,
-    paused: false,
-    entrances: [{ kind: "event", event_name: "bench.never", data_key: "event" }],
-    steps: [{ key: "w", kind: "wait", event: { name: "bench.order", same_as: "cart_id" } }],
-  });
+  return benchJourney(ctx, "bench wait", [
+    { key: "w", kind: "wait", event: { name: "bench.order", same_as: "cart_id" } },
+  ]);
 }
 
 /** `count` of the project's users waiting at the wait journey's step, one entry each. */

@@ -211,7 +211,10 @@ const PASS_SHARDS = 8;
 async function countPasses(ctx: AppContext, moves: Move[], shard: number): Promise<void> {
   // Entries that share a walk are counted by it: one pass over its path, not one per entry.
   const walks = new Map<WalkedMove, number>();
-  for (const m of moves) walks.set(walkOf(m), (walks.get(walkOf(m)) ?? 0) + 1);
+  for (const m of moves) {
+    const walk = walkOf(m);
+    walks.set(walk, (walks.get(walk) ?? 0) + 1);
+  }
   const counts = new Map<string, { project_id: string; journey_id: string; step_key: string; n: number }>();
   for (const [{ entry: e, path }, n] of walks)
     for (const p of path) {
