@@ -26,7 +26,11 @@ export function createDelayJourney(ctx: ProjectContext) {
   ]);
 }
 
-/** Each of the project's users at the delay journey's delay, due at `wakeAt`, made there directly. */
+/**
+ * Each of the project's users at the delay journey's delay, due at `wakeAt`, made there directly. Their
+ * events' ids are uuid v7 in the users' order, as the product makes ids (docs/decisions/0003): entries
+ * made in time order by events in time order.
+ */
 export async function insertDelayedEntries(
   sql: postgres.Sql,
   input: { projectId: string; journey: { id: string; entrances: { id: string }[] }; wakeAt: Date },
@@ -35,7 +39,7 @@ export async function insertDelayedEntries(
   await sql`
     insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, step_key, state, wake_at,
       step_since, waiting_for)
-    select u.project_id, ${journey.id}, ${journey.entrances[0]!.id}, u.id, gen_random_uuid(), '{}', 'd', 'waiting',
+    select u.project_id, ${journey.id}, ${journey.entrances[0]!.id}, u.id, uuid_generate_v7(), '{}', 'd', 'waiting',
       ${wakeAt.toISOString()}, now(), '{"kind": "delay", "duration": "1 day"}'
     from users u where u.project_id = ${projectId}`;
 }

@@ -19,7 +19,8 @@ import { createDelayJourney, createWaitJourney, insertDelayedEntries, insertWait
  *    `same_as`, so these events release none: the cost measured is the lookup), in turns after a warm-up
  *    round. Events per second with waits over without: the target is >= 0.9.
  * Rows are inserted already due at a future instant (never moved there by an UPDATE: see
- * bench/schedules.bench.ts). BENCH_WORKERS worker processes (default 2).
+ * bench/schedules.bench.ts). BENCH_WORKERS worker processes (default 2). BENCH_PREP_SQL runs on the fresh
+ * database first (a storage setting or an index to compare).
  */
 const ENTRIES = Number(process.env.BENCH_JOURNEY_ENTRIES ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 50_000);
@@ -37,6 +38,7 @@ const load = () =>
     .join(" ");
 
 try {
+  if (process.env.BENCH_PREP_SQL) await sql.unsafe(process.env.BENCH_PREP_SQL);
   const { project } = await createProjectWithOwner(
     { db: getDb() },
     { orgName: "bench", projectName: "journeys", ownerEmail: "bench@example.com" },

@@ -104,14 +104,14 @@ export const journeyEntries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    uniqueIndex("journey_entries_event_uq").on(t.projectId, t.journeyId, t.userId, t.eventId),
-    // A user's entries newest first (timeline keyset, explain's past entries) and exits likewise.
+    // Once per (journey, user, event); user first, so it also finds a user event's entries (the trace) and
+    // whether a user ever entered a journey. No index leads with the event: every exit writes a new entry
+    // into each of the entry's indexes, and one by event cost a burst of exits a quarter of its rate
+    // (docs/decisions/0025).
+    uniqueIndex("journey_entries_event_uq").on(t.projectId, t.userId, t.journeyId, t.eventId),
+    // A user's entries newest first (timeline keyset, explain's past entries). Their exits are shown from
+    // the exits' events: an index of exits would be written by every exit (docs/decisions/0025).
     index("journey_entries_user_idx").on(t.projectId, t.userId, t.enteredAt, t.id),
-    index("journey_entries_user_exit_idx")
-      .on(t.projectId, t.userId, t.exitedAt, t.id)
-      .where(sql`${t.exitedAt} is not null`),
-    // An event's trace: the entries it made.
-    index("journey_entries_event_idx").on(t.projectId, t.eventId),
     // "Is this user in this journey now": entering (allow_concurrent_runs) and explain ask it; without it the
     // answer reads every past entry of the user in the journey.
     index("journey_entries_active_idx").on(t.projectId, t.journeyId, t.userId).where(sql`${t.exitedAt} is null`),

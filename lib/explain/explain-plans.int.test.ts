@@ -89,11 +89,13 @@ beforeAll(async () => {
       insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id, context, entered_at, exited_at)
       select ${projectId}::uuid, ${journeyId}::uuid, gen_random_uuid(), ${user}::uuid, gen_random_uuid(), '{}', ${every("i")}, ${every("i")} + interval '1 minute'
       from generate_series(1, ${n}) i`);
-    // One step of each entry's path (the journey_steps source), left half a minute after entering.
+    // One step of each entry's path (the journey_steps source), left half a minute after entering, appended
+    // in time order as the walk appends them (in whatever order a plan read the entries, the rows an
+    // explanation reads would lie scattered or together by chance).
     await g.execute(dsql`
       insert into journey_entry_steps (project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
       select project_id, id, user_id, 1, journey_id, 'wait', 'delay', entered_at, entered_at + interval '30 seconds', 'delayed'
-      from journey_entries where project_id = ${projectId} and user_id = ${user}`);
+      from journey_entries where project_id = ${projectId} and user_id = ${user} order by entered_at`);
     await g.execute(dsql`
       insert into subscription_changes (project_id, user_id, group_id, channel, previous_state, state, source, created_at)
       select ${projectId}::uuid, ${user}::uuid, ${group!.id as string}::uuid, 'email', 'subscribed', 'unsubscribed', 'admin_api', ${every("i")}

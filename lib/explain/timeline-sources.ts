@@ -62,14 +62,20 @@ export const TIMELINE_SOURCES: {
 }[] = [
   {
     // The user's events; list changes are shown from list_changes (with their cause), not as their
-    // `list.user.*` events, and `scheduled.*` events are the user's schedule firings.
+    // `list.user.*` events, `scheduled.*` events are the user's schedule firings, and `journey.user.exited`
+    // events are their exits (every exit records one, in the exit's transaction: the entries keep no index
+    // of exits, which each exit would write into, docs/decisions/0025).
     name: "events",
     query: (ctx, userId, c, limit) =>
       sql`
         select ${atText(sql`e.occurred_at`)} as at, e.id,
-          case when e.name like 'scheduled.%' then 'schedule_fired' else 'event' end as kind,
-          e.name as title, e.id as event_id,
-          jsonb_build_object('name', e.name, 'origin', e.origin, 'data', e.data) as detail
+          case when e.name like 'scheduled.%' then 'schedule_fired' when e.name = 'journey.user.exited' then 'journey_exited'
+            else 'event' end as kind,
+          case when e.name = 'journey.user.exited' then 'Exited ' || coalesce(e.data->>'journey_name', 'a journey') else e.name end as title,
+          e.id as event_id,
+          case when e.name = 'journey.user.exited'
+            then jsonb_build_object('journey_id', e.data->'journey_id', 'journey_name', e.data->'journey_name', 'entry_id', e.data->'entry_id')
+            else jsonb_build_object('name', e.name, 'origin', e.origin, 'data', e.data) end as detail
         from events e
         where e.project_id = ${ctx.projectId}::uuid and e.user_id = ${userId}::uuid
           and e.name not in ('list.user.added', 'list.user.removed')
@@ -97,18 +103,6 @@ export const TIMELINE_SOURCES: {
         time: "entered_at",
         select: sql`'journey_entered' as kind, 'Entered ' || coalesce(j.name, 'a deleted journey') as title,
           x.event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail`,
-        join: sql`left join journeys j on j.project_id = x.project_id and j.id = x.journey_id`,
-      }),
-  },
-  {
-    name: "journey_exits",
-    query: (ctx, userId, c, limit) =>
-      newestJoined(ctx, userId, c, limit, {
-        table: "journey_entries",
-        time: "exited_at",
-        also: sql`x.exited_at is not null`,
-        select: sql`'journey_exited' as kind, 'Exited ' || coalesce(j.name, 'a deleted journey') as title,
-          null::uuid as event_id, jsonb_build_object('journey_id', x.journey_id, 'journey_name', j.name, 'entry_id', x.id) as detail`,
         join: sql`left join journeys j on j.project_id = x.project_id and j.id = x.journey_id`,
       }),
   },

@@ -43,7 +43,12 @@ export async function traceEvent(ctx: ProjectContext, id: string): Promise<Event
     );
     paths = rows.map((r) => r.path).filter((p) => carried.has(p));
   }
-  const sections = await loadTraceSections(ctx, { id, receivedAt: new Date(received) });
+  const sections = await loadTraceSections(ctx, {
+    id,
+    receivedAt: new Date(received),
+    userId: event?.userId ?? null,
+    organizationId: event?.organizationId ?? null,
+  });
   return {
     id,
     name: event?.name ?? fanout!.name,

@@ -7,7 +7,8 @@ import { deliveryOutput } from "@/lib/destinations/schemas";
 import { eventTraceBase } from "./schemas";
 
 /** The traced event as the sections see it. */
-export type TracedEvent = { id: string; receivedAt: Date };
+/** The event traced: its id, when it was received, and whom it was recorded against (none for a `match` fan-out). */
+export type TracedEvent = { id: string; receivedAt: Date; userId: string | null; organizationId: string | null };
 
 const iso = (v: string) => new Date(v).toISOString();
 
@@ -59,24 +60,39 @@ export const TRACE_SECTIONS = {
           entered_at: z.iso.datetime(),
         }),
       )
-      .meta({ description: "Journey entries this event made." }),
-    load: async (ctx: ProjectContext, e: TracedEvent) =>
-      (
-        await queryRows<{
-          journey_id: string;
-          journey_name: string | null;
-          entry_id: string;
-          user_id: string;
-          entered_at: string;
-        }>(
-          ctx.db,
-          sql`
+      .meta({
+        description:
+          "Journey entries this event made. An organization event's are found through the organization's members now: entries of users who have left it since are not listed.",
+      }),
+    load: async (ctx: ProjectContext, e: TracedEvent) => {
+      // Found through the user (journey_entries_event_uq leads with it): no index leads with the event, as
+      // every exit would write into it (docs/decisions/0025). A user event's entries are its user's; an
+      // organization event's, its members'.
+      const users = e.userId
+        ? sql`(select ${e.userId}::uuid as user_id) m`
+        : e.organizationId
+          ? sql`(select user_id from organization_members where project_id = ${ctx.projectId}::uuid
+              and organization_id = ${e.organizationId}::uuid) m`
+          : null;
+      if (!users) return [];
+      const rows = await queryRows<{
+        journey_id: string;
+        journey_name: string | null;
+        entry_id: string;
+        user_id: string;
+        entered_at: string;
+      }>(
+        ctx.db,
+        sql`
           select x.journey_id, j.name as journey_name, x.id as entry_id, x.user_id, x.entered_at::text as entered_at
-          from journey_entries x left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
-          where x.project_id = ${ctx.projectId}::uuid and x.event_id = ${e.id}::uuid
+          from ${users}
+          cross join lateral (select x.* from journey_entries x
+            where x.project_id = ${ctx.projectId}::uuid and x.user_id = m.user_id and x.event_id = ${e.id}::uuid offset 0) x
+          left join journeys j on j.project_id = x.project_id and j.id = x.journey_id
           order by x.id limit 500`,
-        )
-      ).map((r) => ({ ...r, entered_at: iso(r.entered_at) })),
+      );
+      return rows.map((r) => ({ ...r, entered_at: iso(r.entered_at) }));
+    },
   },
   deliveries: {
     schema: z.array(deliveryOutput).meta({

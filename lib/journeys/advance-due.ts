@@ -2,27 +2,13 @@ import { sql } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
 import { systemContext, type AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
+import { advanceBurst } from "./advance-burst";
+import { type DueRow, dueColumns, dueWhere, entryOf } from "./due-entries";
 import { stepEffects } from "./step-effects";
 import type { Step } from "./step-schema";
 import type { EntryInHand, WalkEffects } from "./walk";
 import { walkAlike } from "./walk-alike";
 import { type Move, walkOf, writeMoves } from "./write-moves";
-
-interface DueRow {
-  project_id: string;
-  id: string;
-  journey_id: string;
-  user_id: string;
-  event_id: string;
-  context: Record<string, unknown>;
-  step_key: string | null;
-  state: "active" | "waiting";
-  step_since: string | null;
-  entered_at: string;
-  wake_at: string;
-  /** As text: entries waiting for the same thing are grouped by it, and it is parsed once per group. */
-  waiting_for: string | null;
-}
 
 /**
  * One batch of the journeys' due loop, in one transaction: claims up to `batchSize` entries whose
@@ -48,16 +34,21 @@ async function advanceIn(
   // The due index walked in wake_at order, stopping after the batch: never a sort of every due entry
   // (lib/schedules/fire-due.ts has the same reason for the same settings).
   await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`);
+  const batchSize = opts.batchSize ?? 1000;
+  // A burst (many due at one instant, standing alike) is claimed and moved in one statement.
+  const burst = await advanceBurst(tx, { due: dueWhere(at, opts.projectId), now, batchSize });
+  if (burst) {
+    await tx.execute(sql`set local enable_sort = on; set local enable_seqscan = on`);
+    return burst;
+  }
   const due = await queryRows<DueRow>(
     tx,
     sql`
-    select e.project_id, e.id, e.journey_id, e.user_id, e.event_id, e.context, e.step_key, e.state,
-      e.step_since::text, e.entered_at::text, e.wake_at::text, e.waiting_for::text
+    select ${dueColumns}
     from journey_entries e
-    where e.wake_at <= ${at} ${opts.projectId ? sql`and e.project_id = ${opts.projectId}::uuid` : sql``}
-      and not exists (select 1 from journeys j where j.project_id = e.project_id and j.id = e.journey_id and j.paused)
+    where ${dueWhere(at, opts.projectId)}
     order by e.wake_at
-    limit ${opts.batchSize ?? 1000}
+    limit ${batchSize}
     for update of e skip locked`,
   );
   await tx.execute(sql`set local enable_sort = on; set local enable_seqscan = on`);
@@ -90,22 +81,7 @@ async function advanceIn(
       awaited = waitingFor.get(d.waiting_for) ?? null;
       if (!awaited) waitingFor.set(d.waiting_for, (awaited = JSON.parse(d.waiting_for) as Record<string, unknown>));
     }
-    const entry: EntryInHand = {
-      projectId: d.project_id,
-      id: d.id,
-      journeyId: d.journey_id,
-      journeyName: j.name,
-      userId: d.user_id,
-      eventId: d.event_id,
-      context: d.context,
-      stepKey: d.step_key,
-      state: d.state,
-      stepSince: new Date(d.step_since ?? d.entered_at),
-      wakeAt: new Date(d.wake_at),
-      waitingFor: awaited,
-      userZone: zones.get(`${d.project_id}/${d.user_id}`) ?? null,
-      projectZone: j.timezone,
-    };
+    const entry = entryOf(d, j, awaited, zones.get(`${d.project_id}/${d.user_id}`) ?? null);
     const key = `${d.project_id}/${d.journey_id}/${d.step_key}/${d.state}/${d.wake_at}/${d.waiting_for}`;
     const group = alike.get(key);
     if (group) group.push(entry);

@@ -65,11 +65,11 @@ describe("time of day in a zone", () => {
     // 02:30 does not exist on 2026-03-29 in Vienna: it moves forward by the gap.
     const gap = nextTimeOfDay(new Date("2026-03-29T00:30:00Z"), "02:30", undefined, "Europe/Vienna");
     expect(gap.toISOString()).toBe("2026-03-29T01:30:00.000Z");
-    expect(pickZone("user", "Mars/Olympus", "Europe/Paris")).toEqual({
+    expect(pickZone("user", () => "Mars/Olympus", "Europe/Paris")).toEqual({
       zone: "Europe/Paris",
       note: `user's zone "Mars/Olympus" is invalid; project's zone used`,
     });
-    expect(pickZone("user", null, "Nowhere/Land").zone).toBe("UTC");
-    expect(pickZone("Asia/Tokyo", "Europe/Paris", null)).toEqual({ zone: "Asia/Tokyo", note: null });
+    expect(pickZone("user", () => null, "Nowhere/Land").zone).toBe("UTC");
+    expect(pickZone("Asia/Tokyo", () => "Europe/Paris", null)).toEqual({ zone: "Asia/Tokyo", note: null });
   });
 });

@@ -13,13 +13,18 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-/** The zone a `until` uses, and why: the step's own, else the user's, else the project's, else UTC. */
+/**
+ * The zone a `until` uses, and why: the step's own, else the user's, else the project's, else UTC. The
+ * user's is asked for only when the step names it: a walk that does not read it is every entry's
+ * (walk-alike.ts).
+ */
 export function pickZone(
   step: string,
-  user: string | null,
+  userZone: () => string | null,
   project: string | null,
 ): { zone: string; note: string | null } {
   if (step !== "user") return { zone: step, note: null };
+  const user = userZone();
   if (user && isTimeZone(user)) return { zone: user, note: null };
   const fallback = project && isTimeZone(project) ? project : "UTC";
   const why = user ? `user's zone "${user}" is invalid` : "user has no zone";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Step } from "./step-schema";
 import { type EntryInHand, type WalkEffects, walkEntry } from "./walk";
-import { walkAlike } from "./walk-alike";
+import { walkAlike, walkForAll } from "./walk-alike";
 import { walkOf } from "./write-moves";
 
 const now = new Date("2026-11-28T12:00:00Z");
@@ -131,5 +131,51 @@ describe("walkAlike", () => {
       ["d", "b", "bye"],
       ["d", "b", "up", "bye"],
     ]);
+  });
+});
+
+describe("walkForAll", () => {
+  const delayThen = (...after: Step[]): Step[] => [{ key: "d", kind: "delay", duration: "1 day" }, ...after];
+
+  it("gives the walk of an ended delay and its exit, as the entry would walk alone", async () => {
+    const e = entry(7);
+    const steps = delayThen({ key: "bye", kind: "exit" });
+    const walk = await walkForAll(e, steps, now);
+    expect(walk).not.toBeNull();
+    expect(walk!.entry).toBe(e);
+    expect({ path: walk!.path, end: walk!.end }).toEqual(await walkEntry(effects([]), e, steps, now));
+  });
+
+  it("gives a delay until a time in a named zone, which reads no user's zone", async () => {
+    const walk = await walkForAll(
+      entry(1),
+      delayThen({ key: "t", kind: "delay", until: { time: "09:00", timezone: "Asia/Tokyo" } }),
+      now,
+    );
+    expect(walk!.end).toMatchObject({ stepKey: "t", state: "waiting", wakeAt: new Date("2026-11-29T00:00:00Z") });
+  });
+
+  it("gives a delay after a delay: the next wait, the same for everyone", async () => {
+    const walk = await walkForAll(entry(1), delayThen({ key: "d2", kind: "delay", duration: "2 hours" }), now);
+    expect(walk!.end).toMatchObject({ stepKey: "d2", state: "waiting", wakeAfter: "2 hours" });
+  });
+
+  it("gives nothing, and runs no effect, once the walk would read the entry's own or reach an effect", async () => {
+    for (const next of [
+      { key: "w", kind: "wait", event: { name: "Order Completed", same_as: "cart_id" } },
+      { key: "w", kind: "wait", event: { name: "Order Completed" } },
+      {
+        key: "s",
+        kind: "split",
+        paths: [
+          { weight: 50, next: "bye" },
+          { weight: 50, next: "bye" },
+        ],
+      },
+      { key: "b", kind: "branch", rule: { type: "wrapper", operator: "and", rules: [] } as never, else_next: "bye" },
+      { key: "up", kind: "update", data: { x: 1 } },
+      { key: "t", kind: "delay", until: { time: "09:00", timezone: "user" } },
+    ] as Step[])
+      expect(await walkForAll(entry(1), delayThen(next, { key: "bye", kind: "exit" }), now), next.key).toBeNull();
   });
 });

@@ -161,7 +161,7 @@ export async function walkEntry(
         }
         if (step.duration)
           return wait({ wakeAfter: step.duration, waitingFor: { kind: "delay", duration: step.duration } });
-        const zone = pickZone(step.until!.timezone, entry.userZone, entry.projectZone);
+        const zone = pickZone(step.until!.timezone, () => entry.userZone, entry.projectZone);
         const at = nextTimeOfDay(now, step.until!.time, step.until!.weekdays, zone.zone);
         const outcome = `delayed until ${localIso(at, zone.zone)} (${zone.zone}${zone.note ? `: ${zone.note}` : ""})`;
         return wait({ wakeAt: at, waitingFor: { kind: "delay", until: at.toISOString(), zone: zone.zone, outcome } });

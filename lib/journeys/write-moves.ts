@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { systemContext, type AppContext, type ProjectContext } from "@/lib/access/context";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { addToOpenBatch, systemEventsSql } from "@/lib/events/record-system-events";
@@ -52,11 +52,17 @@ export async function writeMoves(
     else byProject.set(m.entry.projectId, [m]);
   }
   for (const [projectId, list] of byProject) await writeProjectMoves(systemContext(ctx.db, projectId), list, now);
-  await countPasses(ctx, moves, shard ?? Math.floor(Math.random() * PASS_SHARDS));
+  // Entries that share a walk are counted by it: one pass over its path, not one per entry.
+  const walks = new Map<WalkedMove, number>();
+  for (const m of moves) {
+    const walk = walkOf(m);
+    walks.set(walk, (walks.get(walk) ?? 0) + 1);
+  }
+  await countPasses(ctx, walks, shard);
 }
 
 /** A walk's result with the entry taken out: what entries moved alike share. Times null: the entry's own. */
-interface Shape {
+export interface Shape {
   journey_id: string;
   journey_name: string;
   rows: { step_key: string; kind: string; outcome: string; entered_at: string | null; left_at: string }[];
@@ -75,7 +81,7 @@ interface Shape {
  * and, with no step passed, the end's `step_since`: the time it came to its step) left null, for SQL to
  * fill in from each entry's `since`; so entries that share a walk share its shape.
  */
-function shapeOf({ entry, path, end }: WalkedMove): Shape {
+export function shapeOf({ entry, path, end }: WalkedMove): Shape {
   const since = entry.stepSince.getTime();
   return {
     journey_id: entry.journeyId,
@@ -100,7 +106,6 @@ function shapeOf({ entry, path, end }: WalkedMove): Shape {
 
 /** One project's moves in one statement (see writeMoves). */
 async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date): Promise<void> {
-  const at = sql`${now.toISOString()}::timestamptz`;
   const shapes: Shape[] = [];
   const shapeNo = new Map<string, number>();
   const walkShape = new Map<WalkedMove, number>();
@@ -133,15 +138,52 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
   // in order, each one's rows in order) takes the k-th; the exits' events take theirs likewise.
   const pathIds = uuidv7s(pathRows);
   const eventIds = uuidv7s(exits.length);
-  await bypassIntake(ctx, async () => {
-    const recording = systemEventsSql(ctx);
-    const samples = await queryRows<{ received_at: string; no: number | null; data: Record<string, unknown> | null }>(
-      ctx.db,
-      sql`
-      with m as materialized (
+  const moving = sql`m as materialized (
         select x.id, x.no, x.since, x.n
         from unnest(${uuidArray(ids)}, ${`{${nos.join(",")}}`}::int[], ${`{${sinces.join(",")}}`}::timestamptz[])
           with ordinality as x(id, no, since, n)
+      )`;
+  // By key probe, one per entry: the entries are this transaction's (claimed or locked by the caller).
+  const target = sql`e.project_id = ${ctx.projectId}::uuid and e.id = m.id`;
+  await moveEntries(ctx, { moving, target, shapes, pathIds, eventIds, now, exits: () => exits });
+}
+
+/**
+ * The one statement that moves entries (see writeMoves): `moving` defines the CTE `m` of the entries
+ * moved (id, shape number `no`, the time it came to its step `since`, place `n`, and whatever `target`
+ * uses to find its row), whose rows are this transaction's. Path row k of the batch and exit event k take
+ * the k-th of `pathIds` and `eventIds` (there may be more than are used). `exits` lists the shape number of
+ * each exit, in order, once the statement has run (it gets how many entries it moved). Returns that number.
+ */
+export async function moveEntries(
+  ctx: ProjectContext,
+  input: {
+    moving: SQL;
+    target: SQL;
+    shapes: Shape[];
+    pathIds: string[];
+    eventIds: string[];
+    now: Date;
+    exits: (moved: number) => number[];
+  },
+): Promise<number> {
+  const { moving, target, shapes, pathIds, eventIds, now } = input;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  let moved = 0;
+  await bypassIntake(ctx, async () => {
+    const recording = systemEventsSql(ctx);
+    const samples = await queryRows<{
+      received_at: string;
+      moved: number;
+      no: number | null;
+      data: Record<string, unknown> | null;
+    }>(
+      ctx.db,
+      sql`
+      with ${moving}, ids as materialized (
+        -- Each array once: row k takes element k. A join with the arrays' unnest was planned as a nested loop
+        -- over them whenever the rows joined were estimated few (a claim's), a scan of the array per row.
+        select ${uuidArray(pathIds)} as path, ${uuidArray(eventIds)} as event
       ), shape as materialized (
         select (x.o - 1)::int as no, s.*
         from jsonb_array_elements(${JSON.stringify(shapes)}::jsonb) with ordinality as x(v, o)
@@ -159,7 +201,7 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
           wait_event = s.wait_event, wait_key = s.wait_key,
           exited_at = case when s.state = 'exited' then coalesce(e.exited_at, ${at}) else e.exited_at end
         from m join shape s on s.no = m.no
-        where e.project_id = ${ctx.projectId}::uuid and e.id = m.id
+        where ${target}
         returning e.id, e.user_id, e.event_id
       ), last as materialized (
         -- Each moved entry's last path row (the path as it was before this statement), once per entry that
@@ -173,29 +215,32 @@ async function writeProjectMoves(ctx: ProjectContext, moves: Move[], now: Date):
       ), appended as (
         -- Each entry's rows follow its last one.
         insert into journey_entry_steps (id, project_id, entry_id, user_id, seq, journey_id, step_key, kind, entered_at, left_at, outcome)
-        select i.id, ${ctx.projectId}::uuid, p.id, p.user_id, p.seq, p.journey_id, p.step_key, p.kind, coalesce(p.entered_at, p.since),
-          p.left_at, p.outcome
-        from numbered p join unnest(${uuidArray(pathIds)}) with ordinality as i(id, k) on i.k = p.k
+        select (select path from ids)[p.k], ${ctx.projectId}::uuid, p.id, p.user_id, p.seq, p.journey_id, p.step_key, p.kind,
+          coalesce(p.entered_at, p.since), p.left_at, p.outcome
+        from numbered p
       ), input as materialized (
-        select i.k::int as ord, i.id, x.no, 'journey.user.exited' as name, x.user_id, null::uuid as organization_id, 'user' as kind,
+        select x.k::int as ord, (select event from ids)[x.k] as id, x.no, 'journey.user.exited' as name, x.user_id, null::uuid as organization_id, 'user' as kind,
           jsonb_build_object('journey_id', x.journey_id, 'journey_name', x.journey_name, 'entry_id', x.id, 'event_id', x.event_id) as data,
           null::timestamptz as occurred_at
         from (
           select m.id, m.no, mv.user_id, mv.event_id, s.journey_id, s.journey_name, row_number() over (order by m.n) as k
           from m join moved mv on mv.id = m.id join shape s on s.no = m.no where s.state = 'exited') x
-        join unnest(${uuidArray(eventIds)}) with ordinality as i(id, k) on i.k = x.k
       ), ${recording.ctes}
       -- One event's data per shape, standing for its events in the schema step (they differ only in
       -- values), as the firing loop hands over its groups: the data's one home is the statement above.
-      select now()::text as received_at, g.no, g.data
+      select now()::text as received_at, (select count(*)::int from m) as moved, g.no, g.data
       from (select 1) one left join lateral (select distinct on (no) no, data from input order by no) g on true${recording.from}`,
     );
     const receivedAt = samples[0]!.received_at;
+    moved = samples[0]!.moved;
     const sample = new Map(samples.map((g) => [g.no, g.data ?? {}]));
     addToOpenBatch(ctx, () =>
-      exits.map((no, i) => ({ id: eventIds[i]!, name: "journey.user.exited", data: sample.get(no)!, receivedAt })),
+      input
+        .exits(moved)
+        .map((no, i) => ({ id: eventIds[i]!, name: "journey.user.exited", data: sample.get(no)!, receivedAt })),
     );
   });
+  return moved;
 }
 
 /** Shards of each step's "passed" count that batches add to (any one of them): see countPasses. */
@@ -208,13 +253,7 @@ const PASS_SHARDS = 8;
  * own shard (-1): it holds the journey's lock, and a pipeline step that holds a shard's counter may be
  * waiting for that lock to enter users.
  */
-async function countPasses(ctx: AppContext, moves: Move[], shard: number): Promise<void> {
-  // Entries that share a walk are counted by it: one pass over its path, not one per entry.
-  const walks = new Map<WalkedMove, number>();
-  for (const m of moves) {
-    const walk = walkOf(m);
-    walks.set(walk, (walks.get(walk) ?? 0) + 1);
-  }
+export async function countPasses(ctx: AppContext, walks: Map<WalkedMove, number>, shard?: number): Promise<void> {
   const counts = new Map<string, { project_id: string; journey_id: string; step_key: string; n: number }>();
   for (const [{ entry: e, path }, n] of walks)
     for (const p of path) {
@@ -226,7 +265,7 @@ async function countPasses(ctx: AppContext, moves: Move[], shard: number): Promi
   if (!counts.size) return;
   await ctx.db.execute(sql`
     insert into journey_step_passes (project_id, journey_id, step_key, shard, passed)
-    select c.project_id, c.journey_id, c.step_key, ${shard}, c.n
+    select c.project_id, c.journey_id, c.step_key, ${shard ?? Math.floor(Math.random() * PASS_SHARDS)}, c.n
     from jsonb_to_recordset(${JSON.stringify([...counts.values()])}::jsonb) as c(project_id uuid, journey_id uuid, step_key text, n int)
     order by 1, 2, 3
     on conflict (project_id, journey_id, step_key, shard) do update set passed = journey_step_passes.passed + excluded.passed`);

@@ -443,7 +443,7 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             }[];
-            /** @description Journey entries this event made. */
+            /** @description Journey entries this event made. An organization event's are found through the organization's members now: entries of users who have left it since are not listed. */
             journeys: {
                 /** Format: uuid */
                 journey_id: string;

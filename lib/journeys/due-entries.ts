@@ -1,0 +1,62 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { EntryInHand } from "./walk";
+
+/** A due entry as the claims read it (advance-due.ts, advance-burst.ts). */
+export interface DueRow {
+  project_id: string;
+  id: string;
+  journey_id: string;
+  user_id: string;
+  event_id: string;
+  context: Record<string, unknown>;
+  step_key: string | null;
+  state: "active" | "waiting";
+  step_since: string | null;
+  entered_at: string;
+  wake_at: string;
+  /** As text: entries waiting for the same thing are grouped by it, and it is parsed once per group. */
+  waiting_for: string | null;
+}
+
+/** The columns of a DueRow, of `journey_entries e`. */
+export const dueColumns = sql`e.project_id, e.id, e.journey_id, e.user_id, e.event_id, e.context, e.step_key, e.state,
+      e.step_since::text, e.entered_at::text, e.wake_at::text, e.waiting_for::text`;
+
+/** Which entries of `journey_entries e` are due at `at`: their time has come and their journey is not paused. */
+export function dueWhere(at: SQL, projectId?: string): SQL {
+  return sql`e.wake_at <= ${at} ${projectId ? sql`and e.project_id = ${projectId}::uuid` : sql``}
+      and not exists (select 1 from journeys j where j.project_id = e.project_id and j.id = e.journey_id and j.paused)`;
+}
+
+/** The journey a due entry walks in, as the claims load it. */
+export interface DueJourney {
+  project_id: string;
+  id: string;
+  name: string;
+  timezone: string;
+}
+
+/** A due row in hand for the walk; `awaited` is its `waiting_for` parsed (shared by the entries of a group). */
+export function entryOf(
+  d: DueRow,
+  journey: DueJourney,
+  awaited: Record<string, unknown> | null,
+  userZone: string | null,
+): EntryInHand {
+  return {
+    projectId: d.project_id,
+    id: d.id,
+    journeyId: d.journey_id,
+    journeyName: journey.name,
+    userId: d.user_id,
+    eventId: d.event_id,
+    context: d.context,
+    stepKey: d.step_key,
+    state: d.state,
+    stepSince: new Date(d.step_since ?? d.entered_at),
+    wakeAt: new Date(d.wake_at),
+    waitingFor: awaited,
+    userZone,
+    projectZone: journey.timezone,
+  };
+}
