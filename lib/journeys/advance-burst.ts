@@ -18,22 +18,24 @@ const BURST_PROBE = 200;
 
 /**
  * Claims and moves a burst of due entries in one statement, as schedule firings are fired: the first due
- * entry is claimed and walked with its own fields and its effects refused (walkForAll), and if that walk
- * is every alike entry's, the entries due at its instant that stand where it stands are claimed (FOR
- * UPDATE SKIP LOCKED, up to `batchSize`) and moved by the moves' writer in the same statement: none of
- * them travels to the worker and back. The walk stays the one home of each step's rule: SQL copies its
- * result, as writeMoves does for entries that share a walk.
+ * entry is walked with its own fields and its effects refused (walkForAll), and if that walk is every
+ * alike entry's, the entries due at its instant that stand where it stands are claimed (FOR UPDATE SKIP
+ * LOCKED, up to `batchSize`) and moved by the moves' writer in the same statement: none of them travels
+ * to the worker and back. The walk stays the one home of each step's rule: SQL copies its result, as
+ * writeMoves does for entries that share a walk.
  *
- * Returns null when the batch is not a burst (or its walk depends on the entry): the caller claims it
- * entry by entry, the first entry still claimed by this transaction. Runs with the caller's claim settings
- * (sorting and sequential scans off), so the claim walks the due index.
+ * Returns null when the batch is not a burst (or its walk depends on the entry, or other claimers hold every
+ * entry of it): the caller claims it entry by entry. Runs with the caller's claim settings (sorting and sequential scans off), so the claim
+ * walks the due index.
  */
 export async function advanceBurst(
   tx: Transaction,
   { due, now, batchSize }: { due: SQL; now: Date; batchSize: number },
 ): Promise<{ claimed: number; exited: number } | null> {
-  // The first due entry claimed, then its alike counted once: a count in the claim's select list would be
-  // made again for each row the claim passes over (those another claimer holds), each a scan of the instant.
+  // The first due entry, read without a lock (only where it stands is used: the claim below takes whichever
+  // entries stand there, this one or not), then its alike counted once. Locked, the read would pass over
+  // every row another claimer holds, as the claim after it does again; and a count in the select list would
+  // be made for each row passed over, each a scan of the instant.
   const [first] = await queryRows<DueRow & { alike: number }>(
     tx,
     sql`
@@ -43,7 +45,6 @@ export async function advanceBurst(
       where ${due}
       order by e.wake_at
       limit 1
-      for update of e skip locked
     )
     select f.project_id, f.id, f.journey_id, f.user_id, f.event_id, f.context, f.step_key, f.state, f.step_since,
       f.entered_at, f.wake_at, f.waiting_for,
@@ -90,6 +91,8 @@ export async function advanceBurst(
     now,
     exits: (n) => (exits ? new Array<number>(n).fill(0) : []),
   });
+  // Every entry standing there held by another claimer: the entry-by-entry claim looks past them.
+  if (!moved) return null;
   await countPasses({ db: tx }, new Map([[walk, moved]]));
   return { claimed: moved, exited: exits ? moved : 0 };
 }
