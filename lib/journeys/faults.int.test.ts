@@ -12,8 +12,9 @@ import type { Step } from "./step-schema";
 
 /*
  * The journeys' due loop under faults, on a PostgreSQL of its own (stopped and restarted here, never the
- * shared one): two workers with one SIGKILLed while 1,000 entries pass an effect step, and the database
- * restarted while entries move. Each time: every entry's effect once, none missing, each path whole.
+ * shared one): two workers with one SIGKILLed while 1,000 entries pass an effect step, and again while a
+ * burst of 2,000 is moved a batch per statement, and the database restarted while entries move. Each time:
+ * every entry's effect once, none missing, each path whole.
  */
 let pg: Awaited<ReturnType<typeof startTestPostgres>>;
 let sql: postgres.Sql;
@@ -99,6 +100,27 @@ describe("journeys under faults", () => {
     const [{ marked }] = await sql`select count(*)::int as marked from users where project_id = ${projectId}
       and data->>'seed' = 'kill' and data->>'marked' = 'true'`;
     expect(marked).toBe(N);
+  }, 600_000);
+
+  it("a burst moved in one statement a batch, one of two workers SIGKILLed mid-stream: each exit once, none missing", async () => {
+    // A delay and then an exit: one walk for all, so each batch is claimed and moved in one statement
+    // (advance-burst.ts).
+    const N = 2000;
+    if (workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length < 2)
+      workers.push(await startWorker(pg.url, WORKER_ENV));
+    const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    const journeyId = await seed("burst-kill", N, [{ key: "bye", kind: "exit" }], 1000);
+    await waitFor(async () => (await tally(journeyId)).exited >= 100, 120_000, "entries flowing");
+    await alive[0]!.stop("SIGKILL");
+    expect((await tally(journeyId)).exited).toBeLessThan(N);
+    await waitFor(async () => (await tally(journeyId)).exited === N, 120_000, "every entry exited");
+    expect(await tally(journeyId)).toEqual({
+      exited: N,
+      twice_in_path: 0,
+      path_rows: 2 * N,
+      updated: 0,
+      exit_events: N,
+    });
   }, 600_000);
 
   it("a database restart mid-journey: the workers ride it out, nothing twice, nothing lost", async () => {
