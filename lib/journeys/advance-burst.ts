@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Transaction } from "@/db/client";
-import { systemContext } from "@/lib/access/context";
+import { type AppContext, systemContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { type DueJourney, type DueRow, dueColumns, entryOf } from "./due-entries";
@@ -29,7 +29,7 @@ const BURST_PROBE = 200;
  * walks the due index.
  */
 export async function advanceBurst(
-  tx: Transaction,
+  { db: tx }: AppContext<Transaction>,
   { due, now, batchSize }: { due: SQL; now: Date; batchSize: number },
 ): Promise<{ claimed: number; exited: number } | null> {
   // The first due entry, read without a lock (only where it stands is used: the claim below takes whichever
@@ -93,6 +93,6 @@ export async function advanceBurst(
   });
   // Every entry standing there held by another claimer: the entry-by-entry claim looks past them.
   if (!moved) return null;
-  await countPasses({ db: tx }, new Map([[walk, moved]]));
+  await countPasses({ db: tx }, { walks: new Map([[walk, moved]]) });
   return { claimed: moved, exited: exits ? moved : 0 };
 }

@@ -36,7 +36,7 @@ async function advanceIn(
   await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`);
   const batchSize = opts.batchSize ?? 1000;
   // A burst (many due at one instant, standing alike) is claimed and moved in one statement.
-  const burst = await advanceBurst(tx, { due: dueWhere(at, opts.projectId), now, batchSize });
+  const burst = await advanceBurst({ db: tx }, { due: dueWhere(at, opts.projectId), now, batchSize });
   if (burst) {
     await tx.execute(sql`set local enable_sort = on; set local enable_seqscan = on`);
     return burst;

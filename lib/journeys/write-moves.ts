@@ -58,7 +58,7 @@ export async function writeMoves(
     const walk = walkOf(m);
     walks.set(walk, (walks.get(walk) ?? 0) + 1);
   }
-  await countPasses(ctx, walks, shard);
+  await countPasses(ctx, { walks, shard });
 }
 
 /** A walk's result with the entry taken out: what entries moved alike share. Times null: the entry's own. */
@@ -253,7 +253,10 @@ const PASS_SHARDS = 8;
  * own shard (-1): it holds the journey's lock, and a pipeline step that holds a shard's counter may be
  * waiting for that lock to enter users.
  */
-export async function countPasses(ctx: AppContext, walks: Map<WalkedMove, number>, shard?: number): Promise<void> {
+export async function countPasses(
+  ctx: AppContext,
+  { walks, shard }: { walks: Map<WalkedMove, number>; shard?: number },
+): Promise<void> {
   const counts = new Map<string, { project_id: string; journey_id: string; step_key: string; n: number }>();
   for (const [{ entry: e, path }, n] of walks)
     for (const p of path) {
