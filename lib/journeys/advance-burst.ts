@@ -3,8 +3,7 @@ import type { Transaction } from "@/db/client";
 import { type AppContext, systemContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { uuidv7s } from "@/lib/db/uuidv7";
-import { type DueJourney, type DueRow, dueColumns, entryOf } from "./due-entries";
-import type { Step } from "./step-schema";
+import { type DueRow, dueColumns, dueJourneys, entryOf } from "./due-entries";
 import { walkForAll } from "./walk-alike";
 import { countPasses, moveEntries, shapeOf } from "./write-moves";
 
@@ -25,8 +24,8 @@ const BURST_PROBE = 200;
  * writeMoves does for entries that share a walk.
  *
  * Returns null when the batch is not a burst (or its walk depends on the entry, or other claimers hold every
- * entry of it): the caller claims it entry by entry. Runs with the caller's claim settings (sorting and sequential scans off), so the claim
- * walks the due index.
+ * entry of it): the caller claims it entry by entry. Runs with the caller's claim settings (sorting and
+ * sequential scans off), so the claim walks the due index.
  */
 export async function advanceBurst(
   { db: tx }: AppContext<Transaction>,
@@ -46,8 +45,7 @@ export async function advanceBurst(
       order by e.wake_at
       limit 1
     )
-    select f.project_id, f.id, f.journey_id, f.user_id, f.event_id, f.context, f.step_key, f.state, f.step_since,
-      f.entered_at, f.wake_at, f.waiting_for,
+    select f.*,
       (select count(*)::int from (
         select x.project_id, x.journey_id, x.step_key, x.state, x.waiting_for from journey_entries x
         where x.wake_at = f.at limit ${BURST_PROBE}) x
@@ -57,12 +55,7 @@ export async function advanceBurst(
   );
   if (!first) return { claimed: 0, exited: 0 };
   if (first.alike < Math.min(BURST_MIN, batchSize)) return null;
-  const [journey] = await queryRows<DueJourney & { steps: Step[] }>(
-    tx,
-    sql`
-    select j.project_id, j.id, j.name, j.steps, p.timezone from journeys j join projects p on p.id = j.project_id
-    where j.project_id = ${first.project_id}::uuid and j.id = ${first.journey_id}::uuid`,
-  );
+  const [journey] = await dueJourneys({ db: tx }, [first]);
   // A step an edit removed is left to the entry-by-entry claim, which knows whether the edit's pages will move it.
   if (!journey || (first.step_key !== null && !journey.steps.some((s) => s.key === first.step_key))) return null;
   const awaited = first.waiting_for === null ? null : (JSON.parse(first.waiting_for) as Record<string, unknown>);

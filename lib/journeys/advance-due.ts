@@ -3,7 +3,7 @@ import type { Db, Transaction } from "@/db/client";
 import { systemContext, type AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { advanceBurst } from "./advance-burst";
-import { type DueRow, dueColumns, dueWhere, entryOf } from "./due-entries";
+import { type DueRow, dueColumns, dueJourneys, dueWhere, entryOf } from "./due-entries";
 import { stepEffects } from "./step-effects";
 import type { Step } from "./step-schema";
 import type { EntryInHand, WalkEffects } from "./walk";
@@ -53,14 +53,7 @@ async function advanceIn(
   );
   await tx.execute(sql`set local enable_sort = on; set local enable_seqscan = on`);
   if (!due.length) return { claimed: 0, exited: 0 };
-  const journeys = await queryRows<{ project_id: string; id: string; name: string; steps: Step[]; timezone: string }>(
-    tx,
-    sql`
-    select j.project_id, j.id, j.name, j.steps, p.timezone
-    from jsonb_to_recordset(${JSON.stringify(distinctJourneys(due))}::jsonb) as d(project_id uuid, journey_id uuid)
-    join journeys j on j.project_id = d.project_id and j.id = d.journey_id
-    join projects p on p.id = j.project_id`,
-  );
+  const journeys = await dueJourneys({ db: tx }, distinctJourneys(due));
   const byId = new Map(journeys.map((j) => [`${j.project_id}/${j.id}`, j]));
   const zoned = journeys.some((j) => j.steps.some((s) => s.kind === "delay" && s.until?.timezone === "user"));
   const zones = zoned ? await userZones(tx, due) : new Map<string, string | null>();

@@ -1,4 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { Transaction } from "@/db/client";
+import type { AppContext } from "@/lib/access/context";
+import { queryRows } from "@/lib/db/sql";
+import type { Step } from "./step-schema";
 import type { EntryInHand } from "./walk";
 
 /** A due entry as the claims read it (advance-due.ts, advance-burst.ts). */
@@ -34,6 +38,22 @@ export interface DueJourney {
   id: string;
   name: string;
   timezone: string;
+}
+
+/** The journeys due entries walk in, with their steps and their project's zone, each once. */
+export function dueJourneys(
+  { db }: AppContext<Transaction>,
+  keys: { project_id: string; journey_id: string }[],
+): Promise<(DueJourney & { steps: Step[] })[]> {
+  return queryRows(
+    db,
+    sql`
+    select j.project_id, j.id, j.name, j.steps, p.timezone
+    from jsonb_to_recordset(${JSON.stringify(keys.map(({ project_id, journey_id }) => ({ project_id, journey_id })))}::jsonb)
+      as d(project_id uuid, journey_id uuid)
+    join journeys j on j.project_id = d.project_id and j.id = d.journey_id
+    join projects p on p.id = j.project_id`,
+  );
 }
 
 /** A due row in hand for the walk; `awaited` is its `waiting_for` parsed (shared by the entries of a group). */
