@@ -26,10 +26,15 @@ const capped = (message: string) => (message.length > 500 ? `${message.slice(0, 
 /** The batch before this one had not committed in time, or failed: this one rolled back to go again after it. */
 class NotInOrder extends Error {}
 
-/** A batch in flight: its result, and the backend its transaction runs on (to see who blocks whom). */
+/**
+ * A batch in flight: its result, the backend its transaction runs on while it has one (to see who blocks
+ * whom), and the batch before it while this one has not settled.
+ */
 export interface InFlight {
   done: Promise<void>;
   pid: number | null;
+  previous: InFlight | null;
+  settled: boolean;
 }
 
 /** One batch of an import run: its rows, where they start, and the batches in flight around it. */
@@ -41,16 +46,12 @@ export interface BatchInput {
   rows: FileRow[];
   /** The checkpoint the batch starts at (its first row's index). */
   from: number;
-  /** The batch before this one, whose checkpoint must commit first. */
-  previous: InFlight;
-  /** This batch: its backend's pid is set here, for the next batch's order check. */
+  /** This batch: its backend's pid is set here, for later batches' order check; `self.previous` commits first. */
   self: InFlight;
 }
 
 /** How often a batch done applying checks whether the one before it waits for a lock this batch holds. */
 const ORDER_CHECK_MS = 200;
-/** A backstop for blocking PostgreSQL does not report directly (through a third transaction). */
-const ORDER_WAIT_MS = 60_000;
 
 /**
  * One batch in one transaction: valid rows applied together (an item the identity rules refuse, a
@@ -60,13 +61,16 @@ const ORDER_WAIT_MS = 60_000;
  * With batches in flight at once, this batch applies its rows while `previous` is still committing, then
  * waits for it before taking the import row and moving the checkpoint; `rows_done = from` is checked under
  * that lock, so checkpoints commit in file order and a batch never commits unless every batch before it
- * did. If `previous` fails, or waits for a lock this batch holds (the same record in both: a deadlock
- * PostgreSQL cannot see, since this side waits in JavaScript; seen with pg_blocking_pids), this
- * transaction rolls back, releasing its locks, and runs again once `previous` has settled.
+ * did. If `previous` fails, or any earlier batch still in flight waits for a lock this batch holds (the
+ * same record in both: a deadlock PostgreSQL cannot see, since this side waits in JavaScript; seen with
+ * pg_blocking_pids), this transaction rolls back, releasing its locks, and runs again once `previous` has
+ * settled. Any earlier batch, not only `previous`: one that stepped back waits for its own predecessor
+ * holding no transaction, and the batch it waits for may be the one blocked by this batch.
  */
 export async function commitBatch(ctx: AppContext<Db>, input: BatchInput) {
   const { db } = ctx;
-  const { imp, owner, opts, rows, from, previous, self } = input;
+  const { imp, owner, opts, rows, from, self } = input;
+  const previous = self.previous;
   const errors: ImportRowError[] = [];
   let valid: { row: FileRow; body: unknown }[] = [];
   const schema = ROW_SCHEMAS[imp.kind];
@@ -90,28 +94,29 @@ export async function commitBatch(ctx: AppContext<Db>, input: BatchInput) {
   }
   const last = rows[rows.length - 1]!;
   let before: InFlight | null = previous;
-  for (;;) {
-    try {
-      await inRetryingTransaction(
-        db,
-        async (tx) => {
-          self.pid = (await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid;
-          if (valid.length)
-            await applyRows(
-              systemContext(tx, imp.projectId),
-              imp.kind,
-              valid.map((v) => v.body),
-            );
-          if (before) await inOrder(tx, before, self.pid);
-          const [held] = await queryRows<{ one: number }>(
-            tx,
-            sql`
+  try {
+    for (;;) {
+      try {
+        await inRetryingTransaction(
+          db,
+          async (tx) => {
+            self.pid = (await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid;
+            if (valid.length)
+              await applyRows(
+                systemContext(tx, imp.projectId),
+                imp.kind,
+                valid.map((v) => v.body),
+              );
+            if (before) await inOrder(tx, before, self.pid, opts.orderWaitMs);
+            const [held] = await queryRows<{ one: number }>(
+              tx,
+              sql`
             select 1 as one from imports where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid
               and lease_owner = ${owner}::uuid and state = 'running' and rows_done = ${from} for update`,
-          );
-          if (!held) throw new LeaseLost();
-          // The first MAX_ROW_ERRORS of the import are kept: how many earlier batches kept is read here, under the lock.
-          await tx.execute(sql`
+            );
+            if (!held) throw new LeaseLost();
+            // The first MAX_ROW_ERRORS of the import are kept: how many earlier batches kept is read here, under the lock.
+            await tx.execute(sql`
             update imports set rows_done = ${last.index + 1}, rows = greatest(rows, ${last.index + 1}), bytes_done = ${last.bytes},
               processed = processed + ${valid.length}, failed = failed + ${errors.length},
               errors = errors || coalesce((
@@ -119,52 +124,66 @@ export async function commitBatch(ctx: AppContext<Db>, input: BatchInput) {
                 where n <= ${MAX_ROW_ERRORS} - jsonb_array_length(errors)), '[]'::jsonb),
               lease_until = now() + make_interval(secs => ${opts.leaseSeconds}), updated_at = now()
             where project_id = ${imp.projectId}::uuid and id = ${imp.id}::uuid`);
-        },
-        20,
-      );
-      return;
-    } catch (err) {
-      if (err instanceof NotInOrder) {
-        // Go again once the batch before has settled; if it failed, the run stops with its error.
-        await previous.done;
-        before = null;
-        continue;
+          },
+          20,
+        );
+        return;
+      } catch (err) {
+        // No transaction now: a later batch's order check must not look at a backend this batch left.
+        self.pid = null;
+        if (err instanceof NotInOrder) {
+          // Go again once the batch before has settled; if it failed, the run stops with its error.
+          await previous!.done;
+          before = null;
+          continue;
+        }
+        const at = rowIndexOf(err);
+        if (at === null) throw err;
+        // One item the identity rules refuse: it becomes a row error, the others go again.
+        const refused = valid[at]!;
+        const first = (err as AppError).errors?.[0];
+        errors.push({
+          line: refused.row.line,
+          message: `${first!.path.replace(/^\[\d+\]\.?/, "")}: ${first!.message}`,
+        });
+        errors.sort((a, b) => a.line - b.line);
+        valid = valid.filter((_, i) => i !== at);
       }
-      const at = rowIndexOf(err);
-      if (at === null) throw err;
-      // One item the identity rules refuse: it becomes a row error, the others go again.
-      const refused = valid[at]!;
-      const first = (err as AppError).errors?.[0];
-      errors.push({ line: refused.row.line, message: `${first!.path.replace(/^\[\d+\]\.?/, "")}: ${first!.message}` });
-      errors.sort((a, b) => a.line - b.line);
-      valid = valid.filter((_, i) => i !== at);
     }
+  } finally {
+    // Settled: later batches stop their walk back here, and the chain behind it can be collected.
+    self.pid = null;
+    self.settled = true;
+    self.previous = null;
   }
 }
 
 /**
- * Resolves once `previous` committed. Throws NotInOrder when it failed, when it waits for a lock held by
- * `pid` (this batch's backend), or after ORDER_WAIT_MS.
+ * Resolves once `previous` committed. Throws NotInOrder when it failed, when it or any batch before it
+ * still in flight waits for a lock held by `pid` (this batch's backend), or after `waitMs`.
  *
  * The check runs on this batch's own transaction (`tx`, idle while it waits here; pg_blocking_pids reads
  * the lock table, not a snapshot, and takes no lock), never on the pool: with the batches in flight and
  * the worker's other work holding every pool connection (some of them waiting for this batch's locks), a
  * check waiting for a connection of its own would wait forever, and so would the import.
  */
-async function inOrder(tx: Transaction, previous: InFlight, pid: number) {
+async function inOrder(tx: Transaction, previous: InFlight, pid: number, waitMs: number) {
   const failed = previous.done.then(
     () => true,
     () => false,
   );
-  const deadline = Date.now() + ORDER_WAIT_MS;
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const settled = await Promise.race([failed, new Promise<null>((r) => setTimeout(() => r(null), ORDER_CHECK_MS))]);
     if (settled === true) return;
     if (settled === false || Date.now() > deadline) throw new NotInOrder();
-    if (previous.pid === null) continue;
+    const pids: number[] = [];
+    for (let b: InFlight | null = previous; b && !b.settled; b = b.previous) if (b.pid !== null) pids.push(b.pid);
+    if (!pids.length) continue;
     const [row] = await queryRows<{ blocked: boolean }>(
       tx,
-      sql`select ${pid}::int = any(pg_blocking_pids(${previous.pid}::int)) as blocked`,
+      sql`select exists (select 1 from jsonb_array_elements_text(${JSON.stringify(pids)}::jsonb) p
+        where ${pid}::int = any(pg_blocking_pids(p::int))) as blocked`,
     );
     if (row?.blocked) throw new NotInOrder();
   }

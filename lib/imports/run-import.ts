@@ -77,16 +77,19 @@ async function applyImport(ctx: AppContext<Db>, imp: Import, owner: string, opts
   const { db } = ctx;
   const started = Date.now();
   let next = imp.rowsDone; // the first row of the next batch
-  let previous: InFlight = { done: Promise.resolve(), pid: null };
+  let previous: InFlight | null = null;
   const inFlight: Promise<void>[] = [];
   // Settles the oldest batch in flight; its error (LeaseLost, a database error) stops the run here.
   const settleOldest = () => inFlight.shift()!;
   const settleAll = async () => {
     while (inFlight.length) await settleOldest();
   };
-  const start = (rows: FileRow[]) => {
-    const self: InFlight = { done: Promise.resolve(), pid: null };
-    self.done = commitBatch(ctx, { imp, owner, opts, rows, from: next, previous, self });
+  // Waits for a place among the batches in flight, then starts `rows` as the next batch. The last, short
+  // batch waits too: started as one more, it made a chain the order check missed (commitBatch).
+  const start = async (rows: FileRow[]) => {
+    while (inFlight.length >= opts.parallel) await settleOldest();
+    const self: InFlight = { done: Promise.resolve(), pid: null, previous, settled: false };
+    self.done = commitBatch(ctx, { imp, owner, opts, rows, from: next, self });
     // Observed at once, so a failure before it is awaited is not an unhandled rejection.
     self.done.catch(() => {});
     next = rows[rows.length - 1]!.index + 1;
@@ -109,12 +112,11 @@ async function applyImport(ctx: AppContext<Db>, imp: Import, owner: string, opts
             await settleAll();
             return release(db, imp, owner);
           }
-          while (inFlight.length >= opts.parallel) await settleOldest();
-          start(batch);
+          await start(batch);
           batch = [];
         }
       }
-      if (batch.length) start(batch);
+      if (batch.length) await start(batch);
     } finally {
       // Whatever ended the loop, no batch is left running behind it.
       await Promise.allSettled(inFlight);

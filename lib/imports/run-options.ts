@@ -21,6 +21,12 @@ export interface ImportRunOptions {
    * file order (see commitBatch).
    */
   parallel: number;
+  /**
+   * How long a batch done applying waits for the one before it before stepping back anyway
+   * (IMPORT_ORDER_WAIT_MS, default 60,000): a backstop for a wait the order check cannot see (through a
+   * transaction outside the import). The check itself finds waits between the import's own batches.
+   */
+  orderWaitMs: number;
   /** Asked between batches: true makes the run hand the import back (lease released) and return. */
   stopping?: () => boolean;
 }
@@ -41,6 +47,7 @@ export function importRunOptions(env = process.env): ImportRunOptions {
       64 * 1024,
       Math.min(64 * 1024 * 1024, Number(env.IMPORT_BATCH_BYTES) || DEFAULT_IMPORT_BATCH_BYTES),
     ),
+    orderWaitMs: Math.max(1000, Number(env.IMPORT_ORDER_WAIT_MS) || 60_000),
     parallel: Math.max(
       1,
       Math.min(MAX_IMPORT_PARALLEL, Math.floor(Number(env.IMPORT_PARALLEL)) || DEFAULT_IMPORT_PARALLEL),
