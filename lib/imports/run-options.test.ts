@@ -18,5 +18,7 @@ describe("importRunOptions: rows per transaction", () => {
     expect(importRunOptions(env({ IMPORT_PARALLEL: "1" })).parallel).toBe(1);
     expect(importRunOptions(env({ IMPORT_PARALLEL: "64" })).parallel).toBe(4);
     expect(importRunOptions(env({ IMPORT_PARALLEL: "x" })).parallel).toBe(2);
+    expect(importRunOptions(env({})).orderWaitMs).toBe(60_000);
+    expect(importRunOptions(env({ IMPORT_ORDER_WAIT_MS: "5" })).orderWaitMs).toBe(1000);
   });
 });
