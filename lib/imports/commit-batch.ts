@@ -50,7 +50,7 @@ export interface BatchInput {
   self: InFlight;
 }
 
-/** How often a batch done applying checks whether the one before it waits for a lock this batch holds. */
+/** How often a batch done applying checks whether a batch before it waits for a lock this batch holds. */
 const ORDER_CHECK_MS = 200;
 
 /**
