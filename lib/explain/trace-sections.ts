@@ -6,7 +6,6 @@ import { listEventDeliveries } from "@/lib/destinations/list-event-deliveries";
 import { deliveryOutput } from "@/lib/destinations/schemas";
 import { eventTraceBase } from "./schemas";
 
-/** The traced event as the sections see it. */
 /** The event traced: its id, when it was received, and whom it was recorded against (none for a `match` fan-out). */
 export type TracedEvent = { id: string; receivedAt: Date; userId: string | null; organizationId: string | null };
 
