@@ -17,6 +17,8 @@ import type { Step } from "./step-schema";
  * every entry's effect once, none missing, each path whole.
  */
 let pg: Awaited<ReturnType<typeof startTestPostgres>>;
+/** A worker neither exited nor killed. */
+const running = (w: TestWorker) => w.child.exitCode === null && w.child.signalCode === null;
 let sql: postgres.Sql;
 let db: Db;
 let projectId: string;
@@ -106,9 +108,8 @@ describe("journeys under faults", () => {
     // A delay and then an exit: one walk for all, so each batch is claimed and moved in one statement
     // (advance-burst.ts).
     const N = 2000;
-    if (workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length < 2)
-      workers.push(await startWorker(pg.url, WORKER_ENV));
-    const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    if (workers.filter(running).length < 2) workers.push(await startWorker(pg.url, WORKER_ENV));
+    const alive = workers.filter(running);
     const journeyId = await seed("burst-kill", N, [{ key: "bye", kind: "exit" }], 1000);
     await waitFor(async () => (await tally(journeyId)).exited >= 100, 120_000, "entries flowing");
     await alive[0]!.stop("SIGKILL");
@@ -134,8 +135,7 @@ describe("journeys under faults", () => {
       ],
       1500,
     );
-    if (!workers.some((w) => w.child.exitCode === null && w.child.signalCode === null))
-      workers.push(await startWorker(pg.url, WORKER_ENV));
+    if (!workers.some(running)) workers.push(await startWorker(pg.url, WORKER_ENV));
     await waitFor(async () => (await tally(journeyId)).exited >= 50, 120_000, "entries flowing");
     await pg.stop();
     await new Promise((r) => setTimeout(r, 1500));
