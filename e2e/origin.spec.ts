@@ -17,7 +17,7 @@ function recordHops(page: Page): string[] {
   const hops: string[] = [];
   page.on("request", (r) => hops.push(r.url()));
   page.on("response", (r) => {
-    const location = r.headers()["location"];
+    const location = r.headers().location;
     if (location) hops.push(new URL(location, r.url()).href);
   });
   return hops;

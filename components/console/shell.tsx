@@ -66,7 +66,7 @@ export function Shell({
                       {items.map((item) => {
                         const href = `/projects/${project.id}${item.path}`;
                         // The overview is the project's root: active only on itself, not on every page under it.
-                        const active = pathname === href || (item.path !== "" && pathname.startsWith(href + "/"));
+                        const active = pathname === href || (item.path !== "" && pathname.startsWith(`${href}/`));
                         return (
                           <li key={item.path}>
                             <Link href={href} className={linkClass(active)} aria-current={active ? "page" : undefined}>

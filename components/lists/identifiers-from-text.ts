@@ -13,7 +13,7 @@ export function identifiersFromText(text: string): ExternalRef[] {
   const idCol = header.findIndex((h) => h === "external_id" || h === "externalid" || h === "id");
   const sourceCol = header.indexOf("source");
   const body = idCol >= 0 ? rows.slice(1) : rows;
-  const col = idCol >= 0 ? idCol : 0;
+  const col = Math.max(idCol, 0);
   const seen = new Set<string>();
   const out: ExternalRef[] = [];
   for (const r of body) {

@@ -1,13 +1,8 @@
 import type { z } from "zod";
-import type {
-  broadcastOutput,
-  messageDetailOutput,
-  messageOutput,
-  previewOutput,
-  providerOutput,
-  templateOutput,
-  templateVariant,
-} from "@/lib/messages/schemas";
+import type { broadcastOutput } from "@/lib/broadcasts/schemas";
+import type { messageDetailOutput, messageOutput } from "@/lib/messages/schemas";
+import type { previewOutput, templateOutput, templateVariant } from "@/lib/templates/schemas";
+import type { providerOutput } from "@/lib/providers/schemas";
 
 /*
  * The messaging API's answers, typed from its own zod schemas (type-only imports: none reach the

@@ -28,7 +28,7 @@ async function postSignIn(email: string) {
 }
 
 const MIB = 1 << 20;
-const hostile = (n: number) => "a@" + ".".repeat(n) + "@";
+const hostile = (n: number) => `a@${".".repeat(n)}@`;
 
 describe("hostile e-mail addresses are answered at once", () => {
   let p: TestProject;
@@ -56,7 +56,7 @@ describe("hostile e-mail addresses are answered at once", () => {
   });
 
   it("user e-mail and invitations use the same bounded check (4xx, fast)", async () => {
-    const bigUser = "a@" + ".".repeat(60_000) + "@";
+    const bigUser = `a@${".".repeat(60_000)}@`;
     const u = await api("POST", p.client("/users"), {
       key: p.keys.client,
       body: { identifier: [{ external_id: "u1" }], email: bigUser },

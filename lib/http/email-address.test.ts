@@ -35,16 +35,16 @@ describe("isEmailAddress", () => {
   });
 
   it("refuses anything longer than 320 characters", () => {
-    expect(isEmailAddress("a@" + "b".repeat(60) + "." + "c".repeat(60) + ".co")).toBe(true);
-    expect(isEmailAddress("a@" + ("b".repeat(60) + ".").repeat(6) + "co")).toBe(false);
+    expect(isEmailAddress(`a@${"b".repeat(60)}.${"c".repeat(60)}.co`)).toBe(true);
+    expect(isEmailAddress(`a@${(`${"b".repeat(60)}.`).repeat(6)}co`)).toBe(false);
   });
 
   it("answers hostile megabyte inputs at once", () => {
     const hostile = [
-      "a@" + ".".repeat(1 << 20) + "@",
-      "a".repeat(1 << 20) + "@",
-      "a@" + "a.".repeat(1 << 19),
-      "a@" + "a-".repeat(1 << 19),
+      `a@${".".repeat(1 << 20)}@`,
+      `${"a".repeat(1 << 20)}@`,
+      `a@${"a.".repeat(1 << 19)}`,
+      `a@${"a-".repeat(1 << 19)}`,
     ];
     // Compared with one linear pass over the same inputs, in the same run (a ratio, not a clock: the machine
     // may be loaded). The quadratic regex it replaces took minutes on these inputs; a bounded check is linear.
@@ -60,7 +60,7 @@ describe("isEmailAddress", () => {
   });
 
   it("bounds the 64-character local part before matching", () => {
-    expect(isEmailAddress("a".repeat(64) + "@b.co")).toBe(true);
-    expect(isEmailAddress("a".repeat(65) + "@b.co")).toBe(false);
+    expect(isEmailAddress(`${"a".repeat(64)}@b.co`)).toBe(true);
+    expect(isEmailAddress(`${"a".repeat(65)}@b.co`)).toBe(false);
   });
 });

@@ -52,7 +52,7 @@ describe("rule trees are bounded before parsing (issue 9.13)", () => {
       body: { name: "deep", kind: "dynamic", rules: nest(11) },
     });
     expect(eleven.status).toBe(400);
-    expect(eleven.body.errors[0].path).toBe("rules" + ".all[0]".repeat(10));
+    expect(eleven.body.errors[0].path).toBe(`rules${".all[0]".repeat(10)}`);
     expect(eleven.body.errors[0].message).toContain("at most 10 levels");
     const deep = await api("POST", p.admin("/lists"), {
       key: p.keys.editor,
@@ -81,7 +81,7 @@ describe("rule trees are bounded before parsing (issue 9.13)", () => {
       body: { name: "deep", entrances: [{ kind: "event", event_name: "Org Thing", user_rule: nest(11) }] },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].path).toBe("entrances[0].user_rule" + ".all[0]".repeat(10));
+    expect(res.body.errors[0].path).toBe(`entrances[0].user_rule${".all[0]".repeat(10)}`);
   });
 
   it("any body nested past 64 levels is a 400 before it is parsed", async () => {

@@ -22,7 +22,7 @@ describe("dataObject", () => {
     expect(r.error!.issues.map((i) => [i.path, i.message])).toEqual([
       [["a", 1, "b"], "contains a NUL character or invalid Unicode"],
     ]);
-    const k = dataObject().safeParse({ a: { ["\ud800"]: 1 } });
+    const k = dataObject().safeParse({ a: { "\ud800": 1 } });
     expect(k.error!.issues.map((i) => [i.path, i.message])).toEqual([
       [["a", "\ud800"], "key contains a NUL character or invalid Unicode"],
     ]);

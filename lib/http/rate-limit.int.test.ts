@@ -26,7 +26,7 @@ describe("RATE_LIMIT_STORE=postgres", () => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push((await (i % 2 ? b! : a!).take(key)).allowed);
     expect(answers).toEqual([true, true, true, true, false, false]);
-    const [row] = await sql`select points from rate_limits where key like ${"%" + key}`;
+    const [row] = await sql`select points from rate_limits where key like ${`%${key}`}`;
     expect(row!.points).toBeGreaterThanOrEqual(4);
   });
 

@@ -27,7 +27,7 @@ describe("safePath", () => {
     "javascript:alert(1)",
     "evil.example",
     "",
-    "/" + "a".repeat(5000),
+    `/${"a".repeat(5000)}`,
   ])("sends %j to /projects", (target) => {
     expect(safePath(target, ORIGIN)).toBe("/projects");
   });

@@ -17,7 +17,7 @@ importProjectForFile("relay_imports", "imports");
 
 const userCount = async (prefix: string) => {
   const [r] =
-    await sql`select count(*)::int as n, count(distinct user_id)::int as d from user_identifiers where project_id = ${p.projectId} and external_id like ${prefix + "%"}`;
+    await sql`select count(*)::int as n, count(distinct user_id)::int as d from user_identifiers where project_id = ${p.projectId} and external_id like ${`${prefix}%`}`;
   return r as { n: number; d: number };
 };
 
@@ -104,7 +104,7 @@ describe("an import applies a whole file through the set-based path", () => {
           `${id},u${i}@example.com,,${i % 2 ? "Europe/Paris" : ""},,${i % 3 ? "pro" : "free"},${i % 50},${i % 7 === 0}`,
         );
     }
-    const res = await upload(lines.join("\r\n") + "\r\n", "text/csv; charset=utf-8");
+    const res = await upload(`${lines.join("\r\n")}\r\n`, "text/csv; charset=utf-8");
     expect(res.status).toBe(202);
     const id = res.body.id as string;
     const done = await waitFor(

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import { Invalid } from "@/lib/http/errors";
-import { getTemplate } from "@/lib/messages/get-template";
+import { getTemplate } from "@/lib/templates/get-template";
 import { sendableChannels } from "@/lib/messages/sendable-channels";
 import { checkInterval } from "@/lib/schedules/interval";
 import { graphErrors } from "./step-graph";

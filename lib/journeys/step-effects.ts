@@ -43,6 +43,6 @@ export function stepEffects(ctx: ProjectContext): WalkEffects {
       return changed;
     },
     send: (entry, step) => sendStep(ctx, { entry, step }),
-    messageOutcome: (entry, messageId) => sentOutcome(ctx, { messageId }),
+    messageOutcome: (_entry, messageId) => sentOutcome(ctx, { messageId }),
   };
 }

@@ -62,7 +62,7 @@ export function graphErrors(steps: Step[]): { path: string; message: string }[] 
     if (index.has(s.key)) errors.push({ path: `steps[${i}].key`, message: `duplicate key "${s.key}"` });
     else index.set(s.key, i);
   });
-  steps.forEach((s, i) => {
+  steps.forEach((_s, i) => {
     for (const e of exitsOf(steps, i))
       if (e.to !== null && !index.has(e.to))
         errors.push({ path: `steps[${i}].${e.field}`, message: `no step with key "${e.to}"` });

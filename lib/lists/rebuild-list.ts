@@ -24,7 +24,7 @@ export async function rebuildList(
         .select()
         .from(lists)
         .where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, listId)));
-      if (!list || list.kind !== "dynamic") return null;
+      if (list?.kind !== "dynamic") return null;
       const source =
         scope === "all"
           ? sql`users`

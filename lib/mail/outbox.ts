@@ -38,7 +38,7 @@ export async function appendToOutbox(mail: Omit<OutboxMail, "id" | "sentAt">): P
   const file = outboxPath();
   await mkdir(path.dirname(file), { recursive: true });
   const entry: OutboxMail = { id: crypto.randomUUID(), sentAt: new Date().toISOString(), ...mail };
-  await appendFile(file, JSON.stringify(entry) + "\n");
+  await appendFile(file, `${JSON.stringify(entry)}\n`);
 }
 
 /** Newest first. */

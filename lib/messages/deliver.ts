@@ -1,8 +1,8 @@
 import type { AppContext } from "@/lib/access/context";
 import { log } from "@/lib/observability/logger";
-import { TemplateError } from "./liquid";
+import { TemplateError } from "@/lib/templates/liquid";
 import { quietUntil } from "./quiet-hours";
-import { renderMessage } from "./render-message";
+import { renderMessage } from "@/lib/templates/render-message";
 import { reserveCapSlot } from "./reserve-cap-slot";
 import { contactOf, decideSkip, type SendFacts } from "./send-facts";
 import { sendRendered } from "./send-rendered";

@@ -3,7 +3,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { configuredOrigin, publicOrigin } from "@/lib/http/public-origin";
 import { NotFound } from "@/lib/http/errors";
 import { messageViews } from "./message-view";
-import { renderMessage } from "./render-message";
+import { renderMessage } from "@/lib/templates/render-message";
 import { loadSendFacts } from "./send-facts";
 
 /** One message with its content rendered now from its template (null when it no longer renders). */

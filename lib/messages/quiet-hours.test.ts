@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { quietUntil } from "./quiet-hours";
-import { variantFor } from "./variant";
+import { variantFor } from "@/lib/templates/variant";
 
 const night = { start: "21:00", end: "08:00" };
 

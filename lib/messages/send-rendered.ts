@@ -1,10 +1,16 @@
 import type { AppContext } from "@/lib/access/context";
 import type { SendChannel } from "@/db/schema";
-import { type LoadedProvider, loadProvider } from "./load-provider";
-import type { RenderedMessage } from "./render-message";
-import { broadcastCancelled } from "./broadcast-cancelled";
+import { type LoadedProvider, loadProvider } from "@/lib/providers/load-provider";
+import type { RenderedMessage } from "@/lib/templates/render-message";
+import { broadcastCancelled } from "@/lib/broadcasts/broadcast-cancelled";
 import { takeSlot } from "./throttle";
-import { type SendResult, sendDeploymentEmail, sendSmtp, sendTwilio, TWILIO_API_BASE } from "./transports";
+import {
+  type SendResult,
+  sendDeploymentEmail,
+  sendSmtp,
+  sendTwilio,
+  TWILIO_API_BASE,
+} from "@/lib/providers/transports";
 
 /** `<message id@host>`: the same id on every attempt, so receivers can drop a copy a crash re-sent. */
 export function messageIdFor(id: string, origin: string): string {

@@ -3,7 +3,7 @@ import { databaseUrl, type Db } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { configuredOrigin, publicOrigin } from "@/lib/http/public-origin";
 import { log } from "@/lib/observability/logger";
-import { tickBroadcasts } from "./tick-broadcasts";
+import { tickBroadcasts } from "@/lib/broadcasts/tick-broadcasts";
 import { claimMessages } from "./claim-messages";
 import { deliver } from "./deliver";
 import { MESSAGES_CHANNEL } from "./notify";

@@ -31,7 +31,7 @@ const HOSTILE_STRINGS = [
   "../../etc/passwd",
   "' or 1=1 --",
   "<script>alert(1)</script>",
-  "a@" + ".".repeat(20000) + "@",
+  `a@${".".repeat(20000)}@`,
   "1 second",
   "-1 month",
   "9999999 years",
@@ -44,7 +44,7 @@ const HOSTILE_STRINGS = [
   "2100-01-01T00:00:00Z",
   "0000-01-01T00:00:00Z",
   "00000000-0000-0000-0000-000000000000",
-  "rk_" + "a".repeat(60),
+  `rk_${"a".repeat(60)}`,
 ];
 const HOSTILE_NUMBERS = [0, -1, 1.5, -0, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MIN_VALUE];
 
@@ -70,7 +70,7 @@ function randomJson(depth = 0): unknown {
 }
 
 const deepArrays = (n: number) => "[".repeat(n) + "]".repeat(n);
-const deepObjects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+const deepObjects = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 
 type Schema = {
   $ref?: string;
@@ -171,7 +171,7 @@ function urlFor(op: Operation, hostileParams: boolean): string {
   });
   const query = op.params.filter((x) => x.in === "query");
   if (query.length && rand() < 0.7)
-    path += "?" + query.map((q) => `${encodeURIComponent(q.name)}=${pick(QUERY_VALUES)}`).join("&");
+    path += `?${query.map((q) => `${encodeURIComponent(q.name)}=${pick(QUERY_VALUES)}`).join("&")}`;
   return path;
 }
 

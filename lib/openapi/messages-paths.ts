@@ -2,23 +2,21 @@ import { z } from "zod";
 import {
   broadcastOutput,
   createBroadcastBody,
-  createProviderBody,
-  createTemplateBody,
   listBroadcastsQuery,
-  listMessagesQuery,
+  updateBroadcastBody,
+} from "@/lib/broadcasts/schemas";
+import { createProviderBody, providerOutput, updateProviderBody } from "@/lib/providers/schemas";
+import {
+  createTemplateBody,
   listTemplatesQuery,
-  messageDetailOutput,
-  messageOutput,
   previewOutput,
   previewTemplateBody,
-  providerOutput,
   templateOutput,
   testSendOutput,
   testTemplateBody,
-  updateBroadcastBody,
-  updateProviderBody,
   updateTemplateBody,
-} from "@/lib/messages/schemas";
+} from "@/lib/templates/schemas";
+import { listMessagesQuery, messageDetailOutput, messageOutput } from "@/lib/messages/schemas";
 import { jsonBody, listOf, projectParams, registerPath } from "./registry";
 import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 

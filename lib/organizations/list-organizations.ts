@@ -21,7 +21,7 @@ export async function listOrganizations(ctx: ProjectContext, q: z.output<typeof 
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where: (SQL | undefined)[] = [eq(organizations.projectId, projectId)];
   if (after) where.push(lt(organizations.id, after[0]));
-  if (q.name) where.push(sql`${organizations.name} ilike ${"%" + q.name.replace(/[\\%_]/g, "\\$&") + "%"}`);
+  if (q.name) where.push(sql`${organizations.name} ilike ${`%${q.name.replace(/[\\%_]/g, "\\$&")}%`}`);
   if (q.data) where.push(sql`${organizations.data} @> ${JSON.stringify(q.data)}::jsonb`);
   if (q.external_id !== undefined || q.source !== undefined)
     where.push(hasIdentifier(ctx, "organization", organizations.id, q));

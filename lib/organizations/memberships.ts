@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { organizationMembers } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
 import { NotFound } from "@/lib/http/errors";

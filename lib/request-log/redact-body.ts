@@ -74,7 +74,7 @@ function redactValue(v: unknown, depth: number): unknown {
  * a character boundary, so the log never holds a credential or a whole 1 MiB upload.
  */
 export function redactBody(raw: Uint8Array | null | undefined): string | null {
-  if (!raw || !raw.byteLength) return null;
+  if (!raw?.byteLength) return null;
   const text = new TextDecoder("utf-8").decode(
     raw.byteLength > 4 * 1024 * 1024 ? raw.subarray(0, 4 * 1024 * 1024) : raw,
   );

@@ -11,7 +11,7 @@ describe("seal", () => {
   it("refuses altered or foreign ciphertext, and another server secret", () => {
     const a = seal("twilio-token-123");
     const parts = a.split(".");
-    parts[3] = Buffer.from("x" + Buffer.from(parts[3]!, "base64url").toString("latin1"), "latin1").toString(
+    parts[3] = Buffer.from(`x${Buffer.from(parts[3]!, "base64url").toString("latin1")}`, "latin1").toString(
       "base64url",
     );
     expect(unseal(parts.join("."))).toBeNull();

@@ -165,7 +165,7 @@ describe("Twilio inbound SMS webhook", () => {
     expect(replay.status).toBe(403);
     const garbled = await inbound(
       { From: "+15551230004", Body: "STOP" },
-      { signature: real.signature.slice(0, -2) + "==" },
+      { signature: `${real.signature.slice(0, -2)}==` },
     );
     expect(garbled.status).toBe(403);
     const unsigned = await fetch(baseUrl + webhookPath(), {

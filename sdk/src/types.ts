@@ -17,7 +17,7 @@ type OkOf<P extends keyof paths, M extends "post" | "delete"> =
         ? B
         : R extends { 202: { content: { "application/json": infer B } } }
           ? B
-          : void
+          : undefined
     : never;
 
 /** The camelCase input of `M path`. */

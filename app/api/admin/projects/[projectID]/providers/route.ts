@@ -1,8 +1,8 @@
 import { readJson } from "@/lib/http/read-json";
 import { adminRoute } from "@/lib/http/with-project";
-import { createProvider } from "@/lib/messages/create-provider";
-import { listProviders } from "@/lib/messages/list-providers";
-import { createProviderBody } from "@/lib/messages/schemas";
+import { createProvider } from "@/lib/providers/create-provider";
+import { listProviders } from "@/lib/providers/list-providers";
+import { createProviderBody } from "@/lib/providers/schemas";
 
 export const GET = adminRoute("messages.read", (_req, ctx) => listProviders(ctx));
 

@@ -1,10 +1,10 @@
 import { readJson } from "@/lib/http/read-json";
 import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
-import { deleteBroadcast } from "@/lib/messages/delete-broadcast";
-import { getBroadcast } from "@/lib/messages/get-broadcast";
-import { updateBroadcastBody } from "@/lib/messages/schemas";
-import { updateBroadcast } from "@/lib/messages/update-broadcast";
+import { deleteBroadcast } from "@/lib/broadcasts/delete-broadcast";
+import { getBroadcast } from "@/lib/broadcasts/get-broadcast";
+import { updateBroadcastBody } from "@/lib/broadcasts/schemas";
+import { updateBroadcast } from "@/lib/broadcasts/update-broadcast";
 
 type Params = { projectID: string; id: string };
 

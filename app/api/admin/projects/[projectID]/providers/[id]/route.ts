@@ -1,10 +1,10 @@
 import { readJson } from "@/lib/http/read-json";
 import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
-import { deleteProvider } from "@/lib/messages/delete-provider";
-import { getProvider } from "@/lib/messages/get-provider";
-import { updateProviderBody } from "@/lib/messages/schemas";
-import { updateProvider } from "@/lib/messages/update-provider";
+import { deleteProvider } from "@/lib/providers/delete-provider";
+import { getProvider } from "@/lib/providers/get-provider";
+import { updateProviderBody } from "@/lib/providers/schemas";
+import { updateProvider } from "@/lib/providers/update-provider";
 
 type Params = { projectID: string; id: string };
 

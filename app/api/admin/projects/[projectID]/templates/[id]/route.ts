@@ -1,10 +1,10 @@
 import { readJson } from "@/lib/http/read-json";
 import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
-import { deleteTemplate } from "@/lib/messages/delete-template";
-import { getTemplate } from "@/lib/messages/get-template";
-import { updateTemplateBody } from "@/lib/messages/schemas";
-import { updateTemplate } from "@/lib/messages/update-template";
+import { deleteTemplate } from "@/lib/templates/delete-template";
+import { getTemplate } from "@/lib/templates/get-template";
+import { updateTemplateBody } from "@/lib/templates/schemas";
+import { updateTemplate } from "@/lib/templates/update-template";
 
 type Params = { projectID: string; id: string };
 

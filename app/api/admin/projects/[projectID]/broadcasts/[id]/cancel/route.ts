@@ -1,6 +1,6 @@
 import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
-import { cancelBroadcast } from "@/lib/messages/cancel-broadcast";
+import { cancelBroadcast } from "@/lib/broadcasts/cancel-broadcast";
 
 type Params = { projectID: string; id: string };
 

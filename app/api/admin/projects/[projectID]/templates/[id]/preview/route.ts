@@ -2,8 +2,8 @@ import { publicOrigin } from "@/lib/http/public-origin";
 import { readJson } from "@/lib/http/read-json";
 import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
-import { previewTemplate } from "@/lib/messages/preview-template";
-import { previewTemplateBody } from "@/lib/messages/schemas";
+import { previewTemplate } from "@/lib/templates/preview-template";
+import { previewTemplateBody } from "@/lib/templates/schemas";
 
 type Params = { projectID: string; id: string };
 

@@ -2,9 +2,9 @@ import { publicOrigin } from "@/lib/http/public-origin";
 import { readJson } from "@/lib/http/read-json";
 import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
-import { testTemplateBody } from "@/lib/messages/schemas";
-import { testTemplate } from "@/lib/messages/test-template";
-import { limitTestSends } from "@/lib/messages/test-send-limits";
+import { testTemplateBody } from "@/lib/templates/schemas";
+import { testTemplate } from "@/lib/templates/test-template";
+import { limitTestSends } from "@/lib/templates/test-send-limits";
 
 type Params = { projectID: string; id: string };
 

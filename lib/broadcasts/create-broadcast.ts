@@ -4,7 +4,7 @@ import { broadcasts } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { checkBroadcastRefs } from "./check-broadcast";
 import { getBroadcast } from "./get-broadcast";
-import { MESSAGES_CHANNEL } from "./notify";
+import { MESSAGES_CHANNEL } from "@/lib/messages/notify";
 import type { createBroadcastBody } from "./schemas";
 
 /** Schedules a broadcast of a template to a list's members (its recipients are fixed when sending starts). */

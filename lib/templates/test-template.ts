@@ -6,8 +6,8 @@ import { getTemplate } from "./get-template";
 import { TemplateError } from "./liquid";
 import { renderMessage } from "./render-message";
 import type { testTemplateBody } from "./schemas";
-import { loadPreviewFacts, type SendFacts } from "./send-facts";
-import { sendRendered } from "./send-rendered";
+import { loadPreviewFacts, type SendFacts } from "@/lib/messages/send-facts";
+import { sendRendered } from "@/lib/messages/send-rendered";
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, sql } from "../../scripts/test/helpers";
-import { finalRow, newUser, p, queue, sink, useMessagesProject, worker } from "../../test/fixtures/messages";
+import { api, sql } from "@/scripts/test/helpers";
+import { finalRow, newUser, p, queue, sink, useMessagesProject, worker } from "@/test/fixtures/messages";
 
 /*
  * Providers: secrets sealed and never shown, outbound hosts checked, and SMS through a loopback stand-in

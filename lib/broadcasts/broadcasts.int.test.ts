@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { api, sql } from "../../scripts/test/helpers";
-import { stallingSmtp } from "../../scripts/test/smtp-sink";
-import { startWorker, waitFor } from "../../scripts/test/worker";
-import { newUser, p, sink, template, useMessagesProject, workerEnv } from "../../test/fixtures/messages";
+import { api, sql } from "@/scripts/test/helpers";
+import { stallingSmtp } from "@/scripts/test/smtp-sink";
+import { startWorker, waitFor } from "@/scripts/test/worker";
+import { newUser, p, sink, template, useMessagesProject, workerEnv } from "@/test/fixtures/messages";
 
 /*
  * Broadcasts to a list: each member once, skips with reasons, done only when every message is final,

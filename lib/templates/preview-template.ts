@@ -6,7 +6,7 @@ import { getTemplate } from "./get-template";
 import { TemplateError } from "./liquid";
 import { renderMessage } from "./render-message";
 import type { previewTemplateBody } from "./schemas";
-import { loadPreviewFacts } from "./send-facts";
+import { loadPreviewFacts } from "@/lib/messages/send-facts";
 
 /** The user a preview or test send renders for: by id or identifiers, 404 when not in the project. */
 export async function previewUserId(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, sql } from "../../scripts/test/helpers";
-import { waitFor } from "../../scripts/test/worker";
+import { api, sql } from "@/scripts/test/helpers";
+import { waitFor } from "@/scripts/test/worker";
 import {
   finalRow,
   group,
@@ -12,7 +12,7 @@ import {
   template,
   useMessagesProject,
   worker,
-} from "../../test/fixtures/messages";
+} from "@/test/fixtures/messages";
 
 /*
  * Templates: compiled on save, and the engine's limits at send time (a hostile template stops with a

@@ -2,7 +2,7 @@ import { linkToken } from "@/lib/links/tokens";
 import { withSigningSecret } from "@/lib/signing/secret";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
 import { renderPart } from "./liquid";
-import type { SendFacts } from "./send-facts";
+import type { SendFacts } from "@/lib/messages/send-facts";
 import { variantFor } from "./variant";
 
 export interface RenderedMessage {

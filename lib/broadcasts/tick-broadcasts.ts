@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { withTransaction } from "@/lib/db/transaction";
 import { queryRows } from "@/lib/db/sql";
-import { MESSAGES_CHANNEL } from "./notify";
+import { MESSAGES_CHANNEL } from "@/lib/messages/notify";
 
 /** The widest offset of a time zone ahead of UTC: a broadcast in users' time zones starts this much early. */
 const MAX_ZONE_AHEAD = "14 hours";

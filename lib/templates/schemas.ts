@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { paginationQuery } from "@/lib/http/pagination";
+import { dataObject } from "@/lib/http/json-value";
+import { identifierList } from "@/lib/identity/schemas";
+import { MAX_TEMPLATE_CHARS } from "./liquid";
+
+export const sendChannel = z.enum(["email", "sms"]).meta({ id: "SendChannel" });
+const part = z.string().max(MAX_TEMPLATE_CHARS);
+const localeKey = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,2}$/, "a locale like `de` or `de-AT`")
+  .max(20);
+
+export const templateVariant = z
+  .strictObject({ subject: part.optional(), text: part.optional(), html: part.optional() })
+  .meta({ id: "TemplateVariant", description: "A locale's parts; a part left out is the default's." });
+
+// Without its default: the update schema takes it as optional, and a default there would reset a
+// template's locales on every PATCH that leaves them out.
+const templateLocales = z
+  .record(localeKey, templateVariant)
+  .refine((r) => Object.keys(r).length <= 50, "at most 50 locales");
+
+const templateFields = {
+  name: z.string().trim().min(1).max(100),
+  channel: sendChannel,
+  subject: part.default("").meta({ description: "Liquid. E-mail only; ignored for SMS." }),
+  text: part.default("").meta({ description: "Liquid: the plain-text body (the SMS body)." }),
+  html: part.default("").meta({
+    description: "Liquid: the HTML body (e-mail). Outputs are HTML-escaped; its http(s) links become tracked links.",
+  }),
+  subscription_group: z.string().trim().min(1).max(200).nullable().optional().meta({
+    description: "The subscription group (id or name) the messages belong to; required unless `transactional`.",
+  }),
+  transactional: z.boolean().default(false).meta({
+    description: "Receipts, password resets: exempt from subscriptions, frequency caps and quiet hours.",
+  }),
+  locales: templateLocales.default({}),
+};
+
+export const createTemplateBody = z.strictObject(templateFields).meta({ id: "CreateTemplate" });
+
+export const updateTemplateBody = z
+  .strictObject({
+    name: templateFields.name.optional(),
+    subject: part.optional(),
+    text: part.optional(),
+    html: part.optional(),
+    subscription_group: templateFields.subscription_group,
+    transactional: z.boolean().optional(),
+    locales: templateLocales.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
+  .meta({ id: "UpdateTemplate", description: "The fields to change; what is omitted is kept. The channel is fixed." });
+
+export const templateOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    channel: sendChannel,
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    subscription_group: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    transactional: z.boolean(),
+    locales: z.record(z.string(), templateVariant),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "Template" });
+
+export const previewTemplateBody = z
+  .strictObject({
+    user_id: z.uuid().optional(),
+    identifier: identifierList.optional().meta({ description: "The user by their identifiers, instead of `user_id`." }),
+    context: dataObject("context")
+      .optional()
+      .meta({ description: "`journey.<key>` values for the preview (a journey entry's context)." }),
+  })
+  .refine((b) => (b.user_id ? 1 : 0) + (b.identifier ? 1 : 0) === 1, "give exactly one of user_id and identifier")
+  .meta({ id: "PreviewTemplate" });
+
+export const previewOutput = z
+  .object({ locale: z.string().nullable(), subject: z.string(), text: z.string(), html: z.string() })
+  .meta({ id: "TemplatePreview" });
+
+export const testTemplateBody = z
+  .strictObject({
+    to: z.string().trim().min(3).max(320).meta({ description: "An e-mail address or an E.164 phone number." }),
+    user_id: z.uuid().optional().meta({ description: "Render as this user; without it, with an empty user." }),
+  })
+  .meta({ id: "TestTemplate" });
+
+export const testSendOutput = z
+  .object({
+    sent: z.boolean(),
+    provider_message_id: z.string().nullable(),
+    reason: z.string().nullable().meta({ description: "The provider's answer when it refused." }),
+  })
+  .meta({ id: "TestSendResult" });
+
+export const listTemplatesQuery = paginationQuery.extend({ channel: sendChannel.optional() });
