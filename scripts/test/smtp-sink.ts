@@ -10,6 +10,8 @@ export interface SunkMail {
   headers: Map<string, unknown>;
   /** Each header as sent (`List-Unsubscribe: <…>`), by lower-case name; mailparser restructures List-* ones. */
   raw: Map<string, string>;
+  /** When its data ended (Date.now()), for tests that measure a send rate. */
+  at: number;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface SunkMail {
 export class SmtpSink {
   readonly mails: SunkMail[] = [];
   answer: { code: number; message: string } | null = null;
+  /** Milliseconds each message's data waits before it is accepted: a provider that takes its time. */
+  acceptDelayMs = 0;
   private server: SMTPServer;
   port = 0;
 
@@ -40,9 +44,12 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
+          const at = Date.now();
           simpleParser(Buffer.concat(chunks)).then(
-            (m) => {
+            async (m) => {
+              if (this.acceptDelayMs) await new Promise((r) => setTimeout(r, this.acceptDelayMs));
               this.mails.push({
+                at,
                 to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
                 subject: m.subject ?? "",
                 text: m.text ?? "",
