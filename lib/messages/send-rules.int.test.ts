@@ -92,7 +92,10 @@ describe("send rules at send time", () => {
     expect(await queue({ templateId, userId: user.id })).toMatchObject({ state: "skipped", reason: "not_opted_in" });
     const subscribed = await api("POST", p.client("/users/subscriptions"), {
       key: p.keys.client,
-      body: { identifier: [{ external_id: user.externalId }], subscriptions: [{ group: "Offers", state: "subscribed" }] },
+      body: {
+        identifier: [{ external_id: user.externalId }],
+        subscriptions: [{ group: "Offers", state: "subscribed" }],
+      },
     });
     expect(subscribed.status).toBe(200);
     const m = await queue({ templateId, userId: user.id });
