@@ -12,7 +12,8 @@ const MAX_ZONE_AHEAD = "14 hours";
  * Starts due broadcasts and closes finished ones. Starting is one transaction per broadcast: the list's
  * members at that moment become one queued message each (unique by (broadcast, user), so a second worker
  * or a restart adds none), due at `send_at` or, in users' time zones, at its wall-clock time in each
- * one's zone. A broadcast is `done` once none of its messages is queued.
+ * one's zone. A user's zone PostgreSQL does not know falls back to UTC, and the waiting message's reason
+ * says so (the sender replaces it with the outcome's). A broadcast is `done` once none of its messages is queued.
  */
 export async function tickBroadcasts(ctx: AppContext<Db>): Promise<void> {
   for (;;) {
@@ -28,15 +29,17 @@ export async function tickBroadcasts(ctx: AppContext<Db>): Promise<void> {
       await tx.execute(sql`
         with zones as materialized (select name from pg_timezone_names),
         added as (
-          insert into messages (project_id, template_id, user_id, channel, broadcast_id, next_attempt_at)
+          insert into messages (project_id, template_id, user_id, channel, broadcast_id, next_attempt_at, reason)
           select b.project_id, b.template_id, lm.user_id, t.channel, b.id,
-            case when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone
-              coalesce((select z.name from zones z where z.name = u.timezone), 'UTC')
-            else b.send_at end
+            case when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone coalesce(z.name, 'UTC')
+            else b.send_at end,
+            case when b.in_user_timezone and u.timezone is not null and z.name is null
+              then 'time zone "' || left(u.timezone, 64) || '" unknown: send_at read as UTC' end
           from broadcasts b
           join message_templates t on t.project_id = b.project_id and t.id = b.template_id
           join list_members lm on lm.project_id = b.project_id and lm.list_id = b.list_id
           join users u on u.project_id = lm.project_id and u.id = lm.user_id
+          left join zones z on z.name = u.timezone
           where b.project_id = ${b.project_id}::uuid and b.id = ${b.id}::uuid
           on conflict do nothing
           returning 1)
