@@ -225,13 +225,20 @@ describe("journey steps", () => {
     expect(eb.waiting_for.outcome).toMatch(
       /\(America\/New_York: user's zone "Mars\/Olympus" is invalid; project's zone used\)/,
     );
-    for (const e of [ev, en, eb]) expect(new Date(e.wake_at).getUTCDay()).not.toBe(0);
+    // Each wakes at the first weekday 09:00 in its zone after it arrived (a Friday evening's is Monday's).
+    for (const [e, zone] of [
+      [ev, "Europe/Vienna"],
+      [en, "America/New_York"],
+      [eb, "America/New_York"],
+    ] as const)
+      expect(new Date(e.wake_at).toISOString(), zone).toBe(firstWeekdayNine(new Date(e.step_since), zone));
     // A project zone gone bad (written around the API) falls back to UTC.
     await sql`update projects set timezone = 'Nowhere/Land' where id = ${p.projectId}`;
     const late = await userId("tz-late");
     await track("tz-late", j.event);
     const el = await entryOf(j.id, late, (e) => e.state === "waiting");
     expect(el.waiting_for.outcome).toMatch(/T09:00:00\+00:00 \(UTC: user has no zone; UTC used\)/);
+    expect(new Date(el.wake_at).toISOString()).toBe(firstWeekdayNine(new Date(el.step_since), "UTC"));
     await sql`update projects set timezone = 'UTC' where id = ${p.projectId}`;
     await wake(ev.id);
     await entryOf(j.id, vienna, (e) => e.state === "exited");
@@ -257,3 +264,25 @@ describe("journey steps", () => {
     expect((await pathOf(j.id, e.id)).path[0].outcome).toMatch(/^released by event list.user.added /);
   });
 });
+
+/**
+ * The first whole hour after `after` that reads 09:00 on a Monday to Friday in `zone`, found by walking
+ * hours rather than by the calendar arithmetic under test (the zones used here are whole hours from UTC).
+ */
+function firstWeekdayNine(after: Date, zone: string): string {
+  const f = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  let t = Math.floor(after.getTime() / 3_600_000) * 3_600_000;
+  for (let i = 0; i < 8 * 24; i++) {
+    t += 3_600_000;
+    const parts = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+    if (parts.hour === "09" && parts.minute === "00" && !["Sat", "Sun"].includes(parts.weekday!))
+      return new Date(t).toISOString();
+  }
+  throw new Error(`no weekday 09:00 within 8 days of ${after.toISOString()} in ${zone}`);
+}

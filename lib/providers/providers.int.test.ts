@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, sql } from "@/scripts/test/helpers";
+import { waitFor } from "@/scripts/test/worker";
 import { finalRow, newUser, p, queue, sink, useMessagesProject, worker } from "@/test/fixtures/messages";
 
 /*
@@ -85,8 +86,17 @@ describe("providers", () => {
     const everything = JSON.stringify([email.body, sms.body, list.body, bad.body, denied.body]);
     expect(everything).not.toContain(password);
     expect(everything).not.toContain(token);
-    const logged =
-      await sql`select coalesce(string_agg(coalesce(body, '') || coalesce(errors::text, ''), ' '), '') as t from api_requests where project_id = ${p.projectId}`;
+    // The web writes its request log a second or so later: wait for the five requests above to be in it.
+    const logged = await waitFor(
+      async () => {
+        const [r] = await sql`select count(*)::int as n,
+          coalesce(string_agg(coalesce(body, '') || coalesce(errors::text, ''), ' '), '') as t
+        from api_requests where project_id = ${p.projectId} and path like '%/providers'`;
+        return r!.n >= 5 && [r!];
+      },
+      15_000,
+      "the request log flushed",
+    );
     expect(String(logged[0]!.t)).not.toContain(password);
     expect(String(logged[0]!.t)).not.toContain(token);
     const sealed =
