@@ -100,9 +100,11 @@ describe("a reply with NUL bytes and invalid UTF-8", () => {
     await waitFor(async () => poisoned.size >= 20 && good.received.length >= 20, 30_000, "both receivers reached");
     await waitFor(async () => (await states(bad.body.id)).delivered === 20, 15_000, "the poisoned outcomes recorded");
 
-    // The claim lease passes (moved in SQL): nothing is pending, so nothing goes out again.
-    await sql`update destination_deliveries set next_attempt_at = now() - interval '1 second'
-      where project_id = ${p.projectId} and state = 'pending'`;
+    // Every claim lease of the poisoned destination passes (moved in SQL): all 20 are delivered, so a
+    // lapsed lease makes none of them due again and nothing goes out twice.
+    const moved = await sql`update destination_deliveries set next_attempt_at = now() - interval '1 second'
+      where project_id = ${p.projectId} and destination_id = ${bad.body.id} returning state`;
+    expect(moved.map((r) => r.state)).toEqual(Array(20).fill("delivered"));
     expect((await track("Poison", 5, 100)).status).toBe(202);
     await waitFor(async () => good.received.length >= 25, 30_000, "the well-behaved destination still receiving");
     await waitFor(async () => (await states(bad.body.id)).delivered === 25, 15_000, "the later outcomes recorded");

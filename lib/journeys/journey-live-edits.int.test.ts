@@ -45,11 +45,22 @@ describe("editing a live journey", () => {
       step_key: "d1",
       outcome: "step removed by an edit: moved to d2",
     });
-    // Paused: a due entry stays where it is; resumed, it moves on.
+    // Paused: a due entry stays where it is; resumed, it moves on. What shows the due loop has passed it
+    // by: an entry of a journey not paused, due a second after it, moves on (claims take the oldest due first).
+    const control = await journey([
+      { key: "wait", kind: "delay", duration: "1 day" },
+      { key: "mark", kind: "update", data: { control: true } },
+    ]);
+    const uc = await userId("edit-control");
+    await track("edit-control", control.event);
+    const ec = await entryOf(control.id, uc, (e) => e.state === "waiting", "the control entry waiting");
     expect((await patch({ paused: true })).body.paused).toBe(true);
-    await wake(e1.id);
-    await new Promise((r) => setTimeout(r, 400));
-    expect((await entryOf(j.id, u1, () => true)).step_key).toBe("d2");
+    await sql`update journey_entries set wake_at = now() - interval '2 seconds'
+      where project_id = ${p.projectId} and id = ${e1.id}`;
+    await sql`update journey_entries set wake_at = now() - interval '1 second'
+      where project_id = ${p.projectId} and id = ${ec.id}`;
+    await entryOf(control.id, uc, (e) => e.state === "exited", "the control entry moved on");
+    expect(await entryOf(j.id, u1, () => true)).toMatchObject({ step_key: "d2", state: "waiting" });
     await patch({ paused: false });
     await entryOf(j.id, u1, (e) => e.state === "exited", "resumed and done");
     const [user] = await sql`select data from users where id = ${u1}`;
