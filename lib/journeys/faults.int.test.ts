@@ -135,9 +135,20 @@ describe("journeys under faults", () => {
       ],
       1500,
     );
+    // Due one after another over six seconds rather than all at once, so entries are still falling due
+    // and moving when the database goes down.
+    await sql`update journey_entries e set wake_at = now() + make_interval(secs => 1.5 + 6.0 * s.n / ${N})
+      from (select id, row_number() over (order by id) as n from journey_entries
+        where project_id = ${projectId} and journey_id = ${journeyId}) s
+      where e.project_id = ${projectId} and e.id = s.id`;
     if (!workers.some(running)) workers.push(await startWorker(pg.url, WORKER_ENV));
     await waitFor(async () => (await tally(journeyId)).exited >= 50, 120_000, "entries flowing");
+    const [{ down }] = await sql`select now() as down`;
+    const atStop = (await tally(journeyId)).exited;
     await pg.stop();
+    // In flight: some had moved and others had not when the database stopped.
+    expect(atStop).toBeGreaterThanOrEqual(50);
+    expect(atStop).toBeLessThan(N);
     await new Promise((r) => setTimeout(r, 1500));
     await pg.start();
     await waitFor(
@@ -152,5 +163,9 @@ describe("journeys under faults", () => {
       updated: N,
       exit_events: N,
     });
+    // The rest moved after the restart, by workers that rode it out.
+    const [{ after }] = await sql`select count(*)::int as after from journey_entries
+      where project_id = ${projectId} and journey_id = ${journeyId} and exited_at > ${down}`;
+    expect(after).toBeGreaterThanOrEqual(N - atStop);
   }, 300_000);
 });
