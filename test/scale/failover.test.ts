@@ -11,11 +11,13 @@ import {
   startFormation,
   withNode,
 } from "../../scripts/ha-formation";
+import { SmtpSink } from "../../scripts/test/smtp-sink";
 import { startReceiver } from "../../scripts/test/webhook-receiver";
 import { startCluster, type Cluster } from "./cluster";
 import { verifyDeliveries, waitDelivered } from "./deliveries";
 import { type Answer, type Ledger, runLoad, summarize } from "./load";
 import { closeTestDb, setUpProject, warmUp } from "./project";
+import { addSends, verifySends, waitSent } from "./sends";
 import { stopRun, TWO_BY_TWO } from "./two-by-two";
 import { verifyLedger, waitSettled } from "./verify";
 
@@ -23,8 +25,9 @@ import { verifyLedger, waitSettled } from "./verify";
  * Issue 46: Relay on a pg_auto_failover formation (a monitor, a primary, a synchronous standby on loopback),
  * reached through the multi-host URL only. Two webs and two workers under the mixed load; the primary's
  * keeper and PostgreSQL SIGKILLed together (its machine lost); the monitor promotes the standby. Then a
- * switchover under load. Every promise the answers made is held against the database, and every
- * destination message against a loopback receiver.
+ * switchover under load. Every promise the answers made is held against the database, every destination
+ * message against a loopback receiver, and the journey's steps, its mails and a broadcast due during the
+ * fault against the database and an SMTP sink.
  */
 const KILL_AT_MS = 5_000;
 const SWITCH_AT_MS = 4_000;
@@ -34,10 +37,16 @@ let formation: Formation;
 let cluster: Cluster;
 let sql: postgres.Sql;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let sink: SmtpSink;
 let failed = false;
+/** The workers' AUTH_URL host: every message's Message-ID is <id@MAIL_HOST>. */
+const MAIL_HOST = "relay.failover.test";
 
-/** A project of its own per case (the load numbers its events from 1), with a destination for Purchased. */
-async function project() {
+/**
+ * A project of its own per case (the load numbers its events from 1), with a destination for Purchased, a
+ * journey that mails each buyer, and a broadcast to the buyers due `broadcastInMs` from now.
+ */
+async function project(broadcastInMs: number) {
   // This test process's own pool (setUpProject's) connects afresh, to whichever node is the primary now:
   // connections it opened before a failover or switchover may have gone to a node that is not.
   await closeTestDb();
@@ -56,7 +65,8 @@ async function project() {
     setup.projectId,
     setup.key,
   );
-  return { ...setup, destinationId: destination.id };
+  const broadcastId = await addSends(cluster.webs[0]!.url, setup, sink.port, new Date(Date.now() + broadcastInMs));
+  return { ...setup, destinationId: destination.id, broadcastId };
 }
 const receiverSecrets: string[] = [];
 
@@ -90,6 +100,7 @@ beforeAll(async () => {
   if (!pgAutoctlInstalled())
     throw new Error("pg_autoctl is missing: apt-get install pg-auto-failover-cli postgresql-15-auto-failover");
   receiver = await startReceiver();
+  sink = await new SmtpSink().listen();
   const prefix = path.join(tmpdir(), "relay-failover-");
   formation = await startFormation({
     dir: mkdtempSync(prefix),
@@ -110,7 +121,11 @@ beforeAll(async () => {
     METRICS_TOKEN,
     HEALTH_CACHE_SECONDS: "0",
   };
-  [cluster] = await Promise.all([startCluster(formation.url, { ...TWO_BY_TWO, env }), formation.healthy()]);
+  const workerEnv = {
+    AUTH_URL: `https://${MAIL_HOST}`,
+    MESSAGES_POLL_MS: "100",
+  };
+  [cluster] = await Promise.all([startCluster(formation.url, { ...TWO_BY_TWO, env, workerEnv }), formation.healthy()]);
   sql = postgres(formation.url, { max: 2, onnotice: () => {}, connect_timeout: 5 });
 }, 300_000);
 
@@ -123,6 +138,7 @@ afterAll(async () => {
   await stopRun("failover", { failed, cluster, sql });
   await formation?.stop();
   await receiver?.stop();
+  await sink?.close();
 });
 
 describe("the primary's machine lost under load", () => {
@@ -133,7 +149,7 @@ describe("the primary's machine lost under load", () => {
   const timeline = { killed: 0, promoted: 0, firstAccepted: 0 };
 
   it("answers 503 with Retry-After until the standby is promoted, then accepts within 10 s of the promotion", async () => {
-    setup = await project();
+    setup = await project(KILL_AT_MS);
     lost = (await formation.primary())!;
     survivor = formation.nodes.find((n) => n !== lost)!;
     for (const w of cluster.webs)
@@ -197,14 +213,16 @@ describe("the primary's machine lost under load", () => {
     expect(cluster.all.map((p) => p.alive())).toEqual(cluster.all.map(() => true));
   }, 150_000);
 
-  it("lost nothing acknowledged: events, fan-outs, lists, journeys, firings and deliveries once each", async () => {
+  it("lost nothing acknowledged: events, fan-outs, lists, journeys, firings, deliveries, journey mails and the broadcast once each", async () => {
     await waitSettled(sql, setup.projectId, 90_000);
     expect(await verifyLedger(sql, setup.projectId, ledger, setup)).toEqual([]);
     await waitDelivered(sql, setup.projectId, setup.destinationId);
     expect(
       await verifyDeliveries(sql, setup.projectId, setup.destinationId, "Purchased", receivedFor(setup.projectId)),
     ).toEqual([]);
-  }, 120_000);
+    await waitSent(sql, setup.projectId, setup);
+    expect(await verifySends(sql, setup.projectId, setup, sink, MAIL_HOST)).toEqual([]);
+  }, 180_000);
 
   it("takes the old primary back as a standby", async () => {
     formation.restart(lost);
@@ -220,7 +238,7 @@ describe("the primary's machine lost under load", () => {
 
 describe("a switchover under load", () => {
   it("loses and doubles nothing", async () => {
-    const setup = await project();
+    const setup = await project(SWITCH_AT_MS);
     const before = (await formation.primary())!;
     let switched = 0;
     const switching = (async () => {
@@ -250,5 +268,7 @@ describe("a switchover under load", () => {
     expect(
       await verifyDeliveries(sql, setup.projectId, setup.destinationId, "Purchased", receivedFor(setup.projectId)),
     ).toEqual([]);
-  }, 180_000);
+    await waitSent(sql, setup.projectId, setup);
+    expect(await verifySends(sql, setup.projectId, setup, sink, MAIL_HOST)).toEqual([]);
+  }, 240_000);
 });
