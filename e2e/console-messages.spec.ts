@@ -99,6 +99,11 @@ test("messages: provider masked, template compiled and previewed, a broadcast se
   await expect(row.getByRole("progressbar")).toHaveAttribute("aria-valuetext", "1 of 1 finished");
   const mail = await mailbox.waitFor(ADA, { subject: /Hello Ada/, since });
   expect(mail.text).toContain("we launched");
+  // Once: the row says its one message is final, so every copy the sender made has been accepted by now.
+  const copies = mailbox.mails.filter(
+    (m) => m.receivedAt >= since && m.envelopeTo.includes(ADA.toLowerCase()) && /Hello Ada/.test(m.subject),
+  );
+  expect(copies).toHaveLength(1);
   await shot(page, "broadcasts");
 
   // The log: filtered to the broadcast, the message's rendered content.
