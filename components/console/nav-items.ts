@@ -27,6 +27,7 @@ export const NAV_ITEMS: NavItem[] = [
   { path: "/templates", label: "Templates", section: "Messaging" },
   { path: "/broadcasts", label: "Broadcasts", section: "Messaging" },
   { path: "/messages", label: "Messages", section: "Messaging" },
+  { path: "/suppressions", label: "Suppressions", section: "Messaging" },
   { path: "/settings", label: "Project settings", section: "Settings" },
   { path: "/members", label: "Members", section: "Settings" },
   { path: "/keys", label: "API keys", section: "Settings", minRole: "admin" },

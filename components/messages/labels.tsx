@@ -23,7 +23,14 @@ const REASONS: Record<string, string> = {
   no_contact: "The user has no address for this channel (no e-mail, or no phone number).",
   quiet_hours: "Waiting for the end of the project's quiet hours in the user's time zone.",
   cancelled: "The broadcast was cancelled before this message was sent.",
+  suppressed: "The address is on the project's suppression list (it bounced, complained, or was added by hand).",
 };
+
+const DELIVERY_TONES = { delivered: "green", deferred: "amber", bounced: "red", complained: "red" } as const;
+
+export function DeliveryBadge({ state, type }: { state: keyof typeof DELIVERY_TONES; type?: string | null }) {
+  return <Badge tone={DELIVERY_TONES[state] ?? "zinc"}>{type ? `${state} (${type})` : state}</Badge>;
+}
 
 export function reasonText(reason: string | null): string | null {
   if (!reason) return null;

@@ -6,7 +6,8 @@ import { useProject } from "@/components/console/project-context";
 import { RenderedMessage } from "@/components/templates/template-preview";
 import { formatDateTime } from "@/components/ui/format";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
-import { MessageStateBadge, reasonText } from "./labels";
+import { DeliveryBadge, MessageStateBadge, reasonText } from "./labels";
+import { MessageEvents } from "./message-events";
 import type { MessageDetail as Detail } from "./types";
 
 /** One message in full: why it was skipped or failed, its provider id, and what it said. */
@@ -22,6 +23,10 @@ export function MessageDetail({ id }: { id: string }) {
   const why = reasonText(m.reason);
   const facts: [string, React.ReactNode][] = [
     ["State", <MessageStateBadge key="s" state={m.state} />],
+    [
+      "Delivery",
+      m.delivery ? <DeliveryBadge key="d" state={m.delivery.state} type={m.delivery.type} /> : "no report yet",
+    ],
     ["Recipient", m.recipient ?? "—"],
     ["Attempts", m.attempts],
     [
@@ -90,6 +95,7 @@ export function MessageDetail({ id }: { id: string }) {
           </Link>
         )}
       </p>
+      <MessageEvents events={m.events} />
       {m.content ? (
         <>
           <p className="text-xs text-zinc-500">

@@ -30,6 +30,8 @@ export function MessagesPage() {
   const filterKey = FILTERS.map((f) => filters[f]).join("|");
   const pager = useCursorPager(filterKey);
   const [open, setOpen] = useState<string | null>(null);
+  // `?message=<id>`: one message shown above the log (the suppression list links the message that caused it).
+  const focused = /^[0-9a-f-]{36}$/i.test(params.get("message") ?? "") ? params.get("message") : null;
   const qs = new URLSearchParams({ limit: "50" });
   for (const f of FILTERS) if (filters[f]) qs.set(f, filters[f]);
   if (pager.cursor) qs.set("cursor", pager.cursor);
@@ -162,6 +164,11 @@ export function MessagesPage() {
         title="Messages"
         description="Every e-mail and SMS Relay sent, queued, skipped or failed, with the reason. Newest first; open one to see what it said."
       />
+      {focused && (
+        <Card className="mb-4 p-4">
+          <MessageDetail id={focused} />
+        </Card>
+      )}
       <div className="mb-4 flex flex-wrap items-start gap-3">
         {filters.user_id ? (
           <span className="flex items-center gap-1 rounded-md border border-zinc-300 bg-white py-1 pl-3 pr-1 text-sm">

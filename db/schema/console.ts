@@ -59,6 +59,8 @@ export const projects = pgTable(
     frequencyCap: jsonb().$type<Record<string, { count: number; per: string }>>(),
     /** `{start, end}` wall-clock times ("21:00", "08:00") read in each user's time zone: messages wait till the end. */
     quietHours: jsonb().$type<{ start: string; end: string }>(),
+    /** Soft bounces of one address within `within` ("7 days") that suppress it; null: 3 within 7 days. */
+    bouncePolicy: jsonb().$type<{ soft_bounces: number; within: string }>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

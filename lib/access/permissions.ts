@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   "subscriptions.read": "support",
   "imports.read": "support",
   "messages.read": "support",
+  "suppressions.read": "support",
   // configuration
   "schedules.write": "editor",
   "lists.write": "editor",
@@ -34,6 +35,9 @@ export const PERMISSIONS = {
   "destinations.write": "editor",
   "templates.write": "editor",
   "broadcasts.write": "editor",
+  "suppressions.write": "editor",
+  // mail to an address that bounced or complained may spend the sender's reputation again
+  "suppressions.remove": "admin",
   // re-sends a window of past events to a receiver: bounded, and only by administrators
   "destinations.replay": "admin",
   "subscriptions.configure": "admin",

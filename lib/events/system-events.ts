@@ -1,5 +1,13 @@
 /** Names the service emits itself; clients may not send any name under these prefixes. */
-export const SYSTEM_EVENT_PREFIXES = ["user.", "organization.", "list.", "link.", "scheduled.", "journey."] as const;
+export const SYSTEM_EVENT_PREFIXES = [
+  "user.",
+  "organization.",
+  "list.",
+  "link.",
+  "scheduled.",
+  "journey.",
+  "message.",
+] as const;
 
 export function isSystemEventName(name: string): boolean {
   return SYSTEM_EVENT_PREFIXES.some((p) => name.startsWith(p));
@@ -19,4 +27,8 @@ export type SystemEventName =
   | "link.clicked"
   | "journey.user.entered"
   | "journey.user.exited"
+  | "message.delivered"
+  | "message.bounced"
+  | "message.complained"
+  | "user.suppression.removed"
   | `scheduled.${string}`;

@@ -201,12 +201,12 @@ function tooLarge(limit: number) {
 export async function readJson<S extends z.ZodType>(
   req: Request,
   schema: S,
-  opts: { anyContentType?: boolean } = {},
+  opts: { anyContentType?: boolean; maxBytes?: number } = {},
 ): Promise<z.output<S>> {
   if (!opts.anyContentType && !isJsonContentType(req.headers.get("content-type"))) {
     throw new UnsupportedMediaType("Send the body as JSON with `Content-Type: application/json`.");
   }
-  const bytes = await readLimited(req, MAX_BODY_BYTES);
+  const bytes = await readLimited(req, opts.maxBytes ?? MAX_BODY_BYTES);
   bodies.set(req, bytes);
   // Bounded before parsing: half a million nested brackets cost JSON.parse seconds, and recursive
   // schemas must never see thousands of levels.

@@ -5,8 +5,9 @@ import { NotFound } from "@/lib/http/errors";
 import { messageViews } from "./message-view";
 import { renderMessage } from "@/lib/templates/render-message";
 import { loadSendFacts } from "./send-facts";
+import { messageEvents } from "@/lib/feedback/message-events";
 
-/** One message with its content rendered now from its template (null when it no longer renders). */
+/** One message with its content rendered now from its template (null when it no longer renders) and its reports. */
 export async function getMessage(ctx: ProjectContext, { id, origin }: { id: string; origin?: string }) {
   const [view] = await messageViews(ctx, { where: sql`m.id = ${id}::uuid`, limit: 1 });
   if (!view) throw new NotFound("No message with this id in this project.");
@@ -17,5 +18,5 @@ export async function getMessage(ctx: ProjectContext, { id, origin }: { id: stri
       const r = renderMessage(facts, origin ?? configuredOrigin() ?? publicOrigin());
       content = { locale: r.locale, subject: r.subject, text: r.text, html: r.html };
     } catch {}
-  return { ...view, content };
+  return { ...view, content, events: await messageEvents(ctx, { messageId: id }) };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
+import type { MessageDelivery } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { isoTime } from "@/lib/db/iso-time";
 import { queryRows } from "@/lib/db/sql";
@@ -27,6 +28,7 @@ interface Row {
   next_attempt_at: string | null;
   created_at: string;
   finished_at: string | null;
+  delivery: MessageDelivery | null;
 }
 
 /** The project's messages matching `where` (over `m`, the message, and `e`, its journey entry), newest first. */
@@ -36,7 +38,7 @@ export async function messageViews(ctx: ProjectContext, { where, limit }: { wher
     sql`select m.id, m.channel, m.template_id, t.name as template_name, m.user_id, m.recipient, m.state, m.reason,
       m.attempts, m.provider_message_id, m.subject, m.locale, e.journey_id, m.journey_entry_id, m.journey_step_key,
       m.broadcast_id, case when m.state = 'queued' then m.next_attempt_at end as next_attempt_at, m.created_at,
-      m.finished_at
+      m.finished_at, m.delivery
     from messages m
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
     left join journey_entries e on e.project_id = m.project_id and e.id = m.journey_entry_id
@@ -65,6 +67,15 @@ export async function messageViews(ctx: ProjectContext, { where, limit }: { wher
       next_attempt_at: r.next_attempt_at ? isoTime(r.next_attempt_at) : null,
       created_at: isoTime(r.created_at),
       finished_at: r.finished_at ? isoTime(r.finished_at) : null,
+      delivery: r.delivery
+        ? {
+            state: r.delivery.state,
+            type: r.delivery.type ?? null,
+            code: r.delivery.code ?? null,
+            reason: r.delivery.reason ?? null,
+            at: new Date(r.delivery.at).toISOString(),
+          }
+        : null,
     }),
   );
 }

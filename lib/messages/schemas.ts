@@ -48,7 +48,7 @@ export const messageOutput = z
     state: messageState,
     reason: z.string().nullable().meta({
       description:
-        "Skipped: `no_contact`, `unsubscribed`, `not_opted_in`, `channel_opted_out`, `frequency_cap`, `cancelled`. Failed: the provider's answer or the template's error. Queued: why it waits (`quiet_hours`, the last transient error).",
+        "Skipped: `no_contact`, `suppressed`, `unsubscribed`, `not_opted_in`, `channel_opted_out`, `frequency_cap`, `cancelled`. Failed: the provider's answer or the template's error. Queued: why it waits (`quiet_hours`, the last transient error).",
     }),
     attempts: z.number().int(),
     provider_message_id: z.string().nullable(),
@@ -63,14 +63,39 @@ export const messageOutput = z
     next_attempt_at: z.iso.datetime().nullable().meta({ description: "When a queued message is due." }),
     created_at: z.iso.datetime(),
     finished_at: z.iso.datetime().nullable(),
+    delivery: z
+      .object({
+        state: z.enum(["delivered", "deferred", "bounced", "complained"]),
+        type: z.enum(["hard", "soft"]).nullable().meta({ description: "Bounced: hard (permanent) or soft." }),
+        code: z.string().nullable().meta({ description: "Bounced: the status code reported (`5.1.1`, `550`)." }),
+        reason: z.string().nullable().meta({ description: "Bounced: the diagnostic the receiver gave." }),
+        at: z.iso.datetime(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "What reports about the sent message said (docs/feedback.md): a later, weaker report (a `delivered` after a bounce) leaves a stronger one. null: no report yet.",
+      }),
   })
   .meta({ id: "Message" });
+
+export const messageEventOutput = z
+  .object({
+    kind: z.enum(["delivered", "deferred", "bounced", "complained"]),
+    at: z.iso.datetime(),
+    source: z.enum(["smtp", "sendgrid", "mailgun", "postmark", "ses", "twilio"]),
+    detail: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "MessageEvent" });
 
 export const messageDetailOutput = messageOutput
   .extend({
     content: previewOutput.nullable().meta({
       description:
         "The message rendered now from its template (as it would be sent today: a template changed since shows its new text); null when it no longer renders.",
+    }),
+    events: z.array(messageEventOutput).meta({
+      description: "Each report about the message, oldest first (at most 100), each recorded once.",
     }),
   })
   .meta({ id: "MessageDetail" });

@@ -46,6 +46,8 @@ export interface SendFacts {
   cap_reserved: boolean;
   broadcast_state: string | null;
   broadcast_rate: number | null;
+  /** The address is on the project's suppression list for this channel (lib/suppressions). */
+  suppressed: boolean;
 }
 
 /**
@@ -104,7 +106,9 @@ function factsOf(source: ReturnType<typeof sql>) {
         and o.channel::text = m.channel) as opted_out,
       case when p.frequency_cap ? m.channel and not t.transactional then ${capSlotsHeld}
       else 0 end as recent,
-      b.state as broadcast_state, b.rate_per_second as broadcast_rate
+      b.state as broadcast_state, b.rate_per_second as broadcast_rate,
+      exists (select 1 from suppressions s where s.project_id = m.project_id and s.channel = m.channel
+        and s.address = case when m.channel = 'email' then lower(trim(u.email)) else trim(u.phone) end) as suppressed
     from ${source} m
     join users u on u.project_id = m.project_id and u.id = m.user_id
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
@@ -121,16 +125,19 @@ export type SkipReason =
   | "channel_opted_out"
   | "unsubscribed"
   | "not_opted_in"
-  | "frequency_cap";
+  | "frequency_cap"
+  | "suppressed";
 
 /**
  * Whether a message may go, and if not why: the one home of the sending rules. A transactional template
- * is exempt from subscriptions and caps (never from having a contact); an unset subscription follows the
+ * is exempt from subscriptions and caps (never from having a contact, nor from suppression: an address
+ * that bounced hard or complained is not mailed a receipt either); an unset subscription follows the
  * group's policy, else the project's (as canSend answers).
  */
 export function decideSkip(f: SendFacts): SkipReason | null {
   if (f.broadcast_state === "cancelled") return "cancelled";
   if (!contactOf(f)) return "no_contact";
+  if (f.suppressed) return "suppressed";
   if (f.transactional) return null;
   if (f.opted_out) return "channel_opted_out";
   if (f.sub_state === "unsubscribed") return "unsubscribed";

@@ -88,6 +88,12 @@ function create() {
       labelNames: ["outcome"],
       registers: r,
     }),
+    feedbackReports: new Counter({
+      name: "relay_feedback_reports_total",
+      help: "Reports about sent messages (DSNs, complaints, provider webhooks), by source and outcome: recorded, duplicate, unknown_message (dropped)",
+      labelNames: ["source", "outcome"],
+      registers: r,
+    }),
     bossQueue: new Gauge({
       name: "relay_pgboss_queue_jobs",
       help: "pg-boss jobs per queue and state (queued, active, deferred, failed)",

@@ -42,6 +42,7 @@ function facts(parts: { subject?: string; text?: string; html?: string }, versio
     frequency_cap: null,
     quiet_hours: null,
     broadcast_rate: null,
+    suppressed: false,
   };
 }
 

@@ -109,4 +109,5 @@ const emptyFacts: Omit<
   cap_reserved: false,
   broadcast_state: null,
   broadcast_rate: null,
+  suppressed: false,
 };

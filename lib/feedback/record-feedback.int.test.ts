@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../db/client";
+import { systemContext } from "../access/context";
+import { api, createTestProject, sql } from "../../scripts/test/helpers";
+import { finalRow, newUser, p, queue, template, useMessagesProject } from "../../test/fixtures/messages";
+import { recordFeedback } from "./record-feedback";
+import type { FeedbackReport } from "./report";
+
+/*
+ * What a report does, whatever its source: the message event once, the message's delivery (never
+ * weakened), the user's `message.*` system event through the pipeline, and the suppression that makes the
+ * next send to the address skip; then the suppressions API around it.
+ */
+useMessagesProject("relay_feedback_record");
+
+const record = (reports: Omit<FeedbackReport, "source">[], projectId = p.projectId) =>
+  recordFeedback(systemContext(getDb(), projectId), { reports: reports.map((r) => ({ source: "smtp", ...r })) });
+
+async function sentMessage(userFields: Record<string, unknown> = {}) {
+  const user = await newUser(userFields);
+  const templateId = await template({ subject: "Hi", text: "hi" });
+  const m = await queue({ templateId, userId: user.id });
+  expect((await finalRow(m.id)).state).toBe("sent");
+  return { user, templateId, id: m.id };
+}
+
+const events = (userId: string, name: string) =>
+  sql`select data from events where project_id = ${p.projectId} and user_id = ${userId} and name = ${name}`;
+
+describe("recording a report", () => {
+  it("bounces hard once, shows it on the message, tells the user's events, suppresses, and skips the next send", async () => {
+    const { user, templateId, id } = await sentMessage();
+    const bounce = {
+      messageId: id,
+      kind: "bounced" as const,
+      dedupeKey: `dsn:${user.email}:failed:5.1.1`,
+      address: user.email,
+      bounce: { type: "hard" as const, code: "5.1.1", reason: "smtp; 550 5.1.1 no such user" },
+    };
+    expect(await record([bounce])).toEqual(["recorded"]);
+    // The service retries: the same report again, and again inside one batch, records nothing more.
+    expect(await record([bounce, bounce])).toEqual(["duplicate", "duplicate"]);
+    // A late `delivered` (providers do not keep order) is kept as an event but does not undo the bounce.
+    expect(await record([{ messageId: id, kind: "delivered", dedupeKey: "late-delivered" }])).toEqual(["recorded"]);
+
+    const res = await api("GET", p.admin(`/messages/${id}`), { key: p.keys.support });
+    expect(res.status).toBe(200);
+    expect(res.body.delivery).toMatchObject({ state: "bounced", type: "hard", code: "5.1.1" });
+    expect(res.body.events.map((e: { kind: string }) => e.kind)).toEqual(["bounced", "delivered"]);
+    expect(res.body.events[0]).toMatchObject({ source: "smtp", detail: { type: "hard", code: "5.1.1" } });
+
+    const bounced = await events(user.id, "message.bounced");
+    expect(bounced).toHaveLength(1);
+    expect(bounced[0]!.data).toMatchObject({ message_id: id, template_id: templateId, type: "hard" });
+    expect(await events(user.id, "message.delivered")).toHaveLength(0);
+
+    const listed = await api("GET", p.admin(`/suppressions?address=${encodeURIComponent(user.email!.toUpperCase())}`), {
+      key: p.keys.support,
+    });
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        channel: "email",
+        address: user.email,
+        reason: "hard_bounce",
+        source: "smtp",
+        message_id: id,
+      }),
+    ]);
+    expect(await queue({ templateId, userId: user.id })).toMatchObject({ state: "skipped", reason: "suppressed" });
+  });
+
+  it("records delivered and complained in order; a complaint suppresses", async () => {
+    const { user, id } = await sentMessage();
+    expect(await record([{ messageId: id, kind: "delivered", dedupeKey: "d1" }])).toEqual(["recorded"]);
+    expect(await record([{ messageId: id, kind: "complained", dedupeKey: "arf1" }])).toEqual(["recorded"]);
+    const res = await api("GET", p.admin(`/messages/${id}`), { key: p.keys.support });
+    expect(res.body.delivery.state).toBe("complained");
+    expect(await events(user.id, "message.delivered")).toHaveLength(1);
+    expect(await events(user.id, "message.complained")).toHaveLength(1);
+    const [row] =
+      await sql`select reason from suppressions where project_id = ${p.projectId} and address = ${user.email}`;
+    expect(row!.reason).toBe("complaint");
+  });
+
+  it("suppresses after the bounce policy's count of soft bounces, not before", async () => {
+    const email = `soft-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const soft = (id: string, n: number) => ({
+      messageId: id,
+      kind: "bounced" as const,
+      dedupeKey: `soft-${n}`,
+      bounce: { type: "soft" as const, code: "4.2.2", reason: "mailbox full" },
+    });
+    const suppressed = async () =>
+      (await sql`select 1 from suppressions where project_id = ${p.projectId} and address = ${email}`).length;
+    const first = await sentMessage({ email });
+    await record([soft(first.id, 1)]);
+    const user = first.user;
+    const templateId = await template({ subject: "Again", text: "again" });
+    const second = await queue({ templateId, userId: user.id });
+    expect((await finalRow(second.id)).state).toBe("sent");
+    await record([soft(second.id, 2)]);
+    expect(await suppressed()).toBe(0);
+    const third = await queue({ templateId: await template({ subject: "3", text: "3" }), userId: user.id });
+    expect((await finalRow(third.id)).state).toBe("sent");
+    await record([soft(third.id, 3)]);
+    expect(await suppressed()).toBe(1);
+  });
+
+  it("drops a report about another project's message, a queued one or none, and writes nothing", async () => {
+    const { id } = await sentMessage();
+    const other = await createTestProject("feedback-other");
+    const before = await sql`select count(*)::int as n from message_events`;
+    expect(
+      await record(
+        [
+          { messageId: id, kind: "bounced", dedupeKey: "x", bounce: { type: "hard", code: "5.1.1", reason: null } },
+          { messageId: crypto.randomUUID(), kind: "delivered", dedupeKey: "y" },
+        ],
+        other.projectId,
+      ),
+    ).toEqual(["unknown_message", "unknown_message"]);
+    expect(await sql`select count(*)::int as n from message_events`).toEqual(before);
+  });
+});
+
+describe("the suppressions API", () => {
+  it("adds up to 10,000 at once (editor), pages them, refuses more, and lets only an admin remove one", async () => {
+    const user = await newUser();
+    const addresses = [user.email!.toUpperCase(), ...Array.from({ length: 2999 }, (_, i) => `bulk-${i}@example.org`)];
+    const refused = await api("POST", p.admin("/suppressions"), { key: p.keys.support, body: { addresses } });
+    expect(refused.status).toBe(403);
+    const added = await api("POST", p.admin("/suppressions"), { key: p.keys.editor, body: { addresses } });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body).toEqual({ added: 3000, already: 0 });
+    const again = await api("POST", p.admin("/suppressions"), {
+      key: p.keys.editor,
+      body: { addresses: [user.email, "bulk-1@example.org"] },
+    });
+    expect(again.body).toEqual({ added: 0, already: 2 });
+    const tooMany = await api("POST", p.admin("/suppressions"), {
+      key: p.keys.editor,
+      body: { addresses: Array.from({ length: 10_001 }, (_, i) => `x${i}@e.org`) },
+    });
+    expect(tooMany.status).toBe(400);
+    expect((await sql`select 1 from suppressions where address like 'x%@e.org'`).length).toBe(0);
+
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const res: { status: number; body: { data: { address: string }[]; next_cursor: string | null } } = await api(
+        "GET",
+        p.admin(`/suppressions?address=bulk-&limit=500${cursor ? `&cursor=${cursor}` : ""}`),
+        {
+          key: p.keys.support,
+        },
+      );
+      expect(res.status).toBe(200);
+      for (const s of res.body.data) seen.add(s.address);
+      cursor = res.body.next_cursor;
+      if (!cursor) break;
+    }
+    expect(seen.size).toBe(2999);
+
+    const q = `/suppressions?address=${encodeURIComponent(user.email!)}`;
+    expect((await api("DELETE", p.admin(q), { key: p.keys.editor })).status).toBe(403);
+    expect((await api("DELETE", p.admin(q), { key: p.keys.admin })).status).toBe(204);
+    expect((await api("DELETE", p.admin(q), { key: p.keys.admin })).status).toBe(404);
+    const told = await events(user.id, "user.suppression.removed");
+    expect(told).toHaveLength(1);
+    expect(told[0]!.data).toMatchObject({ channel: "email", address: user.email, reason: "manual" });
+  });
+});
