@@ -11,6 +11,7 @@ import type { QueueName } from "@/lib/queue/jobs";
 import { resumeBackfills } from "@/lib/schedules/resume-backfills";
 import { startSender } from "@/lib/destinations/sender";
 import { startMessageSender } from "@/lib/messages/sender";
+import { inboundSmtpOptions, startInboundSmtp } from "@/lib/feedback/inbound-smtp";
 import { startDrain } from "./drain";
 import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
@@ -70,6 +71,9 @@ const importLoop = startImportLoop(getDb());
 const sender = await startSender({ db: getDb() });
 // Messages: our own claim loop over `messages` (and the broadcasts' start and finish), like destinations.
 const messageSender = await startMessageSender({ db: getDb() });
+// Bounces and complaints by mail, with INBOUND_SMTP_PORT and BOUNCE_DOMAIN set (lib/feedback/inbound-smtp.ts).
+const inboundOptions = inboundSmtpOptions();
+const inbound = inboundOptions ? await startInboundSmtp({ db: getDb() }, inboundOptions) : null;
 // Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
 const retentionLoop = startRetentionLoop(getDb());
 const heartbeat = startHeartbeat({ db: getDb() });
@@ -87,6 +91,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info(`worker ${signal}: finishing active jobs, then stopping`);
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
+  await inbound?.stop();
   await scheduleLoop.stop();
   await journeyLoop.stop();
   await importLoop.stop();

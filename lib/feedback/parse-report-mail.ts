@@ -43,7 +43,10 @@ export async function parseReportMail(raw: Buffer): Promise<ReportMail> {
   if (type?.value?.toLowerCase() !== "multipart/report") return { kind: "other" };
   const reportType = type.params?.["report-type"]?.toLowerCase();
   const part = (...types: string[]) =>
-    mail.attachments.find((a) => types.includes(a.contentType.toLowerCase()))?.content.toString("utf8").slice(0, MAX_PART_CHARS) ?? null;
+    mail.attachments
+      .find((a) => types.includes(a.contentType.toLowerCase()))
+      ?.content.toString("utf8")
+      .slice(0, MAX_PART_CHARS) ?? null;
   const id = mail.messageId ?? null;
   if (reportType === "delivery-status") {
     const status = part("message/delivery-status", "message/global-delivery-status");

@@ -4,6 +4,7 @@ import { type LoadedProvider, loadProvider } from "@/lib/providers/load-provider
 import type { RenderedMessage } from "@/lib/templates/render-message";
 import { broadcastCancelled } from "@/lib/broadcasts/broadcast-cancelled";
 import { takeSlot } from "./throttle";
+import { bounceAddress } from "./bounce-address";
 import {
   type SendResult,
   sendDeploymentEmail,
@@ -81,6 +82,8 @@ export async function sendRendered(
     html: m.rendered.html,
     messageId: messageIdFor(m.id, m.origin),
     headers,
+    // Bounces come back to Relay's inbound listener naming this message (lib/feedback/inbound-smtp.ts).
+    envelopeFrom: bounceAddress({ projectId: m.project_id, messageId: m.id }) ?? undefined,
   };
   const result = provider
     ? await sendSmtp(provider.version, provider.secret!, { ...mail, from: provider.from }, { trusted: false })

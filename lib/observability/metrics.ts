@@ -90,8 +90,13 @@ function create() {
     }),
     feedbackReports: new Counter({
       name: "relay_feedback_reports_total",
-      help: "Reports about sent messages (DSNs, complaints, provider webhooks), by source and outcome: recorded, duplicate, unknown_message (dropped)",
+      help: "Reports about sent messages (DSNs, complaints, provider webhooks), by source and outcome: recorded, duplicate, unknown_message and not_a_report (dropped)",
       labelNames: ["source", "outcome"],
+      registers: r,
+    }),
+    inboundMail: new Counter({
+      name: "relay_inbound_mail_total",
+      help: "Mails accepted by the inbound SMTP listener (bounces and complaints, before they are read)",
       registers: r,
     }),
     bossQueue: new Gauge({

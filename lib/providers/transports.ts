@@ -22,6 +22,8 @@ export interface OutgoingEmail {
   html: string;
   messageId: string;
   headers: Record<string, string>;
+  /** The envelope sender (MAIL FROM) when it differs from `from`: the message's bounce address. */
+  envelopeFrom?: string;
 }
 
 export interface OutgoingSms {
@@ -112,6 +114,7 @@ export async function sendSmtp(
       html: mail.html || undefined,
       messageId: mail.messageId,
       headers: mail.headers,
+      ...(mail.envelopeFrom ? { envelope: { from: mail.envelopeFrom, to: mail.to } } : {}),
     });
     return { ok: true, providerMessageId: (info.messageId as string | undefined) ?? mail.messageId };
   } catch (err) {

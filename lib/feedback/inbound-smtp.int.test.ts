@@ -1,0 +1,266 @@
+import { createServer } from "node:net";
+import nodemailer from "nodemailer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import { getDb } from "../../db/client";
+import { systemContext } from "../access/context";
+import { withTransaction } from "../db/transaction";
+import { bounceAddress } from "../messages/bounce-address";
+import { queueMessage } from "../messages/queue-message";
+import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
+import { TEST_AUTH_SECRET } from "../../scripts/test/next-server";
+import { postfixInstalled, startPostfix, type PrivatePostfix } from "../../scripts/test/postfix";
+import { startWorker, type TestWorker, waitFor } from "../../scripts/test/worker";
+
+/*
+ * Bounces the way they happen: Relay's worker sends through a real Postfix, which relays to a receiver
+ * that refuses one recipient with `550 5.1.1`; Postfix writes the DSN itself and delivers it, through a
+ * transport map for BOUNCE_DOMAIN, to the worker's inbound SMTP port. Then junk, floods, and a worker
+ * killed while DSNs arrive.
+ */
+const BOUNCE_DOMAIN = "bounces.relay.test";
+process.env.AUTH_SECRET ??= TEST_AUTH_SECRET;
+ownDatabaseForFile("relay_feedback_inbound");
+
+let p: TestProject;
+let postfix: PrivatePostfix;
+let receiver: SMTPServer;
+let worker: TestWorker;
+let inboundPort: number;
+const received: string[] = [];
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const workerEnv = () => ({
+  SMTP_URL: `smtp://127.0.0.1:${postfix.port}?tls=none`,
+  MAIL_FROM: "Relay Test <news@relay.example.test>",
+  AUTH_URL: "https://relay.example.test",
+  BOUNCE_DOMAIN,
+  INBOUND_SMTP_PORT: String(inboundPort),
+  INBOUND_SMTP_PEER_CONNECTIONS: "5",
+  MESSAGES_POLL_MS: "100",
+});
+
+beforeAll(async () => {
+  if (!postfixInstalled()) throw new Error("Postfix is not installed (apt-get install postfix)");
+  receiver = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    logger: false,
+    onRcptTo: (address, _s, cb) =>
+      address.address.startsWith("nobody-")
+        ? cb(
+            Object.assign(new Error("5.1.1 <nobody>: Recipient address rejected: User unknown"), { responseCode: 550 }),
+          )
+        : cb(),
+    onData: (stream, session, cb) => {
+      stream.resume();
+      stream.on("end", () => {
+        received.push(...session.envelope.rcptTo.map((r) => r.address));
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
+  inboundPort = await freePort();
+  postfix = await startPostfix({
+    relayTo: (receiver.server.address() as { port: number }).port,
+    transports: { [BOUNCE_DOMAIN]: inboundPort },
+    // A refused delivery to the inbound port (a killed worker) is tried again within seconds.
+    extra: ["minimal_backoff_time = 1s", "maximal_backoff_time = 2s", "queue_run_delay = 1s"],
+  });
+  p = await createTestProject("inbound");
+  worker = await startWorker(process.env.DATABASE_URL!, workerEnv());
+}, 240_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await postfix?.stop();
+  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+});
+
+async function newUser(local: string) {
+  const res = await api("POST", p.client("/users"), {
+    key: p.keys.client,
+    body: { identifier: [{ external_id: local }], email: `${local}@example.com` },
+  });
+  expect(res.status).toBeLessThan(300);
+  return { id: res.body.id as string, email: res.body.email as string };
+}
+
+let templateId: string;
+const send = async (userId: string) => {
+  if (!templateId) {
+    const res = await api("POST", p.admin("/templates"), {
+      key: p.keys.editor,
+      body: { name: "receipt", channel: "email", transactional: true, subject: "Receipt", text: "thanks" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    templateId = res.body.id;
+  }
+  return withTransaction(getDb(), (tx) =>
+    queueMessage(systemContext(tx, p.projectId), {
+      templateId,
+      userId,
+      cause: { entryId: crypto.randomUUID(), stepKey: "s" },
+    }),
+  );
+};
+
+const delivery = async (id: string) =>
+  (await sql`select state, delivery from messages where id = ${id}`)[0] as {
+    state: string;
+    delivery: { state: string; type?: string; code?: string } | null;
+  };
+
+describe("inbound bounces through a real Postfix", () => {
+  it("marks the message bounced hard from Postfix's own DSN, suppresses the address and skips the next send", async () => {
+    const gone = await newUser(`nobody-${crypto.randomUUID().slice(0, 8)}`);
+    const fine = await newUser(`fine-${crypto.randomUUID().slice(0, 8)}`);
+    const bad = await send(gone.id);
+    const good = await send(fine.id);
+    const bounced = await waitFor(
+      async () => {
+        const d = await delivery(bad.id);
+        return d.delivery?.state === "bounced" && d;
+      },
+      60_000,
+      "the DSN recorded",
+    );
+    expect(bounced.state).toBe("sent");
+    expect(bounced.delivery).toMatchObject({ state: "bounced", type: "hard", code: "5.1.1" });
+    const [s] =
+      await sql`select reason, source, message_id from suppressions where project_id = ${p.projectId} and address = ${gone.email}`;
+    expect(s).toEqual({ reason: "hard_bounce", source: "smtp", message_id: bad.id });
+    expect(await send(gone.id)).toMatchObject({ state: "skipped", reason: "suppressed" });
+    await waitFor(async () => received.includes(fine.email), 30_000, "the good message relayed");
+    expect((await delivery(good.id)).delivery).toBeNull();
+    const events =
+      await sql`select name, data from events where project_id = ${p.projectId} and user_id = ${gone.id} and name = 'message.bounced'`;
+    expect(events).toHaveLength(1);
+  });
+});
+
+const inbound = () => nodemailer.createTransport(`smtp://127.0.0.1:${inboundPort}`, { ignoreTLS: true });
+
+describe("the inbound listener's bounds", () => {
+  it("refuses other recipients with 550, drops junk for a valid token without writing, and refuses what is too large", async () => {
+    await expect(
+      inbound().sendMail({ from: "x@y.test", to: `someone@${BOUNCE_DOMAIN}`, subject: "hi", text: "hi" }),
+    ).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      inbound().sendMail({ from: "x@y.test", to: "b-aaaa@elsewhere.test", subject: "hi", text: "hi" }),
+    ).rejects.toMatchObject({ responseCode: 550 });
+    const fine = await newUser(`junk-${crypto.randomUUID().slice(0, 8)}`);
+    const m = await send(fine.id);
+    await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
+    const to = bounceAddress({ projectId: p.projectId, messageId: m.id }, BOUNCE_DOMAIN)!;
+    const before = (await sql`select count(*)::int as n from message_events`)[0]!.n;
+    const info = await inbound().sendMail({ from: "", to, subject: "not a report", text: "junk" });
+    expect(info.accepted).toEqual([to]);
+    expect((await sql`select count(*)::int as n from message_events`)[0]!.n).toBe(before);
+    await expect(
+      inbound().sendMail({ from: "", to, subject: "big", text: "x".repeat(3 * 1024 * 1024) }),
+    ).rejects.toMatchObject({ responseCode: 552 });
+  });
+
+  it("holds connections from one peer to its bound", async () => {
+    const { connect } = await import("node:net");
+    const greetings = await Promise.all(
+      Array.from(
+        { length: 12 },
+        () =>
+          new Promise<{ code: string; socket: ReturnType<typeof connect> }>((resolve) => {
+            const socket = connect(inboundPort, "127.0.0.1");
+            socket.once("data", (d) => resolve({ code: String(d).slice(0, 3), socket }));
+            socket.once("error", () => resolve({ code: "err", socket }));
+          }),
+      ),
+    );
+    for (const g of greetings) g.socket.destroy();
+    expect(greetings.filter((g) => g.code === "220")).toHaveLength(5);
+    expect(greetings.filter((g) => g.code === "421")).toHaveLength(7);
+  });
+});
+
+const dsnFor = (to: string, n: number) => ({
+  envelope: { from: "", to },
+  raw: [
+    "From: MAILER-DAEMON@mx.example.test",
+    `To: ${to}`,
+    `Message-ID: <dsn-${n}-${crypto.randomUUID()}@mx.example.test>`,
+    "Subject: Undelivered Mail Returned to Sender",
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
+    "",
+    "--B",
+    "Content-Type: text/plain",
+    "",
+    "Sorry.",
+    "--B",
+    "Content-Type: message/delivery-status",
+    "",
+    "Reporting-MTA: dns; mx.example.test",
+    "",
+    `Final-Recipient: rfc822; user-${n}@example.com`,
+    "Action: failed",
+    "Status: 5.1.1",
+    "Diagnostic-Code: smtp; 550 5.1.1 unknown user",
+    "",
+    "--B--",
+    "",
+  ].join("\r\n"),
+});
+
+describe("a worker killed while reports arrive", () => {
+  it("loses none and doubles none: Postfix sends again what was not answered, each recorded once", async () => {
+    const N = 150;
+    const users = await Promise.all(
+      Array.from({ length: N }, (_, i) => newUser(`kill-${i}-${crypto.randomUUID().slice(0, 6)}`)),
+    );
+    const ids: string[] = [];
+    for (const u of users) ids.push((await send(u.id)).id);
+    await waitFor(
+      async () =>
+        (await sql`select count(*)::int as n from messages where id = any(${ids}) and state = 'sent'`)[0]!.n === N,
+      120_000,
+      "all sent",
+    );
+    const submit = nodemailer.createTransport(`smtp://127.0.0.1:${postfix.port}?pool=true&maxConnections=4`, {
+      ignoreTLS: true,
+    });
+    await Promise.all(
+      ids.map((id, n) =>
+        submit.sendMail(dsnFor(bounceAddress({ projectId: p.projectId, messageId: id }, BOUNCE_DOMAIN)!, n)),
+      ),
+    );
+    submit.close();
+    const recorded = async () =>
+      (await sql`select count(*)::int as n from message_events where message_id = any(${ids})`)[0]!.n as number;
+    const atKill = await waitFor(
+      async () => {
+        const n = await recorded();
+        return n >= 5 && n;
+      },
+      60_000,
+      "the first DSNs recorded",
+    );
+    await worker.stop("SIGKILL");
+    worker = await startWorker(process.env.DATABASE_URL!, workerEnv());
+    await waitFor(async () => (await recorded()) >= N, 120_000, "every DSN recorded after the restart");
+    expect(atKill).toBeLessThan(N);
+    expect(await recorded()).toBe(N);
+    const events =
+      await sql`select count(*)::int as n from events where project_id = ${p.projectId} and name = 'message.bounced' and (data->>'message_id')::uuid = any(${ids})`;
+    expect(events[0]!.n).toBe(N);
+    const suppressed =
+      await sql`select count(*)::int as n from suppressions where project_id = ${p.projectId} and message_id = any(${ids})`;
+    expect(suppressed[0]!.n).toBe(N);
+  }, 300_000);
+});
