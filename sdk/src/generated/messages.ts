@@ -2322,7 +2322,7 @@ export interface components {
             /** @description The address or number it went to (once tried). */
             recipient: string | null;
             state: components["schemas"]["MessageState"];
-            /** @description Skipped: `no_contact`, `unsubscribed`, `not_opted_in`, `channel_opted_out`, `frequency_cap`, `cancelled`. Failed: the provider's answer or the template's error. Queued: why it waits (`quiet_hours`, the last transient error). */
+            /** @description Skipped: `no_contact`, `suppressed`, `unsubscribed`, `not_opted_in`, `channel_opted_out`, `frequency_cap`, `cancelled`. Failed: the provider's answer or the template's error. Queued: why it waits (`quiet_hours`, the last transient error). */
             reason: string | null;
             attempts: number;
             provider_message_id: string | null;
@@ -2348,6 +2348,22 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description What reports about the sent message said (docs/feedback.md): a later, weaker report (a `delivered` after a bounce) leaves a stronger one. null: no report yet. */
+            delivery: {
+                /** @enum {string} */
+                state: "delivered" | "deferred" | "bounced" | "complained";
+                /**
+                 * @description Bounced: hard (permanent) or soft.
+                 * @enum {string|null}
+                 */
+                type: "hard" | "soft" | null;
+                /** @description Bounced: the status code reported (`5.1.1`, `550`). */
+                code: string | null;
+                /** @description Bounced: the diagnostic the receiver gave. */
+                reason: string | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
         };
         MessageDetail: {
             /** Format: uuid */
@@ -2363,7 +2379,7 @@ export interface components {
             /** @description The address or number it went to (once tried). */
             recipient: string | null;
             state: components["schemas"]["MessageState"];
-            /** @description Skipped: `no_contact`, `unsubscribed`, `not_opted_in`, `channel_opted_out`, `frequency_cap`, `cancelled`. Failed: the provider's answer or the template's error. Queued: why it waits (`quiet_hours`, the last transient error). */
+            /** @description Skipped: `no_contact`, `suppressed`, `unsubscribed`, `not_opted_in`, `channel_opted_out`, `frequency_cap`, `cancelled`. Failed: the provider's answer or the template's error. Queued: why it waits (`quiet_hours`, the last transient error). */
             reason: string | null;
             attempts: number;
             provider_message_id: string | null;
@@ -2389,6 +2405,22 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description What reports about the sent message said (docs/feedback.md): a later, weaker report (a `delivered` after a bounce) leaves a stronger one. null: no report yet. */
+            delivery: {
+                /** @enum {string} */
+                state: "delivered" | "deferred" | "bounced" | "complained";
+                /**
+                 * @description Bounced: hard (permanent) or soft.
+                 * @enum {string|null}
+                 */
+                type: "hard" | "soft" | null;
+                /** @description Bounced: the status code reported (`5.1.1`, `550`). */
+                code: string | null;
+                /** @description Bounced: the diagnostic the receiver gave. */
+                reason: string | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description The message rendered now from its template (as it would be sent today: a template changed since shows its new text); null when it no longer renders. */
             content: {
                 locale: string | null;
@@ -2396,6 +2428,19 @@ export interface components {
                 text: string;
                 html: string;
             } | null;
+            /** @description Each report about the message, oldest first (at most 100), each recorded once. */
+            events: components["schemas"]["MessageEvent"][];
+        };
+        MessageEvent: {
+            /** @enum {string} */
+            kind: "delivered" | "deferred" | "bounced" | "complained";
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            source: "smtp" | "sendgrid" | "mailgun" | "postmark" | "ses" | "twilio";
+            detail: {
+                [key: string]: unknown;
+            };
         };
         MessageList: {
             data: components["schemas"]["Message"][];
