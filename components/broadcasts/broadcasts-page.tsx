@@ -84,6 +84,13 @@ export function BroadcastsPage() {
                   <td className={`${tdClass} text-right`}>
                     <div className="flex justify-end gap-1">
                       <Link
+                        href={`/projects/${project.id}/broadcasts/${b.id}`}
+                        className="rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                        aria-label={`Report of ${b.name}`}
+                      >
+                        Report
+                      </Link>
+                      <Link
                         href={`/projects/${project.id}/messages?broadcast_id=${b.id}`}
                         className="rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
                         aria-label={`Messages of ${b.name}`}

@@ -16,7 +16,8 @@ import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Card, EmptyState, ErrorBanner, LoadingRows, PageHeader, controlClass } from "@/components/ui/states";
 
-const FILTERS = ["user_id", "template_id", "journey_id", "broadcast_id", "state"] as const;
+const FILTERS = ["user_id", "template_id", "journey_id", "step", "broadcast_id", "state", "event"] as const;
+const EVENTS = ["opened", "opened_machine", "clicked", "unsubscribed", "converted"];
 
 /** Every message sent, queued, skipped or failed, newest first; filters live in the URL so links can share them. */
 export function MessagesPage() {
@@ -195,6 +196,12 @@ export function MessagesPage() {
           "State",
           "All states",
           MESSAGE_STATES.map((s) => ({ id: s, name: s })),
+        )}
+        {select(
+          "event",
+          "What it did",
+          "Anything",
+          EVENTS.map((e) => ({ id: e, name: e.replace("_", " ") })),
         )}
       </div>
       {q.isPending ? (

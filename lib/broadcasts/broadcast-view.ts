@@ -16,6 +16,7 @@ interface Row {
   send_at: string;
   in_user_timezone: boolean;
   rate_per_second: number | null;
+  goal: BroadcastView["goal"];
   state: BroadcastState;
   recipients: number | null;
   counts: Record<string, number> | null;
@@ -30,7 +31,10 @@ export async function broadcastViews(ctx: ProjectContext, { where, limit }: { wh
   const rows = await queryRows<Row>(
     ctx.db,
     sql`select b.*, (select json_object_agg(s.state, s.n) from (select m.state, count(*)::int as n from messages m
-        where m.project_id = b.project_id and m.broadcast_id = b.id group by m.state) s) as counts
+        where m.project_id = b.project_id and m.broadcast_id = b.id group by m.state) s) as counts,
+      (select json_strip_nulls(json_build_object('event', g.event, 'condition', g.condition, 'within', g.within,
+        'value_path', g.value_path)) from campaign_goals g
+        where g.project_id = b.project_id and g.owner_kind = 'broadcast' and g.owner_id = b.id) as goal
     from broadcasts b where b.project_id = ${ctx.projectId}::uuid and ${where}
     order by b.id desc limit ${limit}`,
   );
@@ -43,6 +47,7 @@ export async function broadcastViews(ctx: ProjectContext, { where, limit }: { wh
       send_at: isoTime(r.send_at),
       in_user_timezone: r.in_user_timezone,
       rate_per_second: r.rate_per_second,
+      goal: r.goal ?? null,
       state: r.state,
       counts: {
         recipients: r.recipients,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { goalSchema } from "@/lib/reports/schemas";
 import { paginationQuery } from "@/lib/http/pagination";
 
 export const broadcastState = z.enum(["scheduled", "sending", "done", "cancelled"]).meta({ id: "BroadcastState" });
@@ -16,6 +17,7 @@ const broadcastFields = {
     description:
       "At most this many of the broadcast's messages a second (all workers together); null: the provider's pace.",
   }),
+  goal: goalSchema.nullable().default(null),
 };
 
 export const createBroadcastBody = z
@@ -33,6 +35,7 @@ export const updateBroadcastBody = z
     send_at: broadcastFields.send_at.optional(),
     in_user_timezone: z.boolean().optional(),
     rate_per_second: z.number().int().min(1).max(10_000).nullable().optional(),
+    goal: goalSchema.nullable().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({ id: "UpdateBroadcast", description: "Only while `scheduled`; what is omitted is kept." });
@@ -46,6 +49,7 @@ export const broadcastOutput = z
     send_at: z.iso.datetime(),
     in_user_timezone: z.boolean(),
     rate_per_second: z.number().int().nullable(),
+    goal: goalSchema.nullable(),
     state: broadcastState,
     counts: z
       .object({

@@ -25,6 +25,7 @@ export type SystemEventName =
   | "list.user.removed"
   | "user.subscription.changed"
   | "link.clicked"
+  | "message.opened"
   | "journey.user.entered"
   | "journey.user.exited"
   | "message.delivered"

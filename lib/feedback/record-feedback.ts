@@ -6,6 +6,7 @@ import { queryRows } from "@/lib/db/sql";
 import { withTransaction } from "@/lib/db/transaction";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { metrics } from "@/lib/observability/metrics";
+import { addMessageRollups } from "@/lib/reports/add-message-rollups";
 import { deliveryRank } from "./delivery-rank";
 import { normalAddress } from "@/lib/suppressions/address";
 import { suppressAfterReport } from "./suppress-after-report";
@@ -74,6 +75,15 @@ async function recordOne(ctx: ProjectContext, r: FeedbackReport): Promise<Feedba
     on conflict (project_id, message_id, dedupe_key) do nothing
     returning id`);
   if (!inserted.length) return "duplicate";
+  // A report's figure counts each message once per kind: at the first report of that kind about it.
+  if (r.kind !== "deferred") {
+    const [kind] = await queryRows<{ first: boolean }>(
+      ctx.db,
+      sql`select count(*) = 1 as first from message_events
+        where project_id = ${ctx.projectId}::uuid and message_id = ${m.id}::uuid and kind = ${r.kind}`,
+    );
+    if (kind?.first) await addMessageRollups(ctx, [{ id: m.id, metric: r.kind, at }]);
+  }
 
   const next: MessageDelivery = {
     state: r.kind,

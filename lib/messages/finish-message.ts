@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { MessageState } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
+import { addMessageRollups } from "@/lib/reports/add-message-rollups";
 import { wakeEntryForMessage } from "@/lib/journeys/wake-entry";
 
 export interface FinalOutcome {
@@ -46,6 +47,12 @@ export async function finishMessages(ctx: ProjectContext, outcomes: FinalOutcome
     journey_entry_id: string | null;
     journey_step_key: string | null;
   }[];
+  const sent = new Set(outcomes.filter((o) => o.state === "sent").map((o) => o.id));
+  const at = new Date();
+  await addMessageRollups(
+    ctx,
+    done.filter((r) => sent.has(r.id)).map((r) => ({ id: r.id, metric: "sent" as const, at })),
+  );
   for (const r of done)
     if (r.journey_entry_id && r.journey_step_key)
       await wakeEntryForMessage(ctx, { entryId: r.journey_entry_id, stepKey: r.journey_step_key });

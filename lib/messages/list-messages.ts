@@ -5,7 +5,19 @@ import { decodeCursor, page } from "@/lib/http/pagination";
 import { messageViews } from "./message-view";
 import type { listMessagesQuery } from "./schemas";
 
-/** The messages log, newest first, filtered by user, template, journey, broadcast and state. */
+const ENGAGEMENT = {
+  opened: sql`g.opened_at is not null`,
+  opened_machine: sql`g.machine_opened_at is not null`,
+  clicked: sql`g.clicked_at is not null`,
+  unsubscribed: sql`g.unsubscribed_at is not null`,
+  converted: sql`g.converted_at is not null`,
+};
+
+/** Messages that did `event`: a probe of their engagement row each (its key is the message's). */
+const engagementFilter = (event: keyof typeof ENGAGEMENT) =>
+  sql`exists (select 1 from message_engagement g where g.project_id = m.project_id and g.message_id = m.id and ${ENGAGEMENT[event]})`;
+
+/** The messages log, newest first, filtered by user, template, journey (and step), broadcast, state and what they did. */
 export async function listMessages(ctx: ProjectContext, q: z.output<typeof listMessagesQuery>) {
   const after = decodeCursor(q.cursor, z.tuple([z.uuid()]));
   const where = sql.join(
@@ -15,7 +27,9 @@ export async function listMessages(ctx: ProjectContext, q: z.output<typeof listM
       q.template_id ? sql`m.template_id = ${q.template_id}::uuid` : undefined,
       q.broadcast_id ? sql`m.broadcast_id = ${q.broadcast_id}::uuid` : undefined,
       q.journey_id ? sql`e.journey_id = ${q.journey_id}::uuid` : undefined,
+      q.step ? sql`m.journey_step_key = ${q.step}` : undefined,
       q.state ? sql`m.state = ${q.state}` : undefined,
+      q.event ? engagementFilter(q.event) : undefined,
       after ? sql`m.id < ${after[0]}::uuid` : undefined,
     ].filter((c) => c !== undefined),
     sql` and `,

@@ -35,7 +35,12 @@ export const listMessagesQuery = paginationQuery.extend({
   template_id: z.uuid().optional(),
   journey_id: z.uuid().optional(),
   broadcast_id: z.uuid().optional(),
+  step: z.string().max(40).optional().meta({ description: "A journey's send step key (with `journey_id`)." }),
   state: messageState.optional(),
+  event: z
+    .enum(["opened", "opened_machine", "clicked", "unsubscribed", "converted"])
+    .optional()
+    .meta({ description: "Only the messages that did this: the messages behind a report's figure." }),
 });
 
 export const messageOutput = z

@@ -70,7 +70,7 @@ export async function enqueueSteps(ctx: ProjectContext, input: StepsInput): Prom
     });
   }
   if (listening.lists) await enqueue(tx, "pipeline.lists", steps);
-  if (listening.journeys) await enqueue(tx, "pipeline.journeys", steps);
+  if (listening.journeys || listening.goals) await enqueue(tx, "pipeline.journeys", steps);
   if (listening.destinations) await enqueue(tx, "pipeline.destinations", steps);
 }
 

@@ -7,6 +7,7 @@ import { releaseWaits } from "@/lib/journeys/release-waits";
 import { recomputeListsForEvents } from "@/lib/lists/recompute-lists";
 import type { JobPayload } from "@/lib/queue/jobs";
 import { addRollups } from "@/lib/overview/add-rollups";
+import { recordConversions } from "@/lib/reports/record-conversions";
 import { discoverSchema } from "./discover-schema";
 import { listenersFor } from "./listeners";
 import { loadEvents, runStep, runSteps } from "./run-step";
@@ -45,15 +46,17 @@ export function runListsSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<voi
 
 /**
  * Pipeline step 4 for the jobs a worker fetched together, per project in one transaction: the events
- * first release the entries waiting for them, then the journey entrances that (still) listen enter users
+ * convert the messages whose goals they meet (record-conversions.ts), then release the entries waiting for them, then the journey entrances that (still) listen enter users
  * (so an entry is never released by the event that made it).
  */
 export function runJourneysSteps(ctx: AppContext<Db>, jobs: StepJob[]): Promise<void> {
   return runMerged(ctx, "pipeline.journeys", jobs, async (inTx, names, eventIds, since) => {
-    if (!(await listenersFor(inTx, names)).journeys) return;
-    // Loaded once, and only if a pending edit or a listening entrance needs the events themselves.
+    const listening = await listenersFor(inTx, names);
+    // Loaded once, and only if a pending edit, a listening entrance or a goal needs the events themselves.
     let loaded: Promise<EventRow[]> | undefined;
     const events = () => (loaded ??= loadEvents(inTx, { ids: eventIds, since }));
+    if (listening.goals) await recordConversions(inTx, await events());
+    if (!listening.journeys) return;
     // Entries an edit re-keys whose batch has not come yet: in line before the probes look for them.
     await catchUpStepEdits(inTx, events);
     await releaseWaits(inTx, { ids: eventIds, since });

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { purposeKey } from "./secret";
 
-export type TokenPurpose = "unsubscribe" | "preferences" | "link";
+export type TokenPurpose = "unsubscribe" | "preferences" | "link" | "open";
 
 /**
  * A signed token is `base64url(JSON payload) . base64url(HMAC-SHA256)`, keyed per purpose. The payload

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readLinkToken } from "@/lib/links/tokens";
+import { readOpenToken } from "@/lib/reports/open-token";
 import { readPreferencesToken, readUnsubscribeToken } from "@/lib/subscriptions/tokens";
 import { renderMessage } from "./render-message";
 
@@ -46,6 +47,9 @@ function facts(parts: { subject?: string; text?: string; html?: string }, versio
   };
 }
 
+/** The HTML without its open pixel (the last `<img>` to Relay's `/o/`). */
+const withoutPixel = (html: string) => html.replace(new RegExp(`<img src="${ORIGIN}/o/[^"]+"[^>]*>$`), "");
+
 const tokenAfter = (text: string, path: string) =>
   decodeURIComponent(text.split(`${ORIGIN}${path}`)[1]!.split(/["\s<]/)[0]!);
 
@@ -70,7 +74,7 @@ describe("renderMessage", () => {
       groupId: ids.group,
     });
     // Relay's own link is left as it is, not wrapped as a tracked link.
-    expect(r.html).toBe(`<a href="${r.unsubscribeUrl}">Unsubscribe</a>`);
+    expect(withoutPixel(r.html)).toBe(`<a href="${r.unsubscribeUrl}">Unsubscribe</a>`);
   });
 
   it("keeps literal text, loops and outputs as liquidjs renders them", () => {
@@ -87,7 +91,7 @@ describe("renderMessage", () => {
     );
     expect(r.subject).toBe("Hi Ada !");
     expect(r.text).toBe("<b>journeys, lists</b>");
-    expect(r.html).toBe("<p>Ada & &lt;i&gt;</p>");
+    expect(withoutPixel(r.html)).toBe("<p>Ada & &lt;i&gt;</p>");
   });
 
   it("tracks each outside link under one token per URL and leaves links with credentials alone", () => {
@@ -101,5 +105,13 @@ describe("renderMessage", () => {
     expect(readLinkToken(tokens[0]!)).toMatchObject({ userId: ids.user, url: "https://acme.example/a?x=1&y=2" });
     expect(r.html).toContain('<a href="https://me:pw@acme.example/b">B</a>');
     expect(r.html).toContain('<a href="https://[bad">C</a>');
+  });
+
+  it("puts a signed open pixel for the message before </body> of non-transactional e-mail only", () => {
+    const r = renderMessage(facts({ html: "<html><body><p>Hi</p></body></html>" }), ORIGIN);
+    expect(r.html).toMatch(/<p>Hi<\/p><img src="[^"]+\/o\/[^"]+" width="1" height="1"[^>]*><\/body><\/html>$/);
+    expect(readOpenToken(tokenAfter(r.html, "/o/"))).toEqual({ projectId: ids.project, messageId: facts({}).id });
+    const receipt = renderMessage({ ...facts({ html: "<p>Receipt</p>" }, "receipt"), transactional: true }, ORIGIN);
+    expect(receipt.html).toBe("<p>Receipt</p>");
   });
 });

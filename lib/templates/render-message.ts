@@ -1,4 +1,5 @@
 import { linkToken } from "@/lib/links/tokens";
+import { openPixelPath } from "@/lib/reports/open-token";
 import { withSigningSecret } from "@/lib/signing/secret";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
 import { renderPart } from "./liquid";
@@ -89,6 +90,17 @@ export function trackLinks(
   });
 }
 
+/**
+ * Non-transactional e-mail carries a 1×1 open pixel (`/o/<token>`, signed for its project and message),
+ * before `</body>` or at the end. Transactional mail carries none: a receipt is not a campaign.
+ */
+function withOpenPixel(html: string, f: RenderFacts, origin: string): string {
+  if (f.transactional || f.channel !== "email") return html;
+  const img = `<img src="${origin}${openPixelPath({ projectId: f.project_id, messageId: f.id })}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`;
+  const end = html.lastIndexOf("</body>");
+  return end < 0 ? html + img : html.slice(0, end) + img + html.slice(end);
+}
+
 /** Renders a message's subject, text and html for its user (throws TemplateError on a limit or error). */
 export function renderMessage(f: RenderFacts, origin: string): RenderedMessage {
   return withSigningSecret(() => render(f, origin));
@@ -115,12 +127,16 @@ function render(f: RenderFacts, origin: string): RenderedMessage {
       .trim(),
     text: renderPart(v.text, scope, { key: key("text") }),
     html: html
-      ? trackLinks(html, {
+      ? withOpenPixel(
+          trackLinks(html, {
+            origin,
+            projectId: f.project_id,
+            campaignId: f.broadcast_id ?? f.template_id,
+            userId: f.user_id,
+          }),
+          f,
           origin,
-          projectId: f.project_id,
-          campaignId: f.broadcast_id ?? f.template_id,
-          userId: f.user_id,
-        })
+        )
       : "",
     unsubscribeUrl,
   };

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import type { ProjectContext } from "@/lib/access/context";
+import { getJourney } from "@/lib/journeys/get-journey";
+import type { Step } from "@/lib/journeys/step-schema";
+import { readReport } from "./read-report";
+import type { reportQuery } from "./schemas";
+
+type Query = z.output<typeof reportQuery>;
+
+/**
+ * A journey's report: for each step, entries that reached it, are there now, and left it (the journey
+ * view's bounded counts), and for each send step its funnel from the rollups; the journey's own funnel.
+ */
+export async function journeyReport(ctx: ProjectContext, input: { id: string } & Query) {
+  const journey = await getJourney(ctx, input.id);
+  const q = { since: input.since, until: input.until };
+  const steps = await Promise.all(
+    (journey.steps as Step[]).map(async (s) => {
+      const c = journey.step_counts[s.key] ?? { waiting: 0, waiting_capped: false, passed: 0 };
+      return {
+        key: s.key,
+        kind: s.kind,
+        entered: c.waiting + c.passed,
+        waiting: c.waiting,
+        waiting_capped: c.waiting_capped,
+        left: c.passed,
+        ...(s.kind === "send"
+          ? { report: await readReport(ctx, { scope: "step", scopeId: `${input.id}/${s.key}`, ...q }) }
+          : {}),
+      };
+    }),
+  );
+  return { ...(await readReport(ctx, { scope: "journey", scopeId: input.id, ...q })), steps };
+}
