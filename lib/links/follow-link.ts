@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { users } from "@/db/schema";
 import { recordSystemEvents } from "@/lib/events/record-system-events";
+import { recordEngagement } from "@/lib/reports/record-engagement";
 import { readLinkToken } from "./tokens";
 import { withTransaction } from "@/lib/db/transaction";
 import { type AppContext, systemContext } from "@/lib/access/context";
@@ -8,7 +9,7 @@ import { type AppContext, systemContext } from "@/lib/access/context";
 /**
  * Resolves a tracked link. Returns the destination for a valid token (null otherwise: the caller answers
  * 404 and redirects nowhere). With `record` (GET, not HEAD) the click goes through the pipeline as
- * `link.clicked`; a recipient erased since the send still gets redirected, but nothing is recorded.
+ * `link.clicked` (credited to the message the link came in, when it names one); a recipient erased since the send still gets redirected, but nothing is recorded.
  */
 export async function followLink(
   ctx: AppContext,
@@ -24,13 +25,16 @@ export async function followLink(
       .from(users)
       .where(and(eq(users.projectId, claim.projectId), eq(users.id, claim.userId)));
     if (!user) return;
-    await recordSystemEvents(systemContext(tx, claim.projectId), [
+    const pctx = systemContext(tx, claim.projectId);
+    if (claim.messageId) await recordEngagement(pctx, { messageId: claim.messageId, kind: "clicked" });
+    await recordSystemEvents(pctx, [
       {
         name: "link.clicked",
         userId: user.id,
         data: {
           campaign_id: claim.campaignId,
           original_url: claim.url,
+          ...(claim.messageId ? { message_id: claim.messageId } : {}),
           ...(opts.userAgent ? { user_agent: opts.userAgent.slice(0, 512) } : {}),
         },
       },

@@ -34,7 +34,12 @@ export async function recordOpen(
         where project_id = ${claim.projectId}::uuid and id = ${claim.messageId}::uuid and state = 'sent'`,
     );
     if (!m) return;
-    const machine = isMachineOpen({ userAgent: input.userAgent, ip: input.ip, sentAt: m.finished_at ? new Date(m.finished_at) : null, at });
+    const machine = isMachineOpen({
+      userAgent: input.userAgent,
+      ip: input.ip,
+      sentAt: m.finished_at ? new Date(m.finished_at) : null,
+      at,
+    });
     const [row] = await queryRows<{ first: boolean; any_before: boolean }>(
       tx,
       machine

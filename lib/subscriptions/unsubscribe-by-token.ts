@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { subscriptionGroups } from "@/db/schema";
 import { NotFound } from "@/lib/http/errors";
 import { applyChanges } from "./apply-changes";
+import { recordEngagement } from "@/lib/reports/record-engagement";
 import { readUnsubscribeToken } from "./tokens";
 import { inRetryingTransaction } from "@/lib/db/retry";
 import { type AppContext, systemContext } from "@/lib/access/context";
@@ -27,6 +28,8 @@ export async function unsubscribeByToken(
       changes: [{ group, state: "unsubscribed" }],
       source,
     });
+    if (changed > 0 && claim.messageId)
+      await recordEngagement(systemContext(tx, claim.projectId), { messageId: claim.messageId, kind: "unsubscribed" });
     return { group: group.name, channel: group.channel, changed: changed > 0 };
   });
 }
