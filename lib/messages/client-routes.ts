@@ -2,10 +2,8 @@ import { Invalid } from "@/lib/http/errors";
 import { readJson } from "@/lib/http/read-json";
 import { json, withProject } from "@/lib/http/with-project";
 import { isStorable } from "@/lib/http/json-value";
-import { sendMessageBody } from "./schemas";
+import { MAX_IDEMPOTENCY_KEY, sendMessageBody } from "./schemas";
 import { sendMessage } from "./send-message";
-
-export const MAX_IDEMPOTENCY_KEY = 255;
 
 /** The `Idempotency-Key` header: absent, or 1 to 255 characters (a UUID is the usual choice). */
 function idempotencyKeyOf(req: Request): string | undefined {

@@ -77,6 +77,9 @@ export const messageDetailOutput = messageOutput
   })
   .meta({ id: "MessageDetail" });
 
+/** The longest `Idempotency-Key` header the send API takes. */
+export const MAX_IDEMPOTENCY_KEY = 255;
+
 /** `POST /api/client/…/messages`: one message of a template to one user, now or at `send_at`. */
 export const sendMessageBody = z
   .strictObject({

@@ -15,7 +15,7 @@ const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /**
  * The transactional send API: one message of a template to one user through `queueMessage` (so a
- * non-transactional template obeys subscriptions, caps, quiet hours and suppressions like every send), its
+ * non-transactional template obeys every rule the one send verb checks, as every send does), its
  * row durable when this returns. The cause is a fresh request id, or, with an `Idempotency-Key`, the id the
  * key was first taken with: the key's row and the message are written in one transaction, and a retry with
  * the same key and body answers the first answer (`replayed`) and sends nothing.

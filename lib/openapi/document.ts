@@ -15,6 +15,7 @@ import "./console-stats-paths";
 import "./destinations-paths";
 import "./explain-paths";
 import "./messages-paths";
+import "./send-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 
