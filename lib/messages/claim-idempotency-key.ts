@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { idempotencyKeys } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
-import { RuleBroken } from "@/lib/http/errors";
+import { Conflict, RuleBroken } from "@/lib/http/errors";
 
 /** How long an `Idempotency-Key` is honoured; the retention loop sweeps older ones. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -34,8 +34,8 @@ export async function claimIdempotencyKey(
     .select({ requestHash: idempotencyKeys.requestHash, answer: idempotencyKeys.answer })
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.projectId, ctx.projectId), eq(idempotencyKeys.key, input.key)));
-  // Swept between the two statements: rare enough to ask for a retry rather than loop.
-  if (!held?.answer) throw new RuleBroken("This Idempotency-Key was just released; send the request again.");
+  // Past its hours and swept between the two statements: rare enough to ask for a retry rather than loop.
+  if (!held?.answer) throw new Conflict("This Idempotency-Key was just released; send the request again.");
   if (held.requestHash !== input.requestHash)
     throw new RuleBroken("This Idempotency-Key was used with another request body; use a new key for a new request.", {
       errors: [{ path: "", message: "the body differs from the first request with this Idempotency-Key" }],
