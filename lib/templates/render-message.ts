@@ -36,6 +36,7 @@ export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | 
     },
     organization: f.organization,
     journey: f.journey_data ?? {},
+    data: f.data ?? {},
     project: { id: f.project_id, name: f.project_name },
     unsubscribe_url: links.unsubscribeUrl ?? "",
     get preferences_url() {
