@@ -171,7 +171,7 @@ describe("text the database refuses", () => {
 describe("a throttle longer than the lease", () => {
   it("sends a broadcast at one a second once to each member, and another project's message goes meanwhile", async () => {
     const { t, templateId } = await throttledProject("leased-slow");
-    const users = await usersOf(t, "slow", 10);
+    const users = await usersOf(t, "slow", 16);
     const b = await broadcastTo(t, templateId, users);
     await waitFor(async () => users.some((u) => sink.to(u.email).length > 0), 30_000, "a first throttled copy");
 
@@ -194,7 +194,7 @@ describe("a throttle longer than the lease", () => {
       }),
     );
     expect((await finalRow(m.id)).state).toBe("sent");
-    expect(await queuedOf(t, b)).toBeGreaterThanOrEqual(4);
+    expect(await queuedOf(t, b)).toBeGreaterThanOrEqual(8);
 
     await waitFor(async () => (await queuedOf(t, b)) === 0, 60_000, "the broadcast's messages final");
     await expectOneCopyEach(t, users);

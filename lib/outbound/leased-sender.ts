@@ -90,55 +90,60 @@ export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpe
     if (n <= share / 2 || held.size === Math.floor(spec.maxInFlight / 2)) poke();
   };
 
-  // Writes and lease renewals run one after the other: a renewal that committed after an outcome's write
-  // would move a recorded retry's due time.
+  // Writes and lease renewals run one after the other, one batch or one renewal a turn: a renewal that
+  // committed after an outcome's write would move a recorded retry's due time, and a busy sender's
+  // writes, back to back, must not keep the renewals waiting.
   let chain: Promise<void> = Promise.resolve();
   const serial = (fn: () => Promise<void>) => {
     chain = chain.then(fn, fn);
     return chain;
   };
-  let writing = false;
+  // Group commit: one write queued at a time, taking whatever finished while the one before was in flight.
+  let flushQueued = false;
   const flush = () => {
-    if (writing) return chain;
-    writing = true;
+    if (flushQueued) return chain;
+    flushQueued = true;
     return serial(async () => {
+      flushQueued = false;
+      if (!pending.length) return;
+      const batch = pending;
+      pending = [];
+      let unwritten: O[];
       try {
-        while (pending.length) {
-          const batch = pending;
-          pending = [];
-          let unwritten: O[];
-          try {
-            unwritten = await spec.record(batch);
-          } catch (err) {
-            log.error({ err }, `recording ${spec.name} failed`);
-            unwritten = batch;
-          }
-          const left = new Set(unwritten.map(spec.idOf));
-          for (const o of batch) {
-            const w = held.get(spec.idOf(o));
-            if (w && !left.has(spec.idOf(o))) release(w);
-          }
-          if (unwritten.length) {
-            log.warn({ outcomes: unwritten.length }, `${spec.name} outcomes not written (database away); retrying`);
-            pending = [...unwritten, ...pending];
-            await new Promise((r) => setTimeout(r, 1000));
-            if (stopping) return;
-          }
-        }
-      } finally {
-        writing = false;
+        unwritten = await spec.record(batch);
+      } catch (err) {
+        log.error({ err }, `recording ${spec.name} failed`);
+        unwritten = batch;
       }
+      const left = new Set(unwritten.map(spec.idOf));
+      for (const o of batch) {
+        const w = held.get(spec.idOf(o));
+        if (w && !left.has(spec.idOf(o))) release(w);
+      }
+      if (unwritten.length) {
+        log.warn({ outcomes: unwritten.length }, `${spec.name} outcomes not written (database away); retrying`);
+        pending = [...unwritten, ...pending];
+        await new Promise((r) => setTimeout(r, 1000));
+        if (stopping) return;
+      }
+      if (pending.length) void flush();
     });
   };
-  const flushTimer = setInterval(() => void flush(), 100);
+  let renewQueued = false;
   const renewTimer = setInterval(
-    () =>
+    () => {
+      if (renewQueued) return;
+      renewQueued = true;
       void serial(async () => {
-        const recorded = new Set(pending.map(spec.idOf));
-        const list = [...held.values()].filter((w) => !recorded.has(w.id));
-        if (!list.length) return;
-        await spec.renew(list).catch((err: unknown) => log.error({ err }, `renewing ${spec.name} leases failed`));
-      }),
+        renewQueued = false;
+        // Everything held, outcomes not yet written included: a database away for longer than the lease
+        // must not make their work due for another worker while this one still means to record it.
+        if (!held.size) return;
+        await spec
+          .renew([...held.values()])
+          .catch((err: unknown) => log.error({ err }, `renewing ${spec.name} leases failed`));
+      });
+    },
     Math.max(50, (spec.leaseSeconds * 1000) / 3),
   );
 
@@ -153,7 +158,7 @@ export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpe
     }
     if (outcome === null) return release(w);
     pending.push(outcome);
-    if (pending.length >= 500) void flush();
+    void flush();
   };
 
   const loop = async () => {
@@ -191,10 +196,12 @@ export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpe
       wake();
       await running;
       while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
-      clearInterval(flushTimer);
       clearInterval(renewTimer);
       await flush();
-      await chain;
+      for (let last = chain; ; last = chain) {
+        await last;
+        if (last === chain) break;
+      }
       await listening.unlisten().catch(() => {});
     },
   };
