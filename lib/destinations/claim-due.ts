@@ -5,9 +5,6 @@ import { fairShareCtes, type HeldCounts } from "@/lib/outbound/fair-share";
 import { unseal } from "@/lib/signing/seal";
 import type { SigningSecrets } from "./sign";
 
-/** A claimed delivery may be sent by no one else for this long (renewed while held): DESTINATION_LEASE_SECONDS. */
-export const leaseSeconds = (env = process.env) => Number(env.DESTINATION_LEASE_SECONDS ?? 30);
-
 export interface ClaimedDelivery {
   projectId: string;
   id: string;

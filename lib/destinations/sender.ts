@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { sql } from "drizzle-orm";
-import { startLeasedSender } from "@/lib/outbound/leased-sender";
+import { leasedLimits, startLeasedSender } from "@/lib/outbound/leased-sender";
 import { renewLeases } from "@/lib/outbound/renew-leases";
-import { claimDue, type ClaimedDelivery, leaseSeconds } from "./claim-due";
+import { claimDue, type ClaimedDelivery } from "./claim-due";
 import { CONNECTIONS_PER_DESTINATION } from "./http-agent";
 import { DESTINATIONS_CHANNEL } from "./message-sql";
 import { postMessage } from "./post-message";
@@ -19,42 +19,24 @@ import { webhookIdOf } from "./sign";
  */
 const CLAIM_AHEAD = 16;
 
-/**
- * Outcomes waiting to be written, at most (plus what is in flight): past it the sender claims nothing
- * more until they are written, so a database that refuses or is away never grows the list without bound.
- */
-export const MAX_PENDING_OUTCOMES = 20_000;
-
 const LEASE = {
   table: "destination_deliveries",
   column: "next_attempt_at",
   unfinished: sql`w.state || '' = 'pending'`,
 };
 
-export interface SenderOptions {
-  /**
-   * Messages in flight (posting or queued on its connections) per destination in this process:
-   * DESTINATION_CONCURRENCY connections (default 16) times CLAIM_AHEAD (16).
-   */
-  perDestination: number;
-  /**
-   * Attempts claimed and not yet recorded in this process over all destinations (DESTINATION_MAX_IN_FLIGHT,
-   * default 4096), shared by project and then by destination (lib/outbound/fair-share.ts), so dead
-   * destinations, however many, never crowd out a live one.
-   */
-  maxInFlight: number;
-  /** Poll when no notification came (a missed NOTIFY, a retry falling due): DESTINATION_POLL_MS, default 500. */
-  pollMs: number;
-  /** A claimed delivery is no other sender's for this long, renewed while held: DESTINATION_LEASE_SECONDS, 30. */
-  leaseSeconds: number;
-}
-
-export function senderOptions(env = process.env): SenderOptions {
+/**
+ * The limits of a worker's delivery sender (docs/destinations.md): DESTINATION_MAX_IN_FLIGHT (4096
+ * attempts claimed and not yet recorded, shared by project and then by destination, so dead destinations,
+ * however many, never crowd out a live one), DESTINATION_POLL_MS (500: a missed NOTIFY, a retry falling
+ * due), DESTINATION_LEASE_SECONDS (30, renewed while held), DESTINATION_MAX_PENDING (20,000 unwritten
+ * outcomes, past which nothing more is claimed, so a database that refuses or is away never grows the
+ * list without bound). `perDestination`: DESTINATION_CONCURRENCY connections (16) times CLAIM_AHEAD.
+ */
+export function senderOptions(env = process.env) {
   return {
+    ...leasedLimits("DESTINATION", { maxInFlight: 4096, pollMs: 500, leaseSeconds: 30, maxPending: 20_000 }, env),
     perDestination: CONNECTIONS_PER_DESTINATION * CLAIM_AHEAD,
-    maxInFlight: Number(env.DESTINATION_MAX_IN_FLIGHT ?? 4096),
-    pollMs: Number(env.DESTINATION_POLL_MS ?? 500),
-    leaseSeconds: leaseSeconds(env),
   };
 }
 
@@ -75,16 +57,13 @@ export function outcomeOf(d: ClaimedDelivery, r: Awaited<ReturnType<typeof postM
  * deliveries (at most a destination's share of the budget, so a slow or dead receiver only ever holds its
  * own slots), posts each on the shared keep-alive agent, and writes outcomes in batches.
  */
-export async function startSender(ctx: AppContext<Db>, opts: SenderOptions = senderOptions()) {
+export async function startSender(ctx: AppContext<Db>, opts = senderOptions()) {
   const schedule = retrySchedule();
   const disableAfter = disableAfterMs();
   return startLeasedSender({
     name: "deliveries",
     channel: DESTINATIONS_CHANNEL,
-    maxInFlight: opts.maxInFlight,
-    pollMs: opts.pollMs,
-    leaseSeconds: opts.leaseSeconds,
-    maxPending: MAX_PENDING_OUTCOMES,
+    ...opts,
     claim: async ({ held, limit }) =>
       (
         await claimDue(ctx, {

@@ -21,7 +21,13 @@ export async function claimMessages(
   return queryRows<{ project_id: string; id: string; share: number }>(
     db,
     sql`
-    with ${fairShareCtes(input.held, due, { maxInFlight: input.maxInFlight, perGroup: input.maxInFlight })},
+    with ${fairShareCtes(input.held, due, {
+      maxInFlight: input.maxInFlight,
+      perGroup: input.maxInFlight,
+      // An eighth of the budget kept for a project with none: a lone project uses the rest.
+      keepFree: Math.max(1, Math.floor(input.maxInFlight / 8)),
+      oneGroupPerProject: true,
+    })},
     picked as (
       select x.project_id, x.id, r.share from room r cross join lateral (
         select m.project_id, m.id from messages m

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { configuredOrigin, publicOrigin } from "@/lib/http/public-origin";
-import { startLeasedSender } from "@/lib/outbound/leased-sender";
+import { leasedLimits, startLeasedSender } from "@/lib/outbound/leased-sender";
 import { renewLeases } from "@/lib/outbound/renew-leases";
 import { claimMessages } from "./claim-messages";
 import { deliver } from "./deliver";
@@ -10,28 +10,14 @@ import { MESSAGES_CHANNEL } from "./notify";
 import { recordDeliveries, type Recorded } from "./record-deliveries";
 import { loadSendFacts, type SendFacts } from "./send-facts";
 
-export interface MessageSenderOptions {
-  /**
-   * Messages claimed and not yet recorded in this process (MESSAGES_MAX_IN_FLIGHT, default 400), shared
-   * between the projects with messages due (lib/outbound/fair-share.ts).
-   */
-  maxInFlight: number;
-  /** Poll when no notification came (retries and quiet hours falling due): MESSAGES_POLL_MS, default 500. */
-  pollMs: number;
-  /** A claimed message is no other sender's for this long, renewed while held (MESSAGES_LEASE_SECONDS, 60). */
-  leaseSeconds: number;
-  /** Outcomes waiting to be written, at most (MESSAGES_MAX_PENDING, default 10,000). */
-  maxPending: number;
-}
-
-export function messageSenderOptions(env = process.env): MessageSenderOptions {
-  return {
-    maxInFlight: Number(env.MESSAGES_MAX_IN_FLIGHT ?? 400),
-    pollMs: Number(env.MESSAGES_POLL_MS ?? 500),
-    leaseSeconds: Number(env.MESSAGES_LEASE_SECONDS ?? 60),
-    maxPending: Number(env.MESSAGES_MAX_PENDING ?? 10_000),
-  };
-}
+/**
+ * The limits of a worker's message sender (docs/messages.md): MESSAGES_MAX_IN_FLIGHT (400 claimed and not
+ * yet recorded, shared between the projects with messages due), MESSAGES_POLL_MS (500: retries and quiet
+ * hours falling due), MESSAGES_LEASE_SECONDS (60, renewed while held), MESSAGES_MAX_PENDING (10,000
+ * unwritten outcomes).
+ */
+export const messageSenderOptions = (env = process.env) =>
+  leasedLimits("MESSAGES", { maxInFlight: 400, pollMs: 500, leaseSeconds: 60, maxPending: 10_000 }, env);
 
 const LEASE = {
   table: "messages",
@@ -47,7 +33,7 @@ type Claimed = SendFacts & { projectId: string; group: string; share: number };
  * or a pool's queue, and records the outcomes by group commit, so a message sent is recorded within one
  * write's time, the window in which a killed worker's message is sent again (with the same Message-ID).
  */
-export async function startMessageSender(ctx: AppContext<Db>, opts: MessageSenderOptions = messageSenderOptions()) {
+export async function startMessageSender(ctx: AppContext<Db>, opts = messageSenderOptions()) {
   // Read per message, not at start: a worker without AUTH_URL in production still runs everything else,
   // and its messages wait (their lease brings them back) with the missing setting named in the log.
   const origin = () => configuredOrigin() ?? publicOrigin();

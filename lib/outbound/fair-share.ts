@@ -8,6 +8,13 @@ export interface ShareLimits {
   maxInFlight: number;
   /** At most this many in flight for one group, whatever the budget. */
   perGroup: number;
+  /**
+   * Slots kept free for a project that has none yet: the projects share the rest. Unset: one project's
+   * part (the budget split between the projects and one newcomer), which halves a lone project's budget.
+   */
+  keepFree?: number;
+  /** A project's work is one group (messages): its part is not split again, nor a group's part kept free. */
+  oneGroupPerProject?: boolean;
 }
 
 /**
@@ -16,8 +23,8 @@ export interface ShareLimits {
  * - `held(project_id, grp, n)`: what this process holds now, per group;
  * - `active(project_id, grp)`: `due` (the domain's groups with due work) and every group holding work;
  * - `shared(project_id, grp, share)`: each active group's part of the budget, split first between the
- *   projects, then between the groups of each project, each split leaving one part free for a newcomer,
- *   never below one and never above `perGroup`.
+ *   projects (leaving `keepFree` slots, else one project's part, free for a newcomer), then between the
+ *   groups of each project (leaving one group's part free), never below one and never above `perGroup`.
  *
  * So one project's slow or throttled work, however much, holds only its project's part: another
  * project's work always finds slots free. `grp` is text (a uuid or a project id written as text).
@@ -32,12 +39,19 @@ export function fairShareCtes(held: HeldCounts, due: SQL, limits: ShareLimits): 
       select project_id, grp from held
     ), shared as (
       select a.project_id, a.grp,
-        least(${limits.perGroup}::int, greatest(1,
-          ${limits.maxInFlight}::int / ((select count(distinct project_id) from active) + 1)
-            / (count(*) over (partition by a.project_id) + 1)))::int as share
+        least(${limits.perGroup}::int, greatest(1, ${projectPart(limits)}
+            / ${limits.oneGroupPerProject ? sql`1` : sql`(count(*) over (partition by a.project_id) + 1)`}))::int as share
       from active a
     ), room as (
       select s.project_id, s.grp, s.share, greatest(s.share - coalesce(h.n, 0), 0) as k
       from shared s left join held h on h.grp = s.grp
     )`;
+}
+
+/** One project's part of the budget, over the projects in `active`. */
+function projectPart(limits: ShareLimits): SQL {
+  const projects = sql`(select count(distinct project_id) from active)`;
+  return limits.keepFree === undefined
+    ? sql`${limits.maxInFlight}::int / (${projects} + 1)`
+    : sql`greatest(${limits.maxInFlight}::int - ${limits.keepFree}::int, 1) / ${projects}`;
 }

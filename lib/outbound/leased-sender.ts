@@ -23,6 +23,20 @@ export interface LeasedLimits {
   maxPending: number;
 }
 
+/**
+ * A sender's limits from the environment: `<PREFIX>_MAX_IN_FLIGHT`, `<PREFIX>_POLL_MS`,
+ * `<PREFIX>_LEASE_SECONDS`, `<PREFIX>_MAX_PENDING`, each falling back to the sender's default.
+ */
+export function leasedLimits(prefix: string, defaults: LeasedLimits, env = process.env): LeasedLimits {
+  const read = (name: string, fallback: number) => Number(env[`${prefix}_${name}`] ?? fallback);
+  return {
+    maxInFlight: read("MAX_IN_FLIGHT", defaults.maxInFlight),
+    pollMs: read("POLL_MS", defaults.pollMs),
+    leaseSeconds: read("LEASE_SECONDS", defaults.leaseSeconds),
+    maxPending: read("MAX_PENDING", defaults.maxPending),
+  };
+}
+
 export interface LeasedSpec<W extends LeasedWork, O> extends LeasedLimits {
   /** What the work is, for log lines ("deliveries", "messages"). */
   name: string;
