@@ -15,7 +15,7 @@ import { finalRow, newUser, p, queue, sink, template, useMessagesProject } from 
  * and an unsubscribe during the throttle's wait stops the send. A short lease and a small budget make
  * each of these show within seconds.
  */
-useMessagesProject("relay_messages_leased", { MESSAGES_LEASE_SECONDS: "2", MESSAGES_MAX_IN_FLIGHT: "8" });
+useMessagesProject("relay_messages_leased", { MESSAGES_LEASE_SECONDS: "4", MESSAGES_MAX_IN_FLIGHT: "8" });
 
 /** A project of its own with an e-mail group, a provider to the sink at one message a second, and a list. */
 async function throttledProject(name: string) {

@@ -17,7 +17,7 @@ export interface LeasedLimits {
   maxInFlight: number;
   /** Poll when no notification came (retries falling due, a missed NOTIFY). */
   pollMs: number;
-  /** A claim is no other sender's for this long; renewed every third of it while the work is held. */
+  /** A claim is no other sender's for this long; renewed every quarter of it while the work is held. */
   leaseSeconds: number;
   /** Outcomes waiting to be written, at most: past it nothing more is claimed until they are written. */
   maxPending: number;
@@ -158,7 +158,7 @@ export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpe
           .catch((err: unknown) => log.error({ err }, `renewing ${spec.name} leases failed`));
       });
     },
-    Math.max(50, (spec.leaseSeconds * 1000) / 3),
+    Math.max(50, (spec.leaseSeconds * 1000) / 4),
   );
 
   const run = async (w: W) => {
