@@ -29,13 +29,12 @@ const LEASE = {
  * The limits of a worker's delivery sender (docs/destinations.md): DESTINATION_MAX_IN_FLIGHT (4096
  * attempts claimed and not yet recorded, shared by project and then by destination, so dead destinations,
  * however many, never crowd out a live one), DESTINATION_POLL_MS (500: a missed NOTIFY, a retry falling
- * due), DESTINATION_LEASE_SECONDS (30, renewed while held), DESTINATION_MAX_PENDING (20,000 unwritten
- * outcomes, past which nothing more is claimed, so a database that refuses or is away never grows the
- * list without bound). `perDestination`: DESTINATION_CONCURRENCY connections (16) times CLAIM_AHEAD.
+ * due), DESTINATION_LEASE_SECONDS (30, renewed while held). An unwritten outcome counts against the
+ * budget, so a database that refuses or is away never grows them without bound. `perDestination`: DESTINATION_CONCURRENCY connections (16) times CLAIM_AHEAD.
  */
 export function senderOptions(env = process.env) {
   return {
-    ...leasedLimits("DESTINATION", { maxInFlight: 4096, pollMs: 500, leaseSeconds: 30, maxPending: 20_000 }, env),
+    ...leasedLimits("DESTINATION", { maxInFlight: 4096, pollMs: 500, leaseSeconds: 30 }, env),
     perDestination: CONNECTIONS_PER_DESTINATION * CLAIM_AHEAD,
   };
 }

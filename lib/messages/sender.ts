@@ -13,11 +13,10 @@ import { loadSendFacts, type SendFacts } from "./send-facts";
 /**
  * The limits of a worker's message sender (docs/messages.md): MESSAGES_MAX_IN_FLIGHT (400 claimed and not
  * yet recorded, shared between the projects with messages due), MESSAGES_POLL_MS (500: retries and quiet
- * hours falling due), MESSAGES_LEASE_SECONDS (60, renewed while held), MESSAGES_MAX_PENDING (10,000
- * unwritten outcomes).
+ * hours falling due), MESSAGES_LEASE_SECONDS (60, renewed while held).
  */
 export const messageSenderOptions = (env = process.env) =>
-  leasedLimits("MESSAGES", { maxInFlight: 400, pollMs: 500, leaseSeconds: 60, maxPending: 10_000 }, env);
+  leasedLimits("MESSAGES", { maxInFlight: 400, pollMs: 500, leaseSeconds: 60 }, env);
 
 const LEASE = {
   table: "messages",

@@ -13,19 +13,21 @@ export interface LeasedWork {
 }
 
 export interface LeasedLimits {
-  /** Work claimed and not yet recorded in this process, at most (the in-flight budget). */
+  /**
+   * Work claimed and not yet recorded in this process, at most (the in-flight budget): an outcome waiting
+   * to be written still counts, so a database that refuses or is away never grows the pending outcomes
+   * past it; the sender claims nothing more until they are written.
+   */
   maxInFlight: number;
   /** Poll when no notification came (retries falling due, a missed NOTIFY). */
   pollMs: number;
   /** A claim is no other sender's for this long; renewed every quarter of it while the work is held. */
   leaseSeconds: number;
-  /** Outcomes waiting to be written, at most: past it nothing more is claimed until they are written. */
-  maxPending: number;
 }
 
 /**
  * A sender's limits from the environment: `<PREFIX>_MAX_IN_FLIGHT`, `<PREFIX>_POLL_MS`,
- * `<PREFIX>_LEASE_SECONDS`, `<PREFIX>_MAX_PENDING`, each falling back to the sender's default.
+ * `<PREFIX>_LEASE_SECONDS`, each falling back to the sender's default.
  */
 export function leasedLimits(prefix: string, defaults: LeasedLimits, env = process.env): LeasedLimits {
   const read = (name: string, fallback: number) => Number(env[`${prefix}_${name}`] ?? fallback);
@@ -33,7 +35,6 @@ export function leasedLimits(prefix: string, defaults: LeasedLimits, env = proce
     maxInFlight: read("MAX_IN_FLIGHT", defaults.maxInFlight),
     pollMs: read("POLL_MS", defaults.pollMs),
     leaseSeconds: read("LEASE_SECONDS", defaults.leaseSeconds),
-    maxPending: read("MAX_PENDING", defaults.maxPending),
   };
 }
 
@@ -60,7 +61,7 @@ export interface LeasedSpec<W extends LeasedWork, O> extends LeasedLimits {
  * dead or throttled receiver only ever holds its own share; renews the lease of everything it holds
  * (sending, waiting in a throttle or an SMTP pool's queue, or an outcome not yet written), so nothing is
  * claimed again while this process still has it; writes outcomes by group commit (whatever finished
- * while one write was in flight goes in the next), with at most `maxPending` waiting. Woken by NOTIFY on
+ * while one write was in flight goes in the next), each counted against the budget until it is written. Woken by NOTIFY on
  * `channel` and whenever slots free; polls for work falling due. Any number of workers run one each.
  */
 export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpec<W, O>) {
@@ -179,7 +180,7 @@ export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpe
     while (!stopping) {
       woken = false;
       const room = spec.maxInFlight - held.size;
-      if (room <= 0 || pending.length >= spec.maxPending) {
+      if (room <= 0) {
         await sleep(spec.pollMs);
         continue;
       }
