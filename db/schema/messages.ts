@@ -97,6 +97,11 @@ export const broadcasts = pgTable(
     state: text().$type<BroadcastState>().notNull().default("scheduled"),
     recipients: integer(),
     startedAt: timestamptz(),
+    /**
+     * While it starts (in chunks, lib/broadcasts/tick-broadcasts.ts): the last list member, by user id,
+     * given a message. A start cut off resumes after it.
+     */
+    startedThrough: uuid(),
     finishedAt: timestamptz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -164,7 +169,9 @@ export const messages = pgTable(
     uniqueIndex("messages_journey_cause_uq").on(t.projectId, t.journeyEntryId, t.journeyStepKey),
     uniqueIndex("messages_broadcast_cause_uq").on(t.projectId, t.broadcastId, t.userId),
     uniqueIndex("messages_api_cause_uq").on(t.projectId, t.apiRequestId),
-    index("messages_due_idx").on(t.nextAttemptAt).where(sql`${t.state} = 'queued'`),
+    // Due messages per project: the claim takes each project's fair share (lib/outbound/fair-share.ts), so it
+    // asks per project, oldest due first.
+    index("messages_project_due_idx").on(t.projectId, t.nextAttemptAt).where(sql`${t.state} = 'queued'`),
     // A broadcast is done when none of its messages is queued: found without reading its final ones.
     index("messages_broadcast_queued_idx").on(t.projectId, t.broadcastId).where(sql`${t.state} = 'queued'`),
     index("messages_user_idx").on(t.projectId, t.userId, t.createdAt),

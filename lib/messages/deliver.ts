@@ -4,7 +4,7 @@ import { TemplateError } from "@/lib/templates/liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "@/lib/templates/render-message";
 import { reserveCapSlot } from "./reserve-cap-slot";
-import { contactOf, decideSkip, type SendFacts } from "./send-facts";
+import { contactOf, decideSkip, loadSendFacts, type SendFacts, type SkipReason } from "./send-facts";
 import { sendRendered } from "./send-rendered";
 
 /** What became of one claimed message: final, due again later (quiet hours, a retry), or retried for good. */
@@ -36,6 +36,16 @@ export const maxTemplateAttempts = () => Number(process.env.MESSAGES_TEMPLATE_AT
 export function retryDelayMs(n: number): number {
   const base = Number(process.env.MESSAGES_RETRY_BASE_MS ?? 30_000);
   return Math.min(base * 2 ** Math.max(0, n - 1), 3_600_000);
+}
+
+/**
+ * The sending rules on facts read now, for a message that waited in a throttle: its cap slot is already
+ * taken (so the cap is not counted again); a message whose user or template is gone is not sent.
+ */
+async function recheckSkip(ctx: AppContext, f: SendFacts): Promise<SkipReason | null> {
+  const [now] = await loadSendFacts(ctx, { keys: [{ projectId: f.project_id, id: f.id }] });
+  if (!now) return "cancelled";
+  return decideSkip({ ...now, frequency_cap: null });
 }
 
 /**
@@ -103,12 +113,12 @@ export async function deliver(
   const shown = { recipient: to, subject: f.channel === "email" ? rendered.subject : null, locale: rendered.locale };
   let sent: Awaited<ReturnType<typeof sendRendered>>;
   try {
-    sent = await sendRendered(ctx, { ...f, to, origin, rendered });
+    sent = await sendRendered(ctx, { ...f, to, origin, rendered, recheck: () => recheckSkip(ctx, f) });
   } catch (err) {
     return { kind: "later", at: new Date(Date.now() + retryDelayMs(1)), reason: String(err), attempted: false };
   }
   const { provider, result } = sent;
-  if ("cancelled" in result) return { kind: "final", state: "skipped", reason: "cancelled" };
+  if ("cancelled" in result) return { kind: "final", state: "skipped", reason: sent.skipped ?? "cancelled" };
   const providerId = provider?.id ?? null;
   if (result.ok)
     return {
