@@ -13,7 +13,8 @@ export function assertProviderHost(url: string, path: string): void {
   const allow = allowList();
   let why: string | null = null;
   // A Twilio auth token over plain HTTP is readable on the way: only to a host the operator listed.
-  if (parsed.protocol === "http:" && !hostListed(host, allow)) why = "http:// is only for hosts in DESTINATIONS_ALLOW_HOSTS; use https://";
+  if (parsed.protocol === "http:" && !hostListed(host, allow))
+    why = "http:// is only for hosts in DESTINATIONS_ALLOW_HOSTS; use https://";
   else if (parsed.protocol !== "http:" && parsed.protocol !== "https:" && path === "api_base") why = "an https:// URL";
   else if (isIP(host)) why = forbiddenAddress(host, allow);
   else if ((host === "localhost" || host.endsWith(".localhost")) && !hostListed(host, allow))

@@ -56,7 +56,10 @@ export function dkimRecord(domain: string, selector: string, privateKeyPem: stri
 
 /** A new 2048-bit RSA private key as PKCS#8 PEM. */
 export function newDkimPrivateKey(): string {
-  return generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+  return generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({
+    type: "pkcs8",
+    format: "pem",
+  }) as string;
 }
 
 /**

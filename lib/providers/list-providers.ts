@@ -11,5 +11,9 @@ export async function listProviders(ctx: ProjectContext) {
     .from(messageProviders)
     .where(eq(messageProviders.projectId, ctx.projectId))
     .orderBy(asc(messageProviders.channel));
-  return { data: rows.map(toProviderView), next_cursor: null, deployment_email: Boolean(process.env.SMTP_URL) && deploymentSmtpForProjects() };
+  return {
+    data: rows.map(toProviderView),
+    next_cursor: null,
+    deployment_email: Boolean(process.env.SMTP_URL) && deploymentSmtpForProjects(),
+  };
 }

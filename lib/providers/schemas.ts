@@ -22,15 +22,10 @@ export const smtpUrl = z
     description:
       "`smtp://user:pass@host:587` (STARTTLS when offered; `?tls=required` refuses to send without it, `?tls=none` never starts it) or `smtps://…:465`. Stored sealed; answered with the password masked (and the user name too when it is the password, as Postmark's server token is both). Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones).",
   });
-const apiBase = z
-  .string()
-  .trim()
-  .max(2048)
-  .url()
-  .meta({
-    description:
-      "Twilio's API by default; another service speaking its Messages API (same address checks; `http://` only for a host DESTINATIONS_ALLOW_HOSTS lists).",
-  });
+const apiBase = z.string().trim().max(2048).url().meta({
+  description:
+    "Twilio's API by default; another service speaking its Messages API (same address checks; `http://` only for a host DESTINATIONS_ALLOW_HOSTS lists).",
+});
 
 const dkimDomain = z
   .string()
@@ -46,7 +41,9 @@ const dkimSelector = z
 export const dkimInput = z
   .strictObject({
     domain: dkimDomain.meta({ description: "The signing domain (`d=`), usually the From address's." }),
-    selector: dkimSelector.meta({ description: "The selector (`s=`): the key is published at `selector._domainkey.domain`." }),
+    selector: dkimSelector.meta({
+      description: "The selector (`s=`): the key is published at `selector._domainkey.domain`.",
+    }),
     private_key: z
       .string()
       .max(16_384)

@@ -108,7 +108,10 @@ describe("signed mail with a bounce address", () => {
     // Postfix added its Received header on the way: outside h=, so the signature still holds.
     expect(mail.source.toString()).toMatch(/^Received: from /m);
     expect(dkimVerifies(mail.source, record)).toBe(true);
-    const changed = Buffer.from(mail.source.toString("latin1").replace(/^Subject: Signed/m, "Subject: Signet"), "latin1");
+    const changed = Buffer.from(
+      mail.source.toString("latin1").replace(/^Subject: Signed/m, "Subject: Signet"),
+      "latin1",
+    );
     expect(changed.equals(mail.source)).toBe(false);
     expect(dkimVerifies(changed, record)).toBe(false);
 

@@ -83,7 +83,10 @@ async function ttlOf(host: string): Promise<number> {
 function noDelaySocket(address: string, port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: address, port, noDelay: true, keepAlive: true });
-    const timer = setTimeout(() => socket.destroy(new Error(`connection to ${address}:${port} timed out`)), SMTP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`connection to ${address}:${port} timed out`)),
+      SMTP_TIMEOUT_MS,
+    );
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.removeListener("error", reject);
@@ -110,9 +113,7 @@ async function makePool(spec: PoolSpec): Promise<Pool> {
     host,
     port,
     secure,
-    auth: url.username
-      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-      : undefined,
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     tls: { servername: isIP(host) ? undefined : host },
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,

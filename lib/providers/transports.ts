@@ -115,10 +115,15 @@ export function deploymentSmtpForProjects(): boolean {
 export async function sendDeploymentEmail(mail: Omit<OutgoingEmail, "from">): Promise<SendResult> {
   const url = process.env.SMTP_URL;
   if (url && deploymentSmtpForProjects())
-    return sendSmtp({ owner: "deployment", version: url }, url, { ...mail, from: mailFrom() }, {
-      trusted: true,
-      dkim: deploymentDkim(),
-    });
+    return sendSmtp(
+      { owner: "deployment", version: url },
+      url,
+      { ...mail, from: mailFrom() },
+      {
+        trusted: true,
+        dkim: deploymentDkim(),
+      },
+    );
   if (outboxEnabled()) {
     await appendToOutbox({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     return { ok: true, providerMessageId: mail.messageId };

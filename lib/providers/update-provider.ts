@@ -19,7 +19,9 @@ export async function updateProvider(
   const where = and(eq(messageProviders.projectId, ctx.projectId), eq(messageProviders.id, id));
   const [p] = await ctx.db.select().from(messageProviders).where(where);
   if (!p) throw new NotFound("No provider with this id in this project.");
-  const foreign = (p.kind === "smtp" ? ["account_sid", "auth_token", "api_base"] : ["url", "dkim"]).filter((k) => k in patch);
+  const foreign = (p.kind === "smtp" ? ["account_sid", "auth_token", "api_base"] : ["url", "dkim"]).filter(
+    (k) => k in patch,
+  );
   if (foreign.length)
     throw new Invalid(`A ${p.kind} provider has no ${foreign.join(", ")}.`, {
       errors: foreign.map((path) => ({ path, message: `not a field of a ${p.kind} provider` })),
