@@ -1,9 +1,7 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
 import { connect } from "node:net";
 import { loadavg } from "node:os";
 import nodemailer from "nodemailer";
-import { Agent, request } from "undici";
 import { closeDatabase, getDb, getSql } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { createList } from "../lib/lists/create-list";
@@ -19,12 +17,13 @@ import { createProviderBody } from "../lib/providers/schemas";
 import { createTemplateBody } from "../lib/templates/schemas";
 import { loadSendFacts } from "../lib/messages/send-facts";
 import { messageIdFor } from "../lib/messages/send-rendered";
-import { SMS_CONNECTIONS, SMTP_CONNECTIONS, sendTwilio } from "../lib/providers/transports";
+import { SMS_CONNECTIONS, SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { createGroup } from "../lib/subscriptions/create-group";
 import { groupInput } from "../lib/subscriptions/schemas";
 import { createTestDatabase } from "../scripts/test/database";
 import { startPostfix } from "../scripts/test/postfix";
+import { smsRates, TWILIO } from "./messages-sms";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 
 /*
@@ -65,22 +64,6 @@ const server = new SMTPServer({
 });
 process.stdin.on("data", () => process.stdout.write(JSON.stringify({ n }) + "\\n"));
 server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
-`;
-
-/** A loopback stand-in for Twilio's Messages API: 201 with a sid for every form posted. */
-const TWILIO = `
-const http = require("node:http");
-let n = 0;
-const server = http.createServer((req, res) => {
-  req.resume();
-  req.on("end", () => {
-    n++;
-    res.writeHead(201, { "content-type": "application/json" });
-    res.end(JSON.stringify({ sid: "SM" + n, status: "queued" }));
-  });
-});
-server.keepAliveTimeout = 60000;
-server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.address().port }) + "\\n"));
 `;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -288,46 +271,6 @@ try {
     return rate;
   }
 
-  /** SMS through Relay's transport and through a bare undici loop, same connections and in flight. */
-  async function sms(twilioPort: number) {
-    const apiBase = `http://127.0.0.1:${twilioPort}`;
-    const inFlight = SMS_CONNECTIONS * 4;
-    const run = async (one: (i: number) => Promise<void>) => {
-      let next = 0;
-      const t = performance.now();
-      await Promise.all(
-        Array.from({ length: inFlight }, async () => {
-          while (next < SMS_COUNT) await one(next++);
-        }),
-      );
-      return SMS_COUNT / ((performance.now() - t) / 1000);
-    };
-    const p = { apiBase, accountSid: "ACbench", authToken: "token", from: "+15005550006" };
-    const relayRate = await run(async (i) => {
-      const r = await sendTwilio(p, { to: `+1555${String(i).padStart(7, "0")}`, body: "Your code is 123456" });
-      if (!r.ok) throw new Error(`sms ${i}: ${JSON.stringify(r)}`);
-    });
-    const agent = new Agent({ connections: SMS_CONNECTIONS });
-    const url = `${apiBase}/2010-04-01/Accounts/ACbench/Messages.json`;
-    const auth = `Basic ${Buffer.from("ACbench:token").toString("base64")}`;
-    const bareRate = await run(async (i) => {
-      const res = await request(url, {
-        method: "POST",
-        dispatcher: agent,
-        headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          To: `+1555${String(i).padStart(7, "0")}`,
-          From: p.from,
-          Body: "Your code is 123456",
-        }).toString(),
-      });
-      const body = (await res.body.json()) as { sid?: string };
-      if (res.statusCode !== 201 || !body.sid) throw new Error(`bare sms ${i}: ${res.statusCode}`);
-    });
-    await agent.close();
-    return { relay: relayRate, bare: bareRate };
-  }
-
   if (RENDER_ONLY) {
     const b = await createBroadcast(
       ctx,
@@ -392,11 +335,11 @@ try {
     const twilioPort = await new Promise<number>((resolve) =>
       twilio.stdout!.once("data", (d) => resolve(JSON.parse(String(d)).port)),
     );
-    const smsRates = { relay: [] as number[], bare: [] as number[] };
+    const smsMeasured = { relay: [] as number[], bare: [] as number[] };
     for (let round = 1; round <= ROUNDS; round++) {
-      const r = await sms(twilioPort);
-      smsRates.relay.push(r.relay);
-      smsRates.bare.push(r.bare);
+      const r = await smsRates(twilioPort, SMS_COUNT);
+      smsMeasured.relay.push(r.relay);
+      smsMeasured.bare.push(r.bare);
       console.log(
         `round ${round} sms: relay ${fmt(r.relay)}/s, bare undici ${fmt(r.bare)}/s = ${(r.relay / r.bare).toFixed(2)}`,
       );
@@ -417,8 +360,8 @@ try {
       `  DKIM         relay ${fmt(signed)}/s signed through Postfix = ${(signed / unsigned).toFixed(2)} × unsigned (cost ≤ 15 %: ≥ 0.85)`,
     );
     console.log(
-      `  SMS          relay ${fmt(median(smsRates.relay))}/s, bare undici ${fmt(median(smsRates.bare))}/s = ` +
-        `${(median(smsRates.relay) / median(smsRates.bare)).toFixed(2)} (target ≥ 0.8), ${SMS_CONNECTIONS} connections, ${fmt(SMS_COUNT)} texts`,
+      `  SMS          relay ${fmt(median(smsMeasured.relay))}/s, bare undici ${fmt(median(smsMeasured.bare))}/s = ` +
+        `${(median(smsMeasured.relay) / median(smsMeasured.bare)).toFixed(2)} (target ≥ 0.8), ${SMS_CONNECTIONS} connections, ${fmt(SMS_COUNT)} texts`,
     );
     console.log(`  rendering alone ${fmt(median(renders))} messages/s (target ≥ 20,000)`);
     console.log(`  load average (1 min) after each round: ${loads.map((l) => l.toFixed(2)).join(", ")}`);
