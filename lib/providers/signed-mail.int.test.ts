@@ -3,6 +3,7 @@ import { readBounceAddress } from "@/lib/messages/bounce-address";
 import { dkimVerifies } from "@/scripts/test/dkim-verify";
 import { api } from "@/scripts/test/helpers";
 import { TEST_AUTH_SECRET } from "@/scripts/test/next-server";
+import { waitFor } from "@/scripts/test/worker";
 import { type PrivatePostfix, startPostfix } from "@/scripts/test/postfix";
 import { finalRow, newUser, p, queue, sink, template, useMessagesProject } from "@/test/fixtures/messages";
 
@@ -21,6 +22,9 @@ beforeAll(async () => {
   postfix = await startPostfix({ relayTo: sink.port });
 }, 120_000);
 afterAll(() => postfix?.stop());
+
+/** The worker holds a loaded provider for 5 s (load-provider.ts): a change reaches it after that. */
+const providerCacheLapsed = () => new Promise((r) => setTimeout(r, 5_500));
 
 /** The tags of the mail's DKIM-Signature header (`h`, `c`, `d`, `s`…). */
 function dkimTags(source: Buffer): Record<string, string> {
@@ -44,7 +48,8 @@ async function sendOne() {
   });
   const m = await queue({ templateId, userId: user.id });
   expect(await finalRow(m.id)).toMatchObject({ state: "sent" });
-  const mails = sink.to(user.email!);
+  // Through Postfix the sink gets it a moment after Postfix accepted it.
+  const mails = await waitFor(async () => sink.to(user.email!).length > 0 && sink.to(user.email!), 30_000, "the mail");
   expect(mails).toHaveLength(1);
   return { mail: mails[0]!, messageId: m.id };
 }
@@ -129,6 +134,7 @@ describe("signed mail with a bounce address", () => {
     });
     expect(changed.status).toBe(200);
     expect(changed.body.dkim).toMatchObject({ key_set: true });
+    await providerCacheLapsed();
     const before = postfix.log().split("\n").length;
     const { mail, messageId } = await sendOne();
     expect(mail.source.toString()).not.toMatch(/^Received: from /m);
@@ -150,6 +156,7 @@ describe("signed mail with a bounce address", () => {
     });
     expect(removed.status).toBe(200);
     expect(removed.body.dkim).toBeNull();
+    await providerCacheLapsed();
     const { mail } = await sendOne();
     expect(dkimTags(mail.source)).toEqual({});
   });
