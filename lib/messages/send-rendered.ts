@@ -3,8 +3,8 @@ import type { SendChannel } from "@/db/schema";
 import { type LoadedProvider, loadProvider } from "@/lib/providers/load-provider";
 import type { RenderedMessage } from "@/lib/templates/render-message";
 import type { SkipReason } from "./send-facts";
-import { takeSlot } from "./throttle";
 import { bounceAddress } from "./bounce-address";
+import { takeSlot } from "./throttle";
 import {
   type SendResult,
   sendDeploymentEmail,
@@ -87,7 +87,12 @@ export async function sendRendered(
     envelopeFrom: bounceAddress({ projectId: m.project_id, messageId: m.id }) ?? undefined,
   };
   const result = provider
-    ? await sendSmtp(provider.version, provider.secret!, { ...mail, from: provider.from }, { trusted: false })
+    ? await sendSmtp(
+        { owner: provider.id, version: provider.version },
+        provider.secret!,
+        { ...mail, from: provider.from },
+        { trusted: false, dkim: provider.dkim },
+      )
     : await sendDeploymentEmail(mail);
   return { provider, result };
 }
