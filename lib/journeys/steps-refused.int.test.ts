@@ -41,6 +41,22 @@ describe("steps refused by path", () => {
       ],
       "steps[1].key",
     ],
+    [
+      "a cycle whose only pause is a microsecond's delay",
+      [
+        { key: "a", kind: "delay", duration: "1 microsecond" },
+        { key: "b", kind: "update", data: { y: 1 }, next: "a" },
+      ],
+      "steps[1].next",
+    ],
+    [
+      "a cycle through a wait's timeout of a second",
+      [
+        { key: "a", kind: "wait", event: { name: "Never" }, timeout: "1 second", timeout_next: "b" },
+        { key: "b", kind: "update", data: { y: 1 }, next: "a" },
+      ],
+      "steps[1].next",
+    ],
     ["a bad duration", [{ key: "a", kind: "delay", duration: "soon" }], "steps[0].duration"],
     [
       "a bad zone",

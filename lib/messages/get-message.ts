@@ -3,7 +3,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { configuredOrigin, publicOrigin } from "@/lib/http/public-origin";
 import { NotFound } from "@/lib/http/errors";
 import { messageViews } from "./message-view";
-import { renderMessage } from "@/lib/templates/render-message";
+import { mayMintLinks, renderMessage } from "@/lib/templates/render-message";
 import { loadSendFacts } from "./send-facts";
 import { messageEvents } from "@/lib/feedback/message-events";
 
@@ -15,7 +15,9 @@ export async function getMessage(ctx: ProjectContext, { id, origin }: { id: stri
   let content = null;
   if (facts)
     try {
-      const r = renderMessage(facts, origin ?? configuredOrigin() ?? publicOrigin());
+      const r = renderMessage(facts, origin ?? configuredOrigin() ?? publicOrigin(), {
+        placeholders: !mayMintLinks(ctx.actor),
+      });
       content = { locale: r.locale, subject: r.subject, text: r.text, html: r.html };
     } catch {}
   return { ...view, content, events: await messageEvents(ctx, { messageId: id }) };

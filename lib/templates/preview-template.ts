@@ -4,7 +4,7 @@ import { Invalid, NotFound } from "@/lib/http/errors";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import { getTemplate } from "./get-template";
 import { TemplateError } from "./liquid";
-import { renderMessage } from "./render-message";
+import { mayMintLinks, renderMessage } from "./render-message";
 import type { previewTemplateBody } from "./schemas";
 import { loadPreviewFacts } from "@/lib/messages/send-facts";
 
@@ -20,7 +20,10 @@ export async function previewUserId(
   return id;
 }
 
-/** A template rendered for one user, as that user's message would be (tracked links included); nothing is sent. */
+/**
+ * A template rendered for one user, as that user's message would be (tracked links included, for an
+ * editor or above; placeholders for a lower role); nothing is sent.
+ */
 export async function previewTemplate(
   ctx: ProjectContext,
   { id, body, origin }: { id: string; body: z.output<typeof previewTemplateBody>; origin: string },
@@ -35,7 +38,7 @@ export async function previewTemplate(
   });
   if (!facts) throw new NotFound("No such user in this project.");
   try {
-    const r = renderMessage(facts, origin);
+    const r = renderMessage(facts, origin, { placeholders: !mayMintLinks(ctx.actor) });
     return { locale: r.locale, subject: r.subject, text: r.text, html: r.html };
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
