@@ -8,12 +8,13 @@ import { p, useJourneyProject } from "../../test/fixtures/journey-steps";
 // Refusals are answered by the web process alone: no worker.
 useJourneyProject("journey-steps-refused", { worker: false });
 
+const create = (steps: unknown[]) =>
+  api("POST", p.admin("/journeys"), {
+    key: p.keys.editor,
+    body: { name: "Bad", entrances: [{ kind: "event", event_name: "X" }], steps },
+  });
+
 describe("steps refused by path", () => {
-  const create = (steps: unknown[]) =>
-    api("POST", p.admin("/journeys"), {
-      key: p.keys.editor,
-      body: { name: "Bad", entrances: [{ kind: "event", event_name: "X" }], steps },
-    });
   it.each([
     ["an unknown next", [{ key: "a", kind: "delay", duration: "1 hour", next: "nope" }], "steps[0].next"],
     [
@@ -103,7 +104,7 @@ describe("an entry's path", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const page = await api("GET", url(`?limit=500${cursor ? `&cursor=${cursor}` : ""}`), { key: p.keys.support });
+      const page: { status: number; body: any } = await api("GET", url(`?limit=500${cursor ? `&cursor=${cursor}` : ""}`), { key: p.keys.support });
       expect(page.status).toBe(200);
       seen.push(...page.body.path.map((s: any) => s.outcome));
       cursor = page.body.path_next_cursor;

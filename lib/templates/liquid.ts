@@ -6,6 +6,11 @@ import { speedUpOutputs } from "./liquid-outputs";
 export const MAX_TEMPLATE_CHARS = 100_000;
 /** The largest rendered part: a longer output fails the message rather than reach a provider. */
 export const MAX_OUTPUT_CHARS = 1_000_000;
+/**
+ * The longest SMS body, source at save and rendered at send (Twilio's limit: ten concatenated segments);
+ * a longer one is refused (400) or fails its message with the reason, never sent cut.
+ */
+export const MAX_SMS_CHARS = 1_600;
 
 /** The time one message's rendering may take (ms): every part and the link rewrite share it. */
 export const RENDER_LIMIT_MS = 200;
