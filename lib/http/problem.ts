@@ -45,7 +45,9 @@ export function errorToResponse(err: unknown, headers: Record<string, string> = 
   // provider deleted while a broadcast or message is created): the caller's conflict, not our fault.
   if (errorCode(err) === FOREIGN_KEY_VIOLATION)
     return problemResponse(
-      new Conflict(`A ${referencedThing(err)} this request names was deleted while it was being written: nothing was saved.`),
+      new Conflict(
+        `A ${referencedThing(err)} this request names was deleted while it was being written: nothing was saved.`,
+      ),
       headers,
     );
   // Class 22 is "data exception": a value PostgreSQL refused. Validation should have caught it; answering

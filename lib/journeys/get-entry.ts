@@ -19,12 +19,7 @@ const seqCursor = z.tuple([z.number().int()]);
  */
 export async function getJourneyEntry(
   ctx: ProjectContext,
-  {
-    journeyId,
-    entryId,
-    limit = 100,
-    cursor,
-  }: { journeyId: string; entryId: string; limit?: number; cursor?: string },
+  { journeyId, entryId, limit = 100, cursor }: { journeyId: string; entryId: string; limit?: number; cursor?: string },
 ): Promise<JourneyEntryPathView> {
   await findJourney(ctx, journeyId);
   const [entry] = await ctx.db
@@ -79,9 +74,11 @@ export async function entryPaths(ctx: ProjectContext, entryIds: string[]) {
       order by s.entry_id, s.seq`,
   );
   for (const r of rows)
-    out.get(r.entry_id)?.push(
-      pathRow({ stepKey: r.step_key, kind: r.kind, enteredAt: r.entered_at, leftAt: r.left_at, outcome: r.outcome }),
-    );
+    out
+      .get(r.entry_id)
+      ?.push(
+        pathRow({ stepKey: r.step_key, kind: r.kind, enteredAt: r.entered_at, leftAt: r.left_at, outcome: r.outcome }),
+      );
   return out;
 }
 

@@ -104,7 +104,11 @@ describe("an entry's path", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const page: { status: number; body: any } = await api("GET", url(`?limit=500${cursor ? `&cursor=${cursor}` : ""}`), { key: p.keys.support });
+      const page: { status: number; body: any } = await api(
+        "GET",
+        url(`?limit=500${cursor ? `&cursor=${cursor}` : ""}`),
+        { key: p.keys.support },
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.path.map((s: any) => s.outcome));
       cursor = page.body.path_next_cursor;

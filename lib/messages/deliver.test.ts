@@ -46,7 +46,10 @@ describe("deliver", () => {
   it("fails an SMS whose rendered body is longer than 1,600 characters with the reason, before any provider", async () => {
     // No database: the check comes before anything is read or sent.
     const ctx = { db: null } as unknown as AppContext;
-    const d = await deliver(ctx, { facts: facts("{% for i in (1..1601) %}x{% endfor %}"), origin: "https://r.example" });
+    const d = await deliver(ctx, {
+      facts: facts("{% for i in (1..1601) %}x{% endfor %}"),
+      origin: "https://r.example",
+    });
     expect(d).toMatchObject({
       kind: "final",
       state: "failed",

@@ -116,7 +116,10 @@ describe("renderMessage", () => {
 
   it("tracks every link of an unclosed run of tags, each `<a` on its own", () => {
     const claim = { origin: ORIGIN, projectId: ids.project, campaignId: ids.template, userId: ids.user };
-    const out = trackLinks('<a href="https://a.example/1" <A title=x href=\'https://a.example/2\' <a href="ftp://x"', claim);
+    const out = trackLinks(
+      '<a href="https://a.example/1" <A title=x href=\'https://a.example/2\' <a href="ftp://x"',
+      claim,
+    );
     expect(out.match(/\/l\//g)).toHaveLength(2);
     expect(out).toContain("title=x href='https://relay.example/l/");
     expect(out.endsWith('<a href="ftp://x"')).toBe(true);

@@ -173,12 +173,12 @@ function render(f: RenderFacts, origin: string, placeholders: boolean): Rendered
     html: placeholders
       ? (checkDeadline(deadline), html)
       : html
-      ? trackLinks(
-          html,
-          { origin, projectId: f.project_id, campaignId: f.broadcast_id ?? f.template_id, userId: f.user_id },
-          deadline,
-        )
-      : "",
+        ? trackLinks(
+            html,
+            { origin, projectId: f.project_id, campaignId: f.broadcast_id ?? f.template_id, userId: f.user_id },
+            deadline,
+          )
+        : "",
     unsubscribeUrl,
   };
 }

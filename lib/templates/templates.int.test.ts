@@ -178,7 +178,9 @@ describe("templates", () => {
       api("POST", p.admin(`/templates/${templateId}/preview`), { key, body: { user_id: user.id } });
     const support = await preview(p.keys.support);
     expect(support.status).toBe(200);
-    expect(support.body.text).toMatch(/^Stop: https?:\/\/[^/\s]+\/u\/preview Prefs: https?:\/\/[^/\s]+\/preferences\/preview$/);
+    expect(support.body.text).toMatch(
+      /^Stop: https?:\/\/[^/\s]+\/u\/preview Prefs: https?:\/\/[^/\s]+\/preferences\/preview$/,
+    );
     expect(support.body.html).toMatch(
       /^<a href="https:\/\/acme\.example\/offer">Offer<\/a> <a href="https?:\/\/[^/"]+\/u\/preview">Stop<\/a>$/,
     );
@@ -203,7 +205,13 @@ describe("templates", () => {
     expect(long.body.errors[0]).toEqual({ path: "text", message: "at most 1600 characters for SMS" });
     const locale = await api("POST", p.admin("/templates"), {
       key: p.keys.editor,
-      body: { name: "long sms 2", channel: "sms", transactional: true, text: "hi", locales: { de: { text: "y".repeat(2000) } } },
+      body: {
+        name: "long sms 2",
+        channel: "sms",
+        transactional: true,
+        text: "hi",
+        locales: { de: { text: "y".repeat(2000) } },
+      },
     });
     expect(locale.status).toBe(400);
     expect(locale.body.errors[0].path).toBe("locales.de.text");

@@ -6,7 +6,6 @@ import { canonicalZone, isTimeZone } from "@/lib/time-zones/canonical-zone";
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-
 function isLocale(tag: string): boolean {
   try {
     return Intl.getCanonicalLocales(tag).length === 1;
