@@ -164,21 +164,13 @@ function render(f: RenderFacts, origin: string, placeholders: boolean): Rendered
   const key = (part: string) =>
     f.template_updated_at ? `${f.template_id}/${f.template_updated_at}/${v.locale ?? ""}/${part}` : undefined;
   const html = renderPart(v.html, scope, { html: true, key: key("html"), deadline });
-  return {
-    locale: v.locale,
-    subject: renderPart(v.subject, scope, { key: key("subject"), deadline })
-      .replace(/[\r\n]+/g, " ")
-      .trim(),
-    text: renderPart(v.text, scope, { key: key("text"), deadline }),
-    html: placeholders
-      ? (checkDeadline(deadline), html)
-      : html
-        ? trackLinks(
-            html,
-            { origin, projectId: f.project_id, campaignId: f.broadcast_id ?? f.template_id, userId: f.user_id },
-            deadline,
-          )
-        : "",
-    unsubscribeUrl,
-  };
+  const subject = renderPart(v.subject, scope, { key: key("subject"), deadline })
+    .replace(/[\r\n]+/g, " ")
+    .trim();
+  const text = renderPart(v.text, scope, { key: key("text"), deadline });
+  // Placeholders leave outside links untracked: a tracked link is a token for this user's clicks.
+  const claim = { origin, projectId: f.project_id, campaignId: f.broadcast_id ?? f.template_id, userId: f.user_id };
+  const linked = html && !placeholders ? trackLinks(html, claim, deadline) : html;
+  checkDeadline(deadline);
+  return { locale: v.locale, subject, text, html: linked, unsubscribeUrl };
 }
