@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { ProjectContext } from "@/lib/access/context";
+import { BUDGETS } from "@/lib/http/budgets";
 import { Invalid, NotFound } from "@/lib/http/errors";
+import { limitOrThrow } from "@/lib/http/rate-limit";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import { getTemplate } from "./get-template";
 import { TemplateError } from "./liquid";
@@ -29,6 +31,7 @@ export async function previewTemplate(
   { id, body, origin }: { id: string; body: z.output<typeof previewTemplateBody>; origin: string },
 ) {
   await getTemplate(ctx, id);
+  await limitOrThrow("render:project", ctx.projectId, BUDGETS.rendersPerProject(), "of previews for this project");
   const userId = await previewUserId(ctx, body);
   const facts = await loadPreviewFacts(ctx, {
     projectId: ctx.projectId,

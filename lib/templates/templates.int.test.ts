@@ -21,6 +21,8 @@ import {
 // Small test-send budgets, read by this file's server.
 process.env.RATE_LIMIT_TEST_SENDS = "4/3600";
 process.env.RATE_LIMIT_TEST_SENDS_TO = "2/3600";
+// A small render budget (previews, message views): two a second, four at once.
+process.env.RATE_LIMIT_RENDERS = "2:4";
 // Retries 2 s apart, so a test can change a user between a first attempt and its retry.
 useMessagesProject("relay_messages_templates", { MESSAGES_RETRY_BASE_MS: "2000" });
 
@@ -194,6 +196,25 @@ describe("templates", () => {
     expect(view.status).toBe(200);
     expect(view.body.content.text).toContain("/u/preview");
     expect(view.body.content.html).not.toContain("/l/");
+  });
+
+  it("limits previews per project: past the render budget a 429 problem with Retry-After", async () => {
+    const user = await newUser();
+    const templateId = await template({ subject: "budget", text: "hi" });
+    const statuses: number[] = [];
+    let limited: { status: number; headers: Headers; body: any } | undefined;
+    for (let i = 0; i < 8 && !limited; i++) {
+      const r = await api("POST", p.admin(`/templates/${templateId}/preview`), {
+        key: p.keys.support,
+        body: { user_id: user.id },
+      });
+      statuses.push(r.status);
+      if (r.status === 429) limited = r;
+    }
+    expect(statuses[0]).toBe(200);
+    expect(limited, statuses.join(",")).toBeDefined();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited!.body.detail).toMatch(/previews for this project/);
   });
 
   it("refuses an SMS body longer than 1,600 characters at save, naming the part", async () => {
