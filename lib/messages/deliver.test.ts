@@ -35,6 +35,7 @@ const facts = (text: string): SendFacts => ({
   broadcast_rate: null,
   attempts: 0,
   opted_out: false,
+  suppressed: false,
   recent: 0,
   cap_reserved: false,
   broadcast_state: null,
