@@ -1,6 +1,6 @@
 import type { AppContext } from "@/lib/access/context";
 import { log } from "@/lib/observability/logger";
-import { TemplateError } from "@/lib/templates/liquid";
+import { MAX_SMS_CHARS, TemplateError } from "@/lib/templates/liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "@/lib/templates/render-message";
 import { reserveCapSlot } from "./reserve-cap-slot";
@@ -89,6 +89,13 @@ export async function deliver(
     }
     return { kind: "final", state: "failed", reason, recipient: to };
   }
+  if (f.channel === "sms" && rendered.text.length > MAX_SMS_CHARS)
+    return {
+      kind: "final",
+      state: "failed",
+      reason: `sms body of ${rendered.text.length} characters is longer than ${MAX_SMS_CHARS}`,
+      recipient: to,
+    };
   // The cap was read when the message was claimed; the slot is taken now, under a lock, so two sends to
   // one user at once cannot both pass it.
   if (!f.transactional && f.frequency_cap?.[f.channel] && !f.cap_reserved) {

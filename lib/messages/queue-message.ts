@@ -70,7 +70,13 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
       .onConflictDoNothing()
       .returning({ id: messages.id });
   } catch (err) {
-    if (errorCode(err) === FOREIGN_KEY_VIOLATION) throw new NotFound("No user with this id in this project.");
+    // The template can go between the read above and this insert, as the user can.
+    if (errorCode(err) === FOREIGN_KEY_VIOLATION)
+      throw new NotFound(
+        /message_templates/.test(JSON.stringify((err as { cause?: { detail?: string } }).cause?.detail ?? ""))
+          ? "No template with this id in this project."
+          : "No user with this id in this project.",
+      );
     throw err;
   }
   if (!inserted.length) {
