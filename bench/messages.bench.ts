@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { connect } from "node:net";
 import { loadavg } from "node:os";
 import nodemailer from "nodemailer";
 import { closeDatabase, getDb, getSql } from "../db/client";
@@ -7,6 +8,8 @@ import { createList } from "../lib/lists/create-list";
 import { listInput } from "../lib/lists/schemas";
 import { createBroadcast } from "../lib/broadcasts/create-broadcast";
 import { createProvider } from "../lib/providers/create-provider";
+import { newDkimPrivateKey } from "../lib/providers/dkim";
+import { updateProvider } from "../lib/providers/update-provider";
 import { createTemplate } from "../lib/templates/create-template";
 import { renderMessage } from "../lib/templates/render-message";
 import { createBroadcastBody } from "../lib/broadcasts/schemas";
@@ -14,35 +17,39 @@ import { createProviderBody } from "../lib/providers/schemas";
 import { createTemplateBody } from "../lib/templates/schemas";
 import { loadSendFacts } from "../lib/messages/send-facts";
 import { messageIdFor } from "../lib/messages/send-rendered";
-import { SMTP_CONNECTIONS } from "../lib/providers/transports";
+import { SMS_CONNECTIONS, SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { createGroup } from "../lib/subscriptions/create-group";
 import { groupInput } from "../lib/subscriptions/schemas";
 import { createTestDatabase } from "../scripts/test/database";
+import { startPostfix } from "../scripts/test/postfix";
+import { smsRates, TWILIO } from "./messages-sms";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 
 /*
- * A broadcast's e-mail, measured on a real worker process against a loopback SMTP sink (smtp-server in
- * its own process, counting what it accepts and keeping nothing):
+ * A broadcast's e-mail, measured on a real worker process against two real mail servers on loopback:
+ * smtp-server in its own process (counting what it accepts, keeping nothing) and a private Postfix
+ * (Debian's, scripts/test/postfix.ts: its own spool, a discard transport). Each round (BENCH_ROUNDS, 3):
  * 1. relay: a broadcast of a non-transactional template (subject, text and html with two tracked links,
- *    List-Unsubscribe) to a static list of BENCH_MESSAGE_USERS users (default 100,000, seeded in SQL),
- *    sent through the project's SMTP provider; messages/s from the broadcast's creation until none of its
- *    messages is queued (starting it, claiming, rendering, sending and recording all inside), and apart
- *    the seconds its start took (the list's members made into queued messages in one transaction).
- * 2. render: the same messages' facts read once, then lib/messages' renderMessage alone over them in this
- *    process (compiled templates cached): messages/s. Target ≥ 20,000.
- * 3. bare: those rendered messages, with the same headers, through a bare nodemailer pooled transport
- *    (MESSAGES_SMTP_CONNECTIONS connections, MESSAGES_MAX_IN_FLIGHT in flight, as the worker) to the
- *    same sink: the ceiling. Target: relay ≥ 0.5 × bare.
- * Each round (BENCH_ROUNDS, default 3) is a new broadcast to the same list; medians are reported with
- * the load average. BENCH_MESSAGES_PHASES=render measures rendering alone in minutes instead of the hour
- * the sends take at 100,000: the broadcast's messages are made as its start makes them (scheduled far
- * ahead, no worker), then rendered each round.
+ *    List-Unsubscribe) to a static list of BENCH_MESSAGE_USERS users (seeded in SQL), through the
+ *    project's SMTP provider pointed at the server; messages/s from the broadcast's creation until none of
+ *    its messages is queued (starting, claiming, rendering, sending and recording all inside).
+ * 2. bare: the same rendered messages, same headers and Message-IDs, through a bare nodemailer pool with
+ *    the same connections (MESSAGES_SMTP_CONNECTIONS), TCP_NODELAY on each socket and as many in flight
+ *    as the worker, to the same server: the ceiling. Target relay ≥ 0.8 × bare, per server.
+ * 3. dkim: the relay broadcast again through Postfix with the provider's DKIM key set; its rate over the
+ *    unsigned one (target: signing costs ≤ 15 %).
+ * 4. render: renderMessage alone over the round's messages in this process (target ≥ 20,000/s).
+ * Then SMS: BENCH_SMS (20,000) texts through Relay's Twilio transport (sendTwilio, its keep-alive undici
+ * Agent of MESSAGES_SMS_CONNECTIONS) to a loopback Twilio stand-in in its own process, beside a bare
+ * undici loop with an Agent of the same connections and as many in flight (target ≥ 0.8).
+ * Medians are reported with the load average. BENCH_MESSAGES_PHASES=render measures rendering alone.
  */
 const USERS = Number(process.env.BENCH_MESSAGE_USERS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RENDER_ONLY = process.env.BENCH_MESSAGES_PHASES === "render";
 const IN_FLIGHT = Number(process.env.MESSAGES_MAX_IN_FLIGHT ?? 400);
+const SMS_COUNT = Number(process.env.BENCH_SMS ?? 20_000);
 const ORIGIN = "https://relay.bench.test";
 process.env.AUTH_SECRET ??= "bench-secret-not-for-production";
 process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
@@ -77,20 +84,36 @@ async function sunk(): Promise<number> {
   return (await answer).n!;
 }
 let worker: TestWorker | undefined;
+let stopPostfix: () => Promise<void> | undefined = () => undefined;
+/** The arrivals counter once it reaches `want` or stops moving for 2 s (Postfix logs a moment after it accepts). */
+async function settled(arrivals: () => Promise<number>, want: number): Promise<number> {
+  let last = -1;
+  for (let i = 0; i < 200; i++) {
+    const n = await arrivals();
+    if (n >= want || (n === last && i >= 20)) return n;
+    last = n;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return arrivals();
+}
 try {
   const { port } = await sinkSays();
+  const postfix = RENDER_ONLY ? undefined : await startPostfix();
+  stopPostfix = () => postfix?.stop();
+  /** Messages the Postfix has taken and discarded so far (its log's discard lines). */
+  const discarded = async () => postfix!.log().match(/postfix\/discard\[\d+\]: \w+: to=.*status=sent/g)?.length ?? 0;
   const { project } = await createProjectWithOwner(
     { db: getDb() },
     { orgName: "bench", projectName: "messages", ownerEmail: "bench@example.com" },
   );
   const ctx = systemContext(getDb(), project.id);
-  await createProvider(
+  const provider = await createProvider(
     ctx,
     createProviderBody.parse({
       channel: "email",
       kind: "smtp",
       name: "sink",
-      url: `smtp://bench:secret@127.0.0.1:${port}`,
+      url: `smtp://127.0.0.1:${port}?tls=none`,
       from: "Acme <news@acme.example>",
     }),
   );
@@ -135,8 +158,8 @@ try {
     });
 
   /** Broadcasts to the list; seconds to start and messages/s from creation until none is queued. */
-  async function relay(round: number) {
-    const before = await sunk();
+  async function relay(round: number, arrivals: () => Promise<number>) {
+    const before = await arrivals();
     const t = performance.now();
     const b = await createBroadcast(
       ctx,
@@ -157,9 +180,9 @@ try {
     const seconds = (performance.now() - t) / 1000;
     const [{ sent }] = await sql`select count(*)::int as sent from messages
       where project_id = ${project.id} and broadcast_id = ${b.id} and state = 'sent'`;
-    const arrived = (await sunk()) - before;
-    if (sent !== USERS || arrived < USERS)
-      throw new Error(`round ${round}: ${sent} sent, ${arrived} arrived of ${USERS}`);
+    const arrived = await settled(arrivals, before + USERS);
+    if (sent !== USERS || arrived - before < USERS)
+      throw new Error(`round ${round}: ${sent} sent, ${arrived - before} arrived of ${USERS}`);
     return { id: b.id, rate: USERS / seconds, startSeconds: (started - t) / 1000 };
   }
 
@@ -196,8 +219,15 @@ try {
     };
   }
 
-  /** The same rendered messages through a bare pooled nodemailer transport, as many in flight as the worker. */
-  async function bare(rendered: Awaited<ReturnType<typeof render>>["rendered"]) {
+  /**
+   * The same rendered messages through a bare pooled nodemailer transport with TCP_NODELAY on each
+   * socket, the same connections and as many in flight as the worker.
+   */
+  async function bare(
+    rendered: Awaited<ReturnType<typeof render>>["rendered"],
+    port: number,
+    arrivals: () => Promise<number>,
+  ) {
     const transport = nodemailer.createTransport({
       pool: true,
       maxConnections: SMTP_CONNECTIONS,
@@ -206,9 +236,13 @@ try {
       port,
       secure: false,
       ignoreTLS: true,
-      auth: { user: "bench", pass: "secret" },
-    });
-    const before = await sunk();
+      getSocket: (_o: unknown, cb: (err: Error | null, s?: { connection: unknown }) => void) => {
+        const socket = connect({ host: "127.0.0.1", port, noDelay: true });
+        socket.once("connect", () => cb(null, { connection: socket }));
+        socket.once("error", (err) => cb(err));
+      },
+    } as Parameters<typeof nodemailer.createTransport>[0]);
+    const before = await arrivals();
     let next = 0;
     const t = performance.now();
     await Promise.all(
@@ -232,7 +266,7 @@ try {
     );
     const rate = rendered.length / ((performance.now() - t) / 1000);
     transport.close();
-    const arrived = (await sunk()) - before;
+    const arrived = (await settled(arrivals, before + rendered.length)) - before;
     if (arrived < rendered.length) throw new Error(`bare: ${arrived} arrived of ${rendered.length}`);
     return rate;
   }
@@ -266,41 +300,75 @@ try {
         `${fmt(median(cpu))} per CPU second`,
     );
   } else {
-    const results = {
-      relay: [] as number[],
-      start: [] as number[],
-      render: [] as number[],
-      renderCpu: [] as number[],
-      bare: [] as number[],
-    };
+    const targets = [
+      { name: "smtp-server", port: port!, arrivals: sunk, dkim: false },
+      { name: "postfix", port: postfix!.port, arrivals: discarded, dkim: false },
+      { name: "postfix, DKIM", port: postfix!.port, arrivals: discarded, dkim: true },
+    ];
+    const rates = new Map(targets.map((t) => [t.name, { relay: [] as number[], bare: [] as number[] }]));
+    const renders: number[] = [];
     const loads: number[] = [];
+    const dkim = { domain: "acme.example", selector: "bench", private_key: newDkimPrivateKey() };
     for (let round = 1; round <= ROUNDS; round++) {
-      const r = await relay(round);
-      const rendered = await render(r.id);
-      const b = await bare(rendered.rendered);
-      results.relay.push(r.rate);
-      results.start.push(r.startSeconds);
-      results.render.push(rendered.rate);
-      results.renderCpu.push(rendered.perCpuSecond);
-      results.bare.push(b);
+      for (const target of targets) {
+        await updateProvider(ctx, {
+          id: provider.id,
+          patch: { url: `smtp://127.0.0.1:${target.port}?tls=none`, dkim: target.dkim ? dkim : null },
+        });
+        // The worker reads providers through a 5-second cache: wait it out so the round uses this one.
+        await new Promise((r) => setTimeout(r, 5_500));
+        const r = await relay(round, target.arrivals);
+        const rendered = await render(r.id);
+        const b = target.dkim ? Number.NaN : await bare(rendered.rendered, target.port, target.arrivals);
+        rates.get(target.name)!.relay.push(r.rate);
+        rates.get(target.name)!.bare.push(b);
+        renders.push(rendered.rate);
+        console.log(
+          `round ${round} ${target.name}: relay ${fmt(r.rate)}/s (started in ${r.startSeconds.toFixed(1)} s)` +
+            (target.dkim ? "" : `, bare nodemailer ${fmt(b)}/s = ${(r.rate / b).toFixed(2)}`) +
+            `, render ${fmt(rendered.rate)}/s (load ${loadavg()[0]!.toFixed(2)})`,
+        );
+      }
       loads.push(loadavg()[0]!);
+    }
+    const twilio = spawn(process.execPath, ["-e", TWILIO], { stdio: ["ignore", "pipe", "inherit"] });
+    const twilioPort = await new Promise<number>((resolve) =>
+      twilio.stdout!.once("data", (d) => resolve(JSON.parse(String(d)).port)),
+    );
+    const smsMeasured = { relay: [] as number[], bare: [] as number[] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const r = await smsRates(twilioPort, SMS_COUNT);
+      smsMeasured.relay.push(r.relay);
+      smsMeasured.bare.push(r.bare);
       console.log(
-        `round ${round}: relay ${fmt(r.rate)}/s (started in ${r.startSeconds.toFixed(1)} s), render ${fmt(rendered.rate)}/s ` +
-          `(${fmt(rendered.perCpuSecond)} per CPU second), ` +
-          `bare nodemailer ${fmt(b)}/s (load ${loads.at(-1)!.toFixed(2)})`,
+        `round ${round} sms: relay ${fmt(r.relay)}/s, bare undici ${fmt(r.bare)}/s = ${(r.relay / r.bare).toFixed(2)}`,
       );
     }
-    const [r, s, rr, b] = [median(results.relay), median(results.start), median(results.render), median(results.bare)];
-    console.log(`\nmedian of ${ROUNDS}, a broadcast to ${fmt(USERS)} users, ${SMTP_CONNECTIONS} SMTP connections:`);
-    console.log(`  bare nodemailer pool  ${fmt(b)} messages/s`);
-    console.log(`  relay broadcast       ${fmt(r)} messages/s = ${(r / b).toFixed(2)} × bare (target ≥ 0.5)`);
-    console.log(`    of which starting   ${s.toFixed(1)} s`);
-    console.log(`  rendering alone       ${fmt(rr)} messages/s (target ≥ 20,000)`);
-    console.log(`    per CPU second      ${fmt(median(results.renderCpu))} messages`);
+    twilio.kill();
+    console.log(
+      `\nmedian of ${ROUNDS}, a broadcast to ${fmt(USERS)} users, ${SMTP_CONNECTIONS} SMTP connections, ${IN_FLIGHT} in flight:`,
+    );
+    for (const target of targets.filter((t) => !t.dkim)) {
+      const { relay: r, bare: b } = rates.get(target.name)!;
+      console.log(
+        `  ${target.name.padEnd(12)} relay ${fmt(median(r))}/s, bare ${fmt(median(b))}/s = ${(median(r) / median(b)).toFixed(2)} × bare (target ≥ 0.8)`,
+      );
+    }
+    const signed = median(rates.get("postfix, DKIM")!.relay);
+    const unsigned = median(rates.get("postfix")!.relay);
+    console.log(
+      `  DKIM         relay ${fmt(signed)}/s signed through Postfix = ${(signed / unsigned).toFixed(2)} × unsigned (cost ≤ 15 %: ≥ 0.85)`,
+    );
+    console.log(
+      `  SMS          relay ${fmt(median(smsMeasured.relay))}/s, bare undici ${fmt(median(smsMeasured.bare))}/s = ` +
+        `${(median(smsMeasured.relay) / median(smsMeasured.bare)).toFixed(2)} (target ≥ 0.8), ${SMS_CONNECTIONS} connections, ${fmt(SMS_COUNT)} texts`,
+    );
+    console.log(`  rendering alone ${fmt(median(renders))} messages/s (target ≥ 20,000)`);
     console.log(`  load average (1 min) after each round: ${loads.map((l) => l.toFixed(2)).join(", ")}`);
   }
 } finally {
   await worker?.stop("SIGKILL");
+  await stopPostfix();
   sink.kill();
   await closeDatabase();
   await db.drop();

@@ -64,10 +64,11 @@ export function oldVerbSignatures(tree: SourceTree): string[] {
 
 /**
  * The plumbing under the verbs, whose functions take a database handle by design: `lib/db/` (transactions,
- * retries, raw-row typing: `withTransaction(db, fn)`) and `lib/queue/` (`enqueue(tx, …)` joins the caller's
- * transaction, as pg-boss's own adapters do). Every other folder of `lib/` is a domain folder.
+ * retries, raw-row typing: `withTransaction(db, fn)`), `lib/queue/` (`enqueue(tx, …)` joins the caller's
+ * transaction, as pg-boss's own adapters do) and `lib/outbound/` (the leased claim-send-record runner and
+ * the due loops, which take a domain's callbacks). Every other folder of `lib/` is a domain folder.
  */
-export const PLUMBING_FOLDERS = ["lib/db/", "lib/queue/"];
+export const PLUMBING_FOLDERS = ["lib/db/", "lib/queue/", "lib/outbound/"];
 
 /** A non-test file of a domain folder of `lib/` (any folder but the plumbing): its exported verbs take `(ctx, input)`. */
 function inVerbFolder(file: string): boolean {

@@ -13,6 +13,7 @@ import { startSender } from "@/lib/destinations/sender";
 import { startMessageSender } from "@/lib/messages/sender";
 import { inboundSmtpOptions, startInboundSmtp } from "@/lib/feedback/inbound-smtp";
 import { startDrain } from "./drain";
+import { startBroadcastLoop } from "./broadcast-loop";
 import { startImportLoop } from "./import-loop";
 import { dispatch, HANDLERS, MERGED_QUEUES } from "./handlers";
 import { startOpsServer } from "./ops-server";
@@ -69,11 +70,13 @@ const journeyLoop = startJourneyLoop(getDb(), journeyLoopOptions());
 const importLoop = startImportLoop(getDb());
 // Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
 const sender = await startSender({ db: getDb() });
-// Messages: our own claim loop over `messages` (and the broadcasts' start and finish), like destinations.
+// Messages: the same leased runner over `messages` (lib/outbound/leased-sender.ts).
 const messageSender = await startMessageSender({ db: getDb() });
 // Bounces and complaints by mail, with INBOUND_SMTP_PORT and BOUNCE_DOMAIN set (lib/feedback/inbound-smtp.ts).
 const inboundOptions = inboundSmtpOptions();
 const inbound = inboundOptions ? await startInboundSmtp({ db: getDb() }, inboundOptions) : null;
+// Broadcasts: their start (in chunks) and finish, beside the sender rather than in its loop.
+const broadcastLoop = startBroadcastLoop(getDb());
 // Partitions of `events` ahead of time, and retention (lib/events/partitions.ts, lib/events/retention.ts).
 const retentionLoop = startRetentionLoop(getDb());
 const heartbeat = startHeartbeat({ db: getDb() });
@@ -81,7 +84,7 @@ await heartbeat.ready;
 const opsServer = startOpsServer(boss);
 log.info(
   { queues: Object.keys(HANDLERS), heartbeat: heartbeat.id },
-  "[worker] ready: intake drain, schedule loop, journey loop, import loop, destination sender, message sender, job queues",
+  "[worker] ready: intake drain, schedule loop, journey loop, import loop, destination sender, message sender, broadcast loop, job queues",
 );
 if (!mailConfigured()) log.warn(`[worker] ${MAIL_NOT_CONFIGURED}`);
 
@@ -98,6 +101,7 @@ async function shutdown(signal: string) {
   await retentionLoop.stop();
   await drain.stop();
   await sender.stop();
+  await broadcastLoop.stop();
   await messageSender.stop();
   await stopBoss();
   await heartbeat.stop();

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { ensureEventPartitions } from "@/lib/events/partitions";
 import { purgeExpiredEvents } from "@/lib/events/retention";
+import { purgeIdempotencyKeys } from "@/lib/messages/purge-idempotency-keys";
 import { log } from "@/lib/observability/logger";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -19,7 +20,7 @@ export function retentionIntervalMs(): number {
 /**
  * The events table's upkeep: at start and then every RETENTION_INTERVAL (default 1h), create the
  * partitions ahead (and on demand for rows that reached the default partition), then purge expired
- * events. Its own timer rather than a pg-boss cron job: the interval is an operator's setting, down to
+ * events, then the send API's idempotency keys past their 24 hours. Its own timer rather than a pg-boss cron job: the interval is an operator's setting, down to
  * seconds, and a run that takes long simply delays the next one.
  */
 export function startRetentionLoop(db: Db, intervalMs = retentionIntervalMs()) {
@@ -31,6 +32,7 @@ export function startRetentionLoop(db: Db, intervalMs = retentionIntervalMs()) {
       try {
         await ensureEventPartitions({ db });
         if (!stopping) await purgeExpiredEvents({ db }, { stopping: () => stopping });
+        if (!stopping) await purgeIdempotencyKeys({ db }, { stopping: () => stopping });
       } catch (err) {
         log.error({ err }, "events upkeep failed; retrying next interval");
       }

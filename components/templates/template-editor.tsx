@@ -189,21 +189,33 @@ export function TemplateEditor({ template }: { template?: Template }) {
               <label htmlFor="tpl-group" className="block text-sm font-medium text-zinc-700">
                 Subscription group
               </label>
-              <select
-                id="tpl-group"
-                disabled={transactional || !canEdit}
-                className={`${inputClass} mt-1 disabled:bg-zinc-50 disabled:text-zinc-400`}
-                {...form.register("group")}
-              >
-                <option value="">{transactional ? "None (transactional)" : "Choose a group…"}</option>
-                {groups.data?.data
-                  .filter((g) => g.channel === channel)
-                  .map((g) => (
-                    <option key={g.id} value={g.id}>
-                      {g.name}
-                    </option>
-                  ))}
-              </select>
+              {/* Registered only once its options are there: a select registered earlier shows (and would
+                  save) "Choose a group…", since the browser cannot select an option it does not have yet. */}
+              {groups.data ? (
+                <select
+                  id="tpl-group"
+                  disabled={transactional || !canEdit}
+                  className={`${inputClass} mt-1 disabled:bg-zinc-50 disabled:text-zinc-400`}
+                  {...form.register("group")}
+                >
+                  <option value="">{transactional ? "None (transactional)" : "Choose a group…"}</option>
+                  {groups.data.data
+                    .filter((g) => g.channel === channel)
+                    .map((g) => (
+                      <option key={g.id} value={g.id}>
+                        {g.name}
+                      </option>
+                    ))}
+                </select>
+              ) : (
+                <select
+                  id="tpl-group"
+                  disabled
+                  className={`${inputClass} mt-1 disabled:bg-zinc-50 disabled:text-zinc-400`}
+                >
+                  <option>{groups.isError ? "Groups could not be loaded" : "Loading groups…"}</option>
+                </select>
+              )}
               {errors.subscription_group && <p className="mt-1 text-xs text-red-700">{errors.subscription_group}</p>}
             </div>
             <label className="flex items-start gap-2 self-end pb-2 text-sm text-zinc-700">

@@ -17,3 +17,4 @@ export * from "./explain";
 export * from "./messages";
 export * from "./feedback";
 export * from "./reports";
+export * from "./idempotency";

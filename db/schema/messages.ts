@@ -97,6 +97,11 @@ export const broadcasts = pgTable(
     state: text().$type<BroadcastState>().notNull().default("scheduled"),
     recipients: integer(),
     startedAt: timestamptz(),
+    /**
+     * While it starts (in chunks, lib/broadcasts/tick-broadcasts.ts): the last list member, by user id,
+     * given a message. A start cut off resumes after it.
+     */
+    startedThrough: uuid(),
     finishedAt: timestamptz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -110,7 +115,8 @@ export const broadcasts = pgTable(
 );
 
 /**
- * One message to one user, keyed by its cause: a journey entry's step or a broadcast's recipient. The row
+ * One message to one user, keyed by its cause: a journey entry's step, a broadcast's recipient, or a
+ * request to the transactional send API (`api_request_id`: fresh per request, or per idempotency key). The row
  * is written before any provider is called and its final state after, so a retried cause finds it and
  * sends nothing again. `next_attempt_at` is when it is due (later in quiet hours or on retry);
  * `lease_until` is set while a sender holds it, so a killed sender's message comes due again.
@@ -136,6 +142,12 @@ export const messages = pgTable(
     broadcastId: uuid(),
     /** The entry's context, `journey.<key>` in templates; empty for broadcasts. */
     journeyData: jsonb().$type<Record<string, unknown>>(),
+    /** The send API's cause: one message per request (lib/messages/send-message.ts). */
+    apiRequestId: uuid(),
+    /** The send API's `data`, `data.<key>` in templates. */
+    data: jsonb().$type<Record<string, unknown>>(),
+    /** The send API's `to`: an address used instead of the user's (transactional templates only). */
+    toAddress: text(),
     nextAttemptAt: timestamptz().notNull().defaultNow(),
     leaseUntil: timestamptz(),
     /**
@@ -156,7 +168,10 @@ export const messages = pgTable(
     primaryKey({ columns: [t.projectId, t.id] }),
     uniqueIndex("messages_journey_cause_uq").on(t.projectId, t.journeyEntryId, t.journeyStepKey),
     uniqueIndex("messages_broadcast_cause_uq").on(t.projectId, t.broadcastId, t.userId),
-    index("messages_due_idx").on(t.nextAttemptAt).where(sql`${t.state} = 'queued'`),
+    uniqueIndex("messages_api_cause_uq").on(t.projectId, t.apiRequestId),
+    // Due messages per project: the claim takes each project's fair share (lib/outbound/fair-share.ts), so it
+    // asks per project, oldest due first.
+    index("messages_project_due_idx").on(t.projectId, t.nextAttemptAt).where(sql`${t.state} = 'queued'`),
     // A broadcast is done when none of its messages is queued: found without reading its final ones.
     index("messages_broadcast_queued_idx").on(t.projectId, t.broadcastId).where(sql`${t.state} = 'queued'`),
     index("messages_user_idx").on(t.projectId, t.userId, t.createdAt),

@@ -13,6 +13,8 @@ export const PERMISSIONS = {
   "schedules.assign": "client",
   "subscriptions.write": "client",
   "imports.write": "client",
+  // the transactional send API: one message of a template to one user
+  "messages.send": "client",
   // reads across the project (admin API)
   "project.read": "support",
   "users.read": "support",

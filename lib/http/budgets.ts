@@ -31,6 +31,11 @@ export const BUDGETS = {
   /** A template's test send (real mail or SMS to any address) per project, and per recipient address. */
   testSendsPerProject: () => fromEnv("RATE_LIMIT_TEST_SENDS", perWindow(60, 3600)),
   testSendsPerRecipient: () => fromEnv("RATE_LIMIT_TEST_SENDS_TO", perWindow(10, 3600)),
+  /**
+   * Renders in the web process (a template's preview, a message's view) per project: each may take the
+   * whole render limit (200 ms) of a core, so one key cannot keep the web busy rendering.
+   */
+  rendersPerProject: () => fromEnv("RATE_LIMIT_RENDERS", perSecond(2, 20)),
 };
 
 /** One request from the caller's address on an unauthenticated door; returns the headers to send. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AppError, Invalid, Unavailable } from "./errors";
+import { AppError, Conflict, Invalid, Unavailable } from "./errors";
 import { errorCode, isDatabaseUnavailable } from "@/lib/db/errors";
 import { logContext } from "@/lib/observability/log-context";
 import { log } from "@/lib/observability/logger";
@@ -21,6 +21,17 @@ export function problemResponse(err: AppError, headers: Record<string, string> =
   });
 }
 
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/** What a foreign-key error's referenced table holds, in words ("message_templates" -> "message template"). */
+function referencedThing(err: unknown): string {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const table = /is not present in table "([a-z_]+)"/.exec(String((e as { detail?: unknown }).detail ?? ""))?.[1];
+    if (table) return table.replace(/_/g, " ").replace(/ies$/, "y").replace(/s$/, "");
+  }
+  return "record";
+}
+
 /** The one place an unknown error becomes a response: typed errors keep their status; the rest is 503 or an opaque 500. */
 export function errorToResponse(err: unknown, headers: Record<string, string> = {}): Response {
   if (err instanceof AppError) return problemResponse(err, headers);
@@ -30,6 +41,15 @@ export function errorToResponse(err: unknown, headers: Record<string, string> = 
       headers,
     );
   }
+  // A row this request refers to was deleted between its checks and its insert (a template, list or
+  // provider deleted while a broadcast or message is created): the caller's conflict, not our fault.
+  if (errorCode(err) === FOREIGN_KEY_VIOLATION)
+    return problemResponse(
+      new Conflict(
+        `A ${referencedThing(err)} this request names was deleted while it was being written: nothing was saved.`,
+      ),
+      headers,
+    );
   // Class 22 is "data exception": a value PostgreSQL refused. Validation should have caught it; answering
   // 400 keeps a gap in validation from becoming a 500, and the log line shows what to tighten.
   if (errorCode(err)?.startsWith("22")) {

@@ -12,11 +12,19 @@ import { isTimeZone } from "./time-zone";
 type FieldError = { path: string; message: string };
 
 /**
+ * The shortest delay or wait timeout that counts as a cycle's pause (JOURNEY_MIN_CYCLE_PAUSE, default one
+ * minute): a cycle through shorter ones only would spin, writing a path row and its effects each pass.
+ */
+export function minCyclePause(): string {
+  return process.env.JOURNEY_MIN_CYCLE_PAUSE?.trim() || "1 minute";
+}
+
+/**
  * Everything the schema alone cannot say about a journey's steps, each error naming its step by path
- * (`steps[3].next`): a delay or wait with both or neither of its forms, the graph's faults (step-graph.ts),
- * durations PostgreSQL would not take, a zone that is none, a list of another project, a `send` to a
- * template of another project or of a channel the project cannot send on. Runs before
- * anything is written.
+ * (`steps[3].next`): a delay or wait with both or neither of its forms, durations PostgreSQL would not
+ * take, the graph's faults (step-graph.ts; a cycle's pause is measured against minCyclePause()), a zone
+ * that is none, a list of another project, a `send` to a template of another project or of a channel the
+ * project cannot send on. Runs before anything is written.
  */
 export async function checkSteps(ctx: ProjectContext, steps: Step[]): Promise<void> {
   const errors: FieldError[] = [];
@@ -30,12 +38,18 @@ export async function checkSteps(ctx: ProjectContext, steps: Step[]): Promise<vo
     if (s.kind === "wait" && s.timeout_next && !s.timeout)
       errors.push({ path: `steps[${i}].timeout_next`, message: "only with a `timeout`" });
   });
-  errors.push(...graphErrors(steps));
   if (errors.length) throw invalid(errors);
+  // Delays and timeouts shorter than the minimum are allowed, but do not count as a cycle's pause.
+  const shortPauses = new Set<string>();
+  const floor = minCyclePause();
   for (const [i, s] of steps.entries()) {
-    if (s.kind === "delay" && s.duration) await checkInterval(ctx, { value: s.duration, path: `steps[${i}].duration` });
-    if (s.kind === "wait" && s.timeout) await checkInterval(ctx, { value: s.timeout, path: `steps[${i}].timeout` });
+    const value = s.kind === "delay" ? s.duration : s.kind === "wait" ? s.timeout : undefined;
+    if (!value) continue;
+    const path = `steps[${i}].${s.kind === "delay" ? "duration" : "timeout"}`;
+    if ((await checkInterval(ctx, { value, path, floor })).belowFloor) shortPauses.add(s.key);
   }
+  errors.push(...graphErrors(steps, { shortPauses }));
+  if (errors.length) throw invalid(errors);
   const lists = steps.flatMap((s, i) => (s.kind === "wait" && s.list ? [{ i, id: s.list.list_id }] : []));
   if (lists.length) {
     const found = await queryRows<{ id: string }>(

@@ -1,15 +1,25 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { journeyEntries, journeyEntrySteps } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { NotFound } from "@/lib/http/errors";
 import { toEntryView } from "./entry-view";
 import { findJourney } from "./get-journey";
+import { decodeCursor, page } from "@/lib/http/pagination";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 import type { JourneyEntryPathView } from "./schemas";
+import { z } from "zod";
 
-/** One entry with its path: each step it passed, when, and the outcome. */
+type PathRows = JourneyEntryPathView["path"];
+
+const seqCursor = z.tuple([z.number().int()]);
+
+/**
+ * One entry with a page of its path (each step it passed, when, and the outcome), oldest first: a path
+ * is as long as the entry's history, so it is read `limit` rows at a time after `cursor`.
+ */
 export async function getJourneyEntry(
   ctx: ProjectContext,
-  { journeyId, entryId }: { journeyId: string; entryId: string },
+  { journeyId, entryId, limit = 100, cursor }: { journeyId: string; entryId: string; limit?: number; cursor?: string },
 ): Promise<JourneyEntryPathView> {
   await findJourney(ctx, journeyId);
   const [entry] = await ctx.db
@@ -23,26 +33,61 @@ export async function getJourneyEntry(
       ),
     );
   if (!entry) throw new NotFound("No entry with this id in this journey.");
-  const path = await entryPaths(ctx, [entryId]);
-  return { ...toEntryView(entry), path: path.get(entryId) ?? [] };
-}
-
-/** The paths of some entries, each in order (the explain and the timeline read them too). */
-export async function entryPaths(ctx: ProjectContext, entryIds: string[]) {
-  const out = new Map<string, JourneyEntryPathView["path"]>(entryIds.map((id) => [id, []]));
-  if (!entryIds.length) return out;
+  const after = decodeCursor(cursor, seqCursor)?.[0] ?? 0;
   const rows = await ctx.db
     .select()
     .from(journeyEntrySteps)
-    .where(and(eq(journeyEntrySteps.projectId, ctx.projectId), inArray(journeyEntrySteps.entryId, entryIds)))
-    .orderBy(asc(journeyEntrySteps.entryId), asc(journeyEntrySteps.seq));
+    .where(
+      and(
+        eq(journeyEntrySteps.projectId, ctx.projectId),
+        eq(journeyEntrySteps.entryId, entryId),
+        gt(journeyEntrySteps.seq, after),
+      ),
+    )
+    .orderBy(asc(journeyEntrySteps.seq))
+    .limit(limit + 1);
+  const { data, next_cursor } = page(rows, limit, (r) => [r.seq]);
+  return { ...toEntryView(entry), path: data.map(pathRow), path_next_cursor: next_cursor };
+}
+
+/** Path rows an explanation shows per entry: its latest. */
+const EXPLAINED_STEPS = 100;
+
+/** The last EXPLAINED_STEPS rows of some entries' paths, each in order (the explain and the timeline read them). */
+export async function entryPaths(ctx: ProjectContext, entryIds: string[]) {
+  const out = new Map<string, PathRows>(entryIds.map((id) => [id, []]));
+  if (!entryIds.length) return out;
+  const rows = await queryRows<{
+    entry_id: string;
+    step_key: string;
+    kind: string;
+    entered_at: Date;
+    left_at: Date;
+    outcome: string;
+  }>(
+    ctx.db,
+    sql`select s.* from unnest(${uuidArray(entryIds)}) as x(id)
+      cross join lateral (
+        select entry_id, seq, step_key, kind, entered_at, left_at, outcome from journey_entry_steps
+        where project_id = ${ctx.projectId}::uuid and entry_id = x.id order by seq desc limit ${EXPLAINED_STEPS}
+      ) s
+      order by s.entry_id, s.seq`,
+  );
   for (const r of rows)
-    out.get(r.entryId)?.push({
-      step_key: r.stepKey,
-      kind: r.kind,
-      entered_at: r.enteredAt.toISOString(),
-      left_at: r.leftAt.toISOString(),
-      outcome: r.outcome,
-    });
+    out
+      .get(r.entry_id)
+      ?.push(
+        pathRow({ stepKey: r.step_key, kind: r.kind, enteredAt: r.entered_at, leftAt: r.left_at, outcome: r.outcome }),
+      );
   return out;
+}
+
+function pathRow(r: { stepKey: string; kind: string; enteredAt: Date; leftAt: Date; outcome: string }) {
+  return {
+    step_key: r.stepKey,
+    kind: r.kind,
+    entered_at: new Date(r.enteredAt).toISOString(),
+    left_at: new Date(r.leftAt).toISOString(),
+    outcome: r.outcome,
+  };
 }

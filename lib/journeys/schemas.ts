@@ -1,3 +1,4 @@
+import { MAX_LIMIT, paginationQuery } from "@/lib/http/pagination";
 import { z } from "zod";
 import { text } from "@/lib/http/json-value";
 import { condition, rule } from "@/lib/lists/rule-schema";
@@ -161,6 +162,14 @@ export const journeyEntryPathOutput = journeyEntryOutput
         }),
       }),
     ),
+    path_next_cursor: z.string().nullable().meta({
+      description: "More of the path after these rows: pass it as `cursor` (null at its end).",
+    }),
   })
   .meta({ id: "JourneyEntryWithPath" });
+
+/** A page of an entry's path: `limit` rows (at most 500) after `cursor`, oldest first. */
+export const entryPathQuery = paginationQuery.extend({
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(100),
+});
 export type JourneyEntryPathView = z.infer<typeof journeyEntryPathOutput>;

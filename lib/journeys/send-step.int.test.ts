@@ -146,6 +146,81 @@ describe("a journey's send step", () => {
     expect(sink.to("gone@example.com")).toHaveLength(0);
   }, 120_000);
 
+  it("a template a journey sends is not deleted: 409 naming the journey", async () => {
+    const used = await sendJourney();
+    const name = (await sql`select name from journeys where id = ${used.id}`)[0]!.name as string;
+    const refused = await api("DELETE", p.admin(`/templates/${templateId}`), { key: p.keys.editor });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toContain("application/problem+json");
+    expect(refused.body.detail).toContain(name);
+    // The earlier tests' journeys send it too: each is named.
+    expect(refused.body.journeys).toContainEqual({ id: used.id, name });
+    expect((await sql`select count(*)::int as n from message_templates where id = ${templateId}`)[0]!.n).toBe(1);
+  });
+
+  it("a send whose template vanished records why and moves on; the batch, with another journey's entry, goes on", async () => {
+    const used = await sendJourney();
+    // A journey whose template went away under it (a delete racing an edit, or rows from before this
+    // check): its entry's step records why and the entry moves on; the other journey's entry, claimed in
+    // the same batch, is mailed as usual.
+    const doomed = await api("POST", p.admin("/templates"), {
+      key: p.keys.editor,
+      body: { name: "doomed", channel: "email", transactional: true, subject: "Doomed", text: "x" },
+    });
+    expect(doomed.status).toBe(201);
+    const orphan = await sendJourney();
+    await sql`update journeys set steps = jsonb_set(steps, '{0,template_id}', to_jsonb(${doomed.body.id}::text))
+      where id = ${orphan.id}`;
+    await sql`delete from message_templates where id = ${doomed.body.id}`;
+    const a = await user("orphaned", "orphaned@example.com");
+    const b = await user("unharmed", "unharmed@example.com");
+    const tracked = await api("POST", p.client("/users/events"), {
+      key: p.keys.client,
+      body: [
+        { name: orphan.event, identifier: [{ external_id: "orphaned" }], data: { plan: "x" } },
+        { name: used.event, identifier: [{ external_id: "unharmed" }], data: { plan: "y" } },
+      ],
+    });
+    expect(tracked.status).toBeLessThan(300);
+    const lost = await pathOf(orphan.id, await exitedEntry(orphan.id, a));
+    expect(lost.path.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["welcome", "failed: the template no longer exists"],
+      ["bye", "exit"],
+    ]);
+    await exitedEntry(used.id, b);
+    expect(sink.to("unharmed@example.com")).toHaveLength(1);
+  }, 120_000);
+
+  it("wakes the entries that wait for a message when deleting its template takes the message", async () => {
+    const t = await api("POST", p.admin("/templates"), {
+      key: p.keys.editor,
+      body: { name: "old", channel: "email", transactional: true, subject: "Old", text: "x" },
+    });
+    expect(t.status).toBe(201);
+    const j = await sendJourney();
+    const [entrance] = await sql`select id from journey_entrances where journey_id = ${j.id}`;
+    const u = await user("waiting-on-old", "waiting-on-old@example.com");
+    // An entry waiting at the send step for a message of the old template that is not sent yet (due in a
+    // day): the journey sends another template now, so the old one may be deleted, taking the message.
+    const [entry] = await sql`insert into journey_entries (project_id, journey_id, entrance_id, user_id, event_id,
+        context, step_key, state, step_since)
+      values (${p.projectId}, ${j.id}, ${entrance!.id}, ${u}, gen_random_uuid(), '{}', 'welcome', 'waiting', now())
+      returning id`;
+    const [m] = await sql`insert into messages (project_id, template_id, user_id, channel, journey_entry_id,
+        journey_step_key, next_attempt_at)
+      values (${p.projectId}, ${t.body.id}, ${u}, 'email', ${entry!.id}, 'welcome', now() + interval '1 day')
+      returning id`;
+    await sql`update journey_entries set waiting_for = ${sql.json({ kind: "message", message_id: m!.id })}
+      where id = ${entry!.id}`;
+    const gone = await api("DELETE", p.admin(`/templates/${t.body.id}`), { key: p.keys.editor });
+    expect(gone.status).toBe(204);
+    const view = await pathOf(j.id, await exitedEntry(j.id, u));
+    expect(view.path.map((s: any) => [s.step_key, s.outcome])).toEqual([
+      ["welcome", "failed: the message is gone"],
+      ["bye", "exit"],
+    ]);
+  }, 120_000);
+
   it("two workers, one SIGKILLed while 200 entries pass the send step: each message mailed once, none missing", async () => {
     const N = 200;
     const j = await sendJourney([{ key: "d", kind: "delay", duration: "1 day" }]);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
+import { NotFound } from "@/lib/http/errors";
 import { queueMessage } from "@/lib/messages/queue-message";
 import type { Step } from "./step-schema";
 import type { EntryInHand } from "./walk";
@@ -23,12 +24,23 @@ export async function sendStep(
   ctx: ProjectContext,
   { entry, step }: { entry: EntryInHand; step: Step & { kind: "send" } },
 ): Promise<{ outcome: string } | { waitFor: string }> {
-  const m = await queueMessage(ctx, {
+  const input = {
     templateId: step.template_id,
     userId: entry.userId,
     cause: { entryId: entry.id, stepKey: step.key },
     journeyData: entry.context,
-  });
+  };
+  let m: Awaited<ReturnType<typeof queueMessage>>;
+  try {
+    // In a savepoint: a statement that fails (a row deleted under the insert) undoes only this send, never
+    // the due batch, which holds every project's entries.
+    m = await ctx.db.transaction((tx) => queueMessage({ ...ctx, db: tx }, input));
+  } catch (err) {
+    // The template (or the user) is gone: a delete raced the journey, or came before deletes were checked.
+    // The step records why and the entry moves on; throwing would roll back and retry the batch forever.
+    if (!(err instanceof NotFound)) throw err;
+    return { outcome: `failed: ${/template/i.test(err.message) ? "the template" : "the user"} no longer exists` };
+  }
   const outcome = outcomeOf(m);
   return outcome ? { outcome } : { waitFor: m.id };
 }

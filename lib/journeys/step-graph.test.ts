@@ -48,6 +48,35 @@ describe("graphErrors", () => {
   });
 });
 
+describe("graphErrors with short pauses", () => {
+  const loop = s([
+    { key: "d", kind: "delay", duration: "1 microsecond" },
+    { key: "u", kind: "update", data: { n: 1 }, next: "d" },
+  ]);
+  it("refuses a cycle whose only pause is shorter than the minimum", () => {
+    expect(graphErrors(loop, { shortPauses: new Set(["d"]) })).toEqual([
+      {
+        path: "steps[1].next",
+        message: 'leads back to "d" with no delay or wait of at least the minimum on the way: an entry would loop',
+      },
+    ]);
+    expect(graphErrors(loop, { shortPauses: new Set() })).toEqual([]);
+  });
+  it("lets a wait's release pause but not its short timeout", () => {
+    const waits = s([
+      { key: "w", kind: "wait", event: { name: "E" }, timeout: "1 second", timeout_next: "u" },
+      { key: "u", kind: "update", data: { n: 1 }, next: "w" },
+    ]);
+    expect(graphErrors(waits, { shortPauses: new Set(["w"]) }).map((e) => e.path)).toEqual(["steps[1].next"]);
+    const released = s([
+      { key: "w", kind: "wait", event: { name: "E" }, timeout: "1 second", timeout_next: "x" },
+      { key: "u", kind: "update", data: { n: 1 }, next: "w" },
+      { key: "x", kind: "exit" },
+    ]);
+    expect(graphErrors(released, { shortPauses: new Set(["w"]) })).toEqual([]);
+  });
+});
+
 describe("splitPath", () => {
   it("is a function of the entry id, spread by weight", () => {
     const ids = Array.from({ length: 4000 }, () => crypto.randomUUID());

@@ -48,14 +48,28 @@ export function nextOf(steps: Step[], key: string): string | null {
   return exitsOf(steps, i)[0]?.to ?? null;
 }
 
-/** Steps at which an entry stops for a while, so a cycle through one cannot spin. */
-const PAUSING = new Set(["delay", "wait"]);
+/**
+ * Whether leaving `steps[i]` by `exit` means the entry stopped there for a while first, so a cycle through
+ * it cannot spin. A delay pauses unless it is short (`shortPauses`, decided by check-steps.ts against the
+ * minimum: `1 microsecond` is a delay in name only); a wait's release needs a new event or membership
+ * change, but its timeout leg pauses only when the timeout is not short.
+ */
+function pauses(steps: Step[], i: number, exit: Exit, shortPauses: ReadonlySet<string>): boolean {
+  const s = steps[i]!;
+  if (s.kind === "delay") return !shortPauses.has(s.key);
+  if (s.kind === "wait") return exit.field !== "timeout_next" || !shortPauses.has(s.key);
+  return false;
+}
 
 /**
  * What is wrong with the list's shape, each by path: duplicate keys, a next naming no step, a cycle
- * with no delay or wait in it, a step no entry can reach from the first.
+ * with no delay or wait of at least the minimum in it (`shortPauses`: the keys of delays and waits whose
+ * duration or timeout is shorter), a step no entry can reach from the first.
  */
-export function graphErrors(steps: Step[]): { path: string; message: string }[] {
+export function graphErrors(
+  steps: Step[],
+  { shortPauses = new Set<string>() }: { shortPauses?: ReadonlySet<string> } = {},
+): { path: string; message: string }[] {
   const errors: { path: string; message: string }[] = [];
   const index = new Map<string, number>();
   steps.forEach((s, i) => {
@@ -68,18 +82,17 @@ export function graphErrors(steps: Step[]): { path: string; message: string }[] 
         errors.push({ path: `steps[${i}].${e.field}`, message: `no step with key "${e.to}"` });
   });
   if (errors.length) return errors;
-  // A cycle among steps that never pause: depth-first search over the non-pausing steps only.
+  // A cycle of ways out that never pause: depth-first search over those edges only.
   const color = new Map<number, "grey" | "black">();
   const visit = (i: number): { path: string; message: string } | null => {
     color.set(i, "grey");
     for (const e of exitsOf(steps, i)) {
-      if (e.to === null) continue;
+      if (e.to === null || pauses(steps, i, e, shortPauses)) continue;
       const j = index.get(e.to)!;
-      if (PAUSING.has(steps[j]!.kind)) continue;
       if (color.get(j) === "grey")
         return {
           path: `steps[${i}].${e.field}`,
-          message: `leads back to "${e.to}" with no delay or wait on the way: an entry would loop forever`,
+          message: `leads back to "${e.to}" with no delay or wait of at least the minimum on the way: an entry would loop`,
         };
       if (!color.has(j)) {
         const found = visit(j);
@@ -90,7 +103,7 @@ export function graphErrors(steps: Step[]): { path: string; message: string }[] 
     return null;
   };
   for (let i = 0; i < steps.length; i++) {
-    if (PAUSING.has(steps[i]!.kind) || color.has(i)) continue;
+    if (color.has(i)) continue;
     const found = visit(i);
     if (found) {
       errors.push(found);

@@ -3,15 +3,9 @@
  * recorded). Intl carries the zone database, so nothing here is hand-kept tables.
  */
 
-export function isTimeZone(tz: string): boolean {
-  if (!tz) return false;
-  try {
-    formatterOf(tz);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { canonicalZone } from "@/lib/time-zones/canonical-zone";
+
+export { isTimeZone } from "@/lib/time-zones/canonical-zone";
 
 /**
  * The zone a `until` uses, and why: the step's own, else the user's, else the project's, else UTC. The
@@ -23,12 +17,13 @@ export function pickZone(
   userZone: () => string | null,
   project: string | null,
 ): { zone: string; note: string | null } {
-  if (step !== "user") return { zone: step, note: null };
+  if (step !== "user") return { zone: canonicalZone(step) ?? step, note: null };
   const user = userZone();
-  if (user && isTimeZone(user)) return { zone: user, note: null };
-  const fallback = project && isTimeZone(project) ? project : "UTC";
+  const zone = canonicalZone(user);
+  if (zone) return { zone, note: null };
+  const fallback = canonicalZone(project) ?? "UTC";
   const why = user ? `user's zone "${user}" is invalid` : "user has no zone";
-  return { zone: fallback, note: `${why}; ${fallback === project ? "project's zone" : "UTC"} used` };
+  return { zone: fallback, note: `${why}; ${canonicalZone(project) ? "project's zone" : "UTC"} used` };
 }
 
 const WEEKDAY_INDEX: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };

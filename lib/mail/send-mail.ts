@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { metrics } from "@/lib/observability/metrics";
+import { deploymentDkim } from "@/lib/providers/dkim";
 import { appendToOutbox, outboxEnabled } from "./outbox";
 
 export interface Mail {
@@ -31,7 +32,21 @@ async function sendMailNow(mail: Mail): Promise<void> {
   const url = process.env.SMTP_URL;
   if (url) {
     transport ??= nodemailer.createTransport(url);
-    await transport.sendMail({ from: mailFrom(), ...mail });
+    const key = deploymentDkim();
+    await transport.sendMail({
+      from: mailFrom(),
+      ...mail,
+      ...(key
+        ? {
+            dkim: {
+              domainName: key.domain,
+              keySelector: key.selector,
+              privateKey: key.privateKey as unknown as string,
+              headerFieldNames: key.headerFieldNames,
+            },
+          }
+        : {}),
+    });
     return;
   }
   if (outboxEnabled()) {

@@ -1,10 +1,10 @@
 import type { AppContext } from "@/lib/access/context";
 import { log } from "@/lib/observability/logger";
-import { TemplateError } from "@/lib/templates/liquid";
+import { MAX_SMS_CHARS, TemplateError } from "@/lib/templates/liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "@/lib/templates/render-message";
 import { reserveCapSlot } from "./reserve-cap-slot";
-import { contactOf, decideSkip, type SendFacts } from "./send-facts";
+import { contactOf, decideSkip, loadSendFacts, type SendFacts, type SkipReason } from "./send-facts";
 import { sendRendered } from "./send-rendered";
 
 /** What became of one claimed message: final, due again later (quiet hours, a retry), or retried for good. */
@@ -39,6 +39,16 @@ export function retryDelayMs(n: number): number {
 }
 
 /**
+ * The sending rules on facts read now, for a message that waited in a throttle: its cap slot is already
+ * taken (so the cap is not counted again); a message whose user or template is gone is not sent.
+ */
+async function recheckSkip(ctx: AppContext, f: SendFacts): Promise<SkipReason | null> {
+  const [now] = await loadSendFacts(ctx, { keys: [{ projectId: f.project_id, id: f.id }] });
+  if (!now) return "cancelled";
+  return decideSkip({ ...now, frequency_cap: null });
+}
+
+/**
  * Decides and sends one claimed message: the rules again at send time (a user may have unsubscribed since
  * it was queued), quiet hours, rendering, the throttles, then the provider. Never throws.
  */
@@ -55,7 +65,7 @@ export async function deliver(
   const to = contactOf(f)!;
   let rendered: ReturnType<typeof renderMessage>;
   try {
-    rendered = renderMessage(f, origin);
+    rendered = renderMessage(f, origin, { send: true });
   } catch (err) {
     const where = err instanceof TemplateError && err.line !== null ? ` (line ${err.line}, column ${err.column})` : "";
     const reason = `template: ${(err as Error).message}${where}`;
@@ -79,6 +89,13 @@ export async function deliver(
     }
     return { kind: "final", state: "failed", reason, recipient: to };
   }
+  if (f.channel === "sms" && rendered.text.length > MAX_SMS_CHARS)
+    return {
+      kind: "final",
+      state: "failed",
+      reason: `sms body of ${rendered.text.length} characters is longer than ${MAX_SMS_CHARS}`,
+      recipient: to,
+    };
   // The cap was read when the message was claimed; the slot is taken now, under a lock, so two sends to
   // one user at once cannot both pass it.
   if (!f.transactional && f.frequency_cap?.[f.channel] && !f.cap_reserved) {
@@ -103,12 +120,12 @@ export async function deliver(
   const shown = { recipient: to, subject: f.channel === "email" ? rendered.subject : null, locale: rendered.locale };
   let sent: Awaited<ReturnType<typeof sendRendered>>;
   try {
-    sent = await sendRendered(ctx, { ...f, to, origin, rendered });
+    sent = await sendRendered(ctx, { ...f, to, origin, rendered, recheck: () => recheckSkip(ctx, f) });
   } catch (err) {
     return { kind: "later", at: new Date(Date.now() + retryDelayMs(1)), reason: String(err), attempted: false };
   }
   const { provider, result } = sent;
-  if ("cancelled" in result) return { kind: "final", state: "skipped", reason: "cancelled" };
+  if ("cancelled" in result) return { kind: "final", state: "skipped", reason: sent.skipped ?? "cancelled" };
   const providerId = provider?.id ?? null;
   if (result.ok)
     return {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { MessageState } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { addMessageRollups } from "@/lib/reports/add-message-rollups";
+import { storableText } from "@/lib/db/storable-text";
 import { wakeEntryForMessage } from "@/lib/journeys/wake-entry";
 
 export interface FinalOutcome {
@@ -26,12 +27,14 @@ export async function finishMessages(ctx: ProjectContext, outcomes: FinalOutcome
     outcomes.map((o) => ({
       id: o.id,
       state: o.state,
-      reason: o.reason,
-      recipient: o.recipient ?? null,
-      subject: o.subject ?? null,
-      locale: o.locale ?? null,
+      // Storable text: a provider's reply or a rendered subject can hold a NUL or a lone surrogate, which
+      // jsonb refuses, and one such row made the whole batch of outcomes unwritable.
+      reason: storableText(o.reason),
+      recipient: storableText(o.recipient ?? null),
+      subject: storableText(o.subject ?? null),
+      locale: storableText(o.locale ?? null),
       provider_id: o.providerId ?? null,
-      provider_message_id: o.providerMessageId ?? null,
+      provider_message_id: storableText(o.providerMessageId ?? null),
     })),
   );
   const done = (await ctx.db.execute(sql`

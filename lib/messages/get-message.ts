@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 import { configuredOrigin, publicOrigin } from "@/lib/http/public-origin";
+import { BUDGETS } from "@/lib/http/budgets";
 import { NotFound } from "@/lib/http/errors";
+import { limitOrThrow } from "@/lib/http/rate-limit";
 import { messageViews } from "./message-view";
-import { renderMessage } from "@/lib/templates/render-message";
+import { mayMintLinks, renderMessage } from "@/lib/templates/render-message";
 import { loadSendFacts } from "./send-facts";
 import { messageEvents } from "@/lib/feedback/message-events";
 
@@ -15,8 +17,13 @@ export async function getMessage(ctx: ProjectContext, { id, origin }: { id: stri
   let content = null;
   if (facts)
     try {
-      const r = renderMessage(facts, origin ?? configuredOrigin() ?? publicOrigin());
+      await limitOrThrow("render:project", ctx.projectId, BUDGETS.rendersPerProject(), "of renders for this project");
+      const r = renderMessage(facts, origin ?? configuredOrigin() ?? publicOrigin(), {
+        placeholders: !mayMintLinks(ctx.actor),
+      });
       content = { locale: r.locale, subject: r.subject, text: r.text, html: r.html };
-    } catch {}
+    } catch {
+      // Past the render budget (RATE_LIMIT_RENDERS), as when it no longer renders: shown without content.
+    }
   return { ...view, content, events: await messageEvents(ctx, { messageId: id }) };
 }

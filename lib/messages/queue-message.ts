@@ -11,9 +11,16 @@ import { decideSkip, loadSendFacts } from "./send-facts";
 export interface QueueMessageInput {
   templateId: string;
   userId: string;
-  cause: { entryId: string; stepKey: string } | { broadcastId: string };
+  /** A journey step, a broadcast's recipient, or a send API request (its id: fresh, or its idempotency key's). */
+  cause: { entryId: string; stepKey: string } | { broadcastId: string } | { requestId: string };
   /** The entry's context: `journey.<key>` in templates. */
   journeyData?: Record<string, unknown>;
+  /** The send API's `data`: `data.<key>` in templates. */
+  data?: Record<string, unknown>;
+  /** An address used instead of the user's; the caller checks the template is transactional. */
+  to?: string;
+  /** Not sent before this time (the send API's `send_at`); quiet hours are read from then. */
+  notBefore?: Date;
 }
 
 export interface QueuedMessage {
@@ -37,11 +44,14 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
     .from(messageTemplates)
     .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, input.templateId)));
   if (!template) throw new NotFound("No template with this id in this project.");
-  const byBroadcast = "broadcastId" in input.cause;
-  const cause =
-    "broadcastId" in input.cause
-      ? { broadcastId: input.cause.broadcastId, journeyEntryId: null, journeyStepKey: null }
-      : { broadcastId: null, journeyEntryId: input.cause.entryId, journeyStepKey: input.cause.stepKey };
+  const c = input.cause;
+  const cause = {
+    broadcastId: "broadcastId" in c ? c.broadcastId : null,
+    journeyEntryId: "entryId" in c ? c.entryId : null,
+    journeyStepKey: "entryId" in c ? c.stepKey : null,
+    apiRequestId: "requestId" in c ? c.requestId : null,
+  };
+  const notBefore = input.notBefore && input.notBefore.getTime() > Date.now() ? input.notBefore : null;
   let inserted: { id: string }[];
   try {
     inserted = await ctx.db
@@ -52,12 +62,21 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
         userId: input.userId,
         channel: template.channel,
         journeyData: input.journeyData ?? null,
+        data: input.data ?? null,
+        toAddress: input.to ?? null,
+        ...(notBefore ? { nextAttemptAt: notBefore } : {}),
         ...cause,
       })
       .onConflictDoNothing()
       .returning({ id: messages.id });
   } catch (err) {
-    if (errorCode(err) === FOREIGN_KEY_VIOLATION) throw new NotFound("No user with this id in this project.");
+    // The template can go between the read above and this insert, as the user can.
+    if (errorCode(err) === FOREIGN_KEY_VIOLATION)
+      throw new NotFound(
+        /message_templates/.test(JSON.stringify((err as { cause?: { detail?: string } }).cause?.detail ?? ""))
+          ? "No template with this id in this project."
+          : "No user with this id in this project.",
+      );
     throw err;
   }
   if (!inserted.length) {
@@ -67,12 +86,11 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
       .where(
         and(
           eq(messages.projectId, ctx.projectId),
-          byBroadcast
-            ? and(eq(messages.broadcastId, cause.broadcastId!), eq(messages.userId, input.userId))
-            : and(
-                eq(messages.journeyEntryId, cause.journeyEntryId!),
-                eq(messages.journeyStepKey, cause.journeyStepKey!),
-              ),
+          "broadcastId" in c
+            ? and(eq(messages.broadcastId, c.broadcastId), eq(messages.userId, input.userId))
+            : "requestId" in c
+              ? eq(messages.apiRequestId, c.requestId)
+              : and(eq(messages.journeyEntryId, c.entryId), eq(messages.journeyStepKey, c.stepKey)),
         ),
       );
     if (!existing) throw new Error("A message's cause conflicted but its row is not visible.");
@@ -86,7 +104,9 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
     return { id, state: "skipped", reason: skip, created: true };
   }
   const until =
-    !facts!.transactional && facts!.quiet_hours ? quietUntil(new Date(), facts!.timezone, facts!.quiet_hours) : null;
+    !facts!.transactional && facts!.quiet_hours
+      ? quietUntil(notBefore ?? new Date(), facts!.timezone, facts!.quiet_hours)
+      : null;
   if (until)
     await ctx.db
       .update(messages)

@@ -1,3 +1,4 @@
+import { canonicalZone } from "@/lib/time-zones/canonical-zone";
 /** "HH:MM" to minutes after midnight. */
 function minutes(hhmm: string): number {
   const [h, m] = hhmm.split(":").map(Number);
@@ -8,7 +9,7 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes after local midnight at `at` in `timeZone` (UTC when unknown or not a zone Intl knows). */
 export function localMinutes(at: Date, timeZone: string | null): number {
-  const zone = timeZone || "UTC";
+  const zone = canonicalZone(timeZone) ?? "UTC";
   let f = formats.get(zone);
   if (!f) {
     try {

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { type AppContext, systemContext } from "@/lib/access/context";
+import { storableText } from "@/lib/db/storable-text";
 import { withTransaction } from "@/lib/db/transaction";
+import { writeIsolating } from "@/lib/outbound/write-isolating";
 import type { Delivery } from "./deliver";
 import { finishMessages } from "./finish-message";
 
@@ -12,39 +14,53 @@ export interface Recorded {
 }
 
 /**
- * Writes what became of claimed messages: final states (and the journey wake-ups) per project, and the
- * ones due again later released from their lease with their new due time. One transaction.
+ * Writes what became of claimed messages, a row the database refuses for its content isolated by halving
+ * and written once more without the text that came from outside (lib/outbound/write-isolating.ts).
+ * Answers the outcomes left unwritten because the database was away.
  */
-export async function recordDeliveries(ctx: AppContext<Db>, { recorded }: { recorded: Recorded[] }): Promise<void> {
+export async function recordDeliveries(ctx: AppContext<Db>, { recorded }: { recorded: Recorded[] }) {
+  return writeIsolating(recorded, {
+    write: (batch) => writeDeliveries(ctx, batch),
+    bare: (r, code) => ({ ...r, delivery: bareDelivery(r.delivery, code) }),
+    describe: (r) => ({ message: r.id }),
+    what: "message outcome",
+  });
+}
+
+function bareDelivery(d: Delivery, code: string): Delivery {
+  const reason = `the outcome could not be stored as it came (${code})`;
+  if (d.kind === "later") return { ...d, reason };
+  return { ...d, reason, recipient: null, subject: null, locale: null, providerMessageId: null };
+}
+
+/**
+ * One transaction: each attempt counted once (only while the message is still queued, so an outcome
+ * written twice counts once), final states (and the journey wake-ups) per project, and the messages due
+ * again later released from their lease with their new due time.
+ */
+async function writeDeliveries(ctx: AppContext<Db>, recorded: Recorded[]): Promise<void> {
   if (!recorded.length) return;
   await withTransaction(ctx.db, async (tx) => {
+    const attempted = recorded.filter((r) => r.delivery.attempted).map((r) => ({ p: r.projectId, i: r.id }));
+    if (attempted.length)
+      await tx.execute(sql`update messages m set attempts = m.attempts + 1
+        from jsonb_to_recordset(${JSON.stringify(attempted)}::jsonb) as a(p uuid, i uuid)
+        where m.project_id = a.p and m.id = a.i and m.state = 'queued'`);
     const byProject = new Map<string, Recorded[]>();
     for (const r of recorded) byProject.set(r.projectId, [...(byProject.get(r.projectId) ?? []), r]);
     for (const [projectId, list] of byProject) {
       const finals = list.flatMap((r) => (r.delivery.kind === "final" ? [{ id: r.id, ...r.delivery }] : []));
       await finishMessages(systemContext(tx, projectId), finals);
-      const attempted = finals.filter((f) => f.attempted).map((f) => f.id);
-      if (attempted.length)
-        await tx.execute(sql`update messages set attempts = attempts + 1
-          where project_id = ${projectId}::uuid and id = any(${`{${attempted.join(",")}}`}::uuid[])`);
     }
     const later = recorded.flatMap((r) =>
       r.delivery.kind === "later"
-        ? [
-            {
-              p: r.projectId,
-              i: r.id,
-              at: r.delivery.at.toISOString(),
-              why: r.delivery.reason,
-              n: r.delivery.attempted ? 1 : 0,
-            },
-          ]
+        ? [{ p: r.projectId, i: r.id, at: r.delivery.at.toISOString(), why: storableText(r.delivery.reason) }]
         : [],
     );
     if (later.length)
       await tx.execute(sql`
-        update messages m set next_attempt_at = l.at, lease_until = null, reason = l.why, attempts = m.attempts + l.n
-        from jsonb_to_recordset(${JSON.stringify(later)}::jsonb) as l(p uuid, i uuid, at timestamptz, why text, n int)
+        update messages m set next_attempt_at = l.at, lease_until = null, reason = l.why
+        from jsonb_to_recordset(${JSON.stringify(later)}::jsonb) as l(p uuid, i uuid, at timestamptz, why text)
         where m.project_id = l.p and m.id = l.i and m.state = 'queued'`);
   });
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/http/pagination";
+import { dataObject, text } from "@/lib/http/json-value";
+import { identifierList } from "@/lib/identity/schemas";
 import { previewOutput, sendChannel } from "@/lib/templates/schemas";
 
 /** `"1 day"`, `"12 hours"`, `"30 minutes"`, `"1 week"`: read by PostgreSQL as an interval. */
@@ -104,3 +106,43 @@ export const messageDetailOutput = messageOutput
     }),
   })
   .meta({ id: "MessageDetail" });
+
+/** The longest `Idempotency-Key` header the send API takes. */
+export const MAX_IDEMPOTENCY_KEY = 255;
+
+/** `POST /api/client/…/messages`: one message of a template to one user, now or at `send_at`. */
+export const sendMessageBody = z
+  .strictObject({
+    template_id: z.uuid().optional(),
+    template: text(200)
+      .min(1)
+      .optional()
+      .meta({ description: "The template by name (case-insensitive), instead of `template_id`." }),
+    user_id: z.uuid().optional(),
+    identifier: identifierList.optional().meta({ description: "The user by their identifiers, instead of `user_id`." }),
+    data: dataObject("data")
+      .optional()
+      .meta({ description: "What the template sees as `data` (`{{ data.order_id }}`); at most 32 KiB serialized." }),
+    to: z.string().trim().min(3).max(320).optional().meta({
+      description:
+        "An e-mail address (or E.164 number, for SMS) used instead of the user's. Transactional templates only (422 otherwise).",
+    }),
+    send_at: z.iso.datetime({ offset: true }).optional().meta({
+      description:
+        "Not before this time (default: now). A non-transactional template's quiet hours are read from then.",
+    }),
+  })
+  .refine((b) => (b.template_id ? 1 : 0) + (b.template ? 1 : 0) === 1, "give exactly one of template_id and template")
+  .refine((b) => (b.user_id ? 1 : 0) + (b.identifier ? 1 : 0) === 1, "give exactly one of user_id and identifier")
+  .meta({ id: "SendMessage" });
+
+export type SendMessageBody = z.output<typeof sendMessageBody>;
+
+export const sentMessageOutput = z
+  .object({
+    id: z.uuid(),
+    state: messageState.meta({
+      description: "`queued` (it will be sent), or `skipped` when a rule decided at once (the log says why).",
+    }),
+  })
+  .meta({ id: "SentMessage" });

@@ -15,6 +15,10 @@ export interface SendFacts {
   journey_entry_id: string | null;
   journey_step_key: string | null;
   journey_data: Record<string, unknown> | null;
+  /** The send API's `data` (`data.<key>` in templates). */
+  data?: Record<string, unknown> | null;
+  /** The send API's `to`, used instead of the user's address. */
+  to_address?: string | null;
   attempts: number;
   email: string | null;
   phone: string | null;
@@ -80,7 +84,8 @@ export async function loadPreviewFacts(
     db,
     factsOf(sql`(select ${input.projectId}::uuid as project_id, gen_random_uuid() as id, ${input.userId}::uuid as user_id,
       t.channel, t.id as template_id, null::uuid as broadcast_id, null::uuid as journey_entry_id,
-      null::text as journey_step_key, ${JSON.stringify(input.context)}::jsonb as journey_data, 0 as attempts,
+      null::text as journey_step_key, ${JSON.stringify(input.context)}::jsonb as journey_data,
+      null::jsonb as data, null::text as to_address, 0 as attempts,
       null::timestamptz as cap_reserved_at
       from message_templates t where t.project_id = ${input.projectId}::uuid and t.id = ${input.templateId}::uuid)`),
   );
@@ -91,7 +96,7 @@ export async function loadPreviewFacts(
 function factsOf(source: ReturnType<typeof sql>) {
   return sql`
     select m.project_id, m.id, m.user_id, m.channel, m.template_id, m.broadcast_id, m.journey_entry_id,
-      m.journey_step_key, m.journey_data, m.attempts, m.cap_reserved_at is not null as cap_reserved,
+      m.journey_step_key, m.journey_data, m.data, m.to_address, m.attempts, m.cap_reserved_at is not null as cap_reserved,
       u.email, u.phone, u.locale, u.timezone, u.data as user_data,
       coalesce((select json_agg(json_build_object('source', i.source, 'external_id', i.external_id) order by i.source)
         from user_identifiers i where i.project_id = m.project_id and i.user_id = m.user_id), '[]') as identifiers,
@@ -147,7 +152,9 @@ export function decideSkip(f: SendFacts): SkipReason | null {
   return null;
 }
 
-/** The address the message goes to on its channel, or null. */
-export function contactOf(f: Pick<SendFacts, "channel" | "email" | "phone">): string | null {
-  return (f.channel === "email" ? f.email : f.phone) || null;
+/** The address the message goes to on its channel (the send API's `to` first), or null. */
+export function contactOf(
+  f: Pick<SendFacts, "channel" | "email" | "phone"> & { to_address?: string | null },
+): string | null {
+  return f.to_address || (f.channel === "email" ? f.email : f.phone) || null;
 }

@@ -2,9 +2,9 @@ import type { AppContext } from "@/lib/access/context";
 import type { SendChannel } from "@/db/schema";
 import { type LoadedProvider, loadProvider } from "@/lib/providers/load-provider";
 import type { RenderedMessage } from "@/lib/templates/render-message";
-import { broadcastCancelled } from "@/lib/broadcasts/broadcast-cancelled";
-import { takeSlot } from "./throttle";
+import type { SkipReason } from "./send-facts";
 import { bounceAddress } from "./bounce-address";
+import { takeSlot } from "./throttle";
 import {
   type SendResult,
   sendDeploymentEmail,
@@ -35,8 +35,13 @@ export async function sendRendered(
     to: string;
     origin: string;
     rendered: RenderedMessage;
+    /**
+     * The sending rules read again (an unsubscribe, a suppression, a cancel since the claim), called after
+     * a throttle's wait, right before the provider call; none for a test send.
+     */
+    recheck?: () => Promise<SkipReason | null>;
   },
-): Promise<{ provider: LoadedProvider | null; result: SendResult }> {
+): Promise<{ provider: LoadedProvider | null; result: SendResult; skipped?: SkipReason }> {
   const provider = await loadProvider(ctx, { projectId: m.project_id, channel: m.channel });
   if (provider && provider.secret === null)
     return {
@@ -48,15 +53,11 @@ export async function sendRendered(
   const throttled = Boolean(provider?.ratePerSecond) || Boolean(m.broadcast_rate && m.broadcast_id);
   if (provider?.ratePerSecond) await takeSlot(`p:${provider.id}`, provider.ratePerSecond);
   if (m.broadcast_rate && m.broadcast_id) await takeSlot(`b:${m.broadcast_id}`, m.broadcast_rate);
-  // A throttled message may wait seconds for its slot while its claim holds it: a cancel in that time
-  // must still stop it, so its broadcast's state is read again before the provider is called. Without a
-  // throttle the state read at claim time is a moment old, and no extra query is spent per message.
-  if (
-    throttled &&
-    m.broadcast_id &&
-    (await broadcastCancelled(ctx, { projectId: m.project_id, broadcastId: m.broadcast_id }))
-  )
-    return { provider, result: { ok: false, cancelled: true } };
+  // A throttled message may wait seconds for its slot while its claim holds it: an unsubscribe or a cancel
+  // in that time must still stop it, so the rules are read again before the provider is called. Without a
+  // throttle the facts read at claim time are a moment old, and no extra query is spent per message.
+  const skipped = throttled && m.recheck ? await m.recheck() : null;
+  if (skipped) return { provider, result: { ok: false, cancelled: true }, skipped };
   if (m.channel === "sms") {
     const p = provider!;
     const result = await sendTwilio(
@@ -86,7 +87,12 @@ export async function sendRendered(
     envelopeFrom: bounceAddress({ projectId: m.project_id, messageId: m.id }) ?? undefined,
   };
   const result = provider
-    ? await sendSmtp(provider.version, provider.secret!, { ...mail, from: provider.from }, { trusted: false })
+    ? await sendSmtp(
+        { owner: provider.id, version: provider.version },
+        provider.secret!,
+        { ...mail, from: provider.from },
+        { trusted: false, dkim: provider.dkim },
+      )
     : await sendDeploymentEmail(mail);
   return { provider, result };
 }

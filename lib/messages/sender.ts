@@ -1,137 +1,64 @@
-import postgres from "postgres";
-import { databaseUrl, type Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { configuredOrigin, publicOrigin } from "@/lib/http/public-origin";
-import { log } from "@/lib/observability/logger";
-import { tickBroadcasts } from "@/lib/broadcasts/tick-broadcasts";
+import { leasedLimits, startLeasedSender } from "@/lib/outbound/leased-sender";
+import { renewLeases } from "@/lib/outbound/renew-leases";
 import { claimMessages } from "./claim-messages";
 import { deliver } from "./deliver";
 import { MESSAGES_CHANNEL } from "./notify";
 import { recordDeliveries, type Recorded } from "./record-deliveries";
-import { loadSendFacts } from "./send-facts";
-
-export interface MessageSenderOptions {
-  /** Messages claimed and not yet recorded in this process (MESSAGES_MAX_IN_FLIGHT, default 400). */
-  maxInFlight: number;
-  /** Poll when no notification came (retries and quiet hours falling due): MESSAGES_POLL_MS, default 500. */
-  pollMs: number;
-  /** A claimed message is no other sender's for this long (MESSAGES_LEASE_SECONDS, default 60). */
-  leaseSeconds: number;
-}
-
-export function messageSenderOptions(env = process.env): MessageSenderOptions {
-  return {
-    maxInFlight: Number(env.MESSAGES_MAX_IN_FLIGHT ?? 400),
-    pollMs: Number(env.MESSAGES_POLL_MS ?? 500),
-    leaseSeconds: Number(env.MESSAGES_LEASE_SECONDS ?? 60),
-  };
-}
+import { loadSendFacts, type SendFacts } from "./send-facts";
 
 /**
- * A worker's message sender: claims due messages, sends each (deliver.ts) and records the outcomes by
- * group commit (whatever finished while the previous write was in flight goes in the next one), so a
- * message sent is recorded within one write's time, the window in which a killed worker's message is
- * sent again (with the same Message-ID). Starts due broadcasts and closes finished ones on each round.
+ * The limits of a worker's message sender (docs/messages.md): MESSAGES_MAX_IN_FLIGHT (400 claimed and not
+ * yet recorded, shared between the projects with messages due), MESSAGES_POLL_MS (500: retries and quiet
+ * hours falling due), MESSAGES_LEASE_SECONDS (60, renewed while held).
  */
-export async function startMessageSender(ctx: AppContext<Db>, opts: MessageSenderOptions = messageSenderOptions()) {
+export const messageSenderOptions = (env = process.env) =>
+  leasedLimits("MESSAGES", { maxInFlight: 400, pollMs: 500, leaseSeconds: 60 }, env);
+
+const LEASE = {
+  table: "messages",
+  column: "lease_until",
+  unfinished: sql`w.state = 'queued' and w.lease_until is not null`,
+};
+
+type Claimed = SendFacts & { projectId: string; group: string; share: number };
+
+/**
+ * A worker's message sender, on the leased runner (lib/outbound/leased-sender.ts): claims due messages
+ * (each project its share), sends each (deliver.ts), renews their leases while they wait in a throttle
+ * or a pool's queue, and records the outcomes by group commit, so a message sent is recorded within one
+ * write's time, the window in which a killed worker's message is sent again (with the same Message-ID).
+ */
+export async function startMessageSender(ctx: AppContext<Db>, opts = messageSenderOptions()) {
   // Read per message, not at start: a worker without AUTH_URL in production still runs everything else,
   // and its messages wait (their lease brings them back) with the missing setting named in the log.
   const origin = () => configuredOrigin() ?? publicOrigin();
-  let inFlight = 0;
-  let stopping = false;
-  let pending: Recorded[] = [];
-  let wake: () => void = () => {};
-  let woken = false;
-  const poke = () => {
-    woken = true;
-    wake();
-  };
-  const listener = postgres(databaseUrl(), { max: 1, onnotice: () => {} });
-  await listener.listen(MESSAGES_CHANNEL, poke);
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken) return resolve();
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        wake = () => {};
-        resolve();
-      }
-      wake = done;
-    });
-
-  let writing: Promise<void> | null = null;
-  const flush = (): Promise<void> => {
-    if (writing) return writing;
-    writing = (async () => {
-      while (pending.length) {
-        const batch = pending;
-        pending = [];
-        try {
-          await recordDeliveries(ctx, { recorded: batch });
-        } catch (err) {
-          log.error({ err }, "recording messages failed; retrying");
-          pending = [...batch, ...pending];
-          await new Promise((r) => setTimeout(r, 1000));
-        }
-      }
-    })().finally(() => {
-      writing = null;
-    });
-    return writing;
-  };
-
-  const run = async (f: Awaited<ReturnType<typeof loadSendFacts>>[number]) => {
-    try {
-      const delivery = await deliver(ctx, { facts: f, origin: origin() });
-      pending.push({ projectId: f.project_id, id: f.id, delivery });
-      void flush();
-    } catch (err) {
-      log.error({ err, message: f.id }, "sending a message failed unexpectedly; its lease lets it come due again");
-    } finally {
-      inFlight--;
-      if (inFlight === Math.floor(opts.maxInFlight / 2)) poke();
-    }
-  };
-
-  let lastTick = 0;
-  const loop = async () => {
-    while (!stopping) {
-      woken = false;
-      try {
-        if (Date.now() - lastTick > 1000) {
-          lastTick = Date.now();
-          await tickBroadcasts(ctx);
-        }
-        const room = opts.maxInFlight - inFlight;
-        if (room >= opts.maxInFlight / 2) {
-          const claimed = await claimMessages(ctx, { limit: room, leaseSeconds: opts.leaseSeconds });
-          const keys = claimed.map((c) => ({ projectId: c.project_id, id: c.id }));
-          const facts = await loadSendFacts(ctx, { keys });
-          for (const f of facts) {
-            inFlight++;
-            void run(f);
-          }
-          if (claimed.length === room) continue;
-        }
-        await sleep(opts.pollMs);
-      } catch (err) {
-        log.error({ err }, "claiming messages failed; retrying");
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  };
-  const running = loop();
-
-  return {
-    /** Stops claiming, lets messages in flight finish, records them. */
-    async stop() {
-      stopping = true;
-      wake();
-      await running;
-      while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
-      await flush();
-      await listener.end({ timeout: 2 });
+  return startLeasedSender<Claimed, Recorded>({
+    name: "messages",
+    channel: MESSAGES_CHANNEL,
+    ...opts,
+    claim: async ({ held, limit }) => {
+      const { maxInFlight, leaseSeconds } = opts;
+      const claimed = await claimMessages(ctx, { held, limit, maxInFlight, leaseSeconds });
+      const share = new Map(claimed.map((c) => [c.id, c.share]));
+      const keys = claimed.map((c) => ({ projectId: c.project_id, id: c.id }));
+      return (await loadSendFacts(ctx, { keys })).map((f) => ({
+        ...f,
+        projectId: f.project_id,
+        group: f.project_id,
+        share: share.get(f.id) ?? 1,
+      }));
     },
-  };
+    send: async (f) => ({
+      projectId: f.project_id,
+      id: f.id,
+      delivery: await deliver(ctx, { facts: f, origin: origin() }),
+    }),
+    record: (recorded) => recordDeliveries(ctx, { recorded }),
+    renew: (held) => renewLeases(ctx.db, LEASE, { held, leaseSeconds: opts.leaseSeconds }),
+    idOf: (r) => r.id,
+  });
 }

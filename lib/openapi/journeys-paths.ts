@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { listEntriesQuery } from "@/lib/journeys/list-entries";
 import { listJourneysQuery } from "@/lib/journeys/list-journeys";
-import { journeyEntryOutput, journeyEntryPathOutput, journeyInput, journeyOutput } from "@/lib/journeys/schemas";
+import {
+  entryPathQuery,
+  journeyEntryOutput,
+  journeyEntryPathOutput,
+  journeyInput,
+  journeyOutput,
+} from "@/lib/journeys/schemas";
 import { jsonBody, listOf, projectParams, registerPath } from "./registry";
 import { errorResponse, found, gone, jsonResponse, ok } from "./responses";
 
@@ -87,7 +93,7 @@ registerPath({
   tags: ["Admin: journeys"],
   summary: "Read an entry with its path",
   description:
-    "The entry's step, state (`active`, `waiting` with `wake_at` and `waiting_for`, `exited`) and its path: each step passed, when, and the outcome (`delayed until 2026-12-01T09:00:00+01:00 (Europe/Vienna)`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: unsubscribed`).",
-  request: { params: idParams.extend({ entryId: z.uuid() }) },
+    "The entry's step, state (`active`, `waiting` with `wake_at` and `waiting_for`, `exited`) and its path: each step passed, when, and the outcome (`delayed until 2026-12-01T09:00:00+01:00 (Europe/Vienna)`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: unsubscribed`), a page at a time: `limit` rows (default 100, at most 500) after `cursor`, oldest first, with `path_next_cursor` for the rest.",
+  request: { params: idParams.extend({ entryId: z.uuid() }), query: entryPathQuery },
   responses: found(journeyEntryPathOutput, "The entry and its path.", "No such journey or entry."),
 });

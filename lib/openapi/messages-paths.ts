@@ -5,7 +5,13 @@ import {
   listBroadcastsQuery,
   updateBroadcastBody,
 } from "@/lib/broadcasts/schemas";
-import { createProviderBody, providerOutput, updateProviderBody } from "@/lib/providers/schemas";
+import {
+  createProviderBody,
+  dkimRecordOutput,
+  generateDkimBody,
+  providerOutput,
+  updateProviderBody,
+} from "@/lib/providers/schemas";
 import {
   createTemplateBody,
   listTemplatesQuery,
@@ -82,9 +88,23 @@ const idParams = projectParams.extend({ id: z.uuid() });
     tags,
     summary: "Delete a provider",
     description:
-      "E-mail then goes through the deployment's SMTP_URL; SMS messages fail until another provider is added.",
+      "E-mail then goes through the deployment's SMTP_URL where it serves projects (development, or DEPLOYMENT_SMTP_FOR_PROJECTS=true); SMS messages fail until another provider is added.",
     request: { params: idParams },
     responses: gone("Deleted.", missing),
+  });
+  registerPath({
+    method: "post",
+    path: `${base}/{id}/dkim`,
+    permission: "providers.write",
+    tags,
+    summary: "Make a DKIM key for an e-mail provider and answer the TXT record to publish",
+    description:
+      "A new 2048-bit RSA key replaces any other; the private key is stored sealed and never answered. Every e-mail of the provider is then signed (relaxed/relaxed; `h=` covers From, To, Subject, Date, Message-ID, List-Unsubscribe, List-Unsubscribe-Post, MIME-Version and Content-Type where present). Publish the record before sending. Role `admin`.",
+    request: { params: idParams, body: jsonBody(generateDkimBody) },
+    responses: {
+      ...found(dkimRecordOutput, "The key's DNS record.", missing),
+      400: errorResponse("Invalid body, or the provider is not an SMTP provider."),
+    },
   });
 }
 

@@ -8,10 +8,15 @@ import { Invalid } from "@/lib/http/errors";
  * on the address they resolve to when connecting (transports.ts).
  */
 export function assertProviderHost(url: string, path: string): void {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
   const allow = allowList();
   let why: string | null = null;
-  if (isIP(host)) why = forbiddenAddress(host, allow);
+  // A Twilio auth token over plain HTTP is readable on the way: only to a host the operator listed.
+  if (parsed.protocol === "http:" && !hostListed(host, allow))
+    why = "http:// is only for hosts in DESTINATIONS_ALLOW_HOSTS; use https://";
+  else if (parsed.protocol !== "http:" && parsed.protocol !== "https:" && path === "api_base") why = "an https:// URL";
+  else if (isIP(host)) why = forbiddenAddress(host, allow);
   else if ((host === "localhost" || host.endsWith(".localhost")) && !hostListed(host, allow))
     why = "localhost is not reachable from Relay";
   if (why)

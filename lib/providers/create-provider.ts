@@ -5,6 +5,7 @@ import { errorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import { Conflict } from "@/lib/http/errors";
 import { seal } from "@/lib/signing/seal";
 import { assertProviderHost } from "./check-provider-host";
+import { withDkim } from "./dkim";
 import { forgetProviders } from "./load-provider";
 import { maskedUrl, toProviderView } from "./provider-view";
 import type { createProviderBody } from "./schemas";
@@ -15,7 +16,10 @@ export async function createProvider(ctx: ProjectContext, input: z.output<typeof
   else if (input.api_base) assertProviderHost(input.api_base, "api_base");
   const values: { config: Record<string, string>; secretSealed: string } =
     input.kind === "smtp"
-      ? { config: { url: maskedUrl(input.url) }, secretSealed: seal(input.url) }
+      ? {
+          config: withDkim({ url: maskedUrl(input.url) }, input.dkim),
+          secretSealed: seal(input.url),
+        }
       : {
           config: { account_sid: input.account_sid, ...(input.api_base ? { api_base: input.api_base } : {}) },
           secretSealed: seal(input.auth_token),

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "@/lib/access/context";
 import { messageProviders, type SendChannel } from "@/db/schema";
 import { unseal } from "@/lib/signing/seal";
+import { type DkimKey, dkimKey } from "./dkim";
 
 export interface LoadedProvider {
   id: string;
@@ -13,6 +14,15 @@ export interface LoadedProvider {
   /** The SMTP URL with its password, or the Twilio auth token; null when it no longer unseals. */
   secret: string | null;
   ratePerSecond: number | null;
+  /** The e-mail provider's DKIM key (null: none set, or it no longer unseals). */
+  dkim: DkimKey | null;
+}
+
+/** A provider's DKIM key from its config: domain and selector in the clear, the private key sealed. */
+function providerDkim(config: Record<string, string>): DkimKey | null {
+  if (!config.dkim_domain || !config.dkim_selector || !config.dkim_key) return null;
+  const pem = unseal(config.dkim_key);
+  return pem ? dkimKey(config.dkim_domain, config.dkim_selector, pem) : null;
 }
 
 const TTL_MS = 5_000;
@@ -40,6 +50,7 @@ export function loadProvider(
             config: p.config,
             secret: unseal(p.secretSealed),
             ratePerSecond: p.ratePerSecond,
+            dkim: providerDkim(p.config),
           }
         : null,
     );

@@ -4,10 +4,14 @@ import type { providerOutput } from "./schemas";
 
 export type ProviderView = z.infer<typeof providerOutput>;
 
-/** An SMTP URL with its password replaced by `****` (the user name stays: it says which account). */
+/**
+ * An SMTP URL with its password replaced by `****`. The user name stays (it says which account) unless it
+ * is the password itself, as with Postmark, whose server token is both.
+ */
 export function maskedUrl(url: string): string {
   try {
     const u = new URL(url);
+    if (u.username && u.username === u.password) u.username = "****";
     if (u.password) u.password = "****";
     return u.toString();
   } catch {
@@ -26,6 +30,9 @@ export function toProviderView(p: MessageProvider): ProviderView {
     account_sid: p.config.account_sid ?? null,
     api_base: p.config.api_base ?? null,
     rate_per_second: p.ratePerSecond,
+    dkim: p.config.dkim_domain
+      ? { domain: p.config.dkim_domain, selector: p.config.dkim_selector ?? "", key_set: Boolean(p.config.dkim_key) }
+      : null,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -20,14 +20,57 @@ export const smtpUrl = z
   }, "an smtp:// or smtps:// URL")
   .meta({
     description:
-      "`smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. Stored sealed; answered with the password masked. Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones).",
+      "`smtp://user:pass@host:587` (STARTTLS when offered; `?tls=required` refuses to send without it, `?tls=none` never starts it) or `smtps://…:465`. Stored sealed; answered with the password masked (and the user name too when it is the password, as Postmark's server token is both). Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones).",
   });
-const apiBase = z
+const apiBase = z.string().trim().max(2048).url().meta({
+  description:
+    "Twilio's API by default; another service speaking its Messages API (same address checks; `http://` only for a host DESTINATIONS_ALLOW_HOSTS lists).",
+});
+
+const dkimDomain = z
   .string()
   .trim()
-  .max(2048)
-  .url()
-  .meta({ description: "Twilio's API by default; another service speaking its Messages API (same address checks)." });
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "a domain name such as example.com");
+const dkimSelector = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "letters, digits and hyphens, up to 63");
+export const dkimInput = z
+  .strictObject({
+    domain: dkimDomain.meta({ description: "The signing domain (`d=`), usually the From address's." }),
+    selector: dkimSelector.meta({
+      description: "The selector (`s=`): the key is published at `selector._domainkey.domain`.",
+    }),
+    private_key: z
+      .string()
+      .max(16_384)
+      .meta({ description: "An RSA private key in PEM. Stored sealed; never answered." }),
+  })
+  .nullable()
+  .meta({
+    id: "DkimKeyInput",
+    description:
+      "Signs every e-mail of the provider (relaxed/relaxed). `null` removes the key. `POST …/dkim` makes one instead.",
+  });
+
+export const generateDkimBody = z
+  .strictObject({ domain: dkimDomain, selector: dkimSelector })
+  .meta({ id: "GenerateDkimKey", description: "The domain and selector of the key to make." });
+
+export const dkimRecordOutput = z
+  .object({
+    domain: z.string(),
+    selector: z.string(),
+    record: z.object({
+      name: z.string().meta({ description: "`selector._domainkey.domain`" }),
+      type: z.literal("TXT"),
+      value: z.string().meta({ description: "`v=DKIM1; k=rsa; p=…`: the public key to publish." }),
+    }),
+  })
+  .meta({ id: "DkimRecord", description: "The DNS record to publish before mail signed with the new key can verify." });
 
 export const createProviderBody = z
   .discriminatedUnion("kind", [
@@ -38,6 +81,7 @@ export const createProviderBody = z
       url: smtpUrl,
       from: fromAddress.meta({ description: '"Name <address>" the messages are from.' }),
       rate_per_second: ratePerSecond.optional(),
+      dkim: dkimInput.optional(),
     }),
     z.strictObject({
       channel: z.literal("sms"),
@@ -61,6 +105,7 @@ export const updateProviderBody = z
     auth_token: z.string().min(1).max(256).optional(),
     api_base: apiBase.optional(),
     rate_per_second: ratePerSecond.optional(),
+    dkim: dkimInput.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({
@@ -79,6 +124,10 @@ export const providerOutput = z
     account_sid: z.string().nullable(),
     api_base: z.string().nullable(),
     rate_per_second: z.number().int().nullable(),
+    dkim: z
+      .object({ domain: z.string(), selector: z.string(), key_set: z.boolean() })
+      .nullable()
+      .meta({ description: "E-mail: the DKIM signing domain and selector; the private key is never answered." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

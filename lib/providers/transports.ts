@@ -1,11 +1,12 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import nodemailer, { type Transporter } from "nodemailer";
 import { Agent, request } from "undici";
 import { allowList, forbiddenAddress } from "@/lib/destinations/allowed-hosts";
 import { guardedLookup } from "@/lib/destinations/http-agent";
 import { appendToOutbox, outboxEnabled } from "@/lib/mail/outbox";
 import { mailFrom } from "@/lib/mail/send-mail";
+import { type DkimKey, deploymentDkim } from "./dkim";
+import { SMTP_CONNECTIONS, SMTP_TIMEOUT_MS, smtpPool } from "./smtp-pool";
 
 /** What one attempt at a provider came to: accepted (with its id), worth retrying, or refused for good. */
 export type SendResult =
@@ -22,8 +23,8 @@ export interface OutgoingEmail {
   html: string;
   messageId: string;
   headers: Record<string, string>;
-  /** The envelope sender (MAIL FROM) when it differs from `from`: the message's bounce address. */
-  envelopeFrom?: string;
+  /** MAIL FROM when it differs from `from` (the message's bounce address). */
+  envelopeFrom?: string | null;
 }
 
 export interface OutgoingSms {
@@ -32,10 +33,9 @@ export interface OutgoingSms {
 }
 
 /** How long one provider call may take before it counts as a transient failure. */
-const TIMEOUT_MS = 15_000;
+const TIMEOUT_MS = SMTP_TIMEOUT_MS;
 
-/** SMTP connections per provider per process: pooled, each carrying any number of messages. */
-export const SMTP_CONNECTIONS = Number(process.env.MESSAGES_SMTP_CONNECTIONS ?? 5);
+export { SMTP_CONNECTIONS };
 
 /** An SMTP answer or connection error as a SendResult: 4xx, timeouts and dropped connections are transient. */
 export function smtpFailure(err: unknown): SendResult {
@@ -63,48 +63,27 @@ export async function checkedAddress(host: string): Promise<string> {
   throw err;
 }
 
-const pools = new Map<string, Promise<Transporter>>();
-
-/** A pooled nodemailer transport per key (a provider's id and version, or the deployment's). */
-function pooled(key: string, make: () => Promise<Transporter>): Promise<Transporter> {
-  let t = pools.get(key);
-  if (!t) {
-    t = make();
-    t.catch(() => pools.delete(key));
-    pools.set(key, t);
-  }
-  return t;
+/** The deployment's own host: resolved as the operator's system resolves it, with no address check. */
+async function trustedAddress(host: string): Promise<string> {
+  return isIP(host) ? host : (await dnsLookup(host)).address;
 }
 
-/** Sends over a provider's SMTP URL (its host checked) or, with `trusted`, the deployment's SMTP_URL. */
+/**
+ * Sends over a provider's SMTP URL (its host checked for every connection) or, with `trusted`, the
+ * deployment's SMTP_URL. `pool` names the pool (owner and version); `dkim` signs every message.
+ */
 export async function sendSmtp(
-  key: string,
+  pool: { owner: string; version: string },
   smtpUrl: string,
   mail: OutgoingEmail,
-  opts: { trusted: boolean },
+  opts: { trusted: boolean; dkim?: DkimKey | null },
 ): Promise<SendResult> {
   try {
-    const transport = await pooled(key, async () => {
-      const url = new URL(smtpUrl);
-      const host = url.hostname;
-      const secure = url.protocol === "smtps:";
-      const address = opts.trusted ? host : await checkedAddress(host);
-      return nodemailer.createTransport({
-        pool: true,
-        maxConnections: SMTP_CONNECTIONS,
-        maxMessages: Number.POSITIVE_INFINITY,
-        host: address,
-        port: Number(url.port || (secure ? 465 : 587)),
-        secure,
-        auth: url.username
-          ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-          : undefined,
-        tls: { servername: isIP(host) ? undefined : host },
-        connectionTimeout: TIMEOUT_MS,
-        greetingTimeout: TIMEOUT_MS,
-        socketTimeout: TIMEOUT_MS,
-        ignoreTLS: url.searchParams.get("tls") === "none",
-      });
+    const transport = await smtpPool({
+      ...pool,
+      smtpUrl,
+      address: opts.trusted ? trustedAddress : checkedAddress,
+      dkim: opts.dkim ?? null,
     });
     const info = await transport.sendMail({
       from: mail.from,
@@ -114,6 +93,7 @@ export async function sendSmtp(
       html: mail.html || undefined,
       messageId: mail.messageId,
       headers: mail.headers,
+      // The envelope sender (MAIL FROM, the Return-Path at the receiver) when a bounce address is set.
       ...(mail.envelopeFrom ? { envelope: { from: mail.envelopeFrom, to: mail.to } } : {}),
     });
     return { ok: true, providerMessageId: (info.messageId as string | undefined) ?? mail.messageId };
@@ -122,23 +102,51 @@ export async function sendSmtp(
   }
 }
 
-/** The deployment's fallback: SMTP_URL and MAIL_FROM, else (development) the file outbox. */
+/**
+ * Whether projects without an e-mail provider may send through the deployment's SMTP_URL: in
+ * development, yes; in production only with DEPLOYMENT_SMTP_FOR_PROJECTS=true, since otherwise anyone who
+ * can make a project could mail any HTML from the operator's domain.
+ */
+export function deploymentSmtpForProjects(): boolean {
+  return process.env.NODE_ENV !== "production" || process.env.DEPLOYMENT_SMTP_FOR_PROJECTS === "true";
+}
+
+/** The deployment's fallback: SMTP_URL and MAIL_FROM (when offered to projects), else (development) the file outbox. */
 export async function sendDeploymentEmail(mail: Omit<OutgoingEmail, "from">): Promise<SendResult> {
   const url = process.env.SMTP_URL;
-  if (url) return sendSmtp(`deployment:${url}`, url, { ...mail, from: mailFrom() }, { trusted: true });
+  if (url && deploymentSmtpForProjects())
+    return sendSmtp(
+      { owner: "deployment", version: url },
+      url,
+      { ...mail, from: mailFrom() },
+      {
+        trusted: true,
+        dkim: deploymentDkim(),
+      },
+    );
   if (outboxEnabled()) {
     await appendToOutbox({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     return { ok: true, providerMessageId: mail.messageId };
   }
-  return { ok: false, transient: false, reason: "no e-mail provider: add one, or set SMTP_URL on the server" };
+  return {
+    ok: false,
+    transient: false,
+    reason: url
+      ? "no e-mail provider in this project (the deployment's SMTP_URL serves projects only with DEPLOYMENT_SMTP_FOR_PROJECTS=true)"
+      : "no e-mail provider: add one, or set SMTP_URL on the server",
+  };
 }
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
 
+/** Keep-alive HTTP connections per origin for SMS (undici sets TCP_NODELAY on each). */
+export const SMS_CONNECTIONS = Number(process.env.MESSAGES_SMS_CONNECTIONS ?? 16);
+
 let agent: Agent | undefined;
 function smsAgent(): Agent {
   agent ??= new Agent({
-    connections: 16,
+    connections: SMS_CONNECTIONS,
+    keepAliveTimeout: 30_000,
     headersTimeout: TIMEOUT_MS,
     bodyTimeout: TIMEOUT_MS,
     connect: { timeout: TIMEOUT_MS, lookup: guardedLookup(allowList()) },

@@ -5,7 +5,9 @@ import type { ProjectContext } from "@/lib/access/context";
 import { Invalid, NotFound } from "@/lib/http/errors";
 import { seal } from "@/lib/signing/seal";
 import { assertProviderHost } from "./check-provider-host";
+import { withDkim } from "./dkim";
 import { forgetProviders } from "./load-provider";
+import { closeProviderPool } from "./smtp-pool";
 import { maskedUrl, toProviderView } from "./provider-view";
 import type { updateProviderBody } from "./schemas";
 
@@ -17,14 +19,16 @@ export async function updateProvider(
   const where = and(eq(messageProviders.projectId, ctx.projectId), eq(messageProviders.id, id));
   const [p] = await ctx.db.select().from(messageProviders).where(where);
   if (!p) throw new NotFound("No provider with this id in this project.");
-  const foreign = (p.kind === "smtp" ? ["account_sid", "auth_token", "api_base"] : ["url"]).filter((k) => k in patch);
+  const foreign = (p.kind === "smtp" ? ["account_sid", "auth_token", "api_base"] : ["url", "dkim"]).filter(
+    (k) => k in patch,
+  );
   if (foreign.length)
     throw new Invalid(`A ${p.kind} provider has no ${foreign.join(", ")}.`, {
       errors: foreign.map((path) => ({ path, message: `not a field of a ${p.kind} provider` })),
     });
   if (patch.url) assertProviderHost(patch.url, "url");
   if (patch.api_base) assertProviderHost(patch.api_base, "api_base");
-  const config = { ...p.config };
+  const config = withDkim({ ...p.config }, patch.dkim);
   if (patch.url) config.url = maskedUrl(patch.url);
   if (patch.account_sid) config.account_sid = patch.account_sid;
   if (patch.api_base) config.api_base = patch.api_base;
@@ -42,5 +46,8 @@ export async function updateProvider(
     .where(where)
     .returning();
   forgetProviders(ctx.projectId);
+  // Its connections were made with the old URL and key: this process's pool goes now, another
+  // process's when it next loads the provider and sees the new version.
+  closeProviderPool(id);
   return toProviderView(row!);
 }

@@ -8,6 +8,8 @@ export interface CheckedInterval {
   text: string;
   /** PostgreSQL's canonical output (`1 week` -> `7 days`): equal intervals compare equal. */
   canonical: string;
+  /** With `floor`: shorter than it, or with a negative part (which may step backwards from some dates). */
+  belowFloor: boolean;
 }
 
 /** The longest interval or offset: longer ones only push timestamps out of PostgreSQL's range (a 500). */
@@ -23,14 +25,15 @@ export function minAssignmentInterval(): string {
  * Runs outside any transaction (a cast error would abort it). `zero` allows `0 minutes` (offsets);
  * assignment intervals must be strictly positive. `min` (assignments) also refuses anything shorter, and
  * any negative part: `1 month -30 days 1 minute` compares as one minute but steps backwards from some
- * dates, which would break the cycle arithmetic.
+ * dates, which would break the cycle arithmetic. `floor` refuses nothing: it says whether the value is
+ * below it (`belowFloor`), for a journey's pauses, which may be short but not inside a cycle.
  */
 export async function checkInterval(
   ctx: AppContext,
-  { value, path, ...opts }: { value: string; path: string; zero?: boolean; min?: string },
+  { value, path, ...opts }: { value: string; path: string; zero?: boolean; min?: string; floor?: string },
 ): Promise<CheckedInterval> {
   const text = value.trim();
-  let row: { canonical: string; sign: number; short: boolean; mixed: boolean; long: boolean } | undefined;
+  let row: { canonical: string; sign: number; short: boolean; mixed: boolean; long: boolean; low: boolean } | undefined;
   try {
     [row] = await queryRows<{
       canonical: string;
@@ -38,13 +41,15 @@ export async function checkInterval(
       short: boolean;
       mixed: boolean;
       long: boolean;
+      low: boolean;
     }>(
       ctx.db,
       sql`select ${text}::interval::text as canonical,
       case when ${text}::interval > '0'::interval then 1 when ${text}::interval = '0'::interval then 0 else -1 end as sign,
       ${opts.min ?? null}::interval is not null and ${text}::interval < ${opts.min ?? null}::interval as short,
       position('-' in ${text}::interval::text) > 0 as mixed,
-      ${text}::interval > ${MAX_INTERVAL}::interval as long`,
+      ${text}::interval > ${MAX_INTERVAL}::interval as long,
+      ${opts.floor ?? null}::interval is not null and ${text}::interval < ${opts.floor ?? null}::interval as low`,
     );
   } catch (err) {
     // drizzle wraps the driver's error; the SQLSTATE is on the cause.
@@ -76,5 +81,5 @@ export async function checkInterval(
     const message = row!.mixed ? "every part must be positive" : `must be at least ${opts.min}`;
     throw new Invalid(`\`${path}\` ${message}; got ${JSON.stringify(text)}.`, { errors: [{ path, message }] });
   }
-  return { text, canonical: row!.canonical };
+  return { text, canonical: row!.canonical, belowFloor: opts.floor !== undefined && (row!.low || row!.mixed) };
 }

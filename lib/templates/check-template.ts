@@ -2,7 +2,7 @@ import type { SendChannel, TemplateVariant } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { Invalid } from "@/lib/http/errors";
 import { resolveGroup } from "@/lib/subscriptions/resolve-groups";
-import { compilePart } from "./liquid";
+import { compilePart, MAX_SMS_CHARS } from "./liquid";
 
 /** Compiles every part (a 400 names the part, line and column) and resolves the group for the channel. */
 export async function checkTemplate(
@@ -25,6 +25,16 @@ export async function checkTemplate(
       if (v[key] !== undefined) compilePart(v[key], `locales.${locale}.${key}`);
   if (t.channel === "sms" && t.html)
     throw new Invalid("An SMS template has no html part.", { errors: [{ path: "html", message: "not for SMS" }] });
+  if (t.channel === "sms") {
+    const long = [
+      { path: "text", text: t.text },
+      ...Object.entries(t.locales).map(([l, v]) => ({ path: `locales.${l}.text`, text: v.text ?? "" })),
+    ].find((p) => p.text.length > MAX_SMS_CHARS);
+    if (long)
+      throw new Invalid(`An SMS body is at most ${MAX_SMS_CHARS} characters; ${long.path} has ${long.text.length}.`, {
+        errors: [{ path: long.path, message: `at most ${MAX_SMS_CHARS} characters for SMS` }],
+      });
+  }
   if (!t.group) {
     if (!t.transactional)
       throw new Invalid("A template belongs to a subscription group unless it is transactional.", {

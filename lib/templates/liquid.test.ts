@@ -30,4 +30,13 @@ describe("the Liquid engine's limits", () => {
     expect(renderPart("{{ user.data.name }}", scope, { html: true })).toBe("&lt;b&gt;Bo&lt;/b&gt;");
     expect(renderPart("{{ user.data.name }}", scope)).toBe("<b>Bo</b>");
   });
+
+  it("finds no partial named like an Object.prototype member in include or render", () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"])
+      for (const tag of ["include", "render"]) {
+        const source = `{% ${tag} '${name}' %}`;
+        expect(() => renderPart(source, {}), source).toThrow(TemplateError);
+        expect(() => renderPart(source, {}, { html: true }), source).toThrow(TemplateError);
+      }
+  });
 });

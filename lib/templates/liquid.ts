@@ -6,27 +6,42 @@ import { speedUpOutputs } from "./liquid-outputs";
 export const MAX_TEMPLATE_CHARS = 100_000;
 /** The largest rendered part: a longer output fails the message rather than reach a provider. */
 export const MAX_OUTPUT_CHARS = 1_000_000;
+/**
+ * The longest SMS body, source at save and rendered at send (Twilio's limit: ten concatenated segments);
+ * a longer one is refused (400) or fails its message with the reason, never sent cut.
+ */
+export const MAX_SMS_CHARS = 1_600;
+
+/** The time one message's rendering may take (ms): every part and the link rewrite share it. */
+export const RENDER_LIMIT_MS = 200;
+
+/**
+ * No file system: `include` and `render` find nothing. The in-memory loader liquidjs builds from
+ * `templates` looks names up with `name in templates`, which sees `Object.prototype` (`{% render
+ * 'constructor' %}` would "find" a function): an object without a prototype has no such names.
+ */
+const noPartials: Record<string, string> = Object.create(null);
 
 /**
  * One engine for every template: lookups see own properties only (no `constructor`, no prototype), an
- * unknown filter is a save-time error, and each render is bounded in time (200 ms) and in what liquidjs
- * allocates (ranges, strings, arrays: 10 M units), so a hostile loop or a doubling string stops with an
- * error instead of holding the worker. No file system: `include` and `render` find nothing.
+ * unknown filter is a save-time error, and each render is bounded in time (RENDER_LIMIT_MS for a whole
+ * message, see renderPart's `deadline`) and in what liquidjs allocates (ranges, strings, arrays: 10 M
+ * units), so a hostile loop or a doubling string stops with an error instead of holding the worker.
  */
 const options = {
   ownPropertyOnly: true,
   strictFilters: true,
   parseLimit: MAX_TEMPLATE_CHARS,
-  renderLimit: 200,
+  renderLimit: RENDER_LIMIT_MS,
   memoryLimit: 10_000_000,
-  templates: {},
+  templates: noPartials,
   relativeReference: false,
 };
 export const liquid = new Liquid(options);
 /** For `html`: every output is HTML-escaped (a user's data cannot add markup); `| raw` opts out. */
 const liquidHtml = new Liquid({ ...options, outputEscape: "escape" });
 
-/** liquidjs's message when a render runs past `renderLimit`. */
+/** liquidjs's message when a render runs past `renderLimit` (ours says the same past a deadline). */
 const TIME_LIMIT = "template render limit exceeded";
 
 export class TemplateError extends Error {
@@ -92,17 +107,29 @@ function parsed(engine: Liquid, kind: string, key: string, source: string): Temp
   return t;
 }
 
+/** Throws the render-limit TemplateError once `deadline` (a `performance.now()` instant) has passed. */
+export function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && performance.now() >= deadline) throw new TemplateError(TIME_LIMIT, null, null);
+}
+
 /**
  * Renders one part synchronously (no async filters are registered); a limit hit is a TemplateError.
  * `key` names this exact source (it must change whenever the source does: the template's updated_at).
+ * `deadline` (a `performance.now()` instant) is the message's: the part gets what is left of it.
  */
-export function renderPart(source: string, scope: object, opts: { html?: boolean; key?: string } = {}): string {
+export function renderPart(
+  source: string,
+  scope: object,
+  opts: { html?: boolean; key?: string; deadline?: number } = {},
+): string {
   if (!source) return "";
+  checkDeadline(opts.deadline);
   const engine = opts.html ? liquidHtml : liquid;
   let out: string;
   try {
     const kind = `${opts.html ? "html" : "text"}/${opts.key ? "key" : "source"}`;
-    out = engine.renderSync(parsed(engine, kind, opts.key ?? source, source), scope) as string;
+    const left = opts.deadline === undefined ? RENDER_LIMIT_MS : Math.max(1, opts.deadline - performance.now());
+    out = engine.renderSync(parsed(engine, kind, opts.key ?? source, source), scope, { renderLimit: left }) as string;
   } catch (err) {
     const { line, column } = positionOf(err);
     throw new TemplateError(cleanMessage(err), line, column);

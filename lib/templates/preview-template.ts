@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import type { ProjectContext } from "@/lib/access/context";
+import { BUDGETS } from "@/lib/http/budgets";
 import { Invalid, NotFound } from "@/lib/http/errors";
+import { limitOrThrow } from "@/lib/http/rate-limit";
 import { resolveIdentifiers } from "@/lib/identity/resolve";
 import { getTemplate } from "./get-template";
 import { TemplateError } from "./liquid";
-import { renderMessage } from "./render-message";
+import { mayMintLinks, renderMessage } from "./render-message";
 import type { previewTemplateBody } from "./schemas";
 import { loadPreviewFacts } from "@/lib/messages/send-facts";
 
@@ -20,12 +22,16 @@ export async function previewUserId(
   return id;
 }
 
-/** A template rendered for one user, as that user's message would be (tracked links included); nothing is sent. */
+/**
+ * A template rendered for one user, as that user's message would be (tracked links included, for an
+ * editor or above; placeholders for a lower role); nothing is sent.
+ */
 export async function previewTemplate(
   ctx: ProjectContext,
   { id, body, origin }: { id: string; body: z.output<typeof previewTemplateBody>; origin: string },
 ) {
   await getTemplate(ctx, id);
+  await limitOrThrow("render:project", ctx.projectId, BUDGETS.rendersPerProject(), "of previews for this project");
   const userId = await previewUserId(ctx, body);
   const facts = await loadPreviewFacts(ctx, {
     projectId: ctx.projectId,
@@ -35,7 +41,7 @@ export async function previewTemplate(
   });
   if (!facts) throw new NotFound("No such user in this project.");
   try {
-    const r = renderMessage(facts, origin);
+    const r = renderMessage(facts, origin, { placeholders: !mayMintLinks(ctx.actor) });
     return { locale: r.locale, subject: r.subject, text: r.text, html: r.html };
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;

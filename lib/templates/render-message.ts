@@ -1,8 +1,10 @@
+import type { Actor } from "@/lib/access/context";
+import { can } from "@/lib/access/permissions";
 import { linkToken } from "@/lib/links/tokens";
 import { openPixelPath } from "@/lib/reports/open-token";
 import { withSigningSecret } from "@/lib/signing/secret";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
-import { renderPart } from "./liquid";
+import { checkDeadline, RENDER_LIMIT_MS, renderPart } from "./liquid";
 import type { SendFacts } from "@/lib/messages/send-facts";
 import { variantFor } from "./variant";
 
@@ -37,6 +39,7 @@ export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | 
     },
     organization: f.organization,
     journey: f.journey_data ?? {},
+    data: f.data ?? {},
     project: { id: f.project_id, name: f.project_name },
     unsubscribe_url: links.unsubscribeUrl ?? "",
     get preferences_url() {
@@ -45,7 +48,10 @@ export function templateScope(f: RenderFacts, links: { unsubscribeUrl: string | 
   };
 }
 
-const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"'\s<>]{1,2000})\2/gi;
+/** An `<a` that starts a tag (not `<abbr>`); the tag runs to the first `>` after it. */
+const A_TAG = /<a\b/gi;
+/** The first quoted http(s) `href` of a tag's text. Its one unbounded part is `\s*`, so no backtracking. */
+const HREF = /\bhref\s*=\s*(["'])(https?:\/\/[^"'\s<>]{1,2000})\1/i;
 
 // A template's links are mostly the same few for every message of a broadcast: each is parsed once.
 const parsedLinks = new Map<string, boolean>();
@@ -68,26 +74,58 @@ function trackable(url: string): boolean {
 
 /**
  * Turns the links of rendered HTML into tracked links (`/l/…`, recorded as `link.clicked` with the
- * campaign), leaving Relay's own links (unsubscribe, preferences) as they are. A regular expression over
- * `<a href>` is enough here: the HTML is the template's own output, and a link it misses simply stays
- * untracked.
+ * campaign), leaving Relay's own links (unsubscribe, preferences) as they are. A scan for `<a … href>` is
+ * enough here: the HTML is the template's own output, and a link it misses simply stays untracked.
+ *
+ * Linear in the HTML: a tag is the text from `<a` to the next `>`, searched once for its first link; a tag
+ * without one is skipped whole (any `<a` inside it would find the same nothing), so many `<a` and no `>`
+ * cost one pass, not one pass each. Past `deadline` (the message's render limit) it throws TemplateError.
  */
 export function trackLinks(
   html: string,
-  claim: { origin: string; projectId: string; campaignId: string; userId: string },
+  claim: { origin: string; projectId: string; campaignId: string; userId: string; messageId?: string },
+  deadline?: number,
 ) {
   // A link repeated in the message (a header and a footer button) is signed once.
   const signed = new Map<string, string>();
-  return html.replace(HREF, (whole, head: string, quote: string, url: string) => {
+  const parts: string[] = [];
+  let copied = 0;
+  const tags = new RegExp(A_TAG);
+  for (let seen = 0; ; seen++) {
+    if ((seen & 255) === 255) checkDeadline(deadline);
+    const open = tags.exec(html);
+    if (!open) break;
+    const close = html.indexOf(">", open.index);
+    const end = close === -1 ? html.length : close;
+    const tag = html.slice(open.index, end);
+    const m = HREF.exec(tag);
+    if (!m) {
+      tags.lastIndex = end;
+      continue;
+    }
+    const urlAt = open.index + m.index + m[0].length - m[2]!.length - 1;
+    tags.lastIndex = open.index + m.index + m[0].length;
+    const url = m[2]!;
     const plain = url.includes("&amp;") ? url.replace(/&amp;/g, "&") : url;
-    if (plain.startsWith(`${claim.origin}/`) || !trackable(plain)) return whole;
+    if (plain.startsWith(`${claim.origin}/`) || !trackable(plain)) continue;
     let token = signed.get(plain);
     if (!token) {
-      token = linkToken({ projectId: claim.projectId, campaignId: claim.campaignId, userId: claim.userId, url: plain });
+      token = linkToken({
+        projectId: claim.projectId,
+        campaignId: claim.campaignId,
+        userId: claim.userId,
+        url: plain,
+        messageId: claim.messageId,
+      });
       signed.set(plain, token);
     }
-    return `${head}${quote}${claim.origin}/l/${token}${quote}`;
-  });
+    parts.push(html.slice(copied, urlAt), `${claim.origin}/l/${token}`);
+    copied = urlAt + url.length;
+  }
+  checkDeadline(deadline);
+  if (!copied) return html;
+  parts.push(html.slice(copied));
+  return parts.join("");
 }
 
 /**
@@ -101,43 +139,79 @@ function withOpenPixel(html: string, f: RenderFacts, origin: string): string {
   return end < 0 ? html + img : html.slice(0, end) + img + html.slice(end);
 }
 
-/** Renders a message's subject, text and html for its user (throws TemplateError on a limit or error). */
-export function renderMessage(f: RenderFacts, origin: string): RenderedMessage {
-  return withSigningSecret(() => render(f, origin));
+/**
+ * Whether this actor may be shown a rendering with working per-user links. Each unsubscribe, preference
+ * and tracked link is a credential for its user (it unsubscribes them, edits their preferences, records
+ * their clicks); minting them needs `links.write` (editor), so a preview or message view for a lower role
+ * gets placeholders instead.
+ */
+export function mayMintLinks(actor: Actor): boolean {
+  return actor.kind === "system" || can(actor.role, "links.write");
 }
 
-function render(f: RenderFacts, origin: string): RenderedMessage {
-  const unsubscribeUrl = f.group_id
-    ? origin + unsubscribePath(unsubscribeToken({ projectId: f.project_id, userId: f.user_id, groupId: f.group_id }))
-    : null;
+/** The placeholders a rendering for a role below `editor` shows instead of signed links. */
+export const PLACEHOLDER = { unsubscribe: "/u/preview", preferences: "/preferences/preview" } as const;
+
+/**
+ * Renders a message's subject, text and html for its user (throws TemplateError on a limit or error).
+ * `placeholders`: no signed link at all (unsubscribe and preferences are placeholders, outside links stay
+ * as written), for previews shown to a role that may not mint them. `send`: the rendering that goes out,
+ * the only one with the open pixel and with links that credit the message (a preview or a message view
+ * opened in the console must not count as the recipient's open or click).
+ */
+export function renderMessage(
+  f: RenderFacts,
+  origin: string,
+  opts: { placeholders?: boolean; send?: boolean } = {},
+): RenderedMessage {
+  return opts.placeholders
+    ? render(f, origin, true, false)
+    : withSigningSecret(() => render(f, origin, false, opts.send ?? false));
+}
+
+function render(f: RenderFacts, origin: string, placeholders: boolean, send: boolean): RenderedMessage {
+  // One budget for the whole message: each part gets what the parts before it left, and so does the link
+  // rewrite, so no part of rendering can hold a worker or the web process past the limit.
+  const deadline = performance.now() + RENDER_LIMIT_MS;
+  const unsubscribeUrl = !f.group_id
+    ? null
+    : placeholders
+      ? origin + PLACEHOLDER.unsubscribe
+      : origin +
+        unsubscribePath(
+          unsubscribeToken({
+            projectId: f.project_id,
+            userId: f.user_id,
+            groupId: f.group_id,
+            ...(send ? { messageId: f.id } : {}),
+          }),
+        );
   let signed: string | undefined;
   const preferencesUrl = () =>
-    (signed ??= origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id })));
+    (signed ??= placeholders
+      ? origin + PLACEHOLDER.preferences
+      : origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id })));
   const scope = templateScope(f, { unsubscribeUrl, preferencesUrl });
   const v = variantFor(f, f.locale);
   // Compiled parts are cached by template and version (updated_at, to the microsecond, changes with every
   // edit); facts without a version (a test send's empty user) are cached by their text.
   const key = (part: string) =>
     f.template_updated_at ? `${f.template_id}/${f.template_updated_at}/${v.locale ?? ""}/${part}` : undefined;
-  const html = renderPart(v.html, scope, { html: true, key: key("html") });
-  return {
-    locale: v.locale,
-    subject: renderPart(v.subject, scope, { key: key("subject") })
-      .replace(/[\r\n]+/g, " ")
-      .trim(),
-    text: renderPart(v.text, scope, { key: key("text") }),
-    html: html
-      ? withOpenPixel(
-          trackLinks(html, {
-            origin,
-            projectId: f.project_id,
-            campaignId: f.broadcast_id ?? f.template_id,
-            userId: f.user_id,
-          }),
-          f,
-          origin,
-        )
-      : "",
-    unsubscribeUrl,
+  const html = renderPart(v.html, scope, { html: true, key: key("html"), deadline });
+  const subject = renderPart(v.subject, scope, { key: key("subject"), deadline })
+    .replace(/[\r\n]+/g, " ")
+    .trim();
+  const text = renderPart(v.text, scope, { key: key("text"), deadline });
+  // Placeholders leave outside links untracked: a tracked link is a token for this user's clicks.
+  const claim = {
+    origin,
+    projectId: f.project_id,
+    campaignId: f.broadcast_id ?? f.template_id,
+    userId: f.user_id,
+    ...(send ? { messageId: f.id } : {}),
   };
+  const tracked = html && !placeholders ? trackLinks(html, claim, deadline) : html;
+  const linked = tracked && send ? withOpenPixel(tracked, f, origin) : tracked;
+  checkDeadline(deadline);
+  return { locale: v.locale, subject, text, html: linked, unsubscribeUrl };
 }

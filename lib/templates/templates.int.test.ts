@@ -21,6 +21,8 @@ import {
 // Small test-send budgets, read by this file's server.
 process.env.RATE_LIMIT_TEST_SENDS = "4/3600";
 process.env.RATE_LIMIT_TEST_SENDS_TO = "2/3600";
+// A small render budget (previews, message views): two a second, four at once.
+process.env.RATE_LIMIT_RENDERS = "2:4";
 // Retries 2 s apart, so a test can change a user between a first attempt and its retry.
 useMessagesProject("relay_messages_templates", { MESSAGES_RETRY_BASE_MS: "2000" });
 
@@ -137,6 +139,105 @@ describe("templates", () => {
     expect(worker.child.exitCode).toBeNull();
   });
 
+  it("previews and sends a template of many `<a` and no `>` in well under a second, the web live meanwhile", async () => {
+    const user = await newUser();
+    // 65,536 tags made in a few steps (a doubling string renders in no time): the regex this replaced
+    // took seconds over them (a minute over 333,000), holding the web process.
+    const templateId = await template({
+      subject: "tags",
+      html: '{% assign s = "<a " %}{% for i in (1..16) %}{% assign s = s | append: s %}{% endfor %}{{ s | raw }}',
+    });
+    const started = Date.now();
+    const [preview, live] = await Promise.all([
+      api("POST", p.admin(`/templates/${templateId}/preview`), { key: p.keys.support, body: { user_id: user.id } }),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        const t = Date.now();
+        const res = await api("GET", "/api/health/live");
+        return { status: res.status, ms: Date.now() - t };
+      })(),
+    ]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(live.status).toBe(200);
+    expect(live.ms).toBeLessThan(1_500);
+    // Rendered in time, or refused with the limit named: never held.
+    if (preview.status === 200) expect(preview.body.html).toHaveLength(3 * 65_536);
+    else expect(preview.body.detail).toMatch(/render limit exceeded/);
+    const m = await queue({ templateId, userId: user.id });
+    const row = await finalRow(m.id);
+    expect(["sent", "failed"]).toContain(row.state);
+    if (row.state === "failed") expect(row.reason).toMatch(/render limit exceeded/);
+  });
+
+  it("shows a role below editor placeholders, never working unsubscribe, preference or tracked links", async () => {
+    const user = await newUser();
+    const templateId = await template({
+      subject: "links",
+      text: "Stop: {{ unsubscribe_url }} Prefs: {{ preferences_url }}",
+      html: '<a href="https://acme.example/offer">Offer</a> <a href="{{ unsubscribe_url }}">Stop</a>',
+    });
+    const preview = (key: string) =>
+      api("POST", p.admin(`/templates/${templateId}/preview`), { key, body: { user_id: user.id } });
+    const support = await preview(p.keys.support);
+    expect(support.status).toBe(200);
+    expect(support.body.text).toMatch(
+      /^Stop: https?:\/\/[^/\s]+\/u\/preview Prefs: https?:\/\/[^/\s]+\/preferences\/preview$/,
+    );
+    expect(support.body.html).toMatch(
+      /^<a href="https:\/\/acme\.example\/offer">Offer<\/a> <a href="https?:\/\/[^/"]+\/u\/preview">Stop<\/a>$/,
+    );
+    const editor = await preview(p.keys.editor);
+    expect(editor.body.html).toMatch(/\/l\/[A-Za-z0-9_.-]{20,}/);
+    expect(editor.body.text).not.toContain("/u/preview");
+    // The message view too: the support key reads a sent message's content with placeholders.
+    const m = await queue({ templateId, userId: user.id });
+    await finalRow(m.id);
+    const view = await api("GET", p.admin(`/messages/${m.id}`), { key: p.keys.support });
+    expect(view.status).toBe(200);
+    expect(view.body.content.text).toContain("/u/preview");
+    expect(view.body.content.html).not.toContain("/l/");
+  });
+
+  it("limits previews per project: past the render budget a 429 problem with Retry-After", async () => {
+    const user = await newUser();
+    const templateId = await template({ subject: "budget", text: "hi" });
+    const statuses: number[] = [];
+    let limited: { status: number; headers: Headers; body: any } | undefined;
+    for (let i = 0; i < 8 && !limited; i++) {
+      const r = await api("POST", p.admin(`/templates/${templateId}/preview`), {
+        key: p.keys.support,
+        body: { user_id: user.id },
+      });
+      statuses.push(r.status);
+      if (r.status === 429) limited = r;
+    }
+    expect(statuses[0]).toBe(200);
+    expect(limited, statuses.join(",")).toBeDefined();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited!.body.detail).toMatch(/previews for this project/);
+  });
+
+  it("refuses an SMS body longer than 1,600 characters at save, naming the part", async () => {
+    const long = await api("POST", p.admin("/templates"), {
+      key: p.keys.editor,
+      body: { name: "long sms", channel: "sms", transactional: true, text: "x".repeat(1601) },
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.errors[0]).toEqual({ path: "text", message: "at most 1600 characters for SMS" });
+    const locale = await api("POST", p.admin("/templates"), {
+      key: p.keys.editor,
+      body: {
+        name: "long sms 2",
+        channel: "sms",
+        transactional: true,
+        text: "hi",
+        locales: { de: { text: "y".repeat(2000) } },
+      },
+    });
+    expect(locale.status).toBe(400);
+    expect(locale.body.errors[0].path).toBe("locales.de.text");
+  });
+
   it("limits test sends per recipient and per project with a 429 problem and Retry-After", async () => {
     // Test sends leave from the server (the worker sends the rest): through a provider on the sink.
     const provider = await api("POST", p.admin("/providers"), {
@@ -153,6 +254,12 @@ describe("templates", () => {
     const templateId = await template({ subject: "Test {{ user.email }}", text: "t" });
     const send = (to: string) =>
       api("POST", p.admin(`/templates/${templateId}/test`), { key: p.keys.editor, body: { to } });
+    // A refused address spends neither budget: counted after validation, as it is sent to.
+    for (let i = 0; i < 5; i++) {
+      const bad = await send("not an address");
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors[0].path).toBe("to");
+    }
     const inbox = `inbox-${crypto.randomUUID().slice(0, 8)}@example.com`;
     for (let i = 0; i < 2; i++) expect((await send(inbox)).body).toMatchObject({ sent: true });
     const third = await send(inbox.toUpperCase());

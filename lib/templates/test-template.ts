@@ -3,16 +3,17 @@ import type { ProjectContext } from "@/lib/access/context";
 import { isEmailAddress } from "@/lib/http/email-address";
 import { Invalid, NotFound } from "@/lib/http/errors";
 import { getTemplate } from "./get-template";
-import { TemplateError } from "./liquid";
+import { MAX_SMS_CHARS, TemplateError } from "./liquid";
 import { renderMessage } from "./render-message";
 import type { testTemplateBody } from "./schemas";
+import { limitTestSends } from "./test-send-limits";
 import { loadPreviewFacts, type SendFacts } from "@/lib/messages/send-facts";
 import { sendRendered } from "@/lib/messages/send-rendered";
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /**
- * Sends one rendering of a template to an address now (not logged as a message, not retried), as a user
+ * Within the test-send budgets (test-send-limits.ts), sends one rendering of a template to an address now (not logged as a message, not retried), as a user
  * or as an empty user, and answers what the provider said. The subject is marked `[test]`.
  */
 export async function testTemplate(
@@ -24,6 +25,8 @@ export async function testTemplate(
     throw new Invalid(`"to" must be ${t.channel === "email" ? "an e-mail address" : "an E.164 phone number"}.`, {
       errors: [{ path: "to", message: t.channel === "email" ? "an e-mail address" : "like +4915112345678" }],
     });
+  // Counted after validation, on the address as it will be sent to: a refused one spends nothing.
+  await limitTestSends(ctx.projectId, body.to);
   let facts: SendFacts | null;
   if (body.user_id) {
     facts = await loadPreviewFacts(ctx, {
@@ -58,6 +61,10 @@ export async function testTemplate(
       errors: [{ path: "template", message: err.message }],
     });
   }
+  if (t.channel === "sms" && rendered.text.length > MAX_SMS_CHARS)
+    throw new Invalid(`The rendered SMS body has ${rendered.text.length} characters, more than ${MAX_SMS_CHARS}.`, {
+      errors: [{ path: "template", message: `at most ${MAX_SMS_CHARS} characters for SMS` }],
+    });
   const { result } = await sendRendered(ctx, {
     ...facts,
     transactional: true,

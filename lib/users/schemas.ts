@@ -2,17 +2,9 @@ import { z } from "zod";
 import { identifierList, identifierOutput } from "@/lib/identity/schemas";
 import { dataObject, text } from "@/lib/http/json-value";
 import { emailAddress } from "@/lib/http/email-address";
+import { canonicalZone, isTimeZone } from "@/lib/time-zones/canonical-zone";
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function isLocale(tag: string): boolean {
   try {
@@ -28,7 +20,12 @@ export const userInput = z
     identifier: identifierList,
     email: emailAddress.nullable().optional(),
     phone: z.string().regex(E164, "must be an E.164 number like +14155550100").nullable().optional(),
-    timezone: text(64).refine(isTimeZone, "must be an IANA time zone like Europe/Paris").nullable().optional(),
+    // Stored in its canonical spelling, so SQL (broadcasts' local time) and Intl (quiet hours, journeys) agree.
+    timezone: text(64)
+      .refine(isTimeZone, "must be an IANA time zone like Europe/Paris")
+      .transform((tz) => canonicalZone(tz)!)
+      .nullable()
+      .optional(),
     locale: text(35).refine(isLocale, "must be a language tag like en or pt-BR").nullable().optional(),
     data: dataObject().optional(),
   })

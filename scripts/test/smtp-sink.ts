@@ -3,6 +3,10 @@ import { SMTPServer } from "smtp-server";
 
 export interface SunkMail {
   to: string[];
+  /** The envelope sender (MAIL FROM) as this server received it; "" for a null sender. */
+  mailFrom: string;
+  /** The message as received, byte for byte (what a DKIM verifier reads). */
+  source: Buffer;
   subject: string;
   text: string;
   html: string;
@@ -45,12 +49,16 @@ export class SmtpSink {
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
           const at = Date.now();
-          simpleParser(Buffer.concat(chunks)).then(
+          const source = Buffer.concat(chunks);
+          simpleParser(source).then(
             async (m) => {
               if (this.acceptDelayMs) await new Promise((r) => setTimeout(r, this.acceptDelayMs));
+              const from = session.envelope.mailFrom;
               this.mails.push({
                 at,
                 to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+                mailFrom: from ? from.address : "",
+                source,
                 subject: m.subject ?? "",
                 text: m.text ?? "",
                 html: typeof m.html === "string" ? m.html : "",

@@ -19,6 +19,7 @@ export const PARTS: { name: string; about: string; prefix: string | string[] }[]
   },
   { name: "subscriptions", about: "users' subscriptions", prefix: "/api/client/users/subscriptions" },
   { name: "memberships", about: "organization memberships", prefix: "/api/client/organizations/users" },
+  { name: "send", about: "the transactional send API", prefix: "/api/client/messages" },
   { name: "users", about: "users: upserts, batches, identify, events", prefix: "/api/client/users" },
   { name: "organizations", about: "organizations: upserts, batches, events", prefix: "/api/client/organizations" },
   {

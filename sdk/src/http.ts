@@ -55,7 +55,7 @@ export class Http {
     method: "GET" | "POST" | "PATCH" | "DELETE",
     path: string,
     body: unknown,
-    opts: { raw?: boolean } = {},
+    opts: { raw?: boolean; headers?: Record<string, string> } = {},
   ): Promise<T> {
     const { baseUrl, apiKey, maxRetries, retryBaseMs, timeoutMs } = this.#opts;
     const init = {
@@ -64,6 +64,7 @@ export class Http {
         ...(body !== undefined && { "content-type": "application/json" }),
         authorization: `Bearer ${apiKey}`,
         "user-agent": "relay-sdk-js/0.1",
+        ...opts.headers,
       },
       body: body === undefined ? undefined : JSON.stringify(opts.raw ? body : toWire(body)),
     };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ownDatabaseForFile, baseUrl, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
+import { api, ownDatabaseForFile, baseUrl, createTestProject, sql, type TestProject } from "../../scripts/test/helpers";
 import { Relay, RelayNotFoundError, RelayValidationError } from "./index";
 
 // Counts event_intake rows: a database of its own, which no other file's worker drains.
@@ -118,6 +118,30 @@ describe("Relay SDK against the real server", () => {
     expect(spy.calls.length).toBe(4);
     expect(await intakeCount("sdk_retried")).toBe(1);
     await relay.close();
+  });
+
+  it("messages.send: a lost answer retried is one message, the same answer; another body with the key is a 422", async () => {
+    const t = await api("POST", p.admin("/templates"), {
+      key: p.keys.editor,
+      body: { name: "sdk-receipt", channel: "email", transactional: true, subject: "R {{ data.order_id }}", text: "r" },
+    });
+    expect(t.status).toBe(201);
+    await new Relay({ apiKey: p.keys.client, baseUrl }).users.upsert({
+      identifier: [{ externalId: "send-1" }],
+      email: "send-1@example.com",
+    });
+    const spy = spyFetch((n) => (n === 1 ? "lose-answer" : undefined));
+    const relay = new Relay({ apiKey: p.keys.client, baseUrl, fetch: spy.fetch, retryBaseMs: 10 });
+    const input = { template: "sdk-receipt", identifier: [{ externalId: "send-1" }], data: { order_id: "A-1" } };
+    const sent = await relay.messages.send(input);
+    expect(spy.calls).toEqual(["/api/client/messages", "/api/client/messages"]);
+    expect(sent).toEqual({ id: expect.any(String), state: "queued" });
+    const [row] = await sql`select count(*)::int as n from messages where project_id = ${p.projectId}`;
+    expect(row!.n).toBe(1);
+    const again = await relay.messages.send(input, { idempotencyKey: "sdk-order-1" });
+    const other = relay.messages.send({ ...input, data: { order_id: "A-2" } }, { idempotencyKey: "sdk-order-1" });
+    await expect(other).rejects.toBeInstanceOf(RelayValidationError);
+    expect(again.id).not.toBe(sent.id);
   });
 
   it("honours Retry-After on 429", async () => {

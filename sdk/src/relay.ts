@@ -44,6 +44,7 @@ export class Relay {
 
   readonly users;
   readonly organizations;
+  readonly messages;
 
   constructor(opts: RelayOptions) {
     this.#http = new Http(opts);
@@ -97,6 +98,18 @@ export class Relay {
         add: (input: T.MembershipInput) => http.request<T.Membership>("POST", "/organizations/users", input),
         remove: (input: T.MembershipRemoveInput) => http.request<void>("DELETE", "/organizations/users", input),
       },
+    };
+
+    this.messages = {
+      /**
+       * Sends one message of a template to a user (`202` once it is durable: `{ id, state }`). Every call
+       * carries an `Idempotency-Key` (yours, or a fresh UUID), so this client's own retries never send twice;
+       * give your own key (an order id) to make your retries of the same request safe too.
+       */
+      send: (input: T.SendMessageInput, opts: { idempotencyKey?: string } = {}) =>
+        http.request<T.SentMessage>("POST", "/messages", input, {
+          headers: { "idempotency-key": opts.idempotencyKey ?? globalThis.crypto.randomUUID() },
+        }),
     };
 
     // Node: a process that ends with events queued sends them first (beforeExit allows async work).

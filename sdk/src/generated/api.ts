@@ -5,6 +5,7 @@
  * - organization-schedules.ts: schedule assignments of organizations
  * - subscriptions.ts: users' subscriptions
  * - memberships.ts: organization memberships
+ * - send.ts: the transactional send API
  * - users.ts: users: upserts, batches, identify, events
  * - organizations.ts: organizations: upserts, batches, events
  * - destinations.ts: destinations (admin API): webhooks, their delivery log, replay
@@ -16,12 +17,13 @@ import type { components as C0, paths as P0 } from "./user-schedules.js";
 import type { components as C1, paths as P1 } from "./organization-schedules.js";
 import type { components as C2, paths as P2 } from "./subscriptions.js";
 import type { components as C3, paths as P3 } from "./memberships.js";
-import type { components as C4, paths as P4 } from "./users.js";
-import type { components as C5, paths as P5 } from "./organizations.js";
-import type { components as C6, paths as P6 } from "./destinations.js";
-import type { components as C7, paths as P7 } from "./messages.js";
-import type { components as C8, paths as P8 } from "./journeys.js";
-import type { components as C9, paths as P9 } from "./explain.js";
+import type { components as C4, paths as P4 } from "./send.js";
+import type { components as C5, paths as P5 } from "./users.js";
+import type { components as C6, paths as P6 } from "./organizations.js";
+import type { components as C7, paths as P7 } from "./destinations.js";
+import type { components as C8, paths as P8 } from "./messages.js";
+import type { components as C9, paths as P9 } from "./journeys.js";
+import type { components as C10, paths as P10 } from "./explain.js";
 
-export type paths = P0 & P1 & P2 & P3 & P4 & P5 & P6 & P7 & P8 & P9;
-export type components = C0 & C1 & C2 & C3 & C4 & C5 & C6 & C7 & C8 & C9;
+export type paths = P0 & P1 & P2 & P3 & P4 & P5 & P6 & P7 & P8 & P9 & P10;
+export type components = C0 & C1 & C2 & C3 & C4 & C5 & C6 & C7 & C8 & C9 & C10;

@@ -777,11 +777,14 @@ export interface paths {
         };
         /**
          * Read an entry with its path
-         * @description The entry's step, state (`active`, `waiting` with `wake_at` and `waiting_for`, `exited`) and its path: each step passed, when, and the outcome (`delayed until 2026-12-01T09:00:00+01:00 (Europe/Vienna)`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: unsubscribed`).
+         * @description The entry's step, state (`active`, `waiting` with `wake_at` and `waiting_for`, `exited`) and its path: each step passed, when, and the outcome (`delayed until 2026-12-01T09:00:00+01:00 (Europe/Vienna)`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: unsubscribed`), a page at a time: `limit` rows (default 100, at most 500) after `cursor`, oldest first, with `path_next_cursor` for the rest.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
                 header?: never;
                 path: {
                     /** @description The project's UUID. */
@@ -1224,6 +1227,8 @@ export interface components {
                 /** @description `delayed until …`, `released by event …`, `timed out`, `branch: true`, `split: path 2`, `sent message …`, `skipped: …`. */
                 outcome: string;
             }[];
+            /** @description More of the path after these rows: pass it as `cursor` (null at its end). */
+            path_next_cursor: string | null;
         };
         JourneyExplanation: {
             journey: {

@@ -323,7 +323,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a provider
-         * @description E-mail then goes through the deployment's SMTP_URL; SMS messages fail until another provider is added.
+         * @description E-mail then goes through the deployment's SMTP_URL where it serves projects (development, or DEPLOYMENT_SMTP_FOR_PROJECTS=true); SMS messages fail until another provider is added.
          */
         delete: {
             parameters: {
@@ -522,6 +522,125 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/admin/projects/{projectID}/providers/{id}/dkim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a DKIM key for an e-mail provider and answer the TXT record to publish
+         * @description A new 2048-bit RSA key replaces any other; the private key is stored sealed and never answered. Every e-mail of the provider is then signed (relaxed/relaxed; `h=` covers From, To, Subject, Date, Message-ID, List-Unsubscribe, List-Unsubscribe-Post, MIME-Version and Content-Type where present). Publish the record before sending. Role `admin`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The project's UUID. */
+                    projectID: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["GenerateDkimKey"];
+                };
+            };
+            responses: {
+                /** @description The key's DNS record. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DkimRecord"];
+                    };
+                };
+                /** @description Invalid body, or the provider is not an SMTP provider. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key belongs to another project or its role is too low. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such provider. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body not sent as `application/json`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Database unavailable; retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/projects/{projectID}/templates": {
@@ -2241,12 +2360,13 @@ export interface components {
             /** @enum {string} */
             kind: "smtp";
             name: string;
-            /** @description `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. Stored sealed; answered with the password masked. Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones). */
+            /** @description `smtp://user:pass@host:587` (STARTTLS when offered; `?tls=required` refuses to send without it, `?tls=none` never starts it) or `smtps://…:465`. Stored sealed; answered with the password masked (and the user name too when it is the password, as Postmark's server token is both). Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones). */
             url: string;
             /** @description "Name <address>" the messages are from. */
             from: string;
             /** @description Messages per second handed to the provider by all workers together; null: as fast as it takes them. */
             rate_per_second?: number | null;
+            dkim?: components["schemas"]["DkimKeyInput"];
         } | {
             /** @enum {string} */
             channel: "sms";
@@ -2260,7 +2380,7 @@ export interface components {
             from: string;
             /**
              * Format: uri
-             * @description Twilio's API by default; another service speaking its Messages API (same address checks).
+             * @description Twilio's API by default; another service speaking its Messages API (same address checks; `http://` only for a host DESTINATIONS_ALLOW_HOSTS lists).
              */
             api_base?: string;
             /** @description Messages per second handed to the provider by all workers together; null: as fast as it takes them. */
@@ -2295,6 +2415,33 @@ export interface components {
             locales: {
                 [key: string]: components["schemas"]["TemplateVariant"];
             };
+        };
+        /** @description Signs every e-mail of the provider (relaxed/relaxed). `null` removes the key. `POST …/dkim` makes one instead. */
+        DkimKeyInput: {
+            /** @description The signing domain (`d=`), usually the From address's. */
+            domain: string;
+            /** @description The selector (`s=`): the key is published at `selector._domainkey.domain`. */
+            selector: string;
+            /** @description An RSA private key in PEM. Stored sealed; never answered. */
+            private_key: string;
+        } | null;
+        /** @description The DNS record to publish before mail signed with the new key can verify. */
+        DkimRecord: {
+            domain: string;
+            selector: string;
+            record: {
+                /** @description `selector._domainkey.domain` */
+                name: string;
+                /** @enum {string} */
+                type: "TXT";
+                /** @description `v=DKIM1; k=rsa; p=…`: the public key to publish. */
+                value: string;
+            };
+        };
+        /** @description The domain and selector of the key to make. */
+        GenerateDkimKey: {
+            domain: string;
+            selector: string;
         };
         IdentifierInput: {
             /** @description The identifier value. */
@@ -2483,6 +2630,12 @@ export interface components {
             account_sid: string | null;
             api_base: string | null;
             rate_per_second: number | null;
+            /** @description E-mail: the DKIM signing domain and selector; the private key is never answered. */
+            dkim: {
+                domain: string;
+                selector: string;
+                key_set: boolean;
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2561,18 +2714,19 @@ export interface components {
         /** @description The fields to change (of the provider's kind); what is omitted is kept. */
         UpdateProvider: {
             name?: string;
-            /** @description `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. Stored sealed; answered with the password masked. Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones). */
+            /** @description `smtp://user:pass@host:587` (STARTTLS when offered; `?tls=required` refuses to send without it, `?tls=none` never starts it) or `smtps://…:465`. Stored sealed; answered with the password masked (and the user name too when it is the password, as Postmark's server token is both). Its host gets the destinations' address checks (DESTINATIONS_ALLOW_HOSTS for private ones). */
             url?: string;
             from?: string;
             account_sid?: string;
             auth_token?: string;
             /**
              * Format: uri
-             * @description Twilio's API by default; another service speaking its Messages API (same address checks).
+             * @description Twilio's API by default; another service speaking its Messages API (same address checks; `http://` only for a host DESTINATIONS_ALLOW_HOSTS lists).
              */
             api_base?: string;
             /** @description Messages per second handed to the provider by all workers together; null: as fast as it takes them. */
             rate_per_second?: number | null;
+            dkim?: components["schemas"]["DkimKeyInput"];
         };
         /** @description The fields to change; what is omitted is kept. The channel is fixed. */
         UpdateTemplate: {

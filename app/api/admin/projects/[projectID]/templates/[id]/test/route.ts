@@ -4,13 +4,11 @@ import { readRecordId } from "@/lib/http/record-id";
 import { adminRoute } from "@/lib/http/with-project";
 import { testTemplateBody } from "@/lib/templates/schemas";
 import { testTemplate } from "@/lib/templates/test-template";
-import { limitTestSends } from "@/lib/templates/test-send-limits";
 
 type Params = { projectID: string; id: string };
 
 export const POST = adminRoute<Params>("templates.write", async (req, ctx, p) => {
   const id = readRecordId(p.id, "template");
   const body = await readJson(req, testTemplateBody);
-  await limitTestSends(ctx.projectId, body.to);
   return testTemplate(ctx, { id, body, origin: publicOrigin(req) });
 });

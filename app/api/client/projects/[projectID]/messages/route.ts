@@ -1,0 +1,3 @@
+import { sendMessageRoutes } from "@/lib/messages/client-routes";
+
+export const { POST } = sendMessageRoutes();
