@@ -16,3 +16,4 @@ export * from "./destinations";
 export * from "./explain";
 export * from "./messages";
 export * from "./feedback";
+export * from "./authoring";
