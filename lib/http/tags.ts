@@ -1,5 +1,3 @@
-import { sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 
 export const MAX_TAGS = 20;
@@ -14,8 +12,3 @@ export const tagList = z
 
 /** `?tag=`: only the records carrying this tag. */
 export const tagFilter = z.string().trim().min(1).max(MAX_TAG_CHARS).optional();
-
-/** The filter for `?tag=` over a `text[]` column. */
-export function hasTag(column: PgColumn | SQL, tag: string | undefined): SQL | undefined {
-  return tag === undefined ? undefined : sql`${tag} = any(${column})`;
-}

@@ -2,7 +2,8 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { lists } from "@/db/schema";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
-import { hasTag, tagFilter } from "@/lib/http/tags";
+import { hasTag } from "@/lib/db/has-tag";
+import { tagFilter } from "@/lib/http/tags";
 import { toListViews } from "./view";
 import type { ProjectContext } from "@/lib/access/context";
 

@@ -131,8 +131,9 @@ function factsOf(source: ReturnType<typeof sql>) {
     from ${source} m
     join users u on u.project_id = m.project_id and u.id = m.user_id
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
-    left join authoring_versions tv on tv.project_id = m.project_id and tv.id = m.template_version_id
-    left join template_builds tb on tb.project_id = m.project_id and tb.id = m.template_build_id
+    left join authoring_versions tv on tv.project_id = m.project_id
+      and tv.id = coalesce(m.template_version_id, t.version_id)
+    left join template_builds tb on tb.project_id = m.project_id and tb.id = coalesce(m.template_build_id, t.build_id)
     join projects p on p.id = m.project_id
     left join subscription_groups g on g.project_id = m.project_id and g.id = t.group_id
     left join subscription_settings ss on ss.project_id = m.project_id

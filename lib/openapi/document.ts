@@ -16,6 +16,7 @@ import "./destinations-paths";
 import "./explain-paths";
 import "./messages-paths";
 import "./feedback-paths";
+import "./authoring-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 

@@ -4,7 +4,7 @@ import { z as zod } from "zod";
 import { messageTemplates } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { decodeCursor, page } from "@/lib/http/pagination";
-import { hasTag } from "@/lib/http/tags";
+import { hasTag } from "@/lib/db/has-tag";
 import type { listTemplatesQuery } from "./schemas";
 import { templateRows, toTemplateView } from "./template-view";
 
