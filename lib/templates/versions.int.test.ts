@@ -93,7 +93,7 @@ describe("versions", () => {
       const mails = sink.to(u.email!);
       expect(mails).toHaveLength(1);
       expect(mails[0]!.subject).toBe("Started v1");
-      expect(mails[0]!.text).toBe("body v1 sig-v1");
+      expect(mails[0]!.text.trim()).toBe("body v1 sig-v1");
     }
     const versions = await sql`select distinct v.number from messages m join authoring_versions v
       on v.project_id = m.project_id and v.id = m.template_version_id where m.broadcast_id = ${b.body.id}`;
