@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { PROJECT_ROLES, type ProjectRole } from "../roles";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 
@@ -61,6 +72,10 @@ export const projects = pgTable(
     quietHours: jsonb().$type<{ start: string; end: string }>(),
     /** Soft bounces of one address within `within` ("7 days") that suppress it; null: 3 within 7 days. */
     bouncePolicy: jsonb().$type<{ soft_bounces: number; within: string }>(),
+    /** The layout around e-mail templates that name none (those of its format). */
+    defaultLayoutId: uuid(),
+    /** Bytes of documents (images) the project may hold; null: DOCUMENTS_QUOTA_BYTES (100 MB). */
+    documentQuotaBytes: bigint({ mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -18,3 +18,4 @@ export * from "./messages";
 export * from "./feedback";
 export * from "./reports";
 export * from "./idempotency";
+export * from "./authoring";

@@ -36,6 +36,7 @@ export const PERMISSIONS = {
   "links.write": "editor",
   "destinations.write": "editor",
   "templates.write": "editor",
+  "documents.write": "editor",
   "broadcasts.write": "editor",
   "suppressions.write": "editor",
   // mail to an address that bounced or complained may spend the sender's reputation again

@@ -18,6 +18,8 @@ interface Row {
   rate_per_second: number | null;
   goal: BroadcastView["goal"];
   state: BroadcastState;
+  tags: string[];
+  pinned: { template_version_id: string | null; snippets: Record<string, string> } | null;
   recipients: number | null;
   counts: Record<string, number> | null;
   started_at: string | null;
@@ -49,6 +51,10 @@ export async function broadcastViews(ctx: ProjectContext, { where, limit }: { wh
       rate_per_second: r.rate_per_second,
       goal: r.goal ?? null,
       state: r.state,
+      tags: r.tags,
+      pinned: r.pinned
+        ? { template_version_id: r.pinned.template_version_id, snippets: r.pinned.snippets ?? {} }
+        : null,
       counts: {
         recipients: r.recipients,
         queued: r.counts?.queued ?? 0,

@@ -23,6 +23,7 @@ export async function createBroadcast(ctx: ProjectContext, input: z.output<typeo
         sendAt: input.send_at ? new Date(input.send_at) : sql`now()`,
         inUserTimezone: input.in_user_timezone,
         ratePerSecond: input.rate_per_second,
+        tags: input.tags,
       })
       .returning({ id: broadcasts.id });
     await setGoal({ ...ctx, db: tx }, { ownerKind: "broadcast", ownerId: b!.id, goal: input.goal });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { goalSchema } from "@/lib/reports/schemas";
 import { paginationQuery } from "@/lib/http/pagination";
+import { tagFilter, tagList } from "@/lib/http/tags";
 
 export const broadcastState = z.enum(["scheduled", "sending", "done", "cancelled"]).meta({ id: "BroadcastState" });
 
@@ -18,6 +19,7 @@ const broadcastFields = {
       "At most this many of the broadcast's messages a second (all workers together); null: the provider's pace.",
   }),
   goal: goalSchema.nullable().default(null),
+  tags: tagList.default([]),
 };
 
 export const createBroadcastBody = z
@@ -36,6 +38,7 @@ export const updateBroadcastBody = z
     in_user_timezone: z.boolean().optional(),
     rate_per_second: z.number().int().min(1).max(10_000).nullable().optional(),
     goal: goalSchema.nullable().optional(),
+    tags: tagList.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({ id: "UpdateBroadcast", description: "Only while `scheduled`; what is omitted is kept." });
@@ -51,6 +54,14 @@ export const broadcastOutput = z
     rate_per_second: z.number().int().nullable(),
     goal: goalSchema.nullable(),
     state: broadcastState,
+    tags: z.array(z.string()),
+    pinned: z
+      .object({ template_version_id: z.uuid().nullable(), snippets: z.record(z.string(), z.uuid()) })
+      .nullable()
+      .meta({
+        description:
+          "What every recipient renders, fixed when sending started: the template's version and the snippets' versions by name (null before).",
+      }),
     counts: z
       .object({
         recipients: z.number().int().nullable().meta({ description: "The list's members when sending started." }),
@@ -67,4 +78,4 @@ export const broadcastOutput = z
   })
   .meta({ id: "Broadcast" });
 
-export const listBroadcastsQuery = paginationQuery.extend({ state: broadcastState.optional() });
+export const listBroadcastsQuery = paginationQuery.extend({ state: broadcastState.optional(), tag: tagFilter });

@@ -35,6 +35,16 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
     if (!b) return false;
     // A chunk is bounded by its size; the timeout keeps a stuck one from holding the loop (it is tried again).
     await tx.execute(sql`set local statement_timeout = '60s'`);
+    // What every recipient renders, whatever is edited later: the template's version and build and the
+    // project's snippet versions, as they are when the first chunk starts.
+    await tx.execute(sql`
+      update broadcasts b set pinned = jsonb_build_object(
+        'template_version_id', t.version_id, 'build_id', t.build_id,
+        'snippets', coalesce((select jsonb_object_agg(s.name, s.version_id) from snippets s
+          where s.project_id = b.project_id and s.version_id is not null), '{}'::jsonb))
+      from message_templates t
+      where b.project_id = ${b.project_id}::uuid and b.id = ${b.id}::uuid and b.pinned is null
+        and t.project_id = b.project_id and t.id = b.template_id`);
     const [chunk] = await queryRows<{ n: number; last: string | null }>(
       tx,
       sql`
@@ -45,8 +55,10 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
         where b.started_through is null or lm.user_id > b.started_through
         order by lm.user_id limit ${input.chunk}),
       added as (
-        insert into messages (project_id, template_id, user_id, channel, broadcast_id, next_attempt_at, reason)
-        select b.project_id, b.template_id, c.user_id, t.channel, b.id,
+        insert into messages (project_id, template_id, template_version_id, template_build_id, user_id, channel,
+          broadcast_id, next_attempt_at, reason)
+        select b.project_id, b.template_id, (b.pinned->>'template_version_id')::uuid, (b.pinned->>'build_id')::uuid,
+          c.user_id, t.channel, b.id,
           case when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone coalesce(z.name, 'UTC')
           else b.send_at end,
           case when b.in_user_timezone and u.timezone is not null and z.name is null

@@ -25,6 +25,7 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
         allowConcurrentRuns: input.allow_concurrent_runs,
         steps: input.steps,
         paused: input.paused,
+        tags: input.tags ?? [],
       })
       .returning();
     await tx

@@ -1,5 +1,6 @@
 import { MAX_LIMIT, paginationQuery } from "@/lib/http/pagination";
 import { z } from "zod";
+import { tagList } from "@/lib/http/tags";
 import { text } from "@/lib/http/json-value";
 import { condition, rule } from "@/lib/lists/rule-schema";
 import { MAX_STEPS, stepInput, stepsInput } from "./step-schema";
@@ -59,6 +60,7 @@ export const journeyPatch = z
         "Replaces the steps, matched by key: entries at a removed step move on to its `next` at once (recorded in their path); a changed delay applies to those who reach it afterwards.",
     }),
     paused: paused.optional(),
+    tags: tagList.optional(),
   })
   .meta({ id: "JourneyPatch" });
 export type JourneyPatch = z.output<typeof journeyPatch>;
@@ -77,6 +79,7 @@ export const journeyInput = z
     entrances: z.array(entranceInput).min(1).max(20),
     steps: steps.default([]),
     paused: paused.default(false),
+    tags: tagList.optional(),
   })
   .meta({ id: "JourneyInput" });
 export type JourneyInput = z.output<typeof journeyInput>;
@@ -103,6 +106,7 @@ export const journeyOutput = z
     entrances: z.array(entranceOutput),
     steps: z.array(stepInput),
     paused: z.boolean(),
+    tags: z.array(z.string()),
     step_counts: z
       .record(
         z.string(),

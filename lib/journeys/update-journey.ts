@@ -86,6 +86,7 @@ export async function updateJourney(
         ...(patch.allow_concurrent_runs !== undefined ? { allowConcurrentRuns: patch.allow_concurrent_runs } : {}),
         ...(patch.steps !== undefined ? { steps: patch.steps } : {}),
         ...(patch.paused !== undefined ? { paused: patch.paused } : {}),
+        ...(patch.tags !== undefined ? { tags: patch.tags } : {}),
         updatedAt: sql`now()`,
       })
       .where(and(eq(journeys.projectId, ctx.projectId), eq(journeys.id, id)))

@@ -41,6 +41,7 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
       })),
     steps: j.steps as Step[],
     paused: j.paused,
+    tags: j.tags,
     step_counts: Object.fromEntries(
       (j.steps as Step[]).map((s) => [
         s.key,

@@ -41,6 +41,9 @@ const facts = (text: string): SendFacts => ({
   broadcast_state: null,
   policy: "opt_out",
   sub_state: null,
+  template_version_id: null,
+  built_locales: null,
+  snippet_versions: null,
 });
 
 describe("deliver", () => {

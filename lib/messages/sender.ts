@@ -45,7 +45,7 @@ export async function startMessageSender(ctx: AppContext<Db>, opts = messageSend
       const claimed = await claimMessages(ctx, { held, limit, maxInFlight, leaseSeconds });
       const share = new Map(claimed.map((c) => [c.id, c.share]));
       const keys = claimed.map((c) => ({ projectId: c.project_id, id: c.id }));
-      return (await loadSendFacts(ctx, { keys })).map((f) => ({
+      return (await loadSendFacts(ctx, { keys, render: true })).map((f) => ({
         ...f,
         projectId: f.project_id,
         group: f.project_id,

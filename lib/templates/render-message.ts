@@ -5,6 +5,7 @@ import { openPixelPath } from "@/lib/reports/open-token";
 import { withSigningSecret } from "@/lib/signing/secret";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
 import { checkDeadline, RENDER_LIMIT_MS, renderPart } from "./liquid";
+import { textFromHtml } from "./text-from-html";
 import type { SendFacts } from "@/lib/messages/send-facts";
 import { variantFor } from "./variant";
 
@@ -18,8 +19,18 @@ export interface RenderedMessage {
 
 type RenderFacts = Omit<
   SendFacts,
-  "attempts" | "opted_out" | "recent" | "cap_reserved" | "broadcast_state" | "policy" | "sub_state"
->;
+  | "attempts"
+  | "opted_out"
+  | "recent"
+  | "cap_reserved"
+  | "broadcast_state"
+  | "policy"
+  | "sub_state"
+  | "template_version_id"
+  | "built_locales"
+  | "snippet_versions"
+> &
+  Partial<Pick<SendFacts, "built_locales">>;
 
 /**
  * The variables a template sees: plain data objects, looked up by own property only (liquid.ts). The
@@ -193,15 +204,18 @@ function render(f: RenderFacts, origin: string, placeholders: boolean, send: boo
       : origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id })));
   const scope = templateScope(f, { unsubscribeUrl, preferencesUrl });
   const v = variantFor(f, f.locale);
+  // A build holds each locale's html compiled: the variant's subject and text are the version's own.
+  if (f.built_locales && v.locale) v.html = f.built_locales[v.locale] ?? v.html;
+  const snippets = f.snippets;
   // Compiled parts are cached by template and version (updated_at, to the microsecond, changes with every
   // edit); facts without a version (a test send's empty user) are cached by their text.
   const key = (part: string) =>
     f.template_updated_at ? `${f.template_id}/${f.template_updated_at}/${v.locale ?? ""}/${part}` : undefined;
-  const html = renderPart(v.html, scope, { html: true, key: key("html"), deadline });
-  const subject = renderPart(v.subject, scope, { key: key("subject"), deadline })
+  const html = renderPart(v.html, scope, { html: true, key: key("html"), deadline, snippets });
+  const subject = renderPart(v.subject, scope, { key: key("subject"), deadline, snippets })
     .replace(/[\r\n]+/g, " ")
     .trim();
-  const text = renderPart(v.text, scope, { key: key("text"), deadline });
+  const text = renderPart(v.text, scope, { key: key("text"), deadline, snippets });
   // Placeholders leave outside links untracked: a tracked link is a token for this user's clicks.
   const claim = {
     origin,
@@ -211,7 +225,9 @@ function render(f: RenderFacts, origin: string, placeholders: boolean, send: boo
     ...(send ? { messageId: f.id } : {}),
   };
   const tracked = html && !placeholders ? trackLinks(html, claim, deadline) : html;
-  const linked = tracked && send ? withOpenPixel(tracked, f, origin) : tracked;
   checkDeadline(deadline);
-  return { locale: v.locale, subject, text, html: linked, unsubscribeUrl };
+  // An e-mail without a text part gets one made from its html, links (tracked ones) kept as `text [url]`.
+  const plain = text || f.channel !== "email" || !tracked ? text : textFromHtml(tracked, unsubscribeUrl);
+  const linked = tracked && send ? withOpenPixel(tracked, f, origin) : tracked;
+  return { locale: v.locale, subject, text: plain, html: linked, unsubscribeUrl };
 }

@@ -20,6 +20,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     cursor?: string;
+                    tag?: string;
                 };
                 header?: never;
                 path: {
@@ -1024,6 +1025,7 @@ export interface components {
             entrances: components["schemas"]["JourneyEntrance"][];
             steps: components["schemas"]["JourneyStep"][];
             paused: boolean;
+            tags: string[];
             /** @description Per step key: entries at the step now (counted up to 10,000), and entries that passed it in all. */
             step_counts: {
                 [key: string]: {
@@ -1326,6 +1328,7 @@ export interface components {
              * @default false
              */
             paused: boolean;
+            tags?: components["schemas"]["Tags"];
         };
         JourneyList: {
             data: components["schemas"]["Journey"][];
@@ -1340,6 +1343,7 @@ export interface components {
             steps?: components["schemas"]["JourneyStep"][];
             /** @description Holds every entry where it is (events still release waits, into the next step); resuming releases the due ones. */
             paused?: boolean;
+            tags?: components["schemas"]["Tags"];
         };
         JourneyStep: {
             /** @description Unique in the journey and kept across edits: entries at a step are matched by it. */
@@ -1444,6 +1448,11 @@ export interface components {
                 message: string;
             }[];
         };
+        /**
+         * @description At most 20 labels of 1 to 50 characters.
+         * @default []
+         */
+        Tags: string[];
     };
     responses: never;
     parameters: never;

@@ -657,6 +657,7 @@ export interface paths {
                     limit?: number;
                     cursor?: string;
                     channel?: components["schemas"]["SendChannel"];
+                    tag?: string;
                 };
                 header?: never;
                 path: {
@@ -1652,6 +1653,7 @@ export interface paths {
                     limit?: number;
                     cursor?: string;
                     state?: components["schemas"]["BroadcastState"];
+                    tag?: string;
                 };
                 header?: never;
                 path: {
@@ -2294,10 +2296,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/projects/{projectID}/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a template's versions, newest first
+         * @description Every save is a version, numbered from 1; `content` is what was saved.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The project's UUID. */
+                    projectID: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of versions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["templateVersionList"];
+                    };
+                };
+                /** @description Malformed JSON or an invalid body; `errors` lists each bad field's path. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key belongs to another project or its role is too low. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such template. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body not sent as `application/json`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Database unavailable; retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectID}/templates/{id}/versions/{n}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a template's version (as a new version)
+         * @description Saves the version's parts, format and layout again (name, group and tags stay), checked and built like any save.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The project's UUID. */
+                    projectID: string;
+                    id: string;
+                    /** @description The version's number. */
+                    n: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The template, at its new version. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Template"];
+                    };
+                };
+                /** @description Malformed JSON or an invalid body; `errors` lists each bad field's path. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key belongs to another project or its role is too low. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such version. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body not sent as `application/json`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Database unavailable; retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuthoringVersion: {
+            /** Format: uuid */
+            id: string;
+            number: number;
+            /** @description What was saved: the fields of a template, layout or snippet. */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description Who saved it: `admin:<id>`, `key:<id>` or `system`. */
+            actor: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         Broadcast: {
             /** Format: uuid */
             id: string;
@@ -2311,6 +2561,15 @@ export interface components {
             in_user_timezone: boolean;
             rate_per_second: number | null;
             state: components["schemas"]["BroadcastState"];
+            tags: string[];
+            /** @description What every recipient renders, fixed when sending started: the template's version and the snippets' versions by name (null before). */
+            pinned: {
+                /** Format: uuid */
+                template_version_id: string | null;
+                snippets: {
+                    [key: string]: string;
+                };
+            } | null;
             /** @description `done` when every recipient's message is final: queued is 0. */
             counts: {
                 /** @description The list's members when sending started. */
@@ -2335,6 +2594,11 @@ export interface components {
         };
         /** @enum {string} */
         BroadcastState: "scheduled" | "sending" | "done" | "cancelled";
+        /**
+         * @description `html`: Liquid over HTML, its `<style>` blocks inlined when saved. `mjml`: MJML with Liquid in it, compiled to HTML when saved (an invalid document is a 400 naming the line).
+         * @enum {string}
+         */
+        ContentFormat: "html" | "mjml";
         CreateBroadcast: {
             name: string;
             /** Format: uuid */
@@ -2353,6 +2617,7 @@ export interface components {
              * @default null
              */
             rate_per_second: number | null;
+            tags?: components["schemas"]["Tags"];
         };
         CreateProvider: {
             /** @enum {string} */
@@ -2415,6 +2680,13 @@ export interface components {
             locales: {
                 [key: string]: components["schemas"]["TemplateVariant"];
             };
+            format?: components["schemas"]["ContentFormat"];
+            /**
+             * Format: uuid
+             * @description The layout around `html` (of the same format); null or absent: the project's default layout when it is of the template's format.
+             */
+            layout_id?: string | null;
+            tags?: components["schemas"]["Tags"];
         };
         /** @description Signs every e-mail of the provider (relaxed/relaxed). `null` removes the key. `POST …/dkim` makes one instead. */
         DkimKeyInput: {
@@ -2463,6 +2735,12 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 name: string;
+                /**
+                 * Format: uuid
+                 * @description The template version it renders (and rendered).
+                 */
+                version_id: string | null;
+                version: number | null;
             };
             /** Format: uuid */
             user_id: string;
@@ -2520,6 +2798,12 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 name: string;
+                /**
+                 * Format: uuid
+                 * @description The template version it renders (and rendered).
+                 */
+                version_id: string | null;
+                version: number | null;
             };
             /** Format: uuid */
             user_id: string;
@@ -2643,6 +2927,11 @@ export interface components {
         };
         /** @enum {string} */
         SendChannel: "email" | "sms";
+        /**
+         * @description At most 20 labels of 1 to 50 characters.
+         * @default []
+         */
+        Tags: string[];
         Template: {
             /** Format: uuid */
             id: string;
@@ -2660,6 +2949,14 @@ export interface components {
             locales: {
                 [key: string]: components["schemas"]["TemplateVariant"];
             };
+            format: components["schemas"]["ContentFormat"];
+            /** Format: uuid */
+            layout_id: string | null;
+            tags: string[];
+            /** @description The number of the current version (1 for a new template). */
+            version: number;
+            /** Format: uuid */
+            version_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2710,6 +3007,7 @@ export interface components {
             send_at?: string;
             in_user_timezone?: boolean;
             rate_per_second?: number | null;
+            tags?: components["schemas"]["Tags"];
         };
         /** @description The fields to change (of the provider's kind); what is omitted is kept. */
         UpdateProvider: {
@@ -2740,6 +3038,17 @@ export interface components {
             locales?: {
                 [key: string]: components["schemas"]["TemplateVariant"];
             };
+            format?: components["schemas"]["ContentFormat"];
+            /**
+             * Format: uuid
+             * @description The layout around `html` (of the same format); null or absent: the project's default layout when it is of the template's format.
+             */
+            layout_id?: string | null;
+            tags?: components["schemas"]["Tags"];
+        };
+        templateVersionList: {
+            data: components["schemas"]["AuthoringVersion"][];
+            next_cursor: string | null;
         };
     };
     responses: never;
