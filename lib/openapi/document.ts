@@ -17,6 +17,7 @@ import "./explain-paths";
 import "./messages-paths";
 import "./feedback-paths";
 import "./send-paths";
+import "./reports-paths";
 import "./authoring-paths";
 
 let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;

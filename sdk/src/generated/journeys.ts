@@ -1005,6 +1005,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/projects/{projectID}/journeys/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A journey's report: per step entered, waiting and left; per send step its funnel
+         * @description Counts and rates of sent, delivered, bounced, complained, opened (people, unique), opened by machines, clicked, unsubscribed and converted messages, the conversion value, and a series (hourly for the first 48 hours, then daily), read from rollups. Each count is of messages, never of fetches. Role `support` or above.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    since?: string;
+                    until?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The project's UUID. */
+                    projectID: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The journey's report. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JourneyReport"];
+                    };
+                };
+                /** @description Malformed JSON or an invalid body; `errors` lists each bad field's path. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key belongs to another project or its role is too low. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such journey. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body not sent as `application/json`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Database unavailable; retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1345,6 +1463,25 @@ export interface components {
             paused?: boolean;
             tags?: components["schemas"]["Tags"];
         };
+        JourneyReport: {
+            funnel: components["schemas"]["ReportFunnel"];
+            /** @description Hourly for the first 48 hours, then daily. */
+            series: components["schemas"]["ReportPoint"][];
+            steps: {
+                key: string;
+                kind: string;
+                entered: number;
+                waiting: number;
+                waiting_capped: boolean;
+                left: number;
+                /** @description A send step's own funnel. */
+                report?: {
+                    funnel: components["schemas"]["ReportFunnel"];
+                    /** @description Hourly for the first 48 hours, then daily. */
+                    series: components["schemas"]["ReportPoint"][];
+                };
+            }[];
+        };
         JourneyStep: {
             /** @description Unique in the journey and kept across edits: entries at a step are matched by it. */
             key: string;
@@ -1447,6 +1584,42 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        ReportFigure: {
+            count: number;
+            /** @description Of `rate_base` (sent for sent, delivered, bounced and complained). */
+            rate: number;
+        };
+        ReportFunnel: {
+            sent: components["schemas"]["ReportFigure"];
+            delivered: components["schemas"]["ReportFigure"];
+            bounced: components["schemas"]["ReportFigure"];
+            complained: components["schemas"]["ReportFigure"];
+            opened: components["schemas"]["ReportFigure"];
+            opened_machine: components["schemas"]["ReportFigure"];
+            clicked: components["schemas"]["ReportFigure"];
+            unsubscribed: components["schemas"]["ReportFigure"];
+            converted: components["schemas"]["ReportFigure"];
+            conversion_value: number;
+            /**
+             * @description What engagement rates divide by: delivered once delivery reports exist, else sent.
+             * @enum {string}
+             */
+            rate_base: "delivered" | "sent";
+        };
+        ReportPoint: {
+            at: string;
+            /** @enum {string} */
+            unit: "hour" | "day";
+            sent: number;
+            delivered: number;
+            bounced: number;
+            complained: number;
+            opened: number;
+            opened_machine: number;
+            clicked: number;
+            unsubscribed: number;
+            converted: number;
         };
         /**
          * @description At most 20 labels of 1 to 50 characters.
