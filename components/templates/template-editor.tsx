@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { ApiError, adminPath, apiFetch } from "@/components/console/api";
 import type { SubscriptionGroup } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
@@ -10,6 +10,7 @@ import type { Channel, Template, TemplateContent } from "@/components/messages/t
 import { Button } from "@/components/ui/button";
 import { Banner, Card, ErrorBanner, controlClass, inputClass } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
+import { CodeEditor } from "./code-editor";
 import { TemplatePreview } from "./template-preview";
 
 type Variant = { locale: string; subject: string; text: string; html: string };
@@ -125,27 +126,53 @@ export function TemplateEditor({ template }: { template?: Template }) {
   const liquidField = (field: keyof TemplateContent, label: string, rows: number) => {
     const id = `tpl-${field}-${current}`;
     const err = errors[pathOf(current, field)];
+    if (field === "subject")
+      return (
+        <div>
+          <label htmlFor={id} className="block text-sm font-medium text-zinc-700">
+            {label}
+          </label>
+          <textarea
+            key={variants.fields[current]!.id + field}
+            id={id}
+            rows={rows}
+            spellCheck={false}
+            readOnly={!canEdit}
+            aria-invalid={err ? true : undefined}
+            className={`${inputClass} mt-1 resize-none font-mono text-xs leading-5${err ? " border-red-400" : ""}`}
+            {...form.register(`variants.${current}.${field}`)}
+          />
+          {err && <p className="mt-1 text-xs text-red-700">{err}</p>}
+        </div>
+      );
+    // The text and HTML parts in the code editor (CodeMirror: Liquid over text or HTML).
     return (
       <div>
-        <label htmlFor={id} className="block text-sm font-medium text-zinc-700">
-          {label}
-        </label>
-        <textarea
-          key={variants.fields[current]!.id + field}
-          id={id}
-          rows={rows}
-          spellCheck={false}
-          readOnly={!canEdit}
-          aria-invalid={err ? true : undefined}
-          className={`${inputClass} mt-1 font-mono text-xs leading-5${field === "subject" ? " resize-none" : ""}${err ? " border-red-400" : ""}`}
-          {...form.register(`variants.${current}.${field}`)}
-        />
+        <span className="block text-sm font-medium text-zinc-700">{label}</span>
+        <div className="mt-1">
+          <Controller
+            key={variants.fields[current]!.id + field}
+            control={form.control}
+            name={`variants.${current}.${field}`}
+            render={({ field: f }) => (
+              <CodeEditor
+                value={f.value ?? ""}
+                onChange={f.onChange}
+                language={field === "html" ? "html" : "text"}
+                label={label}
+                readOnly={!canEdit}
+                invalid={!!err}
+                minHeight={`${rows * 1.25}rem`}
+              />
+            )}
+          />
+        </div>
         {err && <p className="mt-1 text-xs text-red-700">{err}</p>}
       </div>
     );
   };
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,42rem)]">
       <Card className="p-5">
         <form
           className="space-y-5"

@@ -22,7 +22,14 @@ describe("the canvas's draft", () => {
   it("points an open way out of a step that is not last at an exit step, adding `end` when there is none", () => {
     const draft = fromApi([
       { key: "a", kind: "delay", duration: "1 hour" },
-      { key: "b", kind: "split", paths: [{ weight: 1, next: "a" }, { weight: 1, next: "a" }] },
+      {
+        key: "b",
+        kind: "split",
+        paths: [
+          { weight: 1, next: "a" },
+          { weight: 1, next: "a" },
+        ],
+      },
     ]);
     draft[0]!.step = withTarget(draft[0]!.step, "next", "b");
     draft[1]!.step = withTarget(draft[1]!.step, "paths[1].next", undefined);

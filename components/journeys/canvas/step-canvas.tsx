@@ -11,9 +11,10 @@ import {
   type NodeProps,
   Position,
   ReactFlow,
+  useReactFlow,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { memo, useMemo } from "react";
+import { memo, useEffect, useMemo } from "react";
 import type { Step } from "@/lib/journeys/step-schema";
 import { type DraftStep, exitFields, targetOf } from "./draft";
 
@@ -78,6 +79,15 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
 });
 
 const nodeTypes = { step: StepNode };
+
+/** Fits the view again when a step is added or removed, so a new box is never off the canvas. */
+function FitOnCount({ count }: { count: number }) {
+  const flow = useReactFlow();
+  useEffect(() => {
+    if (count) requestAnimationFrame(() => flow.fitView({ maxZoom: 1 }));
+  }, [count, flow]);
+  return null;
+}
 
 /**
  * The editable flow: boxes where the editor left them, an arrow per way out. Dragging from a box's lower
@@ -156,6 +166,7 @@ export function StepCanvas({
         proOptions={{ hideAttribution: true }}
       >
         <Background />
+        <FitOnCount count={draft.length} />
         <Controls showInteractive={false} />
       </ReactFlow>
     </section>
