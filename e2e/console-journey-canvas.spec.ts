@@ -139,8 +139,10 @@ test("a journey built on the canvas: palette, panel per kind, the API's refusal 
     { key: "exit", kind: "exit" },
   ]);
 
-  await page.setViewportSize({ width: 375, height: 800 });
+  // The editor again, a step selected, at a phone's width: canvas above, panel below.
   await page.getByRole("button", { name: "Edit steps" }).click();
   await page.getByTestId("canvas-step-branch").click();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(panel.getByLabel("Step key")).toHaveValue("branch");
   await shot(page, "mobile");
 });
