@@ -73,6 +73,7 @@ test("the code editor's preview renders as a user, per locale and width, and fol
   await page.keyboard.type("<p>Second {{ user.data.first_name | upcase }}.</p>");
   await expect(preview.getByText("Unsaved changes")).toBeVisible();
   await page.getByRole("button", { name: "Save", exact: true }).click();
+  // The de variant has only its own subject: its HTML is still the default's after a save from here.
   await expect(frame.getByText("Second ADA.")).toBeVisible();
   await expect(preview.getByText("Unsaved changes")).toHaveCount(0);
 

@@ -60,7 +60,11 @@ function bodyOf(v: Values, update: boolean) {
     ...content(main!),
     transactional: v.transactional,
     subscription_group: v.transactional ? null : v.group || null,
-    locales: Object.fromEntries(rest.map((x) => [x.locale.trim(), content(x)])),
+    // A locale's part left empty is the default's (the API's rule): sent as absent, never as "", which
+    // would blank the default's HTML for that locale (a variant made by the API with only a subject).
+    locales: Object.fromEntries(
+      rest.map((x) => [x.locale.trim(), Object.fromEntries(Object.entries(content(x)).filter(([, t]) => t !== ""))]),
+    ),
   };
 }
 
@@ -296,7 +300,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
               <p className="text-xs text-zinc-500">
                 {current === 0
                   ? "Sent when no variant matches the user's locale (de-AT falls back to de, then to this)."
-                  : `Sent to users whose locale is ${watched[current]?.locale} or starts with it.`}
+                  : `Sent to users whose locale is ${watched[current]?.locale} or starts with it; a part left empty is the default's.`}
                 {current > 0 && canEdit && (
                   <button
                     type="button"
