@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { PROJECT_ROLES, type ProjectRole } from "../roles";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 
@@ -59,6 +70,10 @@ export const projects = pgTable(
     frequencyCap: jsonb().$type<Record<string, { count: number; per: string }>>(),
     /** `{start, end}` wall-clock times ("21:00", "08:00") read in each user's time zone: messages wait till the end. */
     quietHours: jsonb().$type<{ start: string; end: string }>(),
+    /** The layout around e-mail templates that name none (those of its format). */
+    defaultLayoutId: uuid(),
+    /** Bytes of documents (images) the project may hold; null: DOCUMENTS_QUOTA_BYTES (100 MB). */
+    documentQuotaBytes: bigint({ mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

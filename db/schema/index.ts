@@ -15,3 +15,4 @@ export * from "./console-stats";
 export * from "./destinations";
 export * from "./explain";
 export * from "./messages";
+export * from "./authoring";

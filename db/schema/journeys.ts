@@ -31,6 +31,7 @@ export const journeys = pgTable(
     steps: jsonb().$type<unknown[]>().notNull().default([]),
     /** Holds every entry where it is: the due claim passes over a paused journey's entries. */
     paused: boolean().notNull().default(false),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

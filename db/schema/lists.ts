@@ -19,6 +19,7 @@ export const lists = pgTable(
     rules: jsonb().$type<unknown>(),
     eventNames: text().array().notNull().default(sql`'{}'::text[]`),
     windowed: boolean().notNull().default(false),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

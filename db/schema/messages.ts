@@ -61,6 +61,14 @@ export const messageTemplates = pgTable(
     groupId: uuid(),
     transactional: boolean().notNull().default(false),
     locales: jsonb().$type<Record<string, TemplateVariant>>().notNull().default({}),
+    /** `html` (Liquid over HTML, `<style>` inlined) or `mjml` (compiled at save). */
+    format: text().$type<"html" | "mjml">().notNull().default("html"),
+    /** The layout around `html`; null: the project's default layout (when of the same format). */
+    layoutId: uuid(),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
+    /** The current version (authoring_versions) and its build (template_builds); null before the first save. */
+    versionId: uuid(),
+    buildId: uuid(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -89,6 +97,13 @@ export const broadcasts = pgTable(
     ratePerSecond: integer(),
     state: text().$type<BroadcastState>().notNull().default("scheduled"),
     recipients: integer(),
+    /** What its messages render, fixed when sending starts: the template's version and build, the snippets' versions. */
+    pinned: jsonb().$type<{
+      template_version_id: string | null;
+      build_id: string | null;
+      snippets: Record<string, string>;
+    }>(),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
     startedAt: timestamptz(),
     finishedAt: timestamptz(),
     createdAt: createdAt(),
@@ -114,6 +129,9 @@ export const messages = pgTable(
     projectId: projectIdColumn(),
     id: uuidV7().notNull(),
     templateId: uuid().notNull(),
+    /** The template version it renders (and rendered), and that version's build: set when it is queued. */
+    templateVersionId: uuid(),
+    templateBuildId: uuid(),
     userId: uuid().notNull(),
     channel: text().$type<SendChannel>().notNull(),
     state: text().$type<MessageState>().notNull().default("queued"),

@@ -17,6 +17,8 @@ interface Row {
   in_user_timezone: boolean;
   rate_per_second: number | null;
   state: BroadcastState;
+  tags: string[];
+  pinned: { template_version_id: string | null; snippets: Record<string, string> } | null;
   recipients: number | null;
   counts: Record<string, number> | null;
   started_at: string | null;
@@ -44,6 +46,10 @@ export async function broadcastViews(ctx: ProjectContext, { where, limit }: { wh
       in_user_timezone: r.in_user_timezone,
       rate_per_second: r.rate_per_second,
       state: r.state,
+      tags: r.tags,
+      pinned: r.pinned
+        ? { template_version_id: r.pinned.template_version_id, snippets: r.pinned.snippets ?? {} }
+        : null,
       counts: {
         recipients: r.recipients,
         queued: r.counts?.queued ?? 0,

@@ -20,6 +20,7 @@ export async function createBroadcast(ctx: ProjectContext, input: z.output<typeo
       sendAt: input.send_at ? new Date(input.send_at) : sql`now()`,
       inUserTimezone: input.in_user_timezone,
       ratePerSecond: input.rate_per_second,
+      tags: input.tags,
     })
     .returning({ id: broadcasts.id });
   await ctx.db.execute(sql`select pg_notify(${MESSAGES_CHANNEL}, '')`);

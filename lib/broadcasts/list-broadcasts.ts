@@ -12,6 +12,7 @@ export async function listBroadcasts(ctx: ProjectContext, q: z.output<typeof lis
     [
       sql`true`,
       q.state ? sql`b.state = ${q.state}` : undefined,
+      q.tag ? sql`${q.tag} = any(b.tags)` : undefined,
       after ? sql`b.id < ${after[0]}::uuid` : undefined,
     ].filter((c) => c !== undefined),
     sql` and `,

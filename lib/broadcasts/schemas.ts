@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/http/pagination";
+import { tagFilter, tagList } from "@/lib/http/tags";
 
 export const broadcastState = z.enum(["scheduled", "sending", "done", "cancelled"]).meta({ id: "BroadcastState" });
 
@@ -16,6 +17,7 @@ const broadcastFields = {
     description:
       "At most this many of the broadcast's messages a second (all workers together); null: the provider's pace.",
   }),
+  tags: tagList.default([]),
 };
 
 export const createBroadcastBody = z
@@ -33,6 +35,7 @@ export const updateBroadcastBody = z
     send_at: broadcastFields.send_at.optional(),
     in_user_timezone: z.boolean().optional(),
     rate_per_second: z.number().int().min(1).max(10_000).nullable().optional(),
+    tags: tagList.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({ id: "UpdateBroadcast", description: "Only while `scheduled`; what is omitted is kept." });
@@ -47,6 +50,14 @@ export const broadcastOutput = z
     in_user_timezone: z.boolean(),
     rate_per_second: z.number().int().nullable(),
     state: broadcastState,
+    tags: z.array(z.string()),
+    pinned: z
+      .object({ template_version_id: z.uuid().nullable(), snippets: z.record(z.string(), z.uuid()) })
+      .nullable()
+      .meta({
+        description:
+          "What every recipient renders, fixed when sending started: the template's version and the snippets' versions by name (null before).",
+      }),
     counts: z
       .object({
         recipients: z.number().int().nullable().meta({ description: "The list's members when sending started." }),
@@ -63,4 +74,4 @@ export const broadcastOutput = z
   })
   .meta({ id: "Broadcast" });
 
-export const listBroadcastsQuery = paginationQuery.extend({ state: broadcastState.optional() });
+export const listBroadcastsQuery = paginationQuery.extend({ state: broadcastState.optional(), tag: tagFilter });

@@ -25,11 +25,23 @@ export async function tickBroadcasts(ctx: AppContext<Db>): Promise<void> {
           order by send_at limit 1 for update skip locked`,
       );
       if (!b) return false;
+      // What every recipient renders, whatever is edited later: the template's version and build and the
+      // project's snippet versions, now.
+      await tx.execute(sql`
+        update broadcasts b set pinned = jsonb_build_object(
+          'template_version_id', t.version_id, 'build_id', t.build_id,
+          'snippets', coalesce((select jsonb_object_agg(s.name, s.version_id) from snippets s
+            where s.project_id = b.project_id and s.version_id is not null), '{}'::jsonb))
+        from message_templates t
+        where b.project_id = ${b.project_id}::uuid and b.id = ${b.id}::uuid
+          and t.project_id = b.project_id and t.id = b.template_id`);
       await tx.execute(sql`
         with zones as materialized (select name from pg_timezone_names),
         added as (
-          insert into messages (project_id, template_id, user_id, channel, broadcast_id, next_attempt_at)
-          select b.project_id, b.template_id, lm.user_id, t.channel, b.id,
+          insert into messages (project_id, template_id, template_version_id, template_build_id, user_id, channel,
+            broadcast_id, next_attempt_at)
+          select b.project_id, b.template_id, (b.pinned->>'template_version_id')::uuid, (b.pinned->>'build_id')::uuid,
+            lm.user_id, t.channel, b.id,
             case when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone
               coalesce((select z.name from zones z where z.name = u.timezone), 'UTC')
             else b.send_at end

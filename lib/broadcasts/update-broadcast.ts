@@ -22,6 +22,7 @@ export async function updateBroadcast(
       ...(patch.send_at ? { sendAt: new Date(patch.send_at) } : {}),
       ...(patch.in_user_timezone !== undefined ? { inUserTimezone: patch.in_user_timezone } : {}),
       ...(patch.rate_per_second !== undefined ? { ratePerSecond: patch.rate_per_second } : {}),
+      ...(patch.tags ? { tags: patch.tags } : {}),
       updatedAt: sql`now()`,
     })
     .where(and(eq(broadcasts.projectId, ctx.projectId), eq(broadcasts.id, id), eq(broadcasts.state, "scheduled")))

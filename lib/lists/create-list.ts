@@ -14,7 +14,14 @@ export async function createList(ctx: ProjectContext, input: ListInput): Promise
     const facts = input.rules ? ruleFacts(input.rules) : { eventNames: [], windowed: false };
     const [row] = await tx
       .insert(lists)
-      .values({ projectId: ctx.projectId, name: input.name, kind: input.kind, rules: input.rules ?? null, ...facts })
+      .values({
+        projectId: ctx.projectId,
+        name: input.name,
+        kind: input.kind,
+        rules: input.rules ?? null,
+        tags: input.tags,
+        ...facts,
+      })
       .returning();
     if (input.kind === "dynamic") await enqueue(tx, "lists.rebuild", [{ projectId: ctx.projectId, listId: row!.id }]);
     return (await toListViews({ ...ctx, db: tx }, [row!]))[0]!;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "@/lib/http/json-value";
+import { tagList } from "@/lib/http/tags";
 import { rule } from "./rule-schema";
 
 export const listInput = z
@@ -9,6 +10,7 @@ export const listInput = z
       .enum(["dynamic", "static"])
       .meta({ description: "`dynamic`: membership follows `rules`. `static`: members are added and removed by hand." }),
     rules: rule.optional().meta({ description: "Required for dynamic lists, refused for static ones." }),
+    tags: tagList.default([]),
   })
   .superRefine((v, ctx) => {
     if (v.kind === "dynamic" && !v.rules)
@@ -20,7 +22,7 @@ export const listInput = z
 export type ListInput = z.output<typeof listInput>;
 
 export const listPatch = z
-  .strictObject({ name: text().min(1).optional(), rules: rule.optional() })
+  .strictObject({ name: text().min(1).optional(), rules: rule.optional(), tags: tagList.optional() })
   .meta({ id: "ListPatch" });
 export type ListPatch = z.output<typeof listPatch>;
 
@@ -93,6 +95,7 @@ export const listOutput = z
     windowed: z
       .boolean()
       .meta({ description: "Has a time window: re-evaluated every minute so users leave as events age out." }),
+    tags: z.array(z.string()),
     member_count: z.number().int().meta({ description: "Members, counted up to 10,000: see `member_count_capped`." }),
     member_count_capped: z
       .boolean()

@@ -25,6 +25,7 @@ export async function updateList(
       .set({
         ...(patch.name ? { name: patch.name } : {}),
         ...(patch.rules ? { rules: patch.rules, ...ruleFacts(patch.rules) } : {}),
+        ...(patch.tags ? { tags: patch.tags } : {}),
         updatedAt: sql`now()`,
       })
       .where(and(eq(lists.projectId, ctx.projectId), eq(lists.id, id)))

@@ -18,6 +18,7 @@ export async function toListViews(ctx: ProjectContext, rows: List[]): Promise<Li
     rules: l.rules ?? null,
     event_names: l.eventNames,
     windowed: l.windowed,
+    tags: l.tags,
     ...memberCountView(byId.get(l.id) ?? 0),
     created_at: l.createdAt.toISOString(),
     updated_at: l.updatedAt.toISOString(),

@@ -10,7 +10,7 @@ import { loadSendFacts } from "./send-facts";
 export async function getMessage(ctx: ProjectContext, { id, origin }: { id: string; origin?: string }) {
   const [view] = await messageViews(ctx, { where: sql`m.id = ${id}::uuid`, limit: 1 });
   if (!view) throw new NotFound("No message with this id in this project.");
-  const [facts] = await loadSendFacts(ctx, { keys: [{ projectId: ctx.projectId, id }] });
+  const [facts] = await loadSendFacts(ctx, { keys: [{ projectId: ctx.projectId, id }], render: true });
   let content = null;
   if (facts)
     try {

@@ -12,6 +12,8 @@ interface Row {
   channel: MessageView["channel"];
   template_id: string;
   template_name: string;
+  template_version_id: string | null;
+  template_version: number | null;
   user_id: string;
   recipient: string | null;
   state: MessageView["state"];
@@ -33,12 +35,14 @@ interface Row {
 export async function messageViews(ctx: ProjectContext, { where, limit }: { where: SQL; limit: number }) {
   const rows = await queryRows<Row>(
     ctx.db,
-    sql`select m.id, m.channel, m.template_id, t.name as template_name, m.user_id, m.recipient, m.state, m.reason,
+    sql`select m.id, m.channel, m.template_id, t.name as template_name,
+      m.template_version_id, v.number as template_version, m.user_id, m.recipient, m.state, m.reason,
       m.attempts, m.provider_message_id, m.subject, m.locale, e.journey_id, m.journey_entry_id, m.journey_step_key,
       m.broadcast_id, case when m.state = 'queued' then m.next_attempt_at end as next_attempt_at, m.created_at,
       m.finished_at
     from messages m
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
+    left join authoring_versions v on v.project_id = m.project_id and v.id = m.template_version_id
     left join journey_entries e on e.project_id = m.project_id and e.id = m.journey_entry_id
     where m.project_id = ${ctx.projectId}::uuid and ${where}
     order by m.id desc limit ${limit}`,
@@ -47,7 +51,12 @@ export async function messageViews(ctx: ProjectContext, { where, limit }: { wher
     (r): MessageView => ({
       id: r.id,
       channel: r.channel,
-      template: { id: r.template_id, name: r.template_name },
+      template: {
+        id: r.template_id,
+        name: r.template_name,
+        version_id: r.template_version_id,
+        version: r.template_version,
+      },
       user_id: r.user_id,
       recipient: r.recipient,
       state: r.state,

@@ -33,7 +33,11 @@ const FOREIGN_KEY_VIOLATION = "23503";
  */
 export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput): Promise<QueuedMessage> {
   const [template] = await ctx.db
-    .select({ channel: messageTemplates.channel })
+    .select({
+      channel: messageTemplates.channel,
+      versionId: messageTemplates.versionId,
+      buildId: messageTemplates.buildId,
+    })
     .from(messageTemplates)
     .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, input.templateId)));
   if (!template) throw new NotFound("No template with this id in this project.");
@@ -51,6 +55,9 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
         templateId: input.templateId,
         userId: input.userId,
         channel: template.channel,
+        // The version current now is the one it renders, whenever it is sent.
+        templateVersionId: template.versionId,
+        templateBuildId: template.buildId,
         journeyData: input.journeyData ?? null,
         ...cause,
       })

@@ -42,7 +42,12 @@ export const messageOutput = z
   .object({
     id: z.uuid(),
     channel: sendChannel,
-    template: z.object({ id: z.uuid(), name: z.string() }),
+    template: z.object({
+      id: z.uuid(),
+      name: z.string(),
+      version_id: z.uuid().nullable().meta({ description: "The template version it renders (and rendered)." }),
+      version: z.number().int().nullable(),
+    }),
     user_id: z.uuid(),
     recipient: z.string().nullable().meta({ description: "The address or number it went to (once tried)." }),
     state: messageState,

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import type { AppContext } from "@/lib/access/context";
 import type { SendChannel, TemplateVariant } from "@/db/schema";
 import { queryRows } from "@/lib/db/sql";
+import type { SnippetSet } from "@/lib/templates/liquid";
+import { attachSnippets } from "@/lib/templates/attach-snippets";
 import { capSlotsHeld } from "./reserve-cap-slot";
 
 /** Everything deciding and rendering one message needs, read for a batch of messages in one statement. */
@@ -23,7 +25,16 @@ export interface SendFacts {
   user_data: Record<string, unknown>;
   identifiers: { source: string; external_id: string }[];
   organization: { id: string; name: string | null; data: Record<string, unknown> } | null;
+  /** Names exactly the parts rendered (the version and build, else the template's last change): a cache key. */
   template_updated_at: string;
+  /** The template version rendered (null for a template saved before versions). */
+  template_version_id: string | null;
+  /** Each locale's built html, when the parts come from a build. */
+  built_locales: Record<string, string> | null;
+  /** Snippet versions by name a broadcast pinned at its start; null: the project's current snippets. */
+  snippet_versions: Record<string, string> | null;
+  /** The snippets `{% render %}` finds, attached for a render batch (attachSnippets). */
+  snippets?: SnippetSet;
   subject: string;
   text: string;
   html: string;
@@ -55,15 +66,18 @@ export interface SendFacts {
  */
 export async function loadSendFacts(
   { db }: AppContext,
-  { keys }: { keys: { projectId: string; id: string }[] },
+  { keys, render = false }: { keys: { projectId: string; id: string }[]; render?: boolean },
 ): Promise<SendFacts[]> {
   if (!keys.length) return [];
   const json = JSON.stringify(keys.map((k) => ({ p: k.projectId, i: k.id })));
-  return queryRows<SendFacts>(
+  const facts = await queryRows<SendFacts>(
     db,
     factsOf(sql`(select m.* from jsonb_to_recordset(${json}::jsonb) k(p uuid, i uuid)
       join messages m on m.project_id = k.p and m.id = k.i)`),
   );
+  // The snippets of the whole batch in one more statement, only when the batch is to be rendered.
+  if (render) await attachSnippets({ db }, { facts });
+  return facts;
 }
 
 /**
@@ -79,9 +93,10 @@ export async function loadPreviewFacts(
     factsOf(sql`(select ${input.projectId}::uuid as project_id, gen_random_uuid() as id, ${input.userId}::uuid as user_id,
       t.channel, t.id as template_id, null::uuid as broadcast_id, null::uuid as journey_entry_id,
       null::text as journey_step_key, ${JSON.stringify(input.context)}::jsonb as journey_data, 0 as attempts,
-      null::timestamptz as cap_reserved_at
+      null::timestamptz as cap_reserved_at, t.version_id as template_version_id, t.build_id as template_build_id
       from message_templates t where t.project_id = ${input.projectId}::uuid and t.id = ${input.templateId}::uuid)`),
   );
+  if (f) await attachSnippets({ db }, { facts: [f] });
   return f ?? null;
 }
 
@@ -96,7 +111,11 @@ function factsOf(source: ReturnType<typeof sql>) {
       (select json_build_object('id', o.id, 'name', o.name, 'data', o.data) from organization_members om
         join organizations o on o.project_id = om.project_id and o.id = om.organization_id
         where om.project_id = m.project_id and om.user_id = m.user_id order by om.created_at limit 1) as organization,
-      t.updated_at::text as template_updated_at, t.subject, t.text, t.html, t.locales, t.transactional, t.group_id,
+      coalesce(tv.id::text || '/' || coalesce(tb.id::text, ''), t.updated_at::text) as template_updated_at,
+      tv.id as template_version_id, coalesce(tv.content->>'subject', t.subject) as subject,
+      coalesce(tv.content->>'text', t.text) as text, coalesce(tb.html, t.html) as html,
+      coalesce(tv.content->'locales', t.locales) as locales, tb.locales as built_locales,
+      b.pinned->'snippets' as snippet_versions, t.transactional, t.group_id,
       p.name as project_name, p.frequency_cap, p.quiet_hours,
       coalesce(g.default_policy, ss.default_policy, 'opt_out') as policy,
       us.state as sub_state,
@@ -108,6 +127,8 @@ function factsOf(source: ReturnType<typeof sql>) {
     from ${source} m
     join users u on u.project_id = m.project_id and u.id = m.user_id
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
+    left join authoring_versions tv on tv.project_id = m.project_id and tv.id = m.template_version_id
+    left join template_builds tb on tb.project_id = m.project_id and tb.id = m.template_build_id
     join projects p on p.id = m.project_id
     left join subscription_groups g on g.project_id = m.project_id and g.id = t.group_id
     left join subscription_settings ss on ss.project_id = m.project_id

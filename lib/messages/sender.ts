@@ -107,7 +107,7 @@ export async function startMessageSender(ctx: AppContext<Db>, opts: MessageSende
         if (room >= opts.maxInFlight / 2) {
           const claimed = await claimMessages(ctx, { limit: room, leaseSeconds: opts.leaseSeconds });
           const keys = claimed.map((c) => ({ projectId: c.project_id, id: c.id }));
-          const facts = await loadSendFacts(ctx, { keys });
+          const facts = await loadSendFacts(ctx, { keys, render: true });
           for (const f of facts) {
             inFlight++;
             void run(f);

@@ -1,9 +1,12 @@
-import { eq, sql } from "drizzle-orm";
-import { projects } from "@/db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { layouts, projects } from "@/db/schema";
 import { withTransaction } from "@/lib/db/transaction";
 import { Invalid, NotFound } from "@/lib/http/errors";
 import { listsBeyond } from "@/lib/lists/retention-window";
 import type { ProjectContext } from "@/lib/access/context";
+import { documentQuota } from "@/lib/documents/quota";
+import { rebuildTemplates } from "@/lib/templates/rebuild-templates";
+import { lockAuthoring } from "@/lib/templates/save-version";
 import type { ProjectSettings, ProjectSettingsPatch } from "./settings-schemas";
 
 function toView(p: typeof projects.$inferSelect): ProjectSettings {
@@ -13,8 +16,32 @@ function toView(p: typeof projects.$inferSelect): ProjectSettings {
     event_retention_days: p.eventRetentionDays,
     frequency_cap: p.frequencyCap,
     quiet_hours: p.quietHours,
+    default_layout_id: p.defaultLayoutId,
+    document_quota_bytes: documentQuota(p.documentQuotaBytes),
     created_at: p.createdAt.toISOString(),
   };
+}
+
+/** Sets the default layout (one of the project's) and builds every template without a layout of its own again. */
+async function setDefaultLayout(ctx: ProjectContext, id: string | null) {
+  await lockAuthoring(ctx);
+  if (id) {
+    const [l] = await ctx.db
+      .select({ id: layouts.id })
+      .from(layouts)
+      .where(and(eq(layouts.projectId, ctx.projectId), eq(layouts.id, id)));
+    if (!l)
+      throw new Invalid("No layout with this id in this project.", {
+        errors: [{ path: "default_layout_id", message: "no such layout" }],
+      });
+  }
+  const [p] = await ctx.db
+    .update(projects)
+    .set({ defaultLayoutId: id })
+    .where(eq(projects.id, ctx.projectId))
+    .returning();
+  await rebuildTemplates(ctx, { defaultChanged: true });
+  return p!;
 }
 
 /** The project's settings: its name and how long its events are kept. */
@@ -57,11 +84,14 @@ export async function updateProjectSettings(
         ...(days !== undefined ? { eventRetentionDays: days } : {}),
         ...(patch.frequency_cap !== undefined ? { frequencyCap: patch.frequency_cap } : {}),
         ...(patch.quiet_hours !== undefined ? { quietHours: patch.quiet_hours } : {}),
+        ...(patch.document_quota_bytes !== undefined ? { documentQuotaBytes: patch.document_quota_bytes } : {}),
         updatedAt: sql`now()`,
       })
       .where(eq(projects.id, ctx.projectId))
       .returning();
     if (!p) throw new NotFound("No such project.");
+    if (patch.default_layout_id !== undefined)
+      return toView(await setDefaultLayout({ ...ctx, db: tx }, patch.default_layout_id));
     return toView(p);
   });
 }

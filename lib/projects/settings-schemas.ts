@@ -14,6 +14,10 @@ export const projectSettingsOutput = z
     }),
     frequency_cap: messageSettings.frequency_cap,
     quiet_hours: messageSettings.quiet_hours,
+    default_layout_id: z.uuid().nullable().meta({
+      description: "The layout around e-mail templates that name none (those of its format).",
+    }),
+    document_quota_bytes: z.number().int().meta({ description: "Bytes of documents (images) the project may hold." }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "ProjectSettings" });
@@ -33,6 +37,18 @@ export const projectSettingsPatch = z
       }),
     frequency_cap: messageSettings.frequency_cap.optional(),
     quiet_hours: messageSettings.quiet_hours.optional(),
+    default_layout_id: z.uuid().nullable().optional().meta({
+      description:
+        "Every template without a layout of its own is built again with it; refused (400) if one would break, naming it.",
+    }),
+    document_quota_bytes: z
+      .number()
+      .int()
+      .min(0)
+      .max(100 * 1024 ** 3)
+      .nullable()
+      .optional()
+      .meta({ description: "null: the deployment's DOCUMENTS_QUOTA_BYTES (100 MB by default)." }),
   })
   .strict()
   .meta({ id: "ProjectSettingsPatch" });

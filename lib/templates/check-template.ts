@@ -2,6 +2,7 @@ import type { SendChannel, TemplateVariant } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { Invalid } from "@/lib/http/errors";
 import { resolveGroup } from "@/lib/subscriptions/resolve-groups";
+import { checkSnippetUse } from "./current-snippets";
 import { compilePart } from "./liquid";
 
 /** Compiles every part (a 400 names the part, line and column) and resolves the group for the channel. */
@@ -23,6 +24,13 @@ export async function checkTemplate(
   for (const [locale, v] of Object.entries(t.locales))
     for (const key of ["subject", "text", "html"] as const)
       if (v[key] !== undefined) compilePart(v[key], `locales.${locale}.${key}`);
+  const sources = [
+    t.subject,
+    t.text,
+    t.html,
+    ...Object.values(t.locales).flatMap((v) => [v.subject ?? "", v.text ?? "", v.html ?? ""]),
+  ];
+  await checkSnippetUse(ctx, { sources, path: "template" });
   if (t.channel === "sms" && t.html)
     throw new Invalid("An SMS template has no html part.", { errors: [{ path: "html", message: "not for SMS" }] });
   if (!t.group) {

@@ -8,5 +8,5 @@ import { templateRows, toTemplateView, type TemplateView } from "./template-view
 export async function getTemplate(ctx: ProjectContext, id: string): Promise<TemplateView> {
   const [row] = await templateRows(ctx, eq(messageTemplates.id, id));
   if (!row) throw new NotFound("No template with this id in this project.");
-  return toTemplateView(row.t, row.g?.id ? row.g : null);
+  return toTemplateView(row.t, row.g?.id ? row.g : null, row.version);
 }

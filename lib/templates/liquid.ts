@@ -1,4 +1,4 @@
-import { Liquid, type Template } from "liquidjs";
+import { type FS, Liquid, type Template } from "liquidjs";
 import { Invalid } from "@/lib/http/errors";
 import { speedUpOutputs } from "./liquid-outputs";
 
@@ -11,7 +11,8 @@ export const MAX_OUTPUT_CHARS = 1_000_000;
  * One engine for every template: lookups see own properties only (no `constructor`, no prototype), an
  * unknown filter is a save-time error, and each render is bounded in time (200 ms) and in what liquidjs
  * allocates (ranges, strings, arrays: 10 M units), so a hostile loop or a doubling string stops with an
- * error instead of holding the worker. No file system: `include` and `render` find nothing.
+ * error instead of holding the worker. No file system: `include` and `render` find nothing here, and
+ * in a snippet engine (snippetEngines) only the project's snippets.
  */
 const options = {
   ownPropertyOnly: true,
@@ -25,6 +26,65 @@ const options = {
 export const liquid = new Liquid(options);
 /** For `html`: every output is HTML-escaped (a user's data cannot add markup); `| raw` opts out. */
 const liquidHtml = new Liquid({ ...options, outputEscape: "escape" });
+
+/**
+ * The project's snippets as a render batch loaded them: `key` names exactly these bodies (their
+ * version ids), so engines and parsed templates are shared by every message rendering the same set.
+ */
+export interface SnippetSet {
+  key: string;
+  bodies: Map<string, string>;
+}
+
+/**
+ * liquidjs's file system over one snippet set: a name is looked up in a Map (never a plain object, so
+ * `constructor` or `__proto__` name nothing) and nothing else is ever read.
+ */
+class SnippetFs implements FS {
+  readonly sep = "/";
+  constructor(private readonly bodies: Map<string, string>) {}
+  existsSync(file: string) {
+    return this.bodies.has(file);
+  }
+  async exists(file: string) {
+    return this.existsSync(file);
+  }
+  readFileSync(file: string) {
+    const body = this.bodies.get(file);
+    if (body === undefined) throw new Error(`no snippet named "${file}" in this project`);
+    return body;
+  }
+  async readFile(file: string) {
+    return this.readFileSync(file);
+  }
+  resolve(_dir: string, file: string) {
+    return file;
+  }
+  containsSync() {
+    return true;
+  }
+  async contains() {
+    return true;
+  }
+}
+
+const engines = new Map<string, { text: Liquid; html: Liquid }>();
+
+/**
+ * The engines for one snippet set (text and escaping html), made once per set: their parsed partials
+ * are cached inside them, which is safe because a set's bodies never change under its key.
+ */
+function snippetEngines(set: SnippetSet): { text: Liquid; html: Liquid } {
+  let e = engines.get(set.key);
+  if (!e) {
+    const fs = new SnippetFs(set.bodies);
+    const own = { ...options, templates: undefined, fs, root: ["."], extname: "", cache: 200 };
+    e = { text: new Liquid(own), html: new Liquid({ ...own, outputEscape: "escape" }) };
+    if (engines.size >= 200) engines.clear();
+    engines.set(set.key, e);
+  }
+  return e;
+}
 
 /** liquidjs's message when a render runs past `renderLimit`. */
 const TIME_LIMIT = "template render limit exceeded";
@@ -82,7 +142,10 @@ const caches = new Map<string, Map<string, Template[]>>();
  */
 function parsed(engine: Liquid, kind: string, key: string, source: string): Template[] {
   let cache = caches.get(kind);
-  if (!cache) caches.set(kind, (cache = new Map()));
+  if (!cache) {
+    if (caches.size >= 400) caches.clear();
+    caches.set(kind, (cache = new Map()));
+  }
   let t = cache.get(key);
   if (!t) {
     t = speedUpOutputs(engine.parse(source), engine);
@@ -96,12 +159,17 @@ function parsed(engine: Liquid, kind: string, key: string, source: string): Temp
  * Renders one part synchronously (no async filters are registered); a limit hit is a TemplateError.
  * `key` names this exact source (it must change whenever the source does: the template's updated_at).
  */
-export function renderPart(source: string, scope: object, opts: { html?: boolean; key?: string } = {}): string {
+export function renderPart(
+  source: string,
+  scope: object,
+  opts: { html?: boolean; key?: string; snippets?: SnippetSet } = {},
+): string {
   if (!source) return "";
-  const engine = opts.html ? liquidHtml : liquid;
+  const own = opts.snippets?.bodies.size ? snippetEngines(opts.snippets) : null;
+  const engine = own ? (opts.html ? own.html : own.text) : opts.html ? liquidHtml : liquid;
   let out: string;
   try {
-    const kind = `${opts.html ? "html" : "text"}/${opts.key ? "key" : "source"}`;
+    const kind = `${own ? `${opts.snippets!.key}/` : ""}${opts.html ? "html" : "text"}/${opts.key ? "key" : "source"}`;
     out = engine.renderSync(parsed(engine, kind, opts.key ?? source, source), scope) as string;
   } catch (err) {
     const { line, column } = positionOf(err);

@@ -2,6 +2,7 @@ import { linkToken } from "@/lib/links/tokens";
 import { withSigningSecret } from "@/lib/signing/secret";
 import { preferencesPath, preferencesToken, unsubscribePath, unsubscribeToken } from "@/lib/subscriptions/tokens";
 import { renderPart } from "./liquid";
+import { textFromHtml } from "./text-from-html";
 import type { SendFacts } from "@/lib/messages/send-facts";
 import { variantFor } from "./variant";
 
@@ -15,8 +16,18 @@ export interface RenderedMessage {
 
 type RenderFacts = Omit<
   SendFacts,
-  "attempts" | "opted_out" | "recent" | "cap_reserved" | "broadcast_state" | "policy" | "sub_state"
->;
+  | "attempts"
+  | "opted_out"
+  | "recent"
+  | "cap_reserved"
+  | "broadcast_state"
+  | "policy"
+  | "sub_state"
+  | "template_version_id"
+  | "built_locales"
+  | "snippet_versions"
+> &
+  Partial<Pick<SendFacts, "built_locales">>;
 
 /**
  * The variables a template sees: plain data objects, looked up by own property only (liquid.ts). The
@@ -103,25 +114,31 @@ function render(f: RenderFacts, origin: string): RenderedMessage {
     (signed ??= origin + preferencesPath(preferencesToken({ projectId: f.project_id, userId: f.user_id })));
   const scope = templateScope(f, { unsubscribeUrl, preferencesUrl });
   const v = variantFor(f, f.locale);
+  // A build holds each locale's html compiled: the variant's subject and text are the version's own.
+  if (f.built_locales && v.locale) v.html = f.built_locales[v.locale] ?? v.html;
+  const snippets = f.snippets;
   // Compiled parts are cached by template and version (updated_at, to the microsecond, changes with every
   // edit); facts without a version (a test send's empty user) are cached by their text.
   const key = (part: string) =>
     f.template_updated_at ? `${f.template_id}/${f.template_updated_at}/${v.locale ?? ""}/${part}` : undefined;
-  const html = renderPart(v.html, scope, { html: true, key: key("html") });
+  const html = renderPart(v.html, scope, { html: true, key: key("html"), snippets });
+  const tracked = html
+    ? trackLinks(html, {
+        origin,
+        projectId: f.project_id,
+        campaignId: f.broadcast_id ?? f.template_id,
+        userId: f.user_id,
+      })
+    : "";
+  const text = renderPart(v.text, scope, { key: key("text"), snippets });
   return {
     locale: v.locale,
-    subject: renderPart(v.subject, scope, { key: key("subject") })
+    subject: renderPart(v.subject, scope, { key: key("subject"), snippets })
       .replace(/[\r\n]+/g, " ")
       .trim(),
-    text: renderPart(v.text, scope, { key: key("text") }),
-    html: html
-      ? trackLinks(html, {
-          origin,
-          projectId: f.project_id,
-          campaignId: f.broadcast_id ?? f.template_id,
-          userId: f.user_id,
-        })
-      : "",
+    // An e-mail without a text part gets one made from its html, links (tracked ones) kept as `text [url]`.
+    text: text || f.channel !== "email" || !tracked ? text : textFromHtml(tracked, unsubscribeUrl),
+    html: tracked,
     unsubscribeUrl,
   };
 }

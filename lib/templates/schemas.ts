@@ -2,9 +2,15 @@ import { z } from "zod";
 import { paginationQuery } from "@/lib/http/pagination";
 import { dataObject } from "@/lib/http/json-value";
 import { identifierList } from "@/lib/identity/schemas";
+import { tagFilter, tagList } from "@/lib/http/tags";
 import { MAX_TEMPLATE_CHARS } from "./liquid";
 
 export const sendChannel = z.enum(["email", "sms"]).meta({ id: "SendChannel" });
+export const contentFormat = z.enum(["html", "mjml"]).meta({
+  id: "ContentFormat",
+  description:
+    "`html`: Liquid over HTML, its `<style>` blocks inlined when saved. `mjml`: MJML with Liquid in it, compiled to HTML when saved (an invalid document is a 400 naming the line).",
+});
 const part = z.string().max(MAX_TEMPLATE_CHARS);
 const localeKey = z
   .string()
@@ -36,6 +42,12 @@ const templateFields = {
     description: "Receipts, password resets: exempt from subscriptions, frequency caps and quiet hours.",
   }),
   locales: templateLocales.default({}),
+  format: contentFormat.default("html"),
+  layout_id: z.uuid().nullable().optional().meta({
+    description:
+      "The layout around `html` (of the same format); null or absent: the project's default layout when it is of the template's format.",
+  }),
+  tags: tagList.default([]),
 };
 
 export const createTemplateBody = z.strictObject(templateFields).meta({ id: "CreateTemplate" });
@@ -49,6 +61,9 @@ export const updateTemplateBody = z
     subscription_group: templateFields.subscription_group,
     transactional: z.boolean().optional(),
     locales: templateLocales.optional(),
+    format: contentFormat.optional(),
+    layout_id: templateFields.layout_id,
+    tags: tagList.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({ id: "UpdateTemplate", description: "The fields to change; what is omitted is kept. The channel is fixed." });
@@ -64,6 +79,11 @@ export const templateOutput = z
     subscription_group: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     transactional: z.boolean(),
     locales: z.record(z.string(), templateVariant),
+    format: contentFormat,
+    layout_id: z.uuid().nullable(),
+    tags: z.array(z.string()),
+    version: z.number().int().meta({ description: "The number of the current version (1 for a new template)." }),
+    version_id: z.uuid().nullable(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
@@ -103,4 +123,81 @@ export const testSendOutput = z
   })
   .meta({ id: "TestSendResult" });
 
-export const listTemplatesQuery = paginationQuery.extend({ channel: sendChannel.optional() });
+export const listTemplatesQuery = paginationQuery.extend({ channel: sendChannel.optional(), tag: tagFilter });
+
+const layoutBodyText = z.string().min(1).max(MAX_TEMPLATE_CHARS);
+
+export const createLayoutBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    format: contentFormat.default("html"),
+    body: layoutBodyText.meta({
+      description:
+        "The html (or MJML) around a template, with exactly one `{{ content }}` where the template's html goes.",
+    }),
+  })
+  .meta({ id: "CreateLayout" });
+
+export const updateLayoutBody = z
+  .strictObject({ name: createLayoutBody.shape.name.optional(), body: layoutBodyText.optional() })
+  .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
+  .meta({ id: "UpdateLayout", description: "The format is fixed: its templates are of that format." });
+
+export const layoutOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    format: contentFormat,
+    body: z.string(),
+    version: z.number().int(),
+    version_id: z.uuid().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "Layout" });
+
+export const SNIPPET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export const createSnippetBody = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(SNIPPET_NAME, "lower-case letters, digits, `-` and `_`, at most 64")
+      .meta({ description: "What templates render it by: `{% render 'footer' %}`." }),
+    body: z
+      .string()
+      .max(MAX_TEMPLATE_CHARS)
+      .meta({ description: "Liquid; it sees only the variables passed to `render`." }),
+  })
+  .meta({ id: "CreateSnippet" });
+
+export const updateSnippetBody = z
+  .strictObject({ name: createSnippetBody.shape.name.optional(), body: createSnippetBody.shape.body.optional() })
+  .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
+  .meta({ id: "UpdateSnippet" });
+
+export const snippetOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    body: z.string(),
+    version: z.number().int(),
+    version_id: z.uuid().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "Snippet" });
+
+export const versionOutput = z
+  .object({
+    id: z.uuid(),
+    number: z.number().int(),
+    content: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "What was saved: the fields of a template, layout or snippet." }),
+    actor: z.string().nullable().meta({ description: "Who saved it: `admin:<id>`, `key:<id>` or `system`." }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "AuthoringVersion" });
+
+export const listAuthoringQuery = paginationQuery;

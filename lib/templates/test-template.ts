@@ -1,4 +1,7 @@
+import { sql } from "drizzle-orm";
 import type { z } from "zod";
+import { queryRows } from "@/lib/db/sql";
+import { attachSnippets } from "./attach-snippets";
 import type { ProjectContext } from "@/lib/access/context";
 import { isEmailAddress } from "@/lib/http/email-address";
 import { Invalid, NotFound } from "@/lib/http/errors";
@@ -34,6 +37,12 @@ export async function testTemplate(
     });
     if (!facts) throw new NotFound("No such user in this project.");
   } else {
+    const [build] = await queryRows<{ html: string; locales: Record<string, string> }>(
+      ctx.db,
+      sql`select b.html, b.locales from message_templates t join template_builds b
+        on b.project_id = t.project_id and b.id = t.build_id
+        where t.project_id = ${ctx.projectId}::uuid and t.id = ${id}::uuid`,
+    );
     facts = {
       ...emptyFacts,
       project_id: ctx.projectId,
@@ -43,12 +52,14 @@ export async function testTemplate(
       template_id: t.id,
       subject: t.subject,
       text: t.text,
-      html: t.html,
+      html: build?.html ?? t.html,
+      built_locales: build?.locales ?? null,
       locales: t.locales,
       transactional: t.transactional,
       group_id: t.subscription_group?.id ?? null,
     };
   }
+  if (!facts.snippets) await attachSnippets(ctx, { facts: [facts] });
   let rendered: ReturnType<typeof renderMessage>;
   try {
     rendered = renderMessage(facts, origin);
@@ -85,6 +96,7 @@ const emptyFacts: Omit<
   | "locales"
   | "transactional"
   | "group_id"
+  | "built_locales"
 > = {
   broadcast_id: null,
   journey_entry_id: null,
@@ -99,6 +111,8 @@ const emptyFacts: Omit<
   identifiers: [],
   organization: null,
   template_updated_at: "",
+  template_version_id: null,
+  snippet_versions: null,
   project_name: "",
   frequency_cap: null,
   quiet_hours: null,

@@ -1,0 +1,11 @@
+import { readQuery } from "@/lib/http/pagination";
+import { readRecordId } from "@/lib/http/record-id";
+import { adminRoute } from "@/lib/http/with-project";
+import { listVersions } from "@/lib/templates/list-versions";
+import { listAuthoringQuery } from "@/lib/templates/schemas";
+
+type Params = { projectID: string; id: string };
+
+export const GET = adminRoute<Params>("messages.read", (req, ctx, p) =>
+  listVersions(ctx, { kind: "template", id: readRecordId(p.id, "template"), ...readQuery(req, listAuthoringQuery) }),
+);
