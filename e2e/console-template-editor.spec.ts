@@ -40,6 +40,7 @@ test("the code editor's preview renders as a user, per locale and width, and fol
       text: "Hi {{ user.data.first_name }}",
       html: '<div style="padding:16px"><h1>Hello {{ user.data.first_name }}</h1><p>First version.</p></div>',
       locales: { de: { subject: "Hallo {{ user.data.first_name }}" } },
+      tags: ["welcome"],
     },
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -82,7 +83,34 @@ test("the code editor's preview renders as a user, per locale and width, and fol
   await preview.getByRole("button", { name: /Desktop 640px/ }).click();
   await expect(preview.locator('iframe[title="Rendered HTML"]')).toHaveCSS("width", "640px");
 
+  // Versions: the save is version 2, its diff shows the added line; restoring 1 brings the first HTML back.
+  const versions = page.getByRole("list", { name: "Versions" });
+  await versions.getByRole("button", { name: /Version 2/ }).click();
+  await expect(page.getByRole("region", { name: "Changes in version 2" })).toContainText("+ ");
+  await expect(page.getByRole("region", { name: "Changes in version 2" })).toContainText("Second");
+  await page.screenshot({ path: "test-results/template-editor-versions.png", fullPage: true });
+  await versions.getByRole("button", { name: "Restore version 1" }).click();
+  await expect(versions.getByRole("button", { name: /Version 3/ })).toContainText("current");
+  await expect(frame.getByText("First version.")).toBeVisible();
+  await expect(frame.getByText("Second ADA.")).toHaveCount(0);
+
   await page.setViewportSize({ width: 375, height: 800 });
   await preview.getByRole("button", { name: /Mobile 375px/ }).click();
   await page.screenshot({ path: "test-results/template-editor-mobile.png", fullPage: true });
+});
+
+test("the templates page filters by tag", async ({ browser, signIn }) => {
+  const page = await s.pageAs(browser, OWNER, signIn);
+  const other = await page.request.post(`/api/admin/projects/${seeded.projectId}/templates`, {
+    data: { name: "Receipt", channel: "email", transactional: true, subject: "Paid", tags: ["billing"] },
+  });
+  expect(other.status(), await other.text()).toBe(201);
+  await page.goto(`/projects/${seeded.projectId}/templates`);
+  const list = page.getByRole("list", { name: "Templates" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await page.getByLabel("Filter by tag").selectOption("billing");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list).toContainText("Receipt");
+  await expect(page).toHaveURL(/\?tag=billing/);
+  await page.screenshot({ path: "test-results/templates-tag-filter.png", fullPage: true });
 });

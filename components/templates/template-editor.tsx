@@ -14,7 +14,17 @@ import { CodeEditor } from "./code-editor";
 import { TemplatePreview } from "./template-preview";
 
 type Variant = { locale: string; subject: string; text: string; html: string };
-type Values = { name: string; channel: Channel; transactional: boolean; group: string; variants: Variant[] };
+type Format = "html" | "mjml";
+type Values = {
+  name: string;
+  channel: Channel;
+  format: Format;
+  /** Comma-separated, as typed. */
+  tags: string;
+  transactional: boolean;
+  group: string;
+  variants: Variant[];
+};
 
 const variantOf = (locale: string, c: TemplateContent): Variant => ({
   locale,
@@ -28,6 +38,8 @@ const toValues = (t?: Template): Values =>
     ? {
         name: t.name,
         channel: t.channel,
+        format: t.format ?? "html",
+        tags: (t.tags ?? []).join(", "),
         transactional: t.transactional,
         group: t.subscription_group?.id ?? "",
         variants: [variantOf("", t), ...Object.entries(t.locales ?? {}).map(([l, c]) => variantOf(l, c))],
@@ -35,6 +47,8 @@ const toValues = (t?: Template): Values =>
     : {
         name: "",
         channel: "email",
+        format: "html",
+        tags: "",
         transactional: false,
         group: "",
         variants: [
@@ -58,7 +72,12 @@ function bodyOf(v: Values, update: boolean) {
     name: v.name,
     ...(update ? {} : { channel: v.channel }),
     ...content(main!),
+    ...(v.channel === "email" ? { format: v.format } : {}),
     transactional: v.transactional,
+    tags: v.tags
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
     subscription_group: v.transactional ? null : v.group || null,
     // A locale's part left empty is the default's (the API's rule): sent as absent, never as "", which
     // would blank the default's HTML for that locale (a variant made by the API with only a subject).
@@ -88,6 +107,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
   const form = useForm<Values>({ defaultValues: toValues(template) });
   const variants = useFieldArray({ control: form.control, name: "variants" });
   const channel = useWatch({ control: form.control, name: "channel" });
+  const format = useWatch({ control: form.control, name: "format" });
   const transactional = useWatch({ control: form.control, name: "transactional" });
   const watched = useWatch({ control: form.control, name: "variants" });
   const [tab, setTab] = useState(0);
@@ -162,7 +182,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
               <CodeEditor
                 value={f.value ?? ""}
                 onChange={f.onChange}
-                language={field === "html" ? "html" : "text"}
+                language={field === "html" ? format : "text"}
                 label={label}
                 readOnly={!canEdit}
                 invalid={!!err}
@@ -216,6 +236,34 @@ export function TemplateEditor({ template }: { template?: Template }) {
                 <option value="sms">SMS</option>
               </select>
             </div>
+            <div>
+              <label htmlFor="tpl-tags" className="block text-sm font-medium text-zinc-700">
+                Tags
+              </label>
+              <input
+                id="tpl-tags"
+                readOnly={!canEdit}
+                placeholder="onboarding, newsletter"
+                className={`${inputClass} mt-1`}
+                {...form.register("tags")}
+              />
+            </div>
+            {channel === "email" && (
+              <div>
+                <label htmlFor="tpl-format" className="block text-sm font-medium text-zinc-700">
+                  Format
+                </label>
+                <select
+                  id="tpl-format"
+                  disabled={!canEdit}
+                  className={`${inputClass} mt-1 disabled:bg-zinc-50`}
+                  {...form.register("format")}
+                >
+                  <option value="html">HTML (styles inlined)</option>
+                  <option value="mjml">MJML (responsive, compiled at save)</option>
+                </select>
+              </div>
+            )}
             <div>
               <label htmlFor="tpl-group" className="block text-sm font-medium text-zinc-700">
                 Subscription group
@@ -316,7 +364,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
               </p>
               {channel === "email" && liquidField("subject", "Subject", 1)}
               {liquidField("text", channel === "email" ? "Text" : "Message", channel === "email" ? 8 : 4)}
-              {channel === "email" && liquidField("html", "HTML", 10)}
+              {channel === "email" && liquidField("html", format === "mjml" ? "MJML" : "HTML", 14)}
             </div>
           </div>
           {save.isError && <ErrorBanner message={save.error.message} />}

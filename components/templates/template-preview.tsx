@@ -7,6 +7,7 @@ import { useProject } from "@/components/console/project-context";
 import type { Rendered, Template } from "@/components/messages/types";
 import { userLabel } from "@/components/messages/user-picker";
 import { LivePreview } from "./live-preview";
+import { VersionsPanel } from "./versions-panel";
 import { Button } from "@/components/ui/button";
 import { Banner, ErrorBanner, Section, inputClass } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
@@ -102,6 +103,7 @@ export function TemplatePreview({ template, dirty }: { template?: Template; dirt
           </form>
         </Section>
       )}
+      <VersionsPanel template={template} />
     </div>
   );
 }
