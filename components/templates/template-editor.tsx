@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { ApiError, adminPath, apiFetch } from "@/components/console/api";
 import type { SubscriptionGroup } from "@/components/console/api-types";
@@ -133,6 +133,11 @@ export function TemplateEditor({ template }: { template?: Template }) {
       else form.reset(toValues(t));
     },
   });
+  // A restored version (or any change saved elsewhere) replaces what the form shows, unless it holds edits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the template's version, not its object.
+  useEffect(() => {
+    if (template && !form.formState.isDirty) form.reset(toValues(template));
+  }, [template?.updated_at]);
   const errors = fieldErrors(save.error);
   const pathOf = (i: number, field: keyof TemplateContent) =>
     i === 0 ? field : `locales.${watched[i]?.locale ?? ""}.${field}`;
