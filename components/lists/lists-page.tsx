@@ -8,6 +8,7 @@ import { formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryPage } from "@/components/ui/query-state";
+import { TagFilter, Tags, useTagParam } from "@/components/ui/tag-filter";
 import type { List } from "@/components/console/api-types";
 import { memberCountLabel } from "@/components/lists/member-count";
 
@@ -19,6 +20,9 @@ export function ListsPage() {
     queryFn: () => apiFetch<{ data: List[] }>(adminPath(project.id, "/lists?limit=500")),
     refetchInterval: 10_000,
   });
+  const [tag, setTag] = useTagParam();
+  const tagsOf = (l: List) => (l as List & { tags?: string[] }).tags ?? [];
+  const tags = [...new Set(q.data?.data.flatMap(tagsOf))];
   const canEdit = roleAtLeast(project.role, "editor");
   const newList = canEdit ? (
     <Link href={`/projects/${project.id}/lists/new`} className={buttonClass()}>
@@ -29,7 +33,12 @@ export function ListsPage() {
     <QueryPage
       title="Lists"
       description="Segments of users: dynamic lists follow their rules as events arrive; static lists are managed by hand."
-      actions={newList}
+      actions={
+        <div className="flex items-center gap-3">
+          <TagFilter tags={tags} value={tag} onChange={setTag} />
+          {newList}
+        </div>
+      }
       q={q}
       what="lists"
     >
@@ -41,22 +50,27 @@ export function ListsPage() {
         ) : (
           <Card>
             <ul className="divide-y divide-zinc-100">
-              {data.data.map((l) => (
-                <li key={l.id}>
-                  <Link
-                    href={`/projects/${project.id}/lists/${l.id}`}
-                    className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
-                  >
-                    <span className="min-w-0 flex-1 font-medium text-zinc-900">{l.name}</span>
-                    <Badge tone={l.kind === "dynamic" ? "indigo" : "zinc"}>{l.kind}</Badge>
-                    {l.windowed && <Badge tone="amber">time window</Badge>}
-                    <span className="w-28 text-right text-sm text-zinc-600">
-                      {memberCountLabel(l)} member{l.member_count === 1 && !l.member_count_capped ? "" : "s"}
-                    </span>
-                    <span className="w-28 text-right text-xs text-zinc-400">{formatRelative(l.updated_at)}</span>
-                  </Link>
-                </li>
-              ))}
+              {data.data
+                .filter((l) => !tag || tagsOf(l).includes(tag))
+                .map((l) => (
+                  <li key={l.id}>
+                    <Link
+                      href={`/projects/${project.id}/lists/${l.id}`}
+                      className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
+                    >
+                      <span className="min-w-0 flex-1 font-medium text-zinc-900">
+                        {l.name}
+                        <Tags tags={tagsOf(l)} />
+                      </span>
+                      <Badge tone={l.kind === "dynamic" ? "indigo" : "zinc"}>{l.kind}</Badge>
+                      {l.windowed && <Badge tone="amber">time window</Badge>}
+                      <span className="w-28 text-right text-sm text-zinc-600">
+                        {memberCountLabel(l)} member{l.member_count === 1 && !l.member_count_capped ? "" : "s"}
+                      </span>
+                      <span className="w-28 text-right text-xs text-zinc-400">{formatRelative(l.updated_at)}</span>
+                    </Link>
+                  </li>
+                ))}
             </ul>
           </Card>
         )

@@ -1,8 +1,8 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { useEffect, useState } from "react";
+import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { ApiError, adminPath, apiFetch } from "@/components/console/api";
 import type { SubscriptionGroup } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
@@ -10,10 +10,21 @@ import type { Channel, Template, TemplateContent } from "@/components/messages/t
 import { Button } from "@/components/ui/button";
 import { Banner, Card, ErrorBanner, controlClass, inputClass } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
+import { CodeEditor } from "./code-editor";
 import { TemplatePreview } from "./template-preview";
 
 type Variant = { locale: string; subject: string; text: string; html: string };
-type Values = { name: string; channel: Channel; transactional: boolean; group: string; variants: Variant[] };
+type Format = "html" | "mjml";
+type Values = {
+  name: string;
+  channel: Channel;
+  format: Format;
+  /** Comma-separated, as typed. */
+  tags: string;
+  transactional: boolean;
+  group: string;
+  variants: Variant[];
+};
 
 const variantOf = (locale: string, c: TemplateContent): Variant => ({
   locale,
@@ -27,6 +38,8 @@ const toValues = (t?: Template): Values =>
     ? {
         name: t.name,
         channel: t.channel,
+        format: t.format ?? "html",
+        tags: (t.tags ?? []).join(", "),
         transactional: t.transactional,
         group: t.subscription_group?.id ?? "",
         variants: [variantOf("", t), ...Object.entries(t.locales ?? {}).map(([l, c]) => variantOf(l, c))],
@@ -34,6 +47,8 @@ const toValues = (t?: Template): Values =>
     : {
         name: "",
         channel: "email",
+        format: "html",
+        tags: "",
         transactional: false,
         group: "",
         variants: [
@@ -57,9 +72,18 @@ function bodyOf(v: Values, update: boolean) {
     name: v.name,
     ...(update ? {} : { channel: v.channel }),
     ...content(main!),
+    ...(v.channel === "email" ? { format: v.format } : {}),
     transactional: v.transactional,
+    tags: v.tags
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
     subscription_group: v.transactional ? null : v.group || null,
-    locales: Object.fromEntries(rest.map((x) => [x.locale.trim(), content(x)])),
+    // A locale's part left empty is the default's (the API's rule): sent as absent, never as "", which
+    // would blank the default's HTML for that locale (a variant made by the API with only a subject).
+    locales: Object.fromEntries(
+      rest.map((x) => [x.locale.trim(), Object.fromEntries(Object.entries(content(x)).filter(([, t]) => t !== ""))]),
+    ),
   };
 }
 
@@ -83,6 +107,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
   const form = useForm<Values>({ defaultValues: toValues(template) });
   const variants = useFieldArray({ control: form.control, name: "variants" });
   const channel = useWatch({ control: form.control, name: "channel" });
+  const format = useWatch({ control: form.control, name: "format" });
   const transactional = useWatch({ control: form.control, name: "transactional" });
   const watched = useWatch({ control: form.control, name: "variants" });
   const [tab, setTab] = useState(0);
@@ -108,6 +133,11 @@ export function TemplateEditor({ template }: { template?: Template }) {
       else form.reset(toValues(t));
     },
   });
+  // A restored version (or any change saved elsewhere) replaces what the form shows, unless it holds edits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the template's version, not its object.
+  useEffect(() => {
+    if (template && !form.formState.isDirty) form.reset(toValues(template));
+  }, [template?.updated_at]);
   const errors = fieldErrors(save.error);
   const pathOf = (i: number, field: keyof TemplateContent) =>
     i === 0 ? field : `locales.${watched[i]?.locale ?? ""}.${field}`;
@@ -125,27 +155,53 @@ export function TemplateEditor({ template }: { template?: Template }) {
   const liquidField = (field: keyof TemplateContent, label: string, rows: number) => {
     const id = `tpl-${field}-${current}`;
     const err = errors[pathOf(current, field)];
+    if (field === "subject")
+      return (
+        <div>
+          <label htmlFor={id} className="block text-sm font-medium text-zinc-700">
+            {label}
+          </label>
+          <textarea
+            key={variants.fields[current]!.id + field}
+            id={id}
+            rows={rows}
+            spellCheck={false}
+            readOnly={!canEdit}
+            aria-invalid={err ? true : undefined}
+            className={`${inputClass} mt-1 resize-none font-mono text-xs leading-5${err ? " border-red-400" : ""}`}
+            {...form.register(`variants.${current}.${field}`)}
+          />
+          {err && <p className="mt-1 text-xs text-red-700">{err}</p>}
+        </div>
+      );
+    // The text and HTML parts in the code editor (CodeMirror: Liquid over text or HTML).
     return (
       <div>
-        <label htmlFor={id} className="block text-sm font-medium text-zinc-700">
-          {label}
-        </label>
-        <textarea
-          key={variants.fields[current]!.id + field}
-          id={id}
-          rows={rows}
-          spellCheck={false}
-          readOnly={!canEdit}
-          aria-invalid={err ? true : undefined}
-          className={`${inputClass} mt-1 font-mono text-xs leading-5${field === "subject" ? " resize-none" : ""}${err ? " border-red-400" : ""}`}
-          {...form.register(`variants.${current}.${field}`)}
-        />
+        <span className="block text-sm font-medium text-zinc-700">{label}</span>
+        <div className="mt-1">
+          <Controller
+            key={variants.fields[current]!.id + field}
+            control={form.control}
+            name={`variants.${current}.${field}`}
+            render={({ field: f }) => (
+              <CodeEditor
+                value={f.value ?? ""}
+                onChange={f.onChange}
+                language={field === "html" ? format : "text"}
+                label={label}
+                readOnly={!canEdit}
+                invalid={!!err}
+                minHeight={`${rows * 1.25}rem`}
+              />
+            )}
+          />
+        </div>
         {err && <p className="mt-1 text-xs text-red-700">{err}</p>}
       </div>
     );
   };
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,42rem)]">
       <Card className="p-5">
         <form
           className="space-y-5"
@@ -185,6 +241,34 @@ export function TemplateEditor({ template }: { template?: Template }) {
                 <option value="sms">SMS</option>
               </select>
             </div>
+            <div>
+              <label htmlFor="tpl-tags" className="block text-sm font-medium text-zinc-700">
+                Tags
+              </label>
+              <input
+                id="tpl-tags"
+                readOnly={!canEdit}
+                placeholder="onboarding, newsletter"
+                className={`${inputClass} mt-1`}
+                {...form.register("tags")}
+              />
+            </div>
+            {channel === "email" && (
+              <div>
+                <label htmlFor="tpl-format" className="block text-sm font-medium text-zinc-700">
+                  Format
+                </label>
+                <select
+                  id="tpl-format"
+                  disabled={!canEdit}
+                  className={`${inputClass} mt-1 disabled:bg-zinc-50`}
+                  {...form.register("format")}
+                >
+                  <option value="html">HTML (styles inlined)</option>
+                  <option value="mjml">MJML (responsive, compiled at save)</option>
+                </select>
+              </div>
+            )}
             <div>
               <label htmlFor="tpl-group" className="block text-sm font-medium text-zinc-700">
                 Subscription group
@@ -281,7 +365,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
               <p className="text-xs text-zinc-500">
                 {current === 0
                   ? "Sent when no variant matches the user's locale (de-AT falls back to de, then to this)."
-                  : `Sent to users whose locale is ${watched[current]?.locale} or starts with it.`}
+                  : `Sent to users whose locale is ${watched[current]?.locale} or starts with it; a part left empty is the default's.`}
                 {current > 0 && canEdit && (
                   <button
                     type="button"
@@ -297,7 +381,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
               </p>
               {channel === "email" && liquidField("subject", "Subject", 1)}
               {liquidField("text", channel === "email" ? "Text" : "Message", channel === "email" ? 8 : 4)}
-              {channel === "email" && liquidField("html", "HTML", 10)}
+              {channel === "email" && liquidField("html", format === "mjml" ? "MJML" : "HTML", 14)}
             </div>
           </div>
           {save.isError && <ErrorBanner message={save.error.message} />}

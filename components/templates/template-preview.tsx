@@ -5,7 +5,9 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import type { UserRow } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
 import type { Rendered, Template } from "@/components/messages/types";
-import { UserPicker, userLabel } from "@/components/messages/user-picker";
+import { userLabel } from "@/components/messages/user-picker";
+import { LivePreview } from "./live-preview";
+import { VersionsPanel } from "./versions-panel";
 import { Button } from "@/components/ui/button";
 import { Banner, ErrorBanner, Section, inputClass } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
@@ -46,18 +48,12 @@ export function RenderedMessage({ r }: { r: Rendered }) {
   );
 }
 
-/** Beside the editor: the saved template rendered for a chosen user, and one test message to an address. */
+/** Beside the editor: the live preview as a chosen user (live-preview.tsx), and one test message to an address. */
 export function TemplatePreview({ template, dirty }: { template?: Template; dirty: boolean }) {
   const project = useProject();
   const canEdit = roleAtLeast(project.role, "editor");
   const [user, setUser] = useState<UserRow | null>(null);
-  const [context, setContext] = useState("");
-  const [contextError, setContextError] = useState<string | null>(null);
   const [to, setTo] = useState("");
-  const preview = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      apiFetch<Rendered>(adminPath(project.id, `/templates/${template!.id}/preview`), { method: "POST", body }),
-  });
   const test = useMutation({
     mutationFn: (address: string) =>
       apiFetch(adminPath(project.id, `/templates/${template!.id}/test`), {
@@ -71,57 +67,11 @@ export function TemplatePreview({ template, dirty }: { template?: Template; dirt
         <p className="text-sm text-zinc-500">Create the template to preview it against a user and send a test.</p>
       </Section>
     );
-  const run = () => {
-    if (!user) return;
-    let parsed: unknown;
-    if (context.trim()) {
-      try {
-        parsed = JSON.parse(context);
-      } catch {
-        setContextError('The journey data must be a JSON object, like {"order_id": 42}.');
-        return;
-      }
-    }
-    setContextError(null);
-    preview.mutate({ user_id: user.id, ...(parsed !== undefined ? { context: parsed } : {}) });
-  };
   const address = template.channel === "email" ? "E-mail address" : "Phone number";
   return (
     <div className="space-y-6">
-      <Section title="Preview" description={dirty ? "Save first: the preview renders the saved template." : undefined}>
-        <div className="space-y-3">
-          {user ? (
-            <p className="flex items-center justify-between gap-2 text-sm">
-              <span>
-                As <strong className="break-all">{userLabel(user)}</strong>
-                {user.locale && <span className="text-zinc-500"> ({user.locale})</span>}
-              </span>
-              <Button size="sm" variant="ghost" onClick={() => setUser(null)}>
-                Change
-              </Button>
-            </p>
-          ) : (
-            <UserPicker label="Preview as user" onPick={setUser} size="sm" />
-          )}
-          <details className="text-sm">
-            <summary className="cursor-pointer text-xs text-zinc-500">Journey data (optional)</summary>
-            <textarea
-              aria-label="Journey data"
-              rows={3}
-              maxLength={16_384}
-              value={context}
-              onChange={(e) => setContext(e.target.value)}
-              placeholder='{"order_id": 42}'
-              className={`${inputClass} mt-1 font-mono text-xs`}
-            />
-          </details>
-          {contextError && <ErrorBanner message={contextError} />}
-          <Button size="sm" onClick={run} disabled={!user || preview.isPending}>
-            {preview.isPending ? "Rendering…" : "Preview"}
-          </Button>
-          {preview.isError && <ErrorBanner message={preview.error.message} />}
-          {preview.data && <RenderedMessage r={preview.data} />}
-        </div>
+      <Section title="Preview">
+        <LivePreview template={template} dirty={dirty} user={user} setUser={setUser} />
       </Section>
       {canEdit && (
         <Section title="Send a test">
@@ -153,6 +103,7 @@ export function TemplatePreview({ template, dirty }: { template?: Template; dirt
           </form>
         </Section>
       )}
+      <VersionsPanel template={template} />
     </div>
   );
 }

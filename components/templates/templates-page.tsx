@@ -10,6 +10,7 @@ import { formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryPage } from "@/components/ui/query-state";
+import { TagFilter, Tags, useTagParam } from "@/components/ui/tag-filter";
 
 /** Message templates: each opens its editor, preview and test send. */
 export function TemplatesPage() {
@@ -18,17 +19,26 @@ export function TemplatesPage() {
     queryKey: ["templates", project.id],
     queryFn: () => apiFetch<Page<Template>>(adminPath(project.id, "/templates?limit=500")),
   });
+  const [tag, setTag] = useTagParam();
+  const tags = [...new Set(q.data?.data.flatMap((t) => t.tags ?? []))];
   const canEdit = roleAtLeast(project.role, "editor");
-  const add = canEdit ? (
+  const newTemplate = canEdit ? (
     <Link href={`/projects/${project.id}/templates/new`} className={buttonClass()}>
       New template
     </Link>
   ) : undefined;
+  const add = newTemplate;
+  const actions = (
+    <div className="flex items-center gap-3">
+      <TagFilter tags={tags} value={tag} onChange={setTag} />
+      {newTemplate}
+    </div>
+  );
   return (
     <QueryPage
       title="Templates"
       description="E-mail and SMS written in Liquid: {{ user.email }}, {{ journey.… }}, {{ unsubscribe_url }}. Journeys and broadcasts send them; each user gets the variant of their locale."
-      actions={add}
+      actions={actions}
       q={q}
       what="templates"
     >
@@ -40,31 +50,36 @@ export function TemplatesPage() {
         ) : (
           <Card>
             <ul className="divide-y divide-zinc-100" aria-label="Templates">
-              {data.data.map((t) => (
-                <li key={t.id}>
-                  <Link
-                    href={`/projects/${project.id}/templates/${t.id}`}
-                    className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
-                  >
-                    <span className="min-w-0 flex-1">
-                      <span className="block font-medium text-zinc-900">{t.name}</span>
-                      {t.subject && <span className="block truncate text-xs text-zinc-500">{t.subject}</span>}
-                    </span>
-                    <Badge tone={t.channel === "email" ? "indigo" : "green"}>
-                      {t.channel === "email" ? "E-mail" : "SMS"}
-                    </Badge>
-                    {t.transactional ? (
-                      <Badge tone="amber">transactional</Badge>
-                    ) : (
-                      t.subscription_group && <Badge>{t.subscription_group.name}</Badge>
-                    )}
-                    {Object.keys(t.locales ?? {}).map((l) => (
-                      <Badge key={l}>{l}</Badge>
-                    ))}
-                    <span className="w-28 text-right text-xs text-zinc-400">{formatRelative(t.updated_at)}</span>
-                  </Link>
-                </li>
-              ))}
+              {data.data
+                .filter((t) => !tag || t.tags?.includes(tag))
+                .map((t) => (
+                  <li key={t.id}>
+                    <Link
+                      href={`/projects/${project.id}/templates/${t.id}`}
+                      className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
+                    >
+                      <span className="min-w-0 flex-1">
+                        <span className="block font-medium text-zinc-900">
+                          {t.name}
+                          <Tags tags={t.tags} />
+                        </span>
+                        {t.subject && <span className="block truncate text-xs text-zinc-500">{t.subject}</span>}
+                      </span>
+                      <Badge tone={t.channel === "email" ? "indigo" : "green"}>
+                        {t.channel === "email" ? "E-mail" : "SMS"}
+                      </Badge>
+                      {t.transactional ? (
+                        <Badge tone="amber">transactional</Badge>
+                      ) : (
+                        t.subscription_group && <Badge>{t.subscription_group.name}</Badge>
+                      )}
+                      {Object.keys(t.locales ?? {}).map((l) => (
+                        <Badge key={l}>{l}</Badge>
+                      ))}
+                      <span className="w-28 text-right text-xs text-zinc-400">{formatRelative(t.updated_at)}</span>
+                    </Link>
+                  </li>
+                ))}
             </ul>
           </Card>
         )

@@ -40,6 +40,8 @@ export async function previewTemplate(
     context: body.context ?? {},
   });
   if (!facts) throw new NotFound("No such user in this project.");
+  // A locale asked for is the one rendered (the console's locale tabs), as if it were the user's.
+  if (body.locale !== undefined) facts.locale = body.locale;
   try {
     const r = renderMessage(facts, origin, { placeholders: !mayMintLinks(ctx.actor) });
     return { locale: r.locale, subject: r.subject, text: r.text, html: r.html };

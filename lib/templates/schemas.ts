@@ -96,6 +96,10 @@ export const previewTemplateBody = z
     context: dataObject("context")
       .optional()
       .meta({ description: "`journey.<key>` values for the preview (a journey entry's context)." }),
+    locale: localeKey.nullable().optional().meta({
+      description:
+        "Render this locale's variant (null: the default one) as if it were the user's locale; without it, the user's own.",
+    }),
   })
   .refine((b) => (b.user_id ? 1 : 0) + (b.identifier ? 1 : 0) === 1, "give exactly one of user_id and identifier")
   .meta({ id: "PreviewTemplate" });

@@ -58,6 +58,23 @@ describe("templates", () => {
     );
   });
 
+  it("previews the locale asked for, whatever the user's own, and the default variant for null", async () => {
+    const id = await template({ subject: "Hello", locales: { de: { subject: "Hallo" }, fr: { subject: "Bonjour" } } });
+    const user = await newUser({ locale: "fr" });
+    const preview = (locale?: string | null) =>
+      api("POST", p.admin(`/templates/${id}/preview`), {
+        key: p.keys.editor,
+        body: { user_id: user.id, ...(locale !== undefined ? { locale } : {}) },
+      });
+    const own = await preview();
+    expect([own.body.locale, own.body.subject]).toEqual(["fr", "Bonjour"]);
+    const de = await preview("de-AT");
+    expect([de.status, de.body.locale, de.body.subject]).toEqual([200, "de", "Hallo"]);
+    const fallback = await preview(null);
+    expect([fallback.body.locale, fallback.body.subject]).toEqual([null, "Hello"]);
+    expect((await preview("not a locale")).status).toBe(400);
+  });
+
   it("needs a group of its channel unless transactional; support may read, not write", async () => {
     const noGroup = await api("POST", p.admin("/templates"), {
       key: p.keys.editor,

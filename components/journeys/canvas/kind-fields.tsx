@@ -1,0 +1,316 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { Controller, useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { adminPath, apiFetch } from "@/components/console/api";
+import type { List } from "@/components/console/api-types";
+import { useProject } from "@/components/console/project-context";
+import { ConditionRow } from "@/components/rule-builder/condition-row";
+import { FieldError } from "@/components/rule-builder/field-error";
+import { RuleGroup, type Schema } from "@/components/rule-builder/rule-group";
+import { Button, RowAction } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/states";
+import { WEEKDAYS } from "@/lib/journeys/step-schema";
+import { DurationInput } from "./duration-input";
+
+/*
+ * The side panel's fields for each kind of step, bound to the panel's form (step-panel.tsx) by the API's
+ * own field names, so FieldError shows the API's refusal under the field it names.
+ */
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1 text-sm text-zinc-700">
+      <span className="block text-xs font-medium text-zinc-600">{label}</span>
+      {children}
+    </div>
+  );
+}
+
+function Duration({ name, label }: { name: string; label: string }) {
+  const { control } = useFormContext();
+  return (
+    <>
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <DurationInput label={label} value={(field.value as string) ?? ""} onChange={field.onChange} />
+        )}
+      />
+      <FieldError name={name} />
+    </>
+  );
+}
+
+export function DelayFields() {
+  const { control, setValue, register } = useFormContext();
+  const until = useWatch({ control, name: "until" }) as { weekdays?: string[] } | undefined;
+  const mode = until ? "until" : "duration";
+  return (
+    <div className="space-y-3">
+      <Row label="Wait">
+        <select
+          aria-label="Delay mode"
+          value={mode}
+          className={controlClass}
+          onChange={(e) => {
+            if (e.target.value === "until") {
+              setValue("duration", undefined);
+              setValue("until", { time: "09:00", timezone: "user" });
+            } else {
+              setValue("until", undefined);
+              setValue("duration", "1 days");
+            }
+          }}
+        >
+          <option value="duration">for a while</option>
+          <option value="until">until a time of day</option>
+        </select>
+      </Row>
+      {mode === "duration" ? (
+        <Row label="Duration">
+          <Duration name="duration" label="Duration" />
+        </Row>
+      ) : (
+        <>
+          <Row label="Time of day (24-hour)">
+            <input type="time" aria-label="Time of day" className={controlClass} {...register("until.time")} />
+            <FieldError name="until.time" />
+          </Row>
+          <Row label="On (none: every day)">
+            <div className="flex flex-wrap gap-2">
+              {WEEKDAYS.map((d) => (
+                <label key={d} className="flex items-center gap-1 text-xs">
+                  <input
+                    type="checkbox"
+                    checked={until?.weekdays?.includes(d) ?? false}
+                    onChange={(e) => {
+                      const now = new Set(until?.weekdays ?? []);
+                      if (e.target.checked) now.add(d);
+                      else now.delete(d);
+                      const list = WEEKDAYS.filter((w) => now.has(w));
+                      setValue("until.weekdays", list.length ? list : undefined);
+                    }}
+                  />
+                  {d}
+                </label>
+              ))}
+            </div>
+          </Row>
+          <Row label="Time zone">
+            <input
+              aria-label="Time zone"
+              placeholder="user, or Europe/Vienna"
+              className={`${controlClass} w-full`}
+              {...register("until.timezone")}
+            />
+            <FieldError name="until.timezone" />
+          </Row>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function WaitFields({ schema }: { schema: Schema }) {
+  const project = useProject();
+  const { control, setValue, getValues, register } = useFormContext();
+  const event = useWatch({ control, name: "event" }) as { name?: string; condition?: unknown[] } | undefined;
+  const timeout = useWatch({ control, name: "timeout" }) as string | undefined;
+  const lists = useQuery({
+    queryKey: ["lists", project.id, "all"],
+    queryFn: () => apiFetch<{ data: List[] }>(adminPath(project.id, "/lists?limit=500")),
+    staleTime: 30_000,
+  });
+  const mode = event ? "event" : "list";
+  const props = schema.propsOf(event?.name);
+  const conditions = event?.condition ?? [];
+  return (
+    <div className="space-y-3">
+      <Row label="Wait for">
+        <select
+          aria-label="Wait for"
+          value={mode}
+          className={controlClass}
+          onChange={(e) => {
+            if (e.target.value === "list") {
+              setValue("event", undefined);
+              setValue("list", { list_id: lists.data?.data[0]?.id ?? "", in: true });
+            } else {
+              setValue("list", undefined);
+              setValue("event", { name: "" });
+            }
+          }}
+        >
+          <option value="event">an event</option>
+          <option value="list">a list membership</option>
+        </select>
+      </Row>
+      {mode === "event" ? (
+        <>
+          <Row label="Event">
+            <input
+              aria-label="Event name"
+              list="relay-event-names"
+              placeholder="Order Completed"
+              className={`${controlClass} w-full`}
+              {...register("event.name")}
+            />
+            <FieldError name="event.name" />
+          </Row>
+          <Row label="Where (all must hold)">
+            {conditions.map((_, i) => (
+              <ConditionRow
+                key={i}
+                prefix={`event.condition.${i}`}
+                props={props}
+                label={`Condition ${i + 1}`}
+                onRemove={() => {
+                  const rest = (getValues("event.condition") as unknown[]).filter((__, j) => j !== i);
+                  setValue("event.condition", rest.length ? rest : undefined);
+                }}
+              />
+            ))}
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() =>
+                setValue("event.condition", [...conditions, { path: props[0]?.path ?? "", op: "eq", value: "" }])
+              }
+            >
+              + condition
+            </Button>
+          </Row>
+          <Row label="Same as the entering event's (a data key, optional)">
+            <input
+              aria-label="Same as key"
+              placeholder="cart_id"
+              className={`${controlClass} w-full font-mono text-xs`}
+              {...register("event.same_as", { setValueAs: (v: string) => v || undefined })}
+            />
+            <FieldError name="event.same_as" />
+          </Row>
+        </>
+      ) : (
+        <Row label="List">
+          <div className="flex gap-2">
+            <select aria-label="List" className={`${controlClass} flex-1`} {...register("list.list_id")}>
+              <option value="">choose…</option>
+              {lists.data?.data.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+            <Controller
+              control={control}
+              name="list.in"
+              render={({ field }) => (
+                <select
+                  aria-label="In or out"
+                  className={controlClass}
+                  value={field.value === false ? "out" : "in"}
+                  onChange={(e) => field.onChange(e.target.value === "in")}
+                >
+                  <option value="in">until in it</option>
+                  <option value="out">until out of it</option>
+                </select>
+              )}
+            />
+          </div>
+          <FieldError name="list.list_id" />
+        </Row>
+      )}
+      <Row label="Timeout">
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            aria-label="With a timeout"
+            checked={!!timeout}
+            onChange={(e) => setValue("timeout", e.target.checked ? "3 days" : undefined)}
+          />
+          give up after
+        </label>
+        {timeout && <Duration name="timeout" label="Timeout" />}
+      </Row>
+    </div>
+  );
+}
+
+export function BranchFields({ schema }: { schema: Schema }) {
+  return (
+    <div className="space-y-2">
+      <p className="text-xs text-zinc-600">Goes to “true” when the user matches, else to “false”.</p>
+      <RuleGroup path="rule" schema={schema} />
+    </div>
+  );
+}
+
+export function SplitFields() {
+  const { control, register } = useFormContext();
+  const paths = useFieldArray({ control, name: "paths" });
+  return (
+    <div className="space-y-2">
+      <p className="text-xs text-zinc-600">Each entry takes one path, chosen by weight.</p>
+      {paths.fields.map((f, j) => (
+        <div key={f.id} className="flex items-center gap-2 text-sm">
+          <span className="w-14 text-zinc-600">Path {j + 1}</span>
+          <input
+            type="number"
+            min={1}
+            max={10_000}
+            aria-label={`Path ${j + 1} weight`}
+            className={`${controlClass} w-24`}
+            {...register(`paths.${j}.weight`, { valueAsNumber: true })}
+          />
+          {paths.fields.length > 2 && (
+            <RowAction aria-label={`Remove path ${j + 1}`} onClick={() => paths.remove(j)}>
+              Remove
+            </RowAction>
+          )}
+        </div>
+      ))}
+      {paths.fields.length < 10 && (
+        <Button variant="ghost" size="sm" onClick={() => paths.append({ weight: 50, next: "" })}>
+          + path
+        </Button>
+      )}
+    </div>
+  );
+}
+
+export function UpdateFields() {
+  const { control, register } = useFormContext();
+  const rows = useFieldArray({ control, name: "fields" });
+  return (
+    <div className="space-y-2">
+      <p className="text-xs text-zinc-600">
+        Merged into the user&apos;s data. A value that reads as JSON (42, true, [&quot;a&quot;]) is stored as such.
+      </p>
+      {rows.fields.map((f, i) => (
+        <div key={f.id} className="flex items-center gap-2">
+          <input
+            aria-label={`Field ${i + 1} name`}
+            placeholder="plan"
+            className={`${controlClass} w-32 font-mono text-xs`}
+            {...register(`fields.${i}.name`)}
+          />
+          <input
+            aria-label={`Field ${i + 1} value`}
+            placeholder="pro"
+            className={`${controlClass} min-w-0 flex-1`}
+            {...register(`fields.${i}.value`)}
+          />
+          <RowAction aria-label={`Remove field ${i + 1}`} onClick={() => rows.remove(i)}>
+            Remove
+          </RowAction>
+        </div>
+      ))}
+      <Button variant="ghost" size="sm" onClick={() => rows.append({ name: "", value: "" })}>
+        + field
+      </Button>
+      <FieldError name="data" />
+    </div>
+  );
+}
