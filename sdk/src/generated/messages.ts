@@ -3147,6 +3147,8 @@ export interface components {
             context?: {
                 [key: string]: unknown;
             };
+            /** @description Render this locale's variant (null: the default one) as if it were the user's locale; without it, the user's own. */
+            locale?: string | null;
         };
         /** @description RFC 9457 problem details. `errors[].path` points into the request body. */
         Problem: {
