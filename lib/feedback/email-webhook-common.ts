@@ -53,3 +53,7 @@ export function dateOf(v: unknown): Date | undefined {
   const d = typeof v === "number" ? new Date(v * 1000) : typeof v === "string" ? new Date(v) : undefined;
   return d && !Number.isNaN(d.getTime()) ? d : undefined;
 }
+
+/** A service's parsed JSON: each field is type-checked where it is read (str, dateOf, comparisons). */
+// biome-ignore lint/suspicious/noExplicitAny: untrusted JSON read field by field, each value checked where read
+export type Parsed = Record<string, any>;

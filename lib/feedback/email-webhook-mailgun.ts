@@ -1,18 +1,29 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Invalid, Unauthorized } from "@/lib/http/errors";
-import { assertFresh, dateOf, parseJson, relayIdFromMessageId, str, type WebhookReport, type WebhookRequest } from "./email-webhook-common";
+import {
+  assertFresh,
+  dateOf,
+  parseJson,
+  relayIdFromMessageId,
+  str,
+  type Parsed,
+  type WebhookReport,
+  type WebhookRequest,
+} from "./email-webhook-common";
 
 /**
  * Mailgun's webhook: `signature.signature` is HMAC-SHA256 (hex) of `timestamp` + `token` under the
  * account's webhook signing key; one event per post in `event-data`, identified by its `id`.
  */
 export function mailgunReports(signingKey: string, req: WebhookRequest): WebhookReport[] {
-  const body = parseJson(req.body) as Record<string, any> | undefined;
+  const body = parseJson(req.body) as Parsed | undefined;
   const sig = body && typeof body === "object" ? body.signature : undefined;
   const timestamp = typeof sig?.timestamp === "string" ? sig.timestamp : String(sig?.timestamp ?? "");
   const token = typeof sig?.token === "string" ? sig.token : "";
   const given = typeof sig?.signature === "string" ? sig.signature : "";
-  const expected = createHmac("sha256", signingKey).update(timestamp + token).digest("hex");
+  const expected = createHmac("sha256", signingKey)
+    .update(timestamp + token)
+    .digest("hex");
   const ok = /^[0-9a-f]{64}$/i.test(given) && timingSafeEqual(Buffer.from(given.toLowerCase()), Buffer.from(expected));
   if (!ok || !token) throw new Unauthorized("The Mailgun signature does not verify.");
   assertFresh(Number(timestamp));

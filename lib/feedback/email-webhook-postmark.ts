@@ -1,5 +1,14 @@
 import { Invalid, Unauthorized } from "@/lib/http/errors";
-import { dateOf, parseJson, relayIdAsIs, sameSecret, str, type WebhookReport, type WebhookRequest } from "./email-webhook-common";
+import {
+  dateOf,
+  parseJson,
+  relayIdAsIs,
+  sameSecret,
+  str,
+  type Parsed,
+  type WebhookReport,
+  type WebhookRequest,
+} from "./email-webhook-common";
 
 /** Postmark bounce types that say the address will not take mail (others are soft). */
 const HARD = new Set(["HardBounce", "BadEmailAddress", "ManuallyDeactivated", "Unsubscribe", "AddressChange"]);
@@ -19,7 +28,7 @@ export function postmarkReports(auth: { username: string; password: string }, re
   const userOk = sameSecret(user, auth.username);
   const passOk = sameSecret(pass, auth.password);
   if (!basic || !userOk || !passOk) throw new Unauthorized("The Postmark webhook's credentials do not match.");
-  const r = parseJson(req.body) as Record<string, any> | undefined;
+  const r = parseJson(req.body) as Parsed | undefined;
   if (!r || typeof r !== "object" || Array.isArray(r)) throw new Invalid("A Postmark webhook body is a JSON object.");
   const relayMessageId = relayIdAsIs(r.Metadata?.["relay-message-id"]);
   const detail = { record_type: str(r.RecordType), postmark_message_id: str(r.MessageID) };

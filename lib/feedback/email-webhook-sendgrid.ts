@@ -1,10 +1,22 @@
 import { createPublicKey, verify } from "node:crypto";
 import { Invalid, Unauthorized } from "@/lib/http/errors";
-import { assertFresh, dateOf, parseJson, relayIdFromMessageId, str, type WebhookReport, type WebhookRequest } from "./email-webhook-common";
+import {
+  assertFresh,
+  dateOf,
+  parseJson,
+  relayIdFromMessageId,
+  str,
+  type WebhookReport,
+  type WebhookRequest,
+} from "./email-webhook-common";
 
 /** SendGrid's verification key as its settings page shows it (base64 DER SubjectPublicKeyInfo, P-256). */
 export function sendgridKey(publicKey: string) {
-  const key = createPublicKey({ key: Buffer.from(publicKey.replace(/\s+/g, ""), "base64"), format: "der", type: "spki" });
+  const key = createPublicKey({
+    key: Buffer.from(publicKey.replace(/\s+/g, ""), "base64"),
+    format: "der",
+    type: "spki",
+  });
   if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1")
     throw new Error("not a P-256 public key");
   return key;

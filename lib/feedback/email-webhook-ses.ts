@@ -3,7 +3,16 @@ import { request } from "undici";
 import { destinationAgent } from "@/lib/destinations/http-agent";
 import { Invalid, Unauthorized, Unavailable } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
-import { assertFresh, dateOf, parseJson, relayIdFromMessageId, str, type WebhookReport, type WebhookRequest } from "./email-webhook-common";
+import {
+  assertFresh,
+  dateOf,
+  parseJson,
+  relayIdFromMessageId,
+  str,
+  type Parsed,
+  type WebhookReport,
+  type WebhookRequest,
+} from "./email-webhook-common";
 
 /** SNS's own hosts only: a certificate or confirmation URL anywhere else is never fetched. */
 const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
@@ -15,7 +24,7 @@ function snsUrl(value: unknown, what: string): URL {
   try {
     url = typeof value === "string" ? new URL(value) : null;
   } catch {}
-  if (!url || url.protocol !== "https:" || !SNS_HOST.test(url.hostname) || url.port)
+  if (url?.protocol !== "https:" || !SNS_HOST.test(url.hostname) || url.port)
     throw new Unauthorized(`The ${what} is not an https URL on an sns.<region>.amazonaws.com host.`);
   return url;
 }
@@ -80,7 +89,7 @@ export async function sesReports(req: WebhookRequest): Promise<WebhookReport[]> 
     return [];
   }
   if (m.Type !== "Notification") return [];
-  const n = typeof m.Message === "string" ? (parseJson(Buffer.from(m.Message)) as Record<string, any>) : undefined;
+  const n = typeof m.Message === "string" ? (parseJson(Buffer.from(m.Message)) as Parsed) : undefined;
   if (!n || typeof n !== "object") return [];
   const type = n.notificationType ?? n.eventType;
   const mail = n.mail ?? {};
@@ -91,7 +100,9 @@ export async function sesReports(req: WebhookRequest): Promise<WebhookReport[]> 
     detail: { type: str(type), ses_message_id: str(mail.messageId) },
   };
   if (type === "Delivery")
-    return [{ ...base, kind: "delivered", at: dateOf(n.delivery?.timestamp), address: str(n.delivery?.recipients?.[0]) }];
+    return [
+      { ...base, kind: "delivered", at: dateOf(n.delivery?.timestamp), address: str(n.delivery?.recipients?.[0]) },
+    ];
   if (type === "Complaint")
     return [
       {

@@ -24,7 +24,10 @@ const CARRIER_CODES = new Set(["21610", "30004", "30005", "30006"]);
  * and `failed` become reports about the message whose provider id is the MessageSid; the other statuses
  * (queued, sent, …) say nothing about the recipient and are ignored.
  */
-export async function recordTwilioStatus(ctx: ProjectContext, input: TwilioStatus): Promise<FeedbackOutcome | "ignored"> {
+export async function recordTwilioStatus(
+  ctx: ProjectContext,
+  input: TwilioStatus,
+): Promise<FeedbackOutcome | "ignored"> {
   const provider = z.uuid().safeParse(ctx.projectId).success
     ? await loadProvider(ctx, { projectId: ctx.projectId, channel: "sms" })
     : null;

@@ -13,6 +13,9 @@ const MAX_WEBHOOK_BYTES = 512 * 1024;
 export const POST = publicRoute<Params>(async (req, { db, params }) => {
   const headers = await limitOrThrow("webhook", `email:${params.providerID}`, webhookBudget(), "for this webhook");
   const body = Buffer.from(await readLimited(req, MAX_WEBHOOK_BYTES));
-  const result = await recordEmailWebhook({ db }, { providerId: params.providerID, request: { headers: req.headers, body } });
+  const result = await recordEmailWebhook(
+    { db },
+    { providerId: params.providerID, request: { headers: req.headers, body } },
+  );
   return Response.json(result, { status: 200, headers });
 });
