@@ -1433,7 +1433,11 @@ export interface paths {
                     template_id?: string;
                     journey_id?: string;
                     broadcast_id?: string;
+                    /** @description A journey's send step key (with `journey_id`). */
+                    step?: string;
                     state?: components["schemas"]["MessageState"];
+                    /** @description Only the messages that did this: the messages behind a report's figure. */
+                    event?: "opened" | "opened_machine" | "clicked" | "unsubscribed" | "converted";
                 };
                 header?: never;
                 path: {
@@ -2310,6 +2314,7 @@ export interface components {
             send_at: string;
             in_user_timezone: boolean;
             rate_per_second: number | null;
+            goal: components["schemas"]["Goal"];
             state: components["schemas"]["BroadcastState"];
             /** @description `done` when every recipient's message is final: queued is 0. */
             counts: {
@@ -2335,6 +2340,13 @@ export interface components {
         };
         /** @enum {string} */
         BroadcastState: "scheduled" | "sending" | "done" | "cancelled";
+        Condition: {
+            /** @description Path inside the event's `data` (a leading `data.` is optional). */
+            path: string;
+            /** @enum {string} */
+            op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "exists" | "not_exists";
+            value?: unknown;
+        };
         CreateBroadcast: {
             name: string;
             /** Format: uuid */
@@ -2353,6 +2365,7 @@ export interface components {
              * @default null
              */
             rate_per_second: number | null;
+            goal?: components["schemas"]["Goal"];
         };
         CreateProvider: {
             /** @enum {string} */
@@ -2444,6 +2457,16 @@ export interface components {
             domain: string;
             selector: string;
         };
+        /** @description A conversion is the user's first `event` within `within` after a message of this broadcast or journey was sent, credited to the latest such message, once. */
+        Goal: {
+            event: string;
+            /** @description All must hold on the event's data. */
+            condition?: components["schemas"]["Condition"][];
+            /** @description How long after a message its goal event still counts. */
+            within: string;
+            /** @description Where the event carries the conversion's value (a number); summed as `conversion_value`. */
+            value_path?: string;
+        } | null;
         IdentifierInput: {
             /** @description The identifier value. */
             external_id?: string;
@@ -2739,6 +2762,7 @@ export interface components {
             send_at?: string;
             in_user_timezone?: boolean;
             rate_per_second?: number | null;
+            goal?: components["schemas"]["Goal"];
         };
         /** @description The fields to change (of the provider's kind); what is omitted is kept. */
         UpdateProvider: {
