@@ -198,6 +198,10 @@ export const messages = pgTable(
       .on(t.projectId, t.userId)
       .where(sql`${t.state} = 'queued' and ${t.capReservedAt} is not null`),
     index("messages_template_idx").on(t.projectId, t.templateId, t.id),
+    // A provider's status callback names the message by the provider's id (Twilio's MessageSid).
+    index("messages_provider_message_idx")
+      .on(t.projectId, t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
     belongsTo(t.projectId, t.templateId, messageTemplates),
     belongsTo(t.projectId, t.userId, users),
   ],

@@ -18,6 +18,11 @@ export function messageIdFor(id: string, origin: string): string {
   return `<${id}@${new URL(origin).hostname || "relay.local"}>`;
 }
 
+/** Where Twilio reports an SMS's delivery (app/api/webhooks/twilio/[projectID]/status). */
+export function twilioStatusCallback(origin: string, projectId: string): string {
+  return `${origin.replace(/\/+$/, "")}/api/webhooks/twilio/${projectId}/status`;
+}
+
 /**
  * Hands a rendered message to the project's provider for its channel (e-mail falls back to the
  * deployment's SMTP_URL), after the provider's and the broadcast's throttles. Non-transactional e-mail
@@ -67,7 +72,7 @@ export async function sendRendered(
         authToken: p.secret!,
         from: p.from,
       },
-      { to: m.to, body: m.rendered.text },
+      { to: m.to, body: m.rendered.text, statusCallback: twilioStatusCallback(m.origin, m.project_id) },
     );
     return { provider, result };
   }
@@ -76,6 +81,8 @@ export async function sendRendered(
     headers["List-Unsubscribe"] = `<${m.rendered.unsubscribeUrl}>`;
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   }
+  // Postmark's webhooks carry a message's metadata back, not its Message-ID: this names Relay's message.
+  headers["X-PM-Metadata-relay-message-id"] = m.id;
   const mail = {
     to: m.to,
     subject: m.rendered.subject,

@@ -4,6 +4,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { errorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import { Conflict } from "@/lib/http/errors";
 import { seal } from "@/lib/signing/seal";
+import { feedbackConfig } from "@/lib/feedback/feedback-settings";
 import { assertProviderHost } from "./check-provider-host";
 import { withDkim } from "./dkim";
 import { forgetProviders } from "./load-provider";
@@ -17,7 +18,7 @@ export async function createProvider(ctx: ProjectContext, input: z.output<typeof
   const values: { config: Record<string, string>; secretSealed: string } =
     input.kind === "smtp"
       ? {
-          config: withDkim({ url: maskedUrl(input.url) }, input.dkim),
+          config: { ...withDkim({ url: maskedUrl(input.url) }, input.dkim), ...feedbackConfig(input.feedback ?? null) },
           secretSealed: seal(input.url),
         }
       : {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { MessageProvider } from "@/db/schema";
 import type { providerOutput } from "./schemas";
+import { feedbackView } from "@/lib/feedback/feedback-settings";
 
 export type ProviderView = z.infer<typeof providerOutput>;
 
@@ -33,6 +34,7 @@ export function toProviderView(p: MessageProvider): ProviderView {
     dkim: p.config.dkim_domain
       ? { domain: p.config.dkim_domain, selector: p.config.dkim_selector ?? "", key_set: Boolean(p.config.dkim_key) }
       : null,
+    feedback: feedbackView(p.config),
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sendChannel } from "@/lib/templates/schemas";
+import { sendgridKey } from "@/lib/feedback/email-webhook-sendgrid";
 
 const providerName = z.string().trim().min(1).max(100);
 const fromAddress = z.string().trim().min(3).max(320);
@@ -72,6 +73,40 @@ export const dkimRecordOutput = z
   })
   .meta({ id: "DkimRecord", description: "The DNS record to publish before mail signed with the new key can verify." });
 
+const secret = z.string().min(1).max(512);
+export const feedbackInput = z
+  .discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("sendgrid"),
+      public_key: z
+        .string()
+        .trim()
+        .min(40)
+        .max(1024)
+        .refine((k) => {
+          try {
+            sendgridKey(k);
+            return true;
+          } catch {
+            return false;
+          }
+        }, "SendGrid's verification key: base64 DER of a P-256 public key")
+        .meta({ description: "The Event Webhook's verification key, as SendGrid shows it (base64)." }),
+    }),
+    z.strictObject({ kind: z.literal("mailgun"), signing_key: secret.meta({ description: "Never answered." }) }),
+    z.strictObject({
+      kind: z.literal("postmark"),
+      username: z.string().min(1).max(256),
+      password: secret.meta({ description: "Never answered." }),
+    }),
+    z.strictObject({ kind: z.literal("ses") }),
+  ])
+  .meta({
+    id: "ProviderFeedback",
+    description:
+      "The service whose delivery webhook posts to `/api/webhooks/email/{providerID}`, and how its posts are verified. Stored sealed.",
+  });
+
 export const createProviderBody = z
   .discriminatedUnion("kind", [
     z.strictObject({
@@ -82,6 +117,7 @@ export const createProviderBody = z
       from: fromAddress.meta({ description: '"Name <address>" the messages are from.' }),
       rate_per_second: ratePerSecond.optional(),
       dkim: dkimInput.optional(),
+      feedback: feedbackInput.nullable().optional(),
     }),
     z.strictObject({
       channel: z.literal("sms"),
@@ -106,6 +142,7 @@ export const updateProviderBody = z
     api_base: apiBase.optional(),
     rate_per_second: ratePerSecond.optional(),
     dkim: dkimInput.optional(),
+    feedback: feedbackInput.nullable().optional().meta({ description: "SMTP only; null removes it." }),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
   .meta({
@@ -128,6 +165,14 @@ export const providerOutput = z
       .object({ domain: z.string(), selector: z.string(), key_set: z.boolean() })
       .nullable()
       .meta({ description: "E-mail: the DKIM signing domain and selector; the private key is never answered." }),
+    feedback: z
+      .object({
+        kind: z.enum(["sendgrid", "mailgun", "postmark", "ses"]),
+        public_key: z.string().optional(),
+        username: z.string().optional(),
+      })
+      .nullable()
+      .meta({ description: "The delivery webhook's service; its secrets are never answered." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

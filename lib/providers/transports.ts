@@ -30,6 +30,8 @@ export interface OutgoingEmail {
 export interface OutgoingSms {
   to: string;
   body: string;
+  /** Where Twilio posts the message's delivery status (lib/feedback/record-twilio-status.ts). */
+  statusCallback?: string;
 }
 
 /** How long one provider call may take before it counts as a transient failure. */
@@ -171,7 +173,12 @@ export async function sendTwilio(
         authorization: `Basic ${Buffer.from(`${p.accountSid}:${p.authToken}`).toString("base64")}`,
         "content-type": "application/x-www-form-urlencoded",
       },
-      body: new URLSearchParams({ To: sms.to, From: p.from, Body: sms.body }).toString(),
+      body: new URLSearchParams({
+        To: sms.to,
+        From: p.from,
+        Body: sms.body,
+        ...(sms.statusCallback ? { StatusCallback: sms.statusCallback } : {}),
+      }).toString(),
       maxRedirections: 0,
     } as Parameters<typeof request>[1]);
     const text = (await res.body.text()).slice(0, 4096);

@@ -4,6 +4,7 @@ import { messageProviders } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { Invalid, NotFound } from "@/lib/http/errors";
 import { seal } from "@/lib/signing/seal";
+import { feedbackConfig } from "@/lib/feedback/feedback-settings";
 import { assertProviderHost } from "./check-provider-host";
 import { withDkim } from "./dkim";
 import { forgetProviders } from "./load-provider";
@@ -19,7 +20,7 @@ export async function updateProvider(
   const where = and(eq(messageProviders.projectId, ctx.projectId), eq(messageProviders.id, id));
   const [p] = await ctx.db.select().from(messageProviders).where(where);
   if (!p) throw new NotFound("No provider with this id in this project.");
-  const foreign = (p.kind === "smtp" ? ["account_sid", "auth_token", "api_base"] : ["url", "dkim"]).filter(
+  const foreign = (p.kind === "smtp" ? ["account_sid", "auth_token", "api_base"] : ["url", "dkim", "feedback"]).filter(
     (k) => k in patch,
   );
   if (foreign.length)
@@ -32,6 +33,11 @@ export async function updateProvider(
   if (patch.url) config.url = maskedUrl(patch.url);
   if (patch.account_sid) config.account_sid = patch.account_sid;
   if (patch.api_base) config.api_base = patch.api_base;
+  if (patch.feedback !== undefined) {
+    delete config.feedback;
+    delete config.feedback_sealed;
+    Object.assign(config, feedbackConfig(patch.feedback));
+  }
   const secret = patch.url ?? patch.auth_token;
   const [row] = await ctx.db
     .update(messageProviders)

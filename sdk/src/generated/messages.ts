@@ -2881,6 +2881,7 @@ export interface components {
             /** @description Messages per second handed to the provider by all workers together; null: as fast as it takes them. */
             rate_per_second?: number | null;
             dkim?: components["schemas"]["DkimKeyInput"];
+            feedback?: components["schemas"]["ProviderFeedback"];
         } | {
             /** @enum {string} */
             channel: "sms";
@@ -3181,11 +3182,39 @@ export interface components {
                 selector: string;
                 key_set: boolean;
             } | null;
+            /** @description The delivery webhook's service; its secrets are never answered. */
+            feedback: {
+                /** @enum {string} */
+                kind: "sendgrid" | "mailgun" | "postmark" | "ses";
+                public_key?: string;
+                username?: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description The service whose delivery webhook posts to `/api/webhooks/email/{providerID}`, and how its posts are verified. Stored sealed. */
+        ProviderFeedback: {
+            /** @enum {string} */
+            kind: "sendgrid";
+            /** @description The Event Webhook's verification key, as SendGrid shows it (base64). */
+            public_key: string;
+        } | {
+            /** @enum {string} */
+            kind: "mailgun";
+            /** @description Never answered. */
+            signing_key: string;
+        } | {
+            /** @enum {string} */
+            kind: "postmark";
+            username: string;
+            /** @description Never answered. */
+            password: string;
+        } | {
+            /** @enum {string} */
+            kind: "ses";
+        } | null;
         Report: {
             funnel: components["schemas"]["ReportFunnel"];
             /** @description Hourly for the first 48 hours, then daily. */
@@ -3328,6 +3357,27 @@ export interface components {
             /** @description Messages per second handed to the provider by all workers together; null: as fast as it takes them. */
             rate_per_second?: number | null;
             dkim?: components["schemas"]["DkimKeyInput"];
+            /** @description SMTP only; null removes it. */
+            feedback?: {
+                /** @enum {string} */
+                kind: "sendgrid";
+                /** @description The Event Webhook's verification key, as SendGrid shows it (base64). */
+                public_key: string;
+            } | {
+                /** @enum {string} */
+                kind: "mailgun";
+                /** @description Never answered. */
+                signing_key: string;
+            } | {
+                /** @enum {string} */
+                kind: "postmark";
+                username: string;
+                /** @description Never answered. */
+                password: string;
+            } | {
+                /** @enum {string} */
+                kind: "ses";
+            } | null;
         };
         /** @description The fields to change; what is omitted is kept. The channel is fixed. */
         UpdateTemplate: {

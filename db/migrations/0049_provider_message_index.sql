@@ -1,0 +1,1 @@
+CREATE INDEX "messages_provider_message_idx" ON "messages" USING btree ("project_id","provider_message_id") WHERE "messages"."provider_message_id" is not null;
