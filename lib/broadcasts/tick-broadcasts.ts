@@ -48,7 +48,9 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
     const [chunk] = await queryRows<{ n: number; last: string | null }>(
       tx,
       sql`
-      with zones as materialized (select name from pg_timezone_names),
+      -- Zones compare case-insensitively, as everywhere (lib/time-zones): a zone stored as \`europe/paris\` is Paris.
+      with zones as materialized (select distinct on (lower(name)) lower(name) as key, name from pg_timezone_names
+        order by lower(name), name),
       b as (select * from broadcasts where project_id = ${b.project_id}::uuid and id = ${b.id}::uuid),
       chunk as (
         select lm.user_id from b join list_members lm on lm.project_id = b.project_id and lm.list_id = b.list_id
@@ -66,7 +68,7 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
         from b join message_templates t on t.project_id = b.project_id and t.id = b.template_id
         cross join chunk c
         join users u on u.project_id = b.project_id and u.id = c.user_id
-        left join zones z on z.name = u.timezone
+        left join zones z on z.key = lower(u.timezone)
         on conflict do nothing
         returning 1)
       select (select count(*) from chunk)::int as n, (select max(user_id::text) from chunk) as last,
