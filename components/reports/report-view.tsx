@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, Section } from "@/components/ui/states";
 import type { Report } from "@/lib/reports/schemas";
 
@@ -71,7 +71,7 @@ export function ReportView({ report, messagesHref }: { report: Report; messagesH
         ) : (
           <div className="h-64">
             <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={report.series.map((p) => ({ ...p, label: label(p) }))}>
+              <BarChart data={report.series.map((p) => ({ ...p, label: label(p) }))}>
                 <CartesianGrid stroke="#f4f4f5" vertical={false} />
                 <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
                 <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={40} />
@@ -87,7 +87,7 @@ export function ReportView({ report, messagesHref }: { report: Report; messagesH
                     strokeWidth={2}
                   />
                 ))}
-              </LineChart>
+              </BarChart>
             </ResponsiveContainer>
           </div>
         )}
