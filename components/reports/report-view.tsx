@@ -78,14 +78,7 @@ export function ReportView({ report, messagesHref }: { report: Report; messagesH
                 <Tooltip />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 {LINES.map((l) => (
-                  <Line
-                    key={l.metric}
-                    type="monotone"
-                    dataKey={l.metric}
-                    stroke={l.color}
-                    dot={false}
-                    strokeWidth={2}
-                  />
+                  <Bar key={l.metric} dataKey={l.metric} fill={l.color} maxBarSize={24} />
                 ))}
               </BarChart>
             </ResponsiveContainer>
