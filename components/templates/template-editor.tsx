@@ -3,14 +3,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
-import { ApiError, adminPath, apiFetch } from "@/components/console/api";
+import { adminPath, apiFetch } from "@/components/console/api";
 import type { SubscriptionGroup } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
-import type { Channel, Template, TemplateContent } from "@/components/messages/types";
+import type { Template, TemplateContent } from "@/components/messages/types";
 import { Button } from "@/components/ui/button";
 import { Banner, Card, ErrorBanner, controlClass, inputClass } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
-import { bodyOf, fieldErrors, type Format, toValues, type Values } from "./template-form-values";
+import { bodyOf, fieldErrors, toValues, type Values } from "./template-form-values";
 import { CodeEditor } from "./code-editor";
 import { TemplatePreview } from "./template-preview";
 
