@@ -218,17 +218,15 @@ describe("templates", () => {
   it("limits previews per project: past the render budget a 429 problem with Retry-After", async () => {
     const user = await newUser();
     const templateId = await template({ subject: "budget", text: "hi" });
-    const statuses: number[] = [];
-    let limited: { status: number; headers: Headers; body: any } | undefined;
-    for (let i = 0; i < 8 && !limited; i++) {
-      const r = await api("POST", p.admin(`/templates/${templateId}/preview`), {
-        key: p.keys.support,
-        body: { user_id: user.id },
-      });
-      statuses.push(r.status);
-      if (r.status === 429) limited = r;
-    }
-    expect(statuses[0]).toBe(200);
+    // Sent at once: the budget (2 a second, 4 at once) is spent whatever a preview takes on a busy machine.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api("POST", p.admin(`/templates/${templateId}/preview`), { key: p.keys.support, body: { user_id: user.id } }),
+      ),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200).length, statuses.join(",")).toBeGreaterThan(0);
+    const limited = answers.find((r) => r.status === 429);
     expect(limited, statuses.join(",")).toBeDefined();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited!.body.detail).toMatch(/previews for this project/);
