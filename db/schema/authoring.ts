@@ -108,7 +108,12 @@ export const documents = pgTable(
     data: bytea(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] }), uniqueIndex("documents_id_uq").on(t.id)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    // The public door (/d/<id>/<name>) finds a document by its id alone; not unique, so the table stays
+    // distributable by project_id like every end-user table (a UUIDv7 is unique in practice).
+    index("documents_id_idx").on(t.id),
+  ],
 );
 
 export type Layout = typeof layouts.$inferSelect;

@@ -1,0 +1,2 @@
+DROP INDEX "documents_id_uq";--> statement-breakpoint
+CREATE INDEX "documents_id_idx" ON "documents" USING btree ("id");
