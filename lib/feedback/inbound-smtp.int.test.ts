@@ -258,7 +258,7 @@ describe("a worker killed while reports arrive", () => {
     );
     await worker.stop("SIGKILL");
     worker = await startWorker(process.env.DATABASE_URL!, workerEnv());
-    await waitFor(async () => (await recorded()) >= N, 120_000, "every DSN recorded after the restart");
+    await waitFor(async () => (await recorded()) >= N, 240_000, "every DSN recorded after the restart");
     expect(atKill).toBeLessThan(N);
     expect(await recorded()).toBe(N);
     const events =
@@ -267,5 +267,5 @@ describe("a worker killed while reports arrive", () => {
     const suppressed =
       await sql`select count(*)::int as n from suppressions where project_id = ${p.projectId} and message_id = any(${ids})`;
     expect(suppressed[0]!.n).toBe(N);
-  }, 300_000);
+  }, 480_000);
 });

@@ -218,14 +218,13 @@ describe("templates", () => {
   it("limits previews per project: past the render budget a 429 problem with Retry-After", async () => {
     const user = await newUser();
     const templateId = await template({ subject: "budget", text: "hi" });
-    // Sent at once: the budget (2 a second, 4 at once) is spent whatever a preview takes on a busy machine.
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        api("POST", p.admin(`/templates/${templateId}/preview`), { key: p.keys.support, body: { user_id: user.id } }),
-      ),
-    );
+    const preview = () =>
+      api("POST", p.admin(`/templates/${templateId}/preview`), { key: p.keys.support, body: { user_id: user.id } });
+    // The file's earlier previews may have spent the budget: one answered first, then ten sent at once
+    // spend it (2 a second, 4 at once) whatever a preview takes on a busy machine.
+    await waitFor(async () => (await preview()).status === 200, 15_000, "a preview within the budget");
+    const answers = await Promise.all(Array.from({ length: 10 }, preview));
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200).length, statuses.join(",")).toBeGreaterThan(0);
     const limited = answers.find((r) => r.status === 429);
     expect(limited, statuses.join(",")).toBeDefined();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
