@@ -63,6 +63,7 @@ const server = new SMTPServer({
   onData: (stream, _s, cb) => { stream.resume(); stream.on("end", () => { n++; cb(); }); },
 });
 process.stdin.on("data", () => process.stdout.write(JSON.stringify({ n }) + "\\n"));
+server.on("error", () => {});
 server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
 `;
 

@@ -54,6 +54,7 @@ const server = new SMTPServer({
     });
   },
 });
+server.on("error", () => {});
 server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
 `;
 

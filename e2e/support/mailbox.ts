@@ -110,9 +110,12 @@ export class MailCapture extends MailSource {
   }
 
   listen(port: number): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       this.server.once("error", reject);
       this.server.listen(port, "127.0.0.1", () => resolve());
+    }).then(() => {
+      // A sender killed mid-exchange resets its socket; smtp-server re-emits that as the server's 'error'.
+      this.server.on("error", () => {});
     });
   }
 

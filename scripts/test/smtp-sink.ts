@@ -80,6 +80,9 @@ export class SmtpSink {
       this.server.once("error", reject);
       this.server.listen(0, "127.0.0.1", () => resolve());
     });
+    // A sender killed mid-exchange resets its socket, and smtp-server re-emits that as the server's 'error':
+    // without a listener it is an uncaught exception of the whole test run.
+    this.server.on("error", () => {});
     this.port = (this.server.server.address() as { port: number }).port;
     return this;
   }
@@ -109,6 +112,9 @@ export async function stallingSmtp(): Promise<{ port: number; held: string[]; cl
       stream.on("end", () => held.push(session.envelope.rcptTo[0]!.address));
     },
   });
+  // A sender killed mid-exchange resets its socket, and smtp-server re-emits that as the server's 'error':
+  // without a listener it is an uncaught exception of the whole test run.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.server.address() as { port: number }).port,
