@@ -14,6 +14,8 @@ export interface FinalOutcome {
   locale?: string | null;
   providerId?: string | null;
   providerMessageId?: string | null;
+  /** The provider was called for it: its attempt is counted with this write. */
+  attempted?: boolean;
 }
 
 /**
@@ -35,15 +37,17 @@ export async function finishMessages(ctx: ProjectContext, outcomes: FinalOutcome
       locale: storableText(o.locale ?? null),
       provider_id: o.providerId ?? null,
       provider_message_id: storableText(o.providerMessageId ?? null),
+      a: Boolean(o.attempted),
     })),
   );
   const done = (await ctx.db.execute(sql`
     update messages m set state = o.state, reason = o.reason, finished_at = now(), lease_until = null,
       recipient = coalesce(o.recipient, m.recipient), subject = coalesce(o.subject, m.subject),
       locale = coalesce(o.locale, m.locale), provider_id = coalesce(o.provider_id, m.provider_id),
-      provider_message_id = coalesce(o.provider_message_id, m.provider_message_id)
+      provider_message_id = coalesce(o.provider_message_id, m.provider_message_id),
+      attempts = m.attempts + case when o.a then 1 else 0 end
     from jsonb_to_recordset(${rows}::jsonb) as o(id uuid, state text, reason text, recipient text, subject text,
-      locale text, provider_id uuid, provider_message_id text)
+      locale text, provider_id uuid, provider_message_id text, a boolean)
     where m.project_id = ${ctx.projectId}::uuid and m.id = o.id and m.state = 'queued'
     returning m.id, m.journey_entry_id, m.journey_step_key`)) as unknown as {
     id: string;

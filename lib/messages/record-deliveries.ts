@@ -34,33 +34,38 @@ function bareDelivery(d: Delivery, code: string): Delivery {
 }
 
 /**
- * One transaction: each attempt counted once (only while the message is still queued, so an outcome
- * written twice counts once), final states (and the journey wake-ups) per project, and the messages due
+ * One transaction: each attempt counted once, in the same row update as its outcome (only while the
+ * message is still queued, so an outcome written twice counts once), final states (and the journey wake-ups) per project, and the messages due
  * again later released from their lease with their new due time.
  */
 async function writeDeliveries(ctx: AppContext<Db>, recorded: Recorded[]): Promise<void> {
   if (!recorded.length) return;
   await withTransaction(ctx.db, async (tx) => {
-    const attempted = recorded.filter((r) => r.delivery.attempted).map((r) => ({ p: r.projectId, i: r.id }));
-    if (attempted.length)
-      await tx.execute(sql`update messages m set attempts = m.attempts + 1
-        from jsonb_to_recordset(${JSON.stringify(attempted)}::jsonb) as a(p uuid, i uuid)
-        where m.project_id = a.p and m.id = a.i and m.state = 'queued'`);
     const byProject = new Map<string, Recorded[]>();
     for (const r of recorded) byProject.set(r.projectId, [...(byProject.get(r.projectId) ?? []), r]);
     for (const [projectId, list] of byProject) {
+      // A delivery's `attempted` rides along: its attempt is counted in the same row update.
       const finals = list.flatMap((r) => (r.delivery.kind === "final" ? [{ id: r.id, ...r.delivery }] : []));
       await finishMessages(systemContext(tx, projectId), finals);
     }
     const later = recorded.flatMap((r) =>
       r.delivery.kind === "later"
-        ? [{ p: r.projectId, i: r.id, at: r.delivery.at.toISOString(), why: storableText(r.delivery.reason) }]
+        ? [
+            {
+              p: r.projectId,
+              i: r.id,
+              a: Boolean(r.delivery.attempted),
+              at: r.delivery.at.toISOString(),
+              why: storableText(r.delivery.reason),
+            },
+          ]
         : [],
     );
     if (later.length)
       await tx.execute(sql`
-        update messages m set next_attempt_at = l.at, lease_until = null, reason = l.why
-        from jsonb_to_recordset(${JSON.stringify(later)}::jsonb) as l(p uuid, i uuid, at timestamptz, why text)
+        update messages m set next_attempt_at = l.at, lease_until = null, reason = l.why,
+          attempts = m.attempts + case when l.a then 1 else 0 end
+        from jsonb_to_recordset(${JSON.stringify(later)}::jsonb) as l(p uuid, i uuid, a boolean, at timestamptz, why text)
         where m.project_id = l.p and m.id = l.i and m.state = 'queued'`);
   });
 }

@@ -107,9 +107,15 @@ export async function loadPreviewFacts(
   return f ?? null;
 }
 
-/** The facts read for each row of `source` (rows shaped like `messages`'). */
+/**
+ * The facts read for each row of `source` (rows shaped like `messages`'). The source is materialized
+ * first: inlined, the planner (which guesses 100 keys and, before autovacuum has seen a broadcast's new
+ * messages, one message per template) joined templates first and then read every message of the template
+ * for each key, a batch of 5,000 from a 10,000-message broadcast taking 6 s instead of 50 ms.
+ */
 function factsOf(source: ReturnType<typeof sql>) {
   return sql`
+    with source as materialized ${source}
     select m.project_id, m.id, m.user_id, m.channel, m.template_id, m.broadcast_id, m.journey_entry_id,
       m.journey_step_key, m.journey_data, m.data, m.to_address, m.attempts, m.cap_reserved_at is not null as cap_reserved,
       u.email, u.phone, u.locale, u.timezone, u.data as user_data,
@@ -133,7 +139,7 @@ function factsOf(source: ReturnType<typeof sql>) {
       b.state as broadcast_state, b.rate_per_second as broadcast_rate,
       exists (select 1 from suppressions s where s.project_id = m.project_id and s.channel = m.channel
         and s.address = case when m.channel = 'email' then lower(trim(u.email)) else trim(u.phone) end) as suppressed
-    from ${source} m
+    from source m
     join users u on u.project_id = m.project_id and u.id = m.user_id
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
     left join authoring_versions tv on tv.project_id = m.project_id

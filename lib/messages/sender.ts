@@ -13,10 +13,11 @@ import { loadSendFacts, type SendFacts } from "./send-facts";
 /**
  * The limits of a worker's message sender (docs/messages.md): MESSAGES_MAX_IN_FLIGHT (400 claimed and not
  * yet recorded, shared between the projects with messages due), MESSAGES_POLL_MS (500: retries and quiet
- * hours falling due), MESSAGES_LEASE_SECONDS (60, renewed while held).
+ * hours falling due), MESSAGES_LEASE_SECONDS (60, renewed while held), MESSAGES_GATHER_MS (25: how long a
+ * write of outcomes waits for more to join it).
  */
 export const messageSenderOptions = (env = process.env) =>
-  leasedLimits("MESSAGES", { maxInFlight: 400, pollMs: 500, leaseSeconds: 60 }, env);
+  leasedLimits("MESSAGES", { maxInFlight: 400, pollMs: 500, leaseSeconds: 60, gatherMs: 25 }, env);
 
 const LEASE = {
   table: "messages",

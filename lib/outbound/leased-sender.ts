@@ -23,6 +23,11 @@ export interface LeasedLimits {
   pollMs: number;
   /** A claim is no other sender's for this long; renewed every quarter of it while the work is held. */
   leaseSeconds: number;
+  /**
+   * Milliseconds a write of outcomes waits for more to finish before it starts (0: none). A busy sender
+   * otherwise wrote every few outcomes, and its database spent itself on statements rather than rows.
+   */
+  gatherMs?: number;
 }
 
 /**
@@ -35,6 +40,7 @@ export function leasedLimits(prefix: string, defaults: LeasedLimits, env = proce
     maxInFlight: read("MAX_IN_FLIGHT", defaults.maxInFlight),
     pollMs: read("POLL_MS", defaults.pollMs),
     leaseSeconds: read("LEASE_SECONDS", defaults.leaseSeconds),
+    gatherMs: read("GATHER_MS", defaults.gatherMs ?? 0),
   };
 }
 
@@ -119,6 +125,8 @@ export async function startLeasedSender<W extends LeasedWork, O>(spec: LeasedSpe
     if (flushQueued) return chain;
     flushQueued = true;
     return serial(async () => {
+      // Outcomes finishing during the wait join this write: the flag stays set until it ends.
+      if (spec.gatherMs && !stopping) await new Promise((r) => setTimeout(r, spec.gatherMs));
       flushQueued = false;
       if (!pending.length) return;
       const batch = pending;

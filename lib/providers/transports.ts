@@ -5,6 +5,7 @@ import { allowList, forbiddenAddress } from "@/lib/destinations/allowed-hosts";
 import { guardedLookup } from "@/lib/destinations/http-agent";
 import { appendToOutbox, outboxEnabled } from "@/lib/mail/outbox";
 import { mailFrom } from "@/lib/mail/send-mail";
+import { composeMail, type OutgoingEmail } from "./compose-mail";
 import { type DkimKey, deploymentDkim } from "./dkim";
 import { SMTP_CONNECTIONS, SMTP_TIMEOUT_MS, smtpPool } from "./smtp-pool";
 
@@ -14,18 +15,6 @@ export type SendResult =
   | { ok: false; transient: boolean; reason: string }
   /** The message's broadcast was cancelled while it waited for a send slot: nothing was sent. */
   | { ok: false; cancelled: true };
-
-export interface OutgoingEmail {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-  headers: Record<string, string>;
-  /** MAIL FROM when it differs from `from` (the message's bounce address). */
-  envelopeFrom?: string | null;
-}
 
 export interface OutgoingSms {
   to: string;
@@ -87,18 +76,8 @@ export async function sendSmtp(
       address: opts.trusted ? trustedAddress : checkedAddress,
       dkim: opts.dkim ?? null,
     });
-    const info = await transport.sendMail({
-      from: mail.from,
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text || undefined,
-      html: mail.html || undefined,
-      messageId: mail.messageId,
-      headers: mail.headers,
-      // The envelope sender (MAIL FROM, the Return-Path at the receiver) when a bounce address is set.
-      ...(mail.envelopeFrom ? { envelope: { from: mail.envelopeFrom, to: mail.to } } : {}),
-    });
-    return { ok: true, providerMessageId: (info.messageId as string | undefined) ?? mail.messageId };
+    await transport.sendMail(await composeMail(mail));
+    return { ok: true, providerMessageId: mail.messageId };
   } catch (err) {
     return smtpFailure(err);
   }
