@@ -340,7 +340,7 @@ try {
     );
     const smsMeasured = { relay: [] as number[], bare: [] as number[] };
     for (let round = 1; round <= (SMS_COUNT ? ROUNDS : 0); round++) {
-      const r = await smsRates(twilioPort, SMS_COUNT);
+      const r = await smsRates(twilioPort, SMS_COUNT, round % 2 === 0);
       smsMeasured.relay.push(r.relay);
       smsMeasured.bare.push(r.bare);
       console.log(
