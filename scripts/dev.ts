@@ -1,7 +1,7 @@
 import { fork } from "node:child_process";
-import { runMigrations } from "../db/migrate";
 import { log } from "../lib/observability/logger";
-import { runTogether, stopChild } from "./processes";
+import { startDevServers } from "./dev-servers";
+import { stopChild } from "./processes";
 
 /**
  * `npm run dev`: a database (yours via DATABASE_URL, or an embedded one in its own process), migrations,
@@ -23,21 +23,4 @@ if (!url) {
   stopDb = () => stopChild(db, 15_000);
   log.info(`embedded PostgreSQL ready: ${url}`);
 }
-await runMigrations(url);
-log.info("migrations applied");
-
-const port = process.env.PORT ?? "3000";
-runTogether(
-  [
-    { name: "web", cmd: "node_modules/.bin/next", args: ["dev", "-p", port] },
-    { name: "worker", cmd: process.execPath, args: ["--import", "tsx", "worker/index.ts"] },
-  ],
-  {
-    ...process.env,
-    DATABASE_URL: url,
-    AUTH_SECRET: process.env.AUTH_SECRET ?? "development-only-secret-change-me",
-    AUTH_TRUST_HOST: "true",
-    REGISTRATION: process.env.REGISTRATION ?? "open",
-  },
-  stopDb,
-);
+await startDevServers(url, stopDb);

@@ -1,10 +1,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runMigrations } from "../db/migrate";
 import { log } from "../lib/observability/logger";
 import { FAST_FAILOVER_SETTINGS, pgAutoctlInstalled, startFormation } from "./ha-formation";
-import { runTogether } from "./processes";
+import { startDevServers } from "./dev-servers";
 
 /**
  * `npm run ha:dev`: Relay on a pg_auto_failover formation on this machine (a monitor, a primary and a
@@ -34,21 +33,4 @@ log.info(`state:      runuser -u postgres -- env ${env} pg_autoctl show state --
 log.info(
   `switchover: runuser -u postgres -- env ${env} pg_autoctl perform switchover --monitor '${formation.monitorUri}'`,
 );
-await runMigrations(formation.url);
-log.info("migrations applied");
-
-const port = process.env.PORT ?? "3000";
-runTogether(
-  [
-    { name: "web", cmd: "node_modules/.bin/next", args: ["dev", "-p", port] },
-    { name: "worker", cmd: process.execPath, args: ["--import", "tsx", "worker/index.ts"] },
-  ],
-  {
-    ...process.env,
-    DATABASE_URL: formation.url,
-    AUTH_SECRET: process.env.AUTH_SECRET ?? "development-only-secret-change-me",
-    AUTH_TRUST_HOST: "true",
-    REGISTRATION: process.env.REGISTRATION ?? "open",
-  },
-  () => formation.stop(),
-);
+await startDevServers(formation.url, () => formation.stop());

@@ -4,18 +4,9 @@ import "@xyflow/react/dist/style.css";
 import { useMemo } from "react";
 import { exitsOf } from "@/lib/journeys/step-graph";
 import type { Step } from "@/lib/journeys/step-schema";
+import { KIND_TONE } from "./kind-tone";
 
 type Counts = Record<string, { waiting: number; waiting_capped?: boolean; passed: number }>;
-
-const KIND_TONE: Record<string, string> = {
-  delay: "border-amber-300 bg-amber-50",
-  wait: "border-sky-300 bg-sky-50",
-  branch: "border-violet-300 bg-violet-50",
-  split: "border-violet-300 bg-violet-50",
-  send: "border-emerald-300 bg-emerald-50",
-  update: "border-zinc-300 bg-white",
-  exit: "border-zinc-400 bg-zinc-100",
-};
 
 /** One line saying what a step does, for its box on the canvas. */
 function summary(s: Step): string {

@@ -4,16 +4,9 @@ import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { Unauthorized } from "@/lib/http/errors";
 import { loadProvider } from "@/lib/providers/load-provider";
-import { isValidTwilioSignature } from "@/lib/subscriptions/twilio-signature";
+import { isSignedByTwilio, type TwilioRequest } from "@/lib/subscriptions/twilio-signature";
 import { type FeedbackOutcome, recordFeedback } from "./record-feedback";
 import type { FeedbackReport } from "./report";
-
-export interface TwilioStatus {
-  /** The URLs Twilio may have posted to (it signs the StatusCallback it was given); one must verify. */
-  urls: string[];
-  params: [string, string][];
-  signature: string | null;
-}
 
 /** Error codes that say the number cannot (or must not) get SMS: the address is suppressed at once. */
 const CARRIER_CODES = new Set(["21610", "30004", "30005", "30006"]);
@@ -26,14 +19,14 @@ const CARRIER_CODES = new Set(["21610", "30004", "30005", "30006"]);
  */
 export async function recordTwilioStatus(
   ctx: ProjectContext,
-  input: TwilioStatus,
+  input: TwilioRequest,
 ): Promise<FeedbackOutcome | "ignored"> {
   const provider = z.uuid().safeParse(ctx.projectId).success
     ? await loadProvider(ctx, { projectId: ctx.projectId, channel: "sms" })
     : null;
   const token = provider?.kind === "twilio" ? provider.secret : null;
   // No provider, no token and a wrong signature answer alike: the endpoint says nothing about the project.
-  if (!token || !input.urls.some((url) => isValidTwilioSignature(token, url, input.params, input.signature)))
+  if (!token || !isSignedByTwilio(token, input))
     throw new Unauthorized("The X-Twilio-Signature header does not match.");
   const get = (k: string) => input.params.find(([name]) => name === k)?.[1] ?? "";
   const status = get("MessageStatus") || get("SmsStatus");

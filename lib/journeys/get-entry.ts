@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { asc, eq, gt, sql } from "drizzle-orm";
 import { journeyEntries, journeyEntrySteps } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { NotFound } from "@/lib/http/errors";
@@ -6,6 +6,7 @@ import { toEntryView } from "./entry-view";
 import { findJourney } from "./get-journey";
 import { decodeCursor, page } from "@/lib/http/pagination";
 import { queryRows, uuidArray } from "@/lib/db/sql";
+import { inProject } from "@/lib/db/in-project";
 import type { JourneyEntryPathView } from "./schemas";
 import { z } from "zod";
 
@@ -25,25 +26,13 @@ export async function getJourneyEntry(
   const [entry] = await ctx.db
     .select()
     .from(journeyEntries)
-    .where(
-      and(
-        eq(journeyEntries.projectId, ctx.projectId),
-        eq(journeyEntries.journeyId, journeyId),
-        eq(journeyEntries.id, entryId),
-      ),
-    );
+    .where(inProject(ctx, journeyEntries, eq(journeyEntries.journeyId, journeyId), eq(journeyEntries.id, entryId)));
   if (!entry) throw new NotFound("No entry with this id in this journey.");
   const after = decodeCursor(cursor, seqCursor)?.[0] ?? 0;
   const rows = await ctx.db
     .select()
     .from(journeyEntrySteps)
-    .where(
-      and(
-        eq(journeyEntrySteps.projectId, ctx.projectId),
-        eq(journeyEntrySteps.entryId, entryId),
-        gt(journeyEntrySteps.seq, after),
-      ),
-    )
+    .where(inProject(ctx, journeyEntrySteps, eq(journeyEntrySteps.entryId, entryId), gt(journeyEntrySteps.seq, after)))
     .orderBy(asc(journeyEntrySteps.seq))
     .limit(limit + 1);
   const { data, next_cursor } = page(rows, limit, (r) => [r.seq]);

@@ -1,6 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { journeyEntries } from "@/db/schema";
+import { inProject } from "@/lib/db/in-project";
 import { decodeCursor, page, paginationQuery } from "@/lib/http/pagination";
 import { findJourney } from "./get-journey";
 import { toEntryView } from "./entry-view";
@@ -26,8 +27,9 @@ export async function listJourneyEntries(
     .select()
     .from(journeyEntries)
     .where(
-      and(
-        eq(journeyEntries.projectId, ctx.projectId),
+      inProject(
+        ctx,
+        journeyEntries,
         eq(journeyEntries.journeyId, journeyId),
         q.user_id ? eq(journeyEntries.userId, q.user_id) : undefined,
         q.entrance_id ? eq(journeyEntries.entranceId, q.entrance_id) : undefined,

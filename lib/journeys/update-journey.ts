@@ -1,5 +1,6 @@
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { journeyEntrances, journeys } from "@/db/schema";
+import { inProject } from "@/lib/db/in-project";
 import { withTransaction } from "@/lib/db/transaction";
 import { Invalid } from "@/lib/http/errors";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
@@ -44,11 +45,7 @@ export async function updateJourney(
             .select({ id: journeyEntrances.id })
             .from(journeyEntrances)
             .where(
-              and(
-                eq(journeyEntrances.projectId, ctx.projectId),
-                eq(journeyEntrances.journeyId, id),
-                inArray(journeyEntrances.id, kept),
-              ),
+              inProject(ctx, journeyEntrances, eq(journeyEntrances.journeyId, id), inArray(journeyEntrances.id, kept)),
             )
         : [];
       const known = new Set(mine.map((r) => r.id));
@@ -60,8 +57,9 @@ export async function updateJourney(
       await tx
         .delete(journeyEntrances)
         .where(
-          and(
-            eq(journeyEntrances.projectId, ctx.projectId),
+          inProject(
+            ctx,
+            journeyEntrances,
             eq(journeyEntrances.journeyId, id),
             kept.length ? notInArray(journeyEntrances.id, kept) : undefined,
           ),

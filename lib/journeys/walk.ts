@@ -133,11 +133,12 @@ export async function walkEntry(
     since = now;
     waking = false;
   };
-  const wait = (over: Partial<EntryEnd>): { path: PathRow[]; end: EntryEnd } => ({
+  /** Where the walk stops: at the current step, waiting for nothing unless `over` says what. */
+  const stop = (state: EntryEnd["state"], over: Partial<EntryEnd>): { path: PathRow[]; end: EntryEnd } => ({
     path,
     end: {
       stepKey: key,
-      state: "waiting",
+      state,
       stepSince: since,
       wakeAt: null,
       wakeAfter: null,
@@ -147,6 +148,7 @@ export async function walkEntry(
       ...over,
     },
   });
+  const wait = (over: Partial<EntryEnd>) => stop("waiting", over);
   for (let hop = 0; key !== null; hop++) {
     if (hop === MAX_HOPS) {
       // Only steps saved before the cycle check measured pauses can get here: the entry exits, saying why.
@@ -226,17 +228,5 @@ export async function walkEntry(
         break;
     }
   }
-  return {
-    path,
-    end: {
-      stepKey: null,
-      state: "exited",
-      stepSince: since,
-      wakeAt: null,
-      wakeAfter: null,
-      waitingFor: null,
-      waitEvent: null,
-      waitKey: null,
-    },
-  };
+  return stop("exited", { stepKey: null });
 }

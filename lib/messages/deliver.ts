@@ -4,23 +4,17 @@ import { MAX_SMS_CHARS, TemplateError } from "@/lib/templates/liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "@/lib/templates/render-message";
 import { reserveCapSlot } from "./reserve-cap-slot";
+import type { FinalOutcome } from "./finish-message";
 import { contactOf, decideSkip, loadSendFacts, type SendFacts, type SkipReason } from "./send-facts";
 import { sendRendered } from "./send-rendered";
 
 /** What became of one claimed message: final, due again later (quiet hours, a retry), or retried for good. */
 export type Delivery =
-  | {
+  | (Omit<FinalOutcome, "id"> & {
       kind: "final";
-      state: "sent" | "skipped" | "failed";
-      reason: string | null;
-      recipient?: string | null;
-      subject?: string | null;
-      locale?: string | null;
-      providerId?: string | null;
-      providerMessageId?: string | null;
       /** A provider was called (counts as an attempt). */
       attempted?: boolean;
-    }
+    })
   | { kind: "later"; at: Date; reason: string | null; attempted: boolean };
 
 /** Attempts before a transiently failing message fails for good (MESSAGES_MAX_ATTEMPTS). */

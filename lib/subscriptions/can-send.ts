@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { inProject } from "@/lib/db/in-project";
 import { userChannelOptOuts, userSubscriptions, type MessageChannel } from "@/db/schema";
 import { requireUser } from "@/lib/users/require-user";
 import { resolveGroup } from "./resolve-groups";
@@ -28,11 +29,7 @@ export async function canSend(ctx: ProjectContext, input: { userId: string; grou
     .select({ state: userSubscriptions.state })
     .from(userSubscriptions)
     .where(
-      and(
-        eq(userSubscriptions.projectId, ctx.projectId),
-        eq(userSubscriptions.userId, user.id),
-        eq(userSubscriptions.groupId, group.id),
-      ),
+      inProject(ctx, userSubscriptions, eq(userSubscriptions.userId, user.id), eq(userSubscriptions.groupId, group.id)),
     );
   const state = row?.state ?? null;
   const decide = (allowed: boolean, reason: SendReason) => ({
@@ -48,8 +45,9 @@ export async function canSend(ctx: ProjectContext, input: { userId: string; grou
     .select({ c: userChannelOptOuts.channel })
     .from(userChannelOptOuts)
     .where(
-      and(
-        eq(userChannelOptOuts.projectId, ctx.projectId),
+      inProject(
+        ctx,
+        userChannelOptOuts,
         eq(userChannelOptOuts.userId, user.id),
         eq(userChannelOptOuts.channel, channel),
       ),

@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { inProject } from "@/lib/db/in-project";
 import { subscriptionChanges, userChannelOptOuts, type MessageChannel, type SubscriptionSource } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 
@@ -31,8 +32,9 @@ export async function setChannelOptOut(
     : await ctx.db
         .delete(userChannelOptOuts)
         .where(
-          and(
-            eq(userChannelOptOuts.projectId, ctx.projectId),
+          inProject(
+            ctx,
+            userChannelOptOuts,
             eq(userChannelOptOuts.userId, userId),
             eq(userChannelOptOuts.channel, channel),
           ),

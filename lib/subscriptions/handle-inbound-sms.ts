@@ -8,23 +8,16 @@ import { lockUser } from "./lock-user";
 import { setChannelOptOut } from "./channel-opt-out";
 import { loadSettings } from "./settings";
 import { classifySms } from "./sms-keywords";
-import { isValidTwilioSignature } from "./twilio-signature";
+import { isSignedByTwilio, type TwilioRequest } from "./twilio-signature";
 import { inRetryingTransaction } from "@/lib/db/retry";
 import type { ProjectContext } from "@/lib/access/context";
-
-export interface InboundSms {
-  /** The URLs Twilio may have posted to (it signs the one configured there); one must verify. */
-  urls: string[];
-  params: [string, string][];
-  signature: string | null;
-}
 
 /**
  * Twilio's inbound-message webhook. The signature must verify with the project's auth token (else 403,
  * nothing read); a whole-message opt-out keyword unsubscribes every user of the project with that phone
  * from SMS (the channel and each SMS group), START/UNSTOP resubscribes. Anything else changes nothing.
  */
-export async function handleInboundSms(ctx: ProjectContext, sms: InboundSms) {
+export async function handleInboundSms(ctx: ProjectContext, sms: TwilioRequest) {
   const projectOk = z.uuid().safeParse(ctx.projectId).success;
   const { twilioAuthToken: sealed } = projectOk ? await loadSettings(ctx) : { twilioAuthToken: null };
   // Unknown project and unconfigured project answer alike, so the endpoint reveals nothing.
@@ -32,8 +25,7 @@ export async function handleInboundSms(ctx: ProjectContext, sms: InboundSms) {
   const twilioAuthToken = unseal(sealed);
   if (!twilioAuthToken)
     throw new Forbidden("The stored Twilio auth token cannot be read (the server secret changed?): set it again.");
-  if (!sms.urls.some((url) => isValidTwilioSignature(twilioAuthToken, url, sms.params, sms.signature)))
-    throw new Forbidden("The X-Twilio-Signature header does not match.");
+  if (!isSignedByTwilio(twilioAuthToken, sms)) throw new Forbidden("The X-Twilio-Signature header does not match.");
   const get = (k: string) => sms.params.find(([name]) => name === k)?.[1] ?? "";
   const action = classifySms(get("Body"));
   const from = get("From");

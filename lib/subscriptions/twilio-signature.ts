@@ -21,3 +21,16 @@ export function isValidTwilioSignature(
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** A Twilio webhook as its signature is checked: the URLs it may have been posted to, its fields, the signature. */
+export interface TwilioRequest {
+  /** Twilio signs the one URL configured for it; any of these verifying is enough. */
+  urls: string[];
+  params: [string, string][];
+  signature: string | null;
+}
+
+/** Whether the request verifies with `authToken` at one of the URLs it may have been posted to. */
+export function isSignedByTwilio(authToken: string, r: TwilioRequest): boolean {
+  return r.urls.some((url) => isValidTwilioSignature(authToken, url, r.params, r.signature));
+}

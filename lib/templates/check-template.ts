@@ -1,23 +1,12 @@
-import type { SendChannel, TemplateVariant } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { Invalid } from "@/lib/http/errors";
 import { resolveGroup } from "@/lib/subscriptions/resolve-groups";
 import { checkSnippetUse } from "./current-snippets";
 import { compilePart, MAX_SMS_CHARS } from "./liquid";
+import type { TemplateFields } from "./template-fields";
 
 /** Compiles every part (a 400 names the part, line and column) and resolves the group for the channel. */
-export async function checkTemplate(
-  ctx: ProjectContext,
-  t: {
-    channel: SendChannel;
-    subject: string;
-    text: string;
-    html: string;
-    locales: Record<string, TemplateVariant>;
-    transactional: boolean;
-    group: string | null;
-  },
-): Promise<{ groupId: string | null }> {
+export async function checkTemplate(ctx: ProjectContext, t: TemplateFields): Promise<{ groupId: string | null }> {
   compilePart(t.subject, "subject");
   compilePart(t.text, "text");
   compilePart(t.html, "html");

@@ -1,7 +1,8 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { authoringVersions, layouts, messageTemplates, snippets, type VersionKind } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
+import { inProject } from "@/lib/db/in-project";
 import { NotFound } from "@/lib/http/errors";
 import { decodeCursor, page } from "@/lib/http/pagination";
 
@@ -17,6 +18,21 @@ export async function assertOwner(ctx: ProjectContext, input: { kind: VersionKin
   if (!row) throw new NotFound(`No ${input.kind} with this id in this project.`);
 }
 
+/** The versions of one template, layout or snippet of the project that also meet `conditions`. */
+export function versionsOf(
+  ctx: ProjectContext,
+  owner: { kind: VersionKind; id: string },
+  ...conditions: (SQL | undefined)[]
+): SQL {
+  return inProject(
+    ctx,
+    authoringVersions,
+    eq(authoringVersions.kind, owner.kind),
+    eq(authoringVersions.ownerId, owner.id),
+    ...conditions,
+  );
+}
+
 /** A template's, layout's or snippet's versions, newest first, each with what was saved. */
 export async function listVersions(
   ctx: ProjectContext,
@@ -27,14 +43,7 @@ export async function listVersions(
   const rows = await ctx.db
     .select()
     .from(authoringVersions)
-    .where(
-      and(
-        eq(authoringVersions.projectId, ctx.projectId),
-        eq(authoringVersions.kind, input.kind),
-        eq(authoringVersions.ownerId, input.id),
-        after ? lt(authoringVersions.number, after[0]) : undefined,
-      ),
-    )
+    .where(versionsOf(ctx, input, after ? lt(authoringVersions.number, after[0]) : undefined))
     .orderBy(desc(authoringVersions.number))
     .limit(input.limit + 1);
   const views = rows.map((v) => ({

@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { authoringVersions, type TemplateVariant, type VersionKind } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { NotFound } from "@/lib/http/errors";
-import { assertOwner } from "./list-versions";
+import { assertOwner, versionsOf } from "./list-versions";
 import { saveSnippet } from "./save-snippet";
 import { updateLayout } from "./update-layout";
 import { updateTemplate } from "./update-template";
@@ -16,14 +16,7 @@ export async function restoreVersion(ctx: ProjectContext, input: { kind: Version
   const [v] = await ctx.db
     .select()
     .from(authoringVersions)
-    .where(
-      and(
-        eq(authoringVersions.projectId, ctx.projectId),
-        eq(authoringVersions.kind, input.kind),
-        eq(authoringVersions.ownerId, input.id),
-        eq(authoringVersions.number, input.number),
-      ),
-    );
+    .where(versionsOf(ctx, input, eq(authoringVersions.number, input.number)));
   if (!v) throw new NotFound(`No version ${input.number} of this ${input.kind}.`);
   const c = v.content as Record<string, unknown>;
   if (input.kind === "template")

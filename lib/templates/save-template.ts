@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { messageTemplates, type TemplateVariant } from "@/db/schema";
+import { messageTemplates } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { errorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import { withTransaction } from "@/lib/db/transaction";
 import { Conflict } from "@/lib/http/errors";
 import { buildTemplate } from "./build-template";
 import { checkTemplate } from "./check-template";
-import type { Format } from "./formats";
+import type { TemplateFields } from "./template-fields";
 import { lockAuthoring, saveVersion } from "./save-version";
 import { storeBuild } from "./store-build";
 
@@ -14,20 +14,6 @@ export const nameTaken = (name: string) =>
   new Conflict(`A template named "${name}" exists in this project.`, {
     errors: [{ path: "name", message: "already used" }],
   });
-
-export interface TemplateFields {
-  name: string;
-  channel: "email" | "sms";
-  format: Format;
-  layoutId: string | null;
-  subject: string;
-  text: string;
-  html: string;
-  locales: Record<string, TemplateVariant>;
-  transactional: boolean;
-  group: string | null;
-  tags: string[];
-}
 
 /**
  * Every save of a template, new or changed: the parts compile, the snippets they render exist, the html

@@ -17,18 +17,9 @@ import "@xyflow/react/dist/style.css";
 import { memo, useEffect, useMemo } from "react";
 import type { Step } from "@/lib/journeys/step-schema";
 import { type DraftStep, exitFields, targetOf } from "./draft";
+import { KIND_TONE } from "@/components/journeys/kind-tone";
 
 export type XY = { x: number; y: number };
-
-const KIND_TONE: Record<string, string> = {
-  delay: "border-amber-300 bg-amber-50",
-  wait: "border-sky-300 bg-sky-50",
-  branch: "border-violet-300 bg-violet-50",
-  split: "border-violet-300 bg-violet-50",
-  send: "border-emerald-300 bg-emerald-50",
-  update: "border-zinc-300 bg-white",
-  exit: "border-zinc-400 bg-zinc-100",
-};
 
 type StepData = { step: Step; problems: string[]; selected: boolean; first: boolean };
 
