@@ -1,13 +1,13 @@
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { Agent, request } from "undici";
-import { closeDatabase, getDb, getSql } from "../db/client";
+import { closeDatabase, getDb } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { createDestination } from "../lib/destinations/create-destination";
 import { signedHeaders, webhookIdOf } from "../lib/destinations/sign";
 import { createProjectWithOwner } from "../lib/projects/create-project";
-import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
+import { benchDatabase } from "./harness";
 
 /*
  * Destination delivery, measured on a real worker process against a loopback receiver (its own process,
@@ -39,9 +39,7 @@ ok.listen(0, "127.0.0.1", () => dead.listen(0, "127.0.0.1", () =>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
-const db = await createTestDatabase("relay_bench_destinations");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_bench_destinations");
 const receiver = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["ignore", "pipe", "inherit"] });
 let worker: TestWorker | undefined;
 try {

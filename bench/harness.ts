@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { createApiKey } from "../lib/access/api-keys";
 import { createProjectWithOwner } from "../lib/projects/create-project";
-import { closeDatabase, getDb } from "../db/client";
+import { closeDatabase, getDb, getSql } from "../db/client";
 import { createTestDatabase } from "../scripts/test/database";
 import { startNextServer } from "../scripts/test/next-server";
 
@@ -23,10 +23,16 @@ export async function benchProject(
   return { projectId: project.id, key: secret };
 }
 
+/** A fresh, migrated database named `name`, made this process's DATABASE_URL, and its SQL client. */
+export async function benchDatabase(name: string) {
+  const db = await createTestDatabase(name);
+  process.env.DATABASE_URL = db.url;
+  return { db, sql: getSql() };
+}
+
 /** A fresh database, the built app on a free port, and a project with an unthrottled admin key. */
 export async function benchEnvironment(name: string) {
-  const db = await createTestDatabase(`relay_bench_${name}`);
-  process.env.DATABASE_URL = db.url;
+  const { db } = await benchDatabase(`relay_bench_${name}`);
   const server = await startNextServer({ DATABASE_URL: db.url });
   const { projectId, key } = await benchProject(name, "admin");
   return {

@@ -1,11 +1,11 @@
 import { loadavg } from "node:os";
-import { closeDatabase, getDb, getSql } from "../db/client";
+import { closeDatabase, getDb } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
-import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 import { createDelayJourney, createWaitJourney, insertDelayedEntries, insertWaitingEntries } from "./journey-fixtures";
+import { benchDatabase } from "./harness";
 
 /*
  * The journeys' due loop and event waits, on real worker processes against a fresh database:
@@ -27,9 +27,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 50_000);
 const WAITING = Number(process.env.BENCH_WAITING ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
-const db = await createTestDatabase("relay_bench_journeys");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_bench_journeys");
 const workers: TestWorker[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () =>

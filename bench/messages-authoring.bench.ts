@@ -1,5 +1,5 @@
 import { loadavg } from "node:os";
-import { closeDatabase, getDb, getSql } from "../db/client";
+import { closeDatabase, getDb } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { loadSendFacts } from "../lib/messages/send-facts";
 import { createProjectWithOwner } from "../lib/projects/create-project";
@@ -10,7 +10,7 @@ import { renderMessage } from "../lib/templates/render-message";
 import { saveLayout } from "../lib/templates/save-layout";
 import { saveSnippet } from "../lib/templates/save-snippet";
 import { createTemplateBody } from "../lib/templates/schemas";
-import { createTestDatabase } from "../scripts/test/database";
+import { benchDatabase } from "./harness";
 
 /*
  * The render phase with authoring (issue 58's ratio), apart from messages.bench.ts so each can change
@@ -39,9 +39,7 @@ const BODY =
   '<p><a class="btn" href="https://acme.example/news/november?utm_source=relay">Read more</a></p>';
 const TEXT = "Hi {{ user.data.first_name | default: 'there' }}, news for {{ user.data.plan }}. {{ unsubscribe_url }}";
 
-const db = await createTestDatabase("relay_bench_authoring");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_bench_authoring");
 try {
   const { project } = await createProjectWithOwner(
     { db: getDb() },

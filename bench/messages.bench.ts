@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import { loadavg } from "node:os";
 import nodemailer from "nodemailer";
-import { closeDatabase, getDb, getSql } from "../db/client";
+import { closeDatabase, getDb } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { createList } from "../lib/lists/create-list";
 import { listInput } from "../lib/lists/schemas";
@@ -21,10 +21,10 @@ import { SMS_CONNECTIONS, SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { createGroup } from "../lib/subscriptions/create-group";
 import { groupInput } from "../lib/subscriptions/schemas";
-import { createTestDatabase } from "../scripts/test/database";
 import { startPostfix } from "../scripts/test/postfix";
 import { smsRates, TWILIO } from "./messages-sms";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
+import { benchDatabase } from "./harness";
 
 /*
  * A broadcast's e-mail, measured on a real worker process against two real mail servers on loopback:
@@ -72,9 +72,7 @@ server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
-const db = await createTestDatabase("relay_bench_messages");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_bench_messages");
 const sink = spawn(process.execPath, ["-e", SINK], { stdio: ["pipe", "pipe", "inherit"] });
 const sinkSays = () =>
   new Promise<{ port?: number; n?: number }>((resolve) =>

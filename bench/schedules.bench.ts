@@ -1,9 +1,9 @@
-import { closeDatabase, getDb, getSql } from "../db/client";
+import { closeDatabase, getDb } from "../db/client";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { ensureSchedule } from "../lib/schedules/definitions";
-import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 import { systemContext } from "../lib/access/context";
+import { benchDatabase } from "./harness";
 
 /*
  * Schedule firing, measured on real worker processes against a fresh database:
@@ -26,9 +26,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
-const db = await createTestDatabase("relay_bench_schedules");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_bench_schedules");
 const workers: TestWorker[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

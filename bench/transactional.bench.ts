@@ -3,7 +3,7 @@ import net from "node:net";
 import { loadavg } from "node:os";
 import nodemailer from "nodemailer";
 import { Pool } from "undici";
-import { closeDatabase, getDb, getSql } from "../db/client";
+import { closeDatabase, getDb } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { createApiKey } from "../lib/access/api-keys";
 import { createProjectWithOwner } from "../lib/projects/create-project";
@@ -12,9 +12,9 @@ import { createProviderBody } from "../lib/providers/schemas";
 import { SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createTemplate } from "../lib/templates/create-template";
 import { createTemplateBody } from "../lib/templates/schemas";
-import { createTestDatabase } from "../scripts/test/database";
 import { startNextServer } from "../scripts/test/next-server";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
+import { benchDatabase } from "./harness";
 
 /*
  * The transactional send API's latency under a steady load, on the built app and one real worker with
@@ -64,9 +64,7 @@ const pct = (xs: number[], p: number) =>
 const median = (xs: number[]) => pct(xs, 0.5);
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
-const db = await createTestDatabase("relay_bench_transactional");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_bench_transactional");
 const sink = spawn(process.execPath, ["-e", SINK], { stdio: ["ignore", "pipe", "inherit"] });
 /** Acceptance time by Message-ID local part, filled as the sink reports. */
 const accepted = new Map<string, number>();

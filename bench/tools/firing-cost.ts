@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { closeDatabase, getDb, getSql } from "../../db/client";
+import { closeDatabase, getDb } from "../../db/client";
 import { systemContext } from "../../lib/access/context";
 import { drainIntake } from "../../lib/pipeline/drain-intake";
 import { createProjectWithOwner } from "../../lib/projects/create-project";
@@ -8,7 +8,7 @@ import { fireDueFirings } from "../../lib/schedules/fire-due";
 import { getBoss, stopBoss } from "../../lib/queue/boss";
 import { advanceDueEntries } from "../../lib/journeys/advance-due";
 import { createDelayJourney, insertDelayedEntries } from "../journey-fixtures";
-import { createTestDatabase } from "../../scripts/test/database";
+import { benchDatabase } from "../harness";
 
 /*
  * What one firing costs the database beside what one client event costs, in process, with nothing else
@@ -27,9 +27,7 @@ const BATCH = Number(process.env.SCHEDULE_BATCH ?? 1000);
 const INTAKE = Number(process.env.INTAKE_BATCH ?? 2000);
 const JOURNEY_BATCH = Number(process.env.JOURNEY_BATCH ?? 1000);
 
-const db = await createTestDatabase("relay_firing_cost");
-process.env.DATABASE_URL = db.url;
-const sql = getSql();
+const { db, sql } = await benchDatabase("relay_firing_cost");
 
 /** CPU seconds of every process of the server whose postmaster has this pid (its children). */
 function serverCpu(postmaster: number): number {

@@ -12,8 +12,8 @@ import type { Broadcast, Template } from "@/components/messages/types";
 import { Button, RowAction } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatDateTime } from "@/components/ui/format";
-import { Card, EmptyState, PageHeader, TableHead, tableClass, tdClass } from "@/components/ui/states";
-import { TagFilter, Tags, useTagParam } from "@/components/ui/tag-filter";
+import { EmptyState, PageHeader, tdClass, TableCard } from "@/components/ui/states";
+import { TagActions, Tags, useTagParam } from "@/components/ui/tag-filter";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryStatus } from "@/components/ui/query-state";
 
@@ -52,12 +52,7 @@ export function BroadcastsPage() {
       <PageHeader
         title="Broadcasts"
         description="One template to every member of a list, now or at a set time. Each member gets it once, even across restarts; a broadcast is done when every recipient is sent, skipped or failed."
-        actions={
-          <div className="flex items-center gap-3">
-            <TagFilter tags={tags} value={tag} onChange={setTag} />
-            {add}
-          </div>
-        }
+        actions={<TagActions tags={tags} value={tag} onChange={setTag} action={add} />}
       />
       <QueryStatus q={q} what="broadcasts" />
       {q.data && q.data.data.length === 0 && (
@@ -66,62 +61,62 @@ export function BroadcastsPage() {
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-x-auto">
-          <table className={tableClass} aria-label="Broadcasts">
-            <TableHead columns={["Broadcast", "State", "Progress", "Send at"]} actions />
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data
-                .filter((b) => !tag || b.tags?.includes(tag))
-                .map((b) => (
-                  <tr key={b.id}>
-                    <td className={tdClass}>
-                      <div className="font-medium text-zinc-900">
-                        {b.name}
-                        <Tags tags={b.tags} />
-                      </div>
-                      <div className="text-xs text-zinc-500">
-                        {nameOf(templates.data?.data, b.template_id)} → {nameOf(lists.data?.data, b.list_id)}
-                      </div>
-                    </td>
-                    <td className={tdClass}>
-                      <BroadcastStateBadge state={b.state} />
-                    </td>
-                    <td className={tdClass}>
-                      <BroadcastProgress b={b} />
-                    </td>
-                    <td className={`${tdClass} whitespace-nowrap text-xs text-zinc-600`}>
-                      {formatDateTime(b.send_at)}
-                      {b.in_user_timezone && <span className="block text-zinc-400">in each user&apos;s time zone</span>}
-                      {b.rate_per_second && <span className="block text-zinc-400">{b.rate_per_second}/s</span>}
-                    </td>
-                    <td className={`${tdClass} text-right`}>
-                      <div className="flex justify-end gap-1">
-                        <Link
-                          href={`/projects/${project.id}/broadcasts/${b.id}`}
-                          className="rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
-                          aria-label={`Report of ${b.name}`}
-                        >
-                          Report
-                        </Link>
-                        <Link
-                          href={`/projects/${project.id}/messages?broadcast_id=${b.id}`}
-                          className="rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
-                          aria-label={`Messages of ${b.name}`}
-                        >
-                          Messages
-                        </Link>
-                        {canEdit && active(b) && (
-                          <RowAction onClick={() => setCancelling(b)} aria-label={`Cancel ${b.name}`}>
-                            Cancel
-                          </RowAction>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard
+          className="overflow-x-auto"
+          columns={["Broadcast", "State", "Progress", "Send at"]}
+          actions
+          label="Broadcasts"
+        >
+          {q.data.data
+            .filter((b) => !tag || b.tags?.includes(tag))
+            .map((b) => (
+              <tr key={b.id}>
+                <td className={tdClass}>
+                  <div className="font-medium text-zinc-900">
+                    {b.name}
+                    <Tags tags={b.tags} />
+                  </div>
+                  <div className="text-xs text-zinc-500">
+                    {nameOf(templates.data?.data, b.template_id)} → {nameOf(lists.data?.data, b.list_id)}
+                  </div>
+                </td>
+                <td className={tdClass}>
+                  <BroadcastStateBadge state={b.state} />
+                </td>
+                <td className={tdClass}>
+                  <BroadcastProgress b={b} />
+                </td>
+                <td className={`${tdClass} whitespace-nowrap text-xs text-zinc-600`}>
+                  {formatDateTime(b.send_at)}
+                  {b.in_user_timezone && <span className="block text-zinc-400">in each user&apos;s time zone</span>}
+                  {b.rate_per_second && <span className="block text-zinc-400">{b.rate_per_second}/s</span>}
+                </td>
+                <td className={`${tdClass} text-right`}>
+                  <div className="flex justify-end gap-1">
+                    <Link
+                      href={`/projects/${project.id}/broadcasts/${b.id}`}
+                      className="rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                      aria-label={`Report of ${b.name}`}
+                    >
+                      Report
+                    </Link>
+                    <Link
+                      href={`/projects/${project.id}/messages?broadcast_id=${b.id}`}
+                      className="rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                      aria-label={`Messages of ${b.name}`}
+                    >
+                      Messages
+                    </Link>
+                    {canEdit && active(b) && (
+                      <RowAction onClick={() => setCancelling(b)} aria-label={`Cancel ${b.name}`}>
+                        Cancel
+                      </RowAction>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+        </TableCard>
       )}
       <CreateBroadcastDialog
         open={creating}

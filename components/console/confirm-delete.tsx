@@ -5,20 +5,20 @@ import { adminPath, apiFetch } from "./api";
 import { useProject } from "./project-context";
 
 /**
- * Asks before deleting `target`, the row whose button opened it (null while closed): on yes it sends
- * DELETE to `path(target)` under the project's admin API, then runs `after` (usually a refetch).
+ * Asks before deleting `target`'s row, the one whose button opened it (null while closed; closing sets it
+ * back to null): on yes it sends DELETE to `path(row)` under the project's admin API, then runs `after`
+ * (usually a refetch).
  */
 export function ConfirmDelete<T>({
-  target,
-  onClose,
+  target: [row, setRow],
   title,
   body,
   confirmLabel,
   path,
   after,
 }: {
-  target: T | null;
-  onClose: () => void;
+  /** The row and its state's setter (`useState<T | null>`). */
+  target: [T | null, (row: null) => void];
   title: string;
   body: ReactNode;
   confirmLabel: string;
@@ -28,13 +28,13 @@ export function ConfirmDelete<T>({
   const project = useProject();
   return (
     <ConfirmDialog
-      open={target !== null}
-      onClose={onClose}
+      open={row !== null}
+      onClose={() => setRow(null)}
       title={title}
       body={body}
       confirmLabel={confirmLabel}
       onConfirm={async () => {
-        await apiFetch(adminPath(project.id, path(target as T)), { method: "DELETE" });
+        await apiFetch(adminPath(project.id, path(row as T)), { method: "DELETE" });
         await after();
       }}
     />

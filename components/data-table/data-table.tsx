@@ -2,10 +2,20 @@
 import { tableFeatures, useTable, type ColumnDef, type RowData } from "@tanstack/react-table";
 import { Fragment, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
+import { formatDateTime } from "@/components/ui/format";
 import { tableClass, tdClass, thClass } from "@/components/ui/states";
 
 const features = tableFeatures({});
 export type Columns<T extends RowData> = ColumnDef<typeof features, T>[];
+
+/** A log's first column: when each row happened (`at` picks its ISO time), in the viewer's time zone. */
+export function timeColumn<T extends RowData>(at: (row: T) => string): Columns<T>[number] {
+  return {
+    id: "at",
+    header: "Time",
+    cell: ({ row }) => <span className="text-zinc-600">{formatDateTime(at(row.original))}</span>,
+  };
+}
 
 /**
  * A table whose rows come from the server a page at a time (sorted and paged there): TanStack Table

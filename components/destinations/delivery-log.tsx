@@ -6,7 +6,13 @@ import type { Delivery, Destination, Page } from "@/components/console/api-types
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import { Badge, Card, EmptyState, ErrorBanner, TableHead, tableClass, tdClass } from "@/components/ui/states";
+import {
+  Badge,
+  EmptyState,
+  ErrorBanner,
+  tdClass,
+  TableCard,
+} from "@/components/ui/states";
 import { QueryStatus } from "@/components/ui/query-state";
 
 const STATES = ["", "pending", "delivered", "failed"] as const;
@@ -62,63 +68,58 @@ export function DeliveryLog({ destination, canWrite }: { destination: Destinatio
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <Card className="overflow-x-auto">
-          <table className={tableClass}>
-            <TableHead columns={["Event", "State", "Attempts", "Next attempt"]} actions />
-            <tbody className="divide-y divide-zinc-100">
-              {rows.map((d) => (
-                <tr key={d.id}>
-                  <td className={tdClass}>
-                    <div className="font-medium text-zinc-900">{d.event_name}</div>
-                    <code className="text-xs text-zinc-400">{d.webhook_id}</code>
-                    <span className="block text-xs text-zinc-500">{formatDateTime(d.created_at)}</span>
-                  </td>
-                  <td className={tdClass}>
-                    <Badge tone={d.state === "delivered" ? "green" : d.state === "failed" ? "red" : "amber"}>
-                      {d.state}
-                    </Badge>
-                  </td>
-                  <td className={`${tdClass} text-xs`}>
-                    {d.attempts.length === 0 && <span className="text-zinc-400">Not attempted yet</span>}
-                    <ol className="space-y-1">
-                      {d.attempts.map((a) => (
-                        <li key={a.attempted_at}>
-                          <span className={a.status && a.status < 300 ? "text-emerald-700" : "text-red-700"}>
-                            {a.status ?? "no answer"}
-                          </span>{" "}
-                          <span className="text-zinc-500">
-                            {a.latency_ms} ms · {formatDateTime(a.attempted_at)}
-                          </span>
-                          {(a.error || a.response) && (
-                            <code className="block max-w-md truncate text-zinc-500" title={a.response ?? a.error ?? ""}>
-                              {a.error ?? a.response}
-                            </code>
-                          )}
-                        </li>
-                      ))}
-                    </ol>
-                  </td>
-                  <td className={`${tdClass} text-xs text-zinc-500`}>
-                    {d.next_attempt_at ? formatRelative(d.next_attempt_at) : "—"}
-                  </td>
-                  <td className={`${tdClass} text-right`}>
-                    {canWrite && (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        disabled={retry.isPending}
-                        onClick={() => retry.mutate(d)}
-                        aria-label={`Retry ${d.event_name} ${d.webhook_id}`}
-                      >
-                        Retry
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard className="overflow-x-auto" columns={["Event", "State", "Attempts", "Next attempt"]} actions>
+          {rows.map((d) => (
+            <tr key={d.id}>
+              <td className={tdClass}>
+                <div className="font-medium text-zinc-900">{d.event_name}</div>
+                <code className="text-xs text-zinc-400">{d.webhook_id}</code>
+                <span className="block text-xs text-zinc-500">{formatDateTime(d.created_at)}</span>
+              </td>
+              <td className={tdClass}>
+                <Badge tone={d.state === "delivered" ? "green" : d.state === "failed" ? "red" : "amber"}>
+                  {d.state}
+                </Badge>
+              </td>
+              <td className={`${tdClass} text-xs`}>
+                {d.attempts.length === 0 && <span className="text-zinc-400">Not attempted yet</span>}
+                <ol className="space-y-1">
+                  {d.attempts.map((a) => (
+                    <li key={a.attempted_at}>
+                      <span className={a.status && a.status < 300 ? "text-emerald-700" : "text-red-700"}>
+                        {a.status ?? "no answer"}
+                      </span>{" "}
+                      <span className="text-zinc-500">
+                        {a.latency_ms} ms · {formatDateTime(a.attempted_at)}
+                      </span>
+                      {(a.error || a.response) && (
+                        <code className="block max-w-md truncate text-zinc-500" title={a.response ?? a.error ?? ""}>
+                          {a.error ?? a.response}
+                        </code>
+                      )}
+                    </li>
+                  ))}
+                </ol>
+              </td>
+              <td className={`${tdClass} text-xs text-zinc-500`}>
+                {d.next_attempt_at ? formatRelative(d.next_attempt_at) : "—"}
+              </td>
+              <td className={`${tdClass} text-right`}>
+                {canWrite && (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={retry.isPending}
+                    onClick={() => retry.mutate(d)}
+                    aria-label={`Retry ${d.event_name} ${d.webhook_id}`}
+                  >
+                    Retry
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       {q.hasNextPage && (
         <div className="mt-3 flex justify-center">

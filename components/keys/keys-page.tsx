@@ -115,8 +115,7 @@ export function KeysPage() {
         onCreated={() => qc.invalidateQueries({ queryKey: key })}
       />
       <ConfirmDelete
-        target={revoking}
-        onClose={() => setRevoking(null)}
+        target={[revoking, setRevoking]}
         title="Revoke API key?"
         body={
           <>

@@ -8,7 +8,7 @@ import { formatRelative } from "@/components/ui/format";
 import { Badge, Card, EmptyState } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryPage } from "@/components/ui/query-state";
-import { TagFilter, Tags, useTagParam } from "@/components/ui/tag-filter";
+import { TagActions, Tags, useTagParam } from "@/components/ui/tag-filter";
 import type { List } from "@/components/console/api-types";
 import { memberCountLabel } from "@/components/lists/member-count";
 
@@ -33,12 +33,7 @@ export function ListsPage() {
     <QueryPage
       title="Lists"
       description="Segments of users: dynamic lists follow their rules as events arrive; static lists are managed by hand."
-      actions={
-        <div className="flex items-center gap-3">
-          <TagFilter tags={tags} value={tag} onChange={setTag} />
-          {newList}
-        </div>
-      }
+      actions={<TagActions tags={tags} value={tag} onChange={setTag} action={newList} />}
       q={q}
       what="lists"
     >

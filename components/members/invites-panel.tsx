@@ -147,8 +147,7 @@ export function InvitesPanel() {
         </TableCard>
       )}
       <ConfirmDelete
-        target={revoking}
-        onClose={() => setRevoking(null)}
+        target={[revoking, setRevoking]}
         title="Revoke invitation?"
         body={
           <>

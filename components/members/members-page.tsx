@@ -163,8 +163,7 @@ function RosterPanel() {
         </div>
       )}
       <ConfirmDelete
-        target={removing}
-        onClose={() => setRemoving(null)}
+        target={[removing, setRemoving]}
         title="Remove member?"
         body={
           <>

@@ -6,18 +6,20 @@ import { useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import type { Journey, Page, UserRow } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
-import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
-import { DataTable, type Columns } from "@/components/data-table/data-table";
+import { useCursorPager } from "@/components/data-table/cursor-pager";
+import { type Columns, timeColumn } from "@/components/data-table/data-table";
+import { PagedTable } from "@/components/data-table/paged-table";
 import { MESSAGE_STATES, MessageStateBadge, reasonText } from "@/components/messages/labels";
 import { MessageDetail } from "@/components/messages/message-detail";
 import type { Broadcast, Message, Template } from "@/components/messages/types";
 import { UserPicker, userLabel } from "@/components/messages/user-picker";
 import { Button } from "@/components/ui/button";
-import { formatDateTime } from "@/components/ui/format";
-import { Card, EmptyState, ErrorBanner, LoadingRows, PageHeader, controlClass } from "@/components/ui/states";
+import { Card, EmptyState, PageHeader, controlClass } from "@/components/ui/states";
 
 const FILTERS = ["user_id", "template_id", "journey_id", "step", "broadcast_id", "state", "event"] as const;
 const EVENTS = ["opened", "opened_machine", "clicked", "unsubscribed", "converted"];
+
+const detailLabel = (m: Message) => `Details of the message to ${m.recipient ?? "nobody"}`;
 
 /** Every message sent, queued, skipped or failed, newest first; filters live in the URL so links can share them. */
 export function MessagesPage() {
@@ -68,11 +70,7 @@ export function MessagesPage() {
   };
   const columns = useMemo<Columns<Message>>(() => {
     return [
-      {
-        id: "at",
-        header: "Time",
-        cell: ({ row }) => <span className="text-zinc-600">{formatDateTime(row.original.created_at)}</span>,
-      },
+      timeColumn((m) => m.created_at),
       {
         id: "recipient",
         header: "Recipient",
@@ -118,26 +116,8 @@ export function MessagesPage() {
           </span>
         ),
       },
-      {
-        id: "open",
-        header: () => <span className="sr-only">Details</span>,
-        cell: ({ row }) => (
-          <Button
-            size="sm"
-            variant="ghost"
-            aria-expanded={open === row.original.id}
-            aria-label={`Details of the message to ${row.original.recipient ?? "nobody"}`}
-            onClick={(e) => {
-              e.stopPropagation();
-              setOpen(open === row.original.id ? null : row.original.id);
-            }}
-          >
-            {open === row.original.id ? "Hide" : "Details"}
-          </Button>
-        ),
-      },
     ];
-  }, [open]);
+  }, []);
   const filtered = FILTERS.some((f) => filters[f]);
   const select = (
     name: (typeof FILTERS)[number],
@@ -204,38 +184,32 @@ export function MessagesPage() {
           EVENTS.map((e) => ({ id: e, name: e.replace("_", " ") })),
         )}
       </div>
-      {q.isPending ? (
-        <LoadingRows label="Loading messages" />
-      ) : q.isError ? (
-        <ErrorBanner message={q.error.message} />
-      ) : q.data.data.length === 0 && pager.page === 1 ? (
-        <EmptyState title={filtered ? "No messages match these filters" : "No messages yet"}>
-          {filtered ? (
-            "Clear a filter to see more."
-          ) : (
-            <>
-              Messages appear here as journeys and{" "}
-              <Link className="text-indigo-600 hover:underline" href={`/projects/${project.id}/broadcasts`}>
-                broadcasts
-              </Link>{" "}
-              send them.
-            </>
-          )}
-        </EmptyState>
-      ) : (
-        <Card className="overflow-hidden">
-          <DataTable
-            rows={q.data.data}
-            columns={columns}
-            rowKey={(m) => m.id}
-            caption="Messages, newest first"
-            {...pagingProps(pager, q)}
-            fetching={q.isFetching && q.isPlaceholderData}
-            onRowClick={(m) => setOpen(open === m.id ? null : m.id)}
-            expanded={(m) => (open === m.id ? <MessageDetail id={m.id} /> : null)}
-          />
-        </Card>
-      )}
+      <PagedTable
+        q={q}
+        pager={pager}
+        what="messages"
+        empty={
+          <EmptyState title={filtered ? "No messages match these filters" : "No messages yet"}>
+            {filtered ? (
+              "Clear a filter to see more."
+            ) : (
+              <>
+                Messages appear here as journeys and{" "}
+                <Link className="text-indigo-600 hover:underline" href={`/projects/${project.id}/broadcasts`}>
+                  broadcasts
+                </Link>{" "}
+                send them.
+              </>
+            )}
+          </EmptyState>
+        }
+        columns={columns}
+        caption="Messages, newest first"
+        open={open}
+        onOpen={setOpen}
+        detail={(m) => <MessageDetail id={m.id} />}
+        detailLabel={detailLabel}
+      />
     </>
   );
 }

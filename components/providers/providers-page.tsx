@@ -7,9 +7,16 @@ import { useProject } from "@/components/console/project-context";
 import type { Provider } from "@/components/messages/types";
 import { CreateProviderDialog } from "@/components/providers/create-provider-dialog";
 import { Button, RowAction } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatRelative } from "@/components/ui/format";
-import { Badge, Banner, Card, EmptyState, PageHeader, TableHead, tableClass, tdClass } from "@/components/ui/states";
+import {
+  Badge,
+  Banner,
+  EmptyState,
+  PageHeader,
+  tdClass,
+  TableCard,
+} from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryStatus } from "@/components/ui/query-state";
 
@@ -58,42 +65,39 @@ export function ProvidersPage() {
         </EmptyState>
       )}
       {q.data && q.data.data.length > 0 && (
-        <Card className="overflow-x-auto">
-          <table className={tableClass} aria-label="Providers">
-            <TableHead columns={["Provider", "Channel", "Connection", "From", "Rate", "Added"]} actions />
-            <tbody className="divide-y divide-zinc-100">
-              {q.data.data.map((p) => (
-                <tr key={p.id}>
-                  <td className={`${tdClass} font-medium text-zinc-900`}>{p.name}</td>
-                  <td className={tdClass}>
-                    <Badge tone={p.channel === "email" ? "indigo" : "green"}>
-                      {p.channel === "email" ? "E-mail" : "SMS"}
-                    </Badge>{" "}
-                    <span className="text-xs text-zinc-500">{p.kind === "smtp" ? "SMTP" : "Twilio"}</span>
-                  </td>
-                  <td className={tdClass}>
-                    <code
-                      className="block max-w-xs truncate font-mono text-xs text-zinc-600"
-                      title={p.url ?? undefined}
-                    >
-                      {p.kind === "smtp" ? p.url : `${p.account_sid} · ${p.api_base ?? "api.twilio.com"}`}
-                    </code>
-                  </td>
-                  <td className={`${tdClass} text-xs`}>{p.from}</td>
-                  <td className={`${tdClass} tabular-nums`}>{p.rate_per_second ? `${p.rate_per_second}/s` : "—"}</td>
-                  <td className={`${tdClass} text-xs text-zinc-500`}>{formatRelative(p.created_at)}</td>
-                  <td className={`${tdClass} text-right`}>
-                    {isAdmin && (
-                      <RowAction onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
-                        Remove
-                      </RowAction>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard
+          className="overflow-x-auto"
+          columns={["Provider", "Channel", "Connection", "From", "Rate", "Added"]}
+          actions
+          label="Providers"
+        >
+          {q.data.data.map((p) => (
+            <tr key={p.id}>
+              <td className={`${tdClass} font-medium text-zinc-900`}>{p.name}</td>
+              <td className={tdClass}>
+                <Badge tone={p.channel === "email" ? "indigo" : "green"}>
+                  {p.channel === "email" ? "E-mail" : "SMS"}
+                </Badge>{" "}
+                <span className="text-xs text-zinc-500">{p.kind === "smtp" ? "SMTP" : "Twilio"}</span>
+              </td>
+              <td className={tdClass}>
+                <code className="block max-w-xs truncate font-mono text-xs text-zinc-600" title={p.url ?? undefined}>
+                  {p.kind === "smtp" ? p.url : `${p.account_sid} · ${p.api_base ?? "api.twilio.com"}`}
+                </code>
+              </td>
+              <td className={`${tdClass} text-xs`}>{p.from}</td>
+              <td className={`${tdClass} tabular-nums`}>{p.rate_per_second ? `${p.rate_per_second}/s` : "—"}</td>
+              <td className={`${tdClass} text-xs text-zinc-500`}>{formatRelative(p.created_at)}</td>
+              <td className={`${tdClass} text-right`}>
+                {isAdmin && (
+                  <RowAction onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
+                    Remove
+                  </RowAction>
+                )}
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       <CreateProviderDialog
         taken={q.data?.data.map((p) => p.channel) ?? []}
@@ -105,9 +109,8 @@ export function ProvidersPage() {
           refresh();
         }}
       />
-      <ConfirmDialog
-        open={removing !== null}
-        onClose={() => setRemoving(null)}
+      <ConfirmDelete
+        target={[removing, setRemoving]}
         title="Remove provider?"
         body={
           <>
@@ -116,8 +119,8 @@ export function ProvidersPage() {
           </>
         }
         confirmLabel="Remove"
-        onConfirm={async () => {
-          await apiFetch(adminPath(project.id, `/providers/${removing!.id}`), { method: "DELETE" });
+        path={(p) => `/providers/${p.id}`}
+        after={() => {
           setNotice(null);
           refresh();
         }}

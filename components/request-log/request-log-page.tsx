@@ -4,11 +4,11 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
-import { pagingProps, useCursorPager } from "@/components/data-table/cursor-pager";
-import { DataTable, type Columns } from "@/components/data-table/data-table";
+import { useCursorPager } from "@/components/data-table/cursor-pager";
+import { type Columns, timeColumn } from "@/components/data-table/data-table";
+import { PagedTable } from "@/components/data-table/paged-table";
 import { Button } from "@/components/ui/button";
-import { formatDateTime } from "@/components/ui/format";
-import { Badge, Card, controlClass, EmptyState, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
+import { Badge, controlClass, EmptyState, PageHeader } from "@/components/ui/states";
 import type { LoggedRequest as Logged } from "@/lib/request-log/list-requests";
 import { curlOf } from "./curl";
 
@@ -125,11 +125,7 @@ export function RequestLogPage() {
   };
   const columns = useMemo<Columns<Logged>>(
     () => [
-      {
-        id: "at",
-        header: "Time",
-        cell: ({ row }) => <span className="whitespace-nowrap text-zinc-600">{formatDateTime(row.original.at)}</span>,
-      },
+      timeColumn((r) => r.at),
       {
         id: "key",
         header: "Key",
@@ -161,25 +157,8 @@ export function RequestLogPage() {
         header: "Duration",
         cell: ({ row }) => <span className="tabular-nums">{row.original.duration_ms} ms</span>,
       },
-      {
-        id: "open",
-        header: () => <span className="sr-only">Details</span>,
-        cell: ({ row }) => (
-          <Button
-            size="sm"
-            variant="ghost"
-            aria-expanded={open === row.original.id}
-            onClick={(e) => {
-              e.stopPropagation();
-              setOpen(open === row.original.id ? null : row.original.id);
-            }}
-          >
-            {open === row.original.id ? "Hide" : "Details"}
-          </Button>
-        ),
-      },
     ],
-    [open, project.id],
+    [project.id],
   );
   return (
     <>
@@ -217,28 +196,21 @@ export function RequestLogPage() {
           ))}
         </select>
       </div>
-      {q.isPending ? (
-        <LoadingRows label="Loading requests" />
-      ) : q.isError ? (
-        <ErrorBanner message={q.error.message} />
-      ) : q.data.data.length === 0 && pager.page === 1 ? (
-        <EmptyState title={status || keyId ? "No requests match these filters" : "No requests logged yet"}>
-          Requests made with this project's API keys appear here a second or so after they are answered.
-        </EmptyState>
-      ) : (
-        <Card className="overflow-hidden">
-          <DataTable
-            rows={q.data.data}
-            columns={columns}
-            rowKey={(r) => r.id}
-            caption="API requests, newest first"
-            {...pagingProps(pager, q)}
-            fetching={q.isFetching && q.isPlaceholderData}
-            onRowClick={(r) => setOpen(open === r.id ? null : r.id)}
-            expanded={(r) => (open === r.id ? <RequestDetail r={r} /> : null)}
-          />
-        </Card>
-      )}
+      <PagedTable
+        q={q}
+        pager={pager}
+        what="requests"
+        empty={
+          <EmptyState title={status || keyId ? "No requests match these filters" : "No requests logged yet"}>
+            Requests made with this project's API keys appear here a second or so after they are answered.
+          </EmptyState>
+        }
+        columns={columns}
+        caption="API requests, newest first"
+        open={open}
+        onOpen={setOpen}
+        detail={(r) => <RequestDetail r={r} />}
+      />
     </>
   );
 }

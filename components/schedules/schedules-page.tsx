@@ -88,8 +88,7 @@ export function SchedulesPage() {
       </QueryState>
       <CreateScheduleDialog open={creating} onClose={() => setCreating(false)} onCreated={refresh} />
       <ConfirmDelete
-        target={deleting}
-        onClose={() => setDeleting(null)}
+        target={[deleting, setDeleting]}
         title="Delete schedule?"
         body={
           <>
@@ -190,8 +189,7 @@ function OffsetList({
       )}
       {add.isError && <ErrorBanner className="mt-2" message={add.error.message} />}
       <ConfirmDelete
-        target={removing}
-        onClose={() => setRemoving(null)}
+        target={[removing, setRemoving]}
         title="Remove offset?"
         body={
           <>

@@ -7,19 +7,17 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import type { Page } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
 import { Button, RowAction } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatDateTime } from "@/components/ui/format";
 import { QueryStatus } from "@/components/ui/query-state";
 import {
   Badge,
   Banner,
-  Card,
   EmptyState,
   inputClass,
   PageHeader,
-  TableHead,
-  tableClass,
   tdClass,
+  TableCard,
 } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import type { suppressionOutput } from "@/lib/suppressions/schemas";
@@ -95,43 +93,42 @@ export function SuppressionsPage() {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <Card className="overflow-x-auto">
-          <table className={tableClass}>
-            <TableHead columns={["Address", "Channel", "Reason", "Source", "Caused by", "Since"]} actions={canRemove} />
-            <tbody className="divide-y divide-zinc-100">
-              {rows.map((s) => (
-                <tr key={`${s.channel}:${s.address}`}>
-                  <td className={`${tdClass} font-mono text-xs`}>{s.address}</td>
-                  <td className={tdClass}>{s.channel === "email" ? "E-mail" : "SMS"}</td>
-                  <td className={tdClass}>
-                    <Badge tone={REASONS[s.reason].tone}>{REASONS[s.reason].label}</Badge>
-                  </td>
-                  <td className={tdClass}>{s.source}</td>
-                  <td className={tdClass}>
-                    {s.message_id ? (
-                      <Link
-                        className="font-medium text-indigo-600 hover:underline"
-                        href={`/projects/${project.id}/messages?message=${s.message_id}`}
-                      >
-                        The message
-                      </Link>
-                    ) : (
-                      <span className="text-zinc-400">—</span>
-                    )}
-                  </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>{formatDateTime(s.created_at)}</td>
-                  {canRemove && (
-                    <td className={`${tdClass} text-right`}>
-                      <RowAction onClick={() => setRemoving(s)} aria-label={`Remove ${s.address} from the list`}>
-                        Remove
-                      </RowAction>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <TableCard
+          className="overflow-x-auto"
+          columns={["Address", "Channel", "Reason", "Source", "Caused by", "Since"]}
+          actions={canRemove}
+        >
+          {rows.map((s) => (
+            <tr key={`${s.channel}:${s.address}`}>
+              <td className={`${tdClass} font-mono text-xs`}>{s.address}</td>
+              <td className={tdClass}>{s.channel === "email" ? "E-mail" : "SMS"}</td>
+              <td className={tdClass}>
+                <Badge tone={REASONS[s.reason].tone}>{REASONS[s.reason].label}</Badge>
+              </td>
+              <td className={tdClass}>{s.source}</td>
+              <td className={tdClass}>
+                {s.message_id ? (
+                  <Link
+                    className="font-medium text-indigo-600 hover:underline"
+                    href={`/projects/${project.id}/messages?message=${s.message_id}`}
+                  >
+                    The message
+                  </Link>
+                ) : (
+                  <span className="text-zinc-400">—</span>
+                )}
+              </td>
+              <td className={`${tdClass} whitespace-nowrap`}>{formatDateTime(s.created_at)}</td>
+              {canRemove && (
+                <td className={`${tdClass} text-right`}>
+                  <RowAction onClick={() => setRemoving(s)} aria-label={`Remove ${s.address} from the list`}>
+                    Remove
+                  </RowAction>
+                </td>
+              )}
+            </tr>
+          ))}
+        </TableCard>
       )}
       {q.hasNextPage && (
         <div className="mt-4">
@@ -149,9 +146,8 @@ export function SuppressionsPage() {
           refresh();
         }}
       />
-      <ConfirmDialog
-        open={removing !== null}
-        onClose={() => setRemoving(null)}
+      <ConfirmDelete
+        target={[removing, setRemoving]}
         title="Remove from the suppression list?"
         body={
           <>
@@ -160,11 +156,8 @@ export function SuppressionsPage() {
           </>
         }
         confirmLabel="Remove"
-        onConfirm={async () => {
-          const params = new URLSearchParams({ channel: removing!.channel, address: removing!.address });
-          await apiFetch(adminPath(project.id, `/suppressions?${params}`), { method: "DELETE" });
-          refresh();
-        }}
+        path={(s) => `/suppressions?${new URLSearchParams({ channel: s.channel, address: s.address })}`}
+        after={() => void refresh()}
       />
     </>
   );

@@ -154,20 +154,25 @@ export function TableHead({ columns, actions = false }: { columns: string[]; act
   );
 }
 
-/** A console table in its card: the header row (see TableHead) over the rows given as children. */
+/**
+ * A console table in its card: the header row (see TableHead) over the rows given as children. `className`
+ * is the card's (`overflow-x-auto` for a table wider than a phone).
+ */
 export function TableCard({
   columns,
   actions = false,
   label,
+  className = "overflow-hidden",
   children,
 }: {
   columns: string[];
   actions?: boolean;
   label?: string;
+  className?: string;
   children: ReactNode;
 }) {
   return (
-    <Card className="overflow-hidden">
+    <Card className={className}>
       <table className={tableClass} aria-label={label}>
         <TableHead columns={columns} actions={actions} />
         <tbody className="divide-y divide-zinc-100">{children}</tbody>

@@ -1,5 +1,6 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import type { ReactNode } from "react";
 import { controlClass } from "./states";
 
 /** The `?tag=` of the page's URL (so a filtered page can be linked), and a setter that keeps the rest. */
@@ -54,6 +55,16 @@ export function TagFilter({
         ))}
       </select>
     </label>
+  );
+}
+
+/** A list page's header actions: its tag filter, then the page's own `action` (a New button). */
+export function TagActions({ action, ...filter }: Parameters<typeof TagFilter>[0] & { action: ReactNode }) {
+  return (
+    <div className="flex items-center gap-3">
+      <TagFilter {...filter} />
+      {action}
+    </div>
   );
 }
 
