@@ -6,13 +6,7 @@ import type { Delivery, Destination, Page } from "@/components/console/api-types
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
-import {
-  Badge,
-  EmptyState,
-  ErrorBanner,
-  tdClass,
-  TableCard,
-} from "@/components/ui/states";
+import { Badge, EmptyState, ErrorBanner, tdClass, TableCard } from "@/components/ui/states";
 import { QueryStatus } from "@/components/ui/query-state";
 
 const STATES = ["", "pending", "delivered", "failed"] as const;

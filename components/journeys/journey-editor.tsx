@@ -7,8 +7,9 @@ import { adminPath, apiFetch, ApiError } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { useEventSchema } from "@/components/rule-builder/use-event-schema";
 import { Button } from "@/components/ui/button";
-import { Card, ErrorBanner, inputClass } from "@/components/ui/states";
+import { Card, ErrorBanner } from "@/components/ui/states";
 import { FieldError } from "@/components/rule-builder/field-error";
+import { RecordNameField } from "@/components/rule-builder/name-field";
 import { journeyInput, journeyPatch, type JourneyView } from "@/lib/journeys/schemas";
 import { EntranceEditor } from "./entrance-editor";
 
@@ -86,18 +87,7 @@ export function JourneyEditor({ journey }: { journey?: JourneyView }) {
     <FormProvider {...form}>
       <form onSubmit={form.handleSubmit((v) => save.mutate(v))} className="space-y-4" noValidate>
         <Card className="space-y-4 p-5">
-          <div>
-            <label htmlFor="journey-name" className="text-sm font-medium text-zinc-800">
-              Name
-            </label>
-            <input
-              id="journey-name"
-              {...form.register("name")}
-              className={`${inputClass} mt-1`}
-              placeholder="Trial ending"
-            />
-            <FieldError name="name" />
-          </div>
+          <RecordNameField id="journey-name" placeholder="Trial ending" />
           <fieldset className="space-y-1 text-sm text-zinc-700">
             <legend className="text-sm font-medium text-zinc-800">Re-entry</legend>
             <label className="flex items-center gap-2">

@@ -8,9 +8,10 @@ import { patchRows } from "@/components/console/optimistic";
 import { useProject } from "@/components/console/project-context";
 import { RuleGroup, newEventRule } from "@/components/rule-builder/rule-group";
 import { FieldError } from "@/components/rule-builder/field-error";
+import { RecordNameField } from "@/components/rule-builder/name-field";
 import { useEventSchema } from "@/components/rule-builder/use-event-schema";
 import { Button } from "@/components/ui/button";
-import { Card, ErrorBanner, inputClass } from "@/components/ui/states";
+import { Card, ErrorBanner } from "@/components/ui/states";
 import { listInput, type ListView } from "@/lib/lists/schemas";
 import { ListPreviewCard } from "./list-preview";
 
@@ -96,18 +97,7 @@ export function ListEditor({ list }: { list?: ListView }) {
       >
         <div className="space-y-4">
           <Card className="space-y-4 p-5">
-            <div>
-              <label htmlFor="list-name" className="text-sm font-medium text-zinc-800">
-                Name
-              </label>
-              <input
-                id="list-name"
-                {...form.register("name")}
-                className={`${inputClass} mt-1`}
-                placeholder="Active buyers"
-              />
-              <FieldError name="name" />
-            </div>
+            <RecordNameField id="list-name" placeholder="Active buyers" />
             {!list && (
               <div role="radiogroup" aria-label="Kind" className="flex gap-4 text-sm">
                 <label className="flex items-center gap-2">

@@ -9,14 +9,7 @@ import { CreateProviderDialog } from "@/components/providers/create-provider-dia
 import { Button, RowAction } from "@/components/ui/button";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatRelative } from "@/components/ui/format";
-import {
-  Badge,
-  Banner,
-  EmptyState,
-  PageHeader,
-  tdClass,
-  TableCard,
-} from "@/components/ui/states";
+import { Badge, Banner, EmptyState, PageHeader, tdClass, TableCard } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { QueryStatus } from "@/components/ui/query-state";
 

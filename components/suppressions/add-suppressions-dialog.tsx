@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
+import { ChannelSelect } from "@/components/messages/channel-select";
 import { Dialog } from "@/components/ui/dialog";
 import { DialogForm, Field } from "@/components/ui/dialog-form";
 import { inputClass } from "@/components/ui/states";
@@ -46,17 +47,12 @@ export function AddSuppressionsDialog({
         pendingLabel="Adding…"
         disabled={addresses.length === 0}
       >
-        <Field id="suppress-channel" label="Channel">
-          <select
-            id="suppress-channel"
-            className={inputClass}
-            value={channel}
-            onChange={(e) => setChannel(e.target.value as "email" | "sms")}
-          >
-            <option value="email">E-mail</option>
-            <option value="sms">SMS</option>
-          </select>
-        </Field>
+        <ChannelSelect
+          id="suppress-channel"
+          className={inputClass}
+          value={channel}
+          onChange={(e) => setChannel(e.target.value as "email" | "sms")}
+        />
         <Field id="suppress-addresses" label="Addresses (one a line, up to 10,000)">
           <textarea
             id="suppress-addresses"

@@ -10,15 +10,7 @@ import { Button, RowAction } from "@/components/ui/button";
 import { ConfirmDelete } from "@/components/console/confirm-delete";
 import { formatDateTime } from "@/components/ui/format";
 import { QueryStatus } from "@/components/ui/query-state";
-import {
-  Badge,
-  Banner,
-  EmptyState,
-  inputClass,
-  PageHeader,
-  tdClass,
-  TableCard,
-} from "@/components/ui/states";
+import { Badge, Banner, EmptyState, inputClass, PageHeader, tdClass, TableCard } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import type { suppressionOutput } from "@/lib/suppressions/schemas";
 import { AddSuppressionsDialog } from "./add-suppressions-dialog";

@@ -6,8 +6,10 @@ import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { adminPath, apiFetch } from "@/components/console/api";
 import type { SubscriptionGroup } from "@/components/console/api-types";
 import { useProject } from "@/components/console/project-context";
+import { ChannelSelect } from "@/components/messages/channel-select";
 import type { Template, TemplateContent } from "@/components/messages/types";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/dialog-form";
 import { Banner, Card, ErrorBanner, controlClass, inputClass } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import { bodyOf, fieldErrors, toValues, type Values } from "./template-form-values";
@@ -147,24 +149,13 @@ export function TemplateEditor({ template }: { template?: Template }) {
                 <p className="mt-1 text-xs text-red-700">{form.formState.errors.name.message}</p>
               )}
             </div>
-            <div>
-              <label htmlFor="tpl-channel" className="block text-sm font-medium text-zinc-700">
-                Channel
-              </label>
-              <select
-                id="tpl-channel"
-                disabled={!!template || !canEdit}
-                className={`${inputClass} mt-1 disabled:bg-zinc-50`}
-                {...form.register("channel")}
-              >
-                <option value="email">E-mail</option>
-                <option value="sms">SMS</option>
-              </select>
-            </div>
-            <div>
-              <label htmlFor="tpl-tags" className="block text-sm font-medium text-zinc-700">
-                Tags
-              </label>
+            <ChannelSelect
+              id="tpl-channel"
+              disabled={!!template || !canEdit}
+              className={`${inputClass} mt-1 disabled:bg-zinc-50`}
+              {...form.register("channel")}
+            />
+            <Field id="tpl-tags" label="Tags">
               <input
                 id="tpl-tags"
                 readOnly={!canEdit}
@@ -172,12 +163,9 @@ export function TemplateEditor({ template }: { template?: Template }) {
                 className={`${inputClass} mt-1`}
                 {...form.register("tags")}
               />
-            </div>
+            </Field>
             {channel === "email" && (
-              <div>
-                <label htmlFor="tpl-format" className="block text-sm font-medium text-zinc-700">
-                  Format
-                </label>
+              <Field id="tpl-format" label="Format">
                 <select
                   id="tpl-format"
                   disabled={!canEdit}
@@ -187,7 +175,7 @@ export function TemplateEditor({ template }: { template?: Template }) {
                   <option value="html">HTML (styles inlined)</option>
                   <option value="mjml">MJML (responsive, compiled at save)</option>
                 </select>
-              </div>
+              </Field>
             )}
             <div>
               <label htmlFor="tpl-group" className="block text-sm font-medium text-zinc-700">
