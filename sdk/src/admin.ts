@@ -36,3 +36,16 @@ export function adminCall(opts: AdminOptions): AdminCall {
 
 /** One path segment from a caller's id. */
 export const seg = (id: string) => `/${encodeURIComponent(id)}`;
+
+/** An admin API client: its calls go under the project's admin path (see `adminCall`). */
+export class AdminClient {
+  readonly #call: AdminCall;
+
+  constructor(opts: AdminOptions) {
+    this.#call = adminCall(opts);
+  }
+
+  protected call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T> {
+    return this.#call<T>(method, path, body);
+  }
+}

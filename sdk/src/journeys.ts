@@ -1,15 +1,4 @@
-import {
-  type AdminCall,
-  type AdminOptions,
-  adminCall,
-  type Body,
-  type Defaulted,
-  type Json,
-  type Page,
-  type Query,
-  query,
-  seg,
-} from "./admin.js";
+import { AdminClient, type Body, type Defaulted, type Json, type Page, type Query, query, seg } from "./admin.js";
 import type { components, paths } from "./generated/api.js";
 
 type P = "/api/admin/projects/{projectID}/journeys";
@@ -54,41 +43,35 @@ export type JourneyChange = Omit<Body<paths[`${P}/{id}`]["patch"]>, "entrances" 
  * const { path } = await journeys.entry(j.id, entryId);
  * ```
  */
-export class RelayJourneys {
-  readonly #call: AdminCall;
-
-  constructor(opts: AdminOptions) {
-    this.#call = adminCall(opts);
-  }
-
+export class RelayJourneys extends AdminClient {
   list(q: Query<paths[P]["get"]> = {}) {
-    return this.#call<Page<Journey>>("GET", `/journeys${query(q)}`);
+    return this.call<Page<Journey>>("GET", `/journeys${query(q)}`);
   }
   /** A bad step is a `RelayValidationError` naming it by path (`steps[3].next`). */
   create(input: JourneyInput) {
-    return this.#call<Journey>("POST", "/journeys", input);
+    return this.call<Journey>("POST", "/journeys", input);
   }
   get(id: string) {
-    return this.#call<Journey>("GET", `/journeys${seg(id)}`);
+    return this.call<Journey>("GET", `/journeys${seg(id)}`);
   }
   /** Settings given are changed; `entrances` and `steps`, when given, replace them (steps matched by key). */
   update(id: string, change: JourneyChange) {
-    return this.#call<Journey>("PATCH", `/journeys${seg(id)}`, change);
+    return this.call<Journey>("PATCH", `/journeys${seg(id)}`, change);
   }
   /** Deletes its entrances and entries too. */
   delete(id: string) {
-    return this.#call<void>("DELETE", `/journeys${seg(id)}`);
+    return this.call<void>("DELETE", `/journeys${seg(id)}`);
   }
   /** Newest first; `step_key` finds who is at a step now. */
   entries(id: string, q: Query<paths[`${P}/{id}/entries`]["get"]> = {}) {
-    return this.#call<Page<JourneyEntry>>("GET", `/journeys${seg(id)}/entries${query(q)}`);
+    return this.call<Page<JourneyEntry>>("GET", `/journeys${seg(id)}/entries${query(q)}`);
   }
   /** One entry with its path. */
   entry(id: string, entryId: string) {
-    return this.#call<JourneyEntryWithPath>("GET", `/journeys${seg(id)}/entries${seg(entryId)}`);
+    return this.call<JourneyEntryWithPath>("GET", `/journeys${seg(id)}/entries${seg(entryId)}`);
   }
   /** Ends an active entry now. */
   exitEntry(id: string, entryId: string) {
-    return this.#call<void>("POST", `/journeys${seg(id)}/entries${seg(entryId)}/exit`);
+    return this.call<void>("POST", `/journeys${seg(id)}/entries${seg(entryId)}/exit`);
   }
 }

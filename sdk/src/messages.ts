@@ -1,7 +1,6 @@
 import {
-  type AdminCall,
+  AdminClient,
   type AdminOptions,
-  adminCall,
   type Body,
   type Defaulted,
   type Json,
@@ -55,14 +54,15 @@ export type MessageDetail = Json<paths[`${P}/messages/{id}`]["get"]["responses"]
  * const b = await relay.broadcasts.create({ name: "Launch", template_id: t.id, list_id });
  * ```
  */
-export class RelayMessages {
+export class RelayMessages extends AdminClient {
   readonly providers;
   readonly templates;
   readonly broadcasts;
   readonly messages;
 
   constructor(opts: AdminOptions) {
-    const call: AdminCall = adminCall(opts);
+    super(opts);
+    const call = this.call.bind(this);
     this.providers = {
       /** At most one per channel; `deployment_email`: the deployment's SMTP_URL sends e-mail without one. */
       list: () => call<ProviderList>("GET", "/providers"),
