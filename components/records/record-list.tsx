@@ -20,27 +20,48 @@ type Row = {
 };
 type SearchMode = { value: string; label: string; placeholder: string };
 
+const missing = <span className="text-zinc-400">—</span>;
+
+/**
+ * Each kind's page: its header, the examples its identifier and data searches show, and its own field,
+ * searched by and shown in the second column.
+ */
+const KINDS: Record<
+  "users" | "organizations",
+  {
+    title: string;
+    description: string;
+    examples: { identifier: string; data: string };
+    field: SearchMode;
+    cell: (r: Row) => ReactNode;
+  }
+> = {
+  users: {
+    title: "Users",
+    description: "Your end users, newest first. Search by identifier, e-mail or data.",
+    examples: { identifier: "user-42", data: '{"plan": "pro"}' },
+    field: { value: "email", label: "E-mail", placeholder: "ada@example.com" },
+    cell: (r) => (r.email ? <span title={r.email as string}>{r.email as string}</span> : missing),
+  },
+  organizations: {
+    title: "Organizations",
+    description: "The companies and teams your users belong to. Search by identifier, name or data.",
+    examples: { identifier: "acme", data: '{"tier": "enterprise"}' },
+    field: { value: "name", label: "Name", placeholder: "Acme" },
+    cell: (r) => (r.name as string | null) ?? missing,
+  },
+};
+
 /**
  * A searchable, paginated list of users or organizations (newest first), linking to each profile. Both
- * search by identifier (with its source) and by data; `search` gives their examples and the kind's own field.
+ * search by identifier (with its source), by the kind's own field and by data.
  */
-export function RecordList({
-  kind,
-  title,
-  description,
-  search,
-  column,
-}: {
-  kind: "users" | "organizations";
-  title: string;
-  description: string;
-  search: { identifier: string; field: SearchMode; data: string };
-  column: { header: string; cell: (r: Row) => ReactNode };
-}) {
+export function RecordList({ kind }: { kind: "users" | "organizations" }) {
+  const { title, description, examples, field, cell } = KINDS[kind];
   const modes: SearchMode[] = [
-    { value: "external_id", label: "Identifier", placeholder: `external id, e.g. ${search.identifier}` },
-    search.field,
-    { value: "data", label: "Data contains", placeholder: search.data },
+    { value: "external_id", label: "Identifier", placeholder: `external id, e.g. ${examples.identifier}` },
+    field,
+    { value: "data", label: "Data contains", placeholder: examples.data },
   ];
   const project = useProject();
   const [mode, setMode] = useState(modes[0]!.value);
@@ -131,7 +152,7 @@ export function RecordList({
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <TableCard columns={["Identifiers", column.header, "Data", "Updated"]}>
+        <TableCard columns={["Identifiers", field.label, "Data", "Updated"]}>
           {rows.map((r) => (
             <tr key={r.id} className="hover:bg-zinc-50">
               <td className={tdClass}>
@@ -144,7 +165,7 @@ export function RecordList({
                 </Link>
               </td>
               {/* Bounded like the data column, so a long address cannot push Updated out of the card. */}
-              <td className={`${tdClass} max-w-[18rem] truncate`}>{column.cell(r)}</td>
+              <td className={`${tdClass} max-w-[18rem] truncate`}>{cell(r)}</td>
               <td className={`${tdClass} max-w-[16rem] truncate font-mono text-xs text-zinc-500`}>
                 {Object.keys(r.data).length ? JSON.stringify(r.data) : "—"}
               </td>
