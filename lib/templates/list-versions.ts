@@ -18,18 +18,14 @@ export async function assertOwner(ctx: ProjectContext, input: { kind: VersionKin
   if (!row) throw new NotFound(`No ${input.kind} with this id in this project.`);
 }
 
-/** The versions of one template, layout or snippet of the project that also meet `conditions`. */
-export function versionsOf(
-  ctx: ProjectContext,
-  owner: { kind: VersionKind; id: string },
-  ...conditions: (SQL | undefined)[]
-): SQL {
+/** The project's versions of one template, layout or snippet (`also`: a further condition on them). */
+export function versionsOf(ctx: ProjectContext, input: { kind: VersionKind; id: string; also?: SQL }): SQL {
   return inProject(
     ctx,
     authoringVersions,
-    eq(authoringVersions.kind, owner.kind),
-    eq(authoringVersions.ownerId, owner.id),
-    ...conditions,
+    eq(authoringVersions.kind, input.kind),
+    eq(authoringVersions.ownerId, input.id),
+    input.also,
   );
 }
 
@@ -43,7 +39,7 @@ export async function listVersions(
   const rows = await ctx.db
     .select()
     .from(authoringVersions)
-    .where(versionsOf(ctx, input, after ? lt(authoringVersions.number, after[0]) : undefined))
+    .where(versionsOf(ctx, { ...input, also: after ? lt(authoringVersions.number, after[0]) : undefined }))
     .orderBy(desc(authoringVersions.number))
     .limit(input.limit + 1);
   const views = rows.map((v) => ({

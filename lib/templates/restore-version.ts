@@ -16,7 +16,7 @@ export async function restoreVersion(ctx: ProjectContext, input: { kind: Version
   const [v] = await ctx.db
     .select()
     .from(authoringVersions)
-    .where(versionsOf(ctx, input, eq(authoringVersions.number, input.number)));
+    .where(versionsOf(ctx, { ...input, also: eq(authoringVersions.number, input.number) }));
   if (!v) throw new NotFound(`No version ${input.number} of this ${input.kind}.`);
   const c = v.content as Record<string, unknown>;
   if (input.kind === "template")
