@@ -1,3 +1,4 @@
+import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { registry } from "./registry";
 import { jsonResponse } from "./responses";
@@ -17,29 +18,25 @@ const check = z.object({
 });
 const health = z.object({ status: z.string(), checks: z.record(z.string(), check) }).meta({ id: "Health" });
 
-registry.registerPath({
-  method: "get",
+/** An operational GET: tagged Operations, and open to anyone unless `security` names a credential. */
+const operation = (route: Omit<RouteConfig, "method" | "tags">) =>
+  registry.registerPath({ method: "get", tags: ["Operations"], security: [], ...route });
+
+operation({
   path: "/api/health/live",
-  tags: ["Operations"],
-  security: [],
   summary: "Liveness",
   description: "The process answers; touches nothing else, so a database outage never restarts the web.",
   responses: { 200: jsonResponse(health, "Alive.") },
 });
-registry.registerPath({
-  method: "get",
+operation({
   path: "/api/health/ready",
-  tags: ["Operations"],
-  security: [],
   summary: "Readiness",
   description:
     "200 when every check (`database`, `migrations` at head, a recent `worker` heartbeat, `intake_backlog` and `intake_age` under their limits) passes; 503 with `Retry-After` naming the failing ones.",
   responses: { 200: jsonResponse(health, "Ready."), 503: jsonResponse(health, "Not ready; `checks` says why.") },
 });
-registry.registerPath({
-  method: "get",
+operation({
   path: "/api/metrics",
-  tags: ["Operations"],
   security: [{ metricsToken: [] }],
   summary: "Prometheus metrics of this web process",
   responses: {
@@ -48,11 +45,8 @@ registry.registerPath({
     404: { description: "Metrics are off: `METRICS_TOKEN` is not set." },
   },
 });
-registry.registerPath({
-  method: "get",
+operation({
   path: "/api/openapi.json",
-  tags: ["Operations"],
-  security: [],
   summary: "This OpenAPI 3.1 document",
   responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "The document.") },
 });
