@@ -10,11 +10,7 @@ import { sendRendered } from "./send-rendered";
 
 /** What became of one claimed message: final, due again later (quiet hours, a retry), or retried for good. */
 export type Delivery =
-  | (Omit<FinalOutcome, "id"> & {
-      kind: "final";
-      /** A provider was called (counts as an attempt). */
-      attempted?: boolean;
-    })
+  | (Omit<FinalOutcome, "id"> & { kind: "final" })
   | { kind: "later"; at: Date; reason: string | null; attempted: boolean };
 
 /** Attempts before a transiently failing message fails for good (MESSAGES_MAX_ATTEMPTS). */
