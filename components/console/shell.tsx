@@ -43,14 +43,14 @@ export function Shell({
           its content sticks to the window, so navigation stays in view while the page scrolls. */}
       <aside className="w-60 shrink-0 border-r border-zinc-200 bg-zinc-100/70">
         <div className="sticky top-0 flex h-screen flex-col px-3 py-4">
-          <Link href="/projects" className="mb-3 flex items-center gap-2 px-1">
+          <Link href="/projects" className="mb-1 flex items-center gap-2 px-1">
             <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-xs font-bold text-white">
               R
             </span>
             <span className="font-semibold tracking-tight">Relay</span>
           </Link>
           {projects.length > 0 && <ProjectSwitcher projects={projects} currentId={project?.id} />}
-          <nav aria-label="Project" className="mt-2 min-h-0 flex-1 space-y-1.5 overflow-y-auto">
+          <nav aria-label="Project" className="mt-1 min-h-0 flex-1 space-y-1 overflow-y-auto">
             {project &&
               NAV_SECTIONS.map((section) => {
                 const items = NAV_ITEMS.filter(
@@ -59,7 +59,7 @@ export function Shell({
                 if (!items.length) return null;
                 return (
                   <div key={section}>
-                    <p className="px-2.5 pb-0.5 text-[11px] font-medium uppercase tracking-wide text-zinc-400">
+                    <p className="px-2.5 text-[11px] font-medium uppercase leading-4 tracking-wide text-zinc-400">
                       {section}
                     </p>
                     <ul>
