@@ -1,6 +1,9 @@
-import { chunksWithDrizzle } from "./build/client-bundle";
+import { chunksWithDrizzle, entryChunksMatching, GRAPESJS } from "./build/client-bundle";
 
-/** Part of `npm run build`: fails the build when a browser chunk carries the database schema (issue 10, item 5). */
+/**
+ * Part of `npm run build`: fails the build when a browser chunk carries the database schema (issue 10,
+ * item 5), or when a page loads GrapesJS as it opens (the visual editor is loaded only when it is opened).
+ */
 const distDir = process.argv[2] ?? ".next";
 const found = await chunksWithDrizzle(distDir);
 if (found.length) {
@@ -11,3 +14,10 @@ if (found.length) {
   process.exit(1);
 }
 console.log(`client bundle check: no drizzle code in ${distDir}/static`);
+const eager = await entryChunksMatching(distDir, GRAPESJS);
+if (eager.length) {
+  for (const f of eager) console.error(`chunk ${f.file} (${JSON.stringify(f.match)}) is loaded on opening ${f.pages.join(", ")}`);
+  console.error("GrapesJS reached a page's first scripts: load the visual editor with next/dynamic (ssr: false) only.");
+  process.exit(1);
+}
+console.log("client bundle check: GrapesJS is in no page's entry chunks");

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { adminPath, apiFetch } from "@/components/console/api";
 import type { SubscriptionGroup } from "@/components/console/api-types";
@@ -14,12 +14,15 @@ import { Banner, Card, ErrorBanner, controlClass, inputClass } from "@/component
 import { roleAtLeast } from "@/lib/access/roles";
 import { bodyOf, fieldErrors, toValues, type Values } from "./template-form-values";
 import { CodeEditor } from "./code-editor";
+import { MjmlPart } from "./mjml-part";
 import { TemplatePreview } from "./template-preview";
 
 /**
  * Creates or edits a template: name, channel, its subscription group (or transactional), and the Liquid
  * of each locale's variant on its own tab. Saving compiles on the server; a syntax error comes back with
  * its line and column and is shown under the field (and its tab marked). Beside it: preview and test send.
+ * An MJML part opens as code or in the visual block editor (mjml-part.tsx); the visual view takes the
+ * page's width, with the preview below it.
  */
 export function TemplateEditor({ template }: { template?: Template }) {
   const project = useProject();
@@ -35,6 +38,9 @@ export function TemplateEditor({ template }: { template?: Template }) {
   const [tab, setTab] = useState(0);
   const [newLocale, setNewLocale] = useState("");
   const [saved, setSaved] = useState(false);
+  const [visual, setVisual] = useState(false);
+  // Set by the visual editor while it is open: ends a text edit in progress and writes it to the form.
+  const flushVisual = useRef<(() => Promise<void>) | null>(null);
   const groups = useQuery({
     queryKey: ["admin", project.id, "/subscription-groups"],
     queryFn: () => apiFetch<{ data: SubscriptionGroup[] }>(adminPath(project.id, "/subscription-groups")),
@@ -96,6 +102,30 @@ export function TemplateEditor({ template }: { template?: Template }) {
           {err && <p className="mt-1 text-xs text-red-700">{err}</p>}
         </div>
       );
+    if (field === "html" && format === "mjml")
+      return (
+        <>
+          <Controller
+            key={variants.fields[current]!.id + field}
+            control={form.control}
+            name={`variants.${current}.${field}`}
+            render={({ field: f }) => (
+              <MjmlPart
+                value={f.value ?? ""}
+                onChange={f.onChange}
+                label={label}
+                readOnly={!canEdit}
+                error={err}
+                minHeight={`${rows * 1.25}rem`}
+                visual={visual}
+                setVisual={setVisual}
+                flush={flushVisual}
+              />
+            )}
+          />
+          {err && <p className="mt-1 text-xs text-red-700">{err}</p>}
+        </>
+      );
     // The text and HTML parts in the code editor (CodeMirror: Liquid over text or HTML).
     return (
       <div>
@@ -123,15 +153,21 @@ export function TemplateEditor({ template }: { template?: Template }) {
     );
   };
   return (
-    <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,42rem)]">
+    <div
+      className={`grid items-start gap-6 ${visual && format === "mjml" ? "" : "xl:grid-cols-[minmax(0,1fr)_minmax(0,42rem)]"}`}
+    >
       <Card className="p-5">
         <form
           className="space-y-5"
           noValidate
-          onSubmit={form.handleSubmit((v) => {
-            setSaved(false);
-            save.mutate(v);
-          })}
+          onSubmit={async (e) => {
+            e.preventDefault();
+            await flushVisual.current?.();
+            await form.handleSubmit((v) => {
+              setSaved(false);
+              save.mutate(v);
+            })();
+          }}
         >
           <div className="grid gap-4 sm:grid-cols-2">
             <div>

@@ -21,3 +21,42 @@ export async function chunksWithDrizzle(distDir: string): Promise<{ file: string
   }
   return found;
 }
+
+/**
+ * What betrays GrapesJS (the visual template editor, about 2.5 MB of script) in a chunk: grapesjs-mjml's
+ * message keys and GrapesJS's own class prefix for its canvas.
+ */
+export const GRAPESJS = /grapesjs-mjml\.|gjs-cv-canvas/;
+
+/**
+ * The chunks a page of the app router loads when it opens (its client-reference manifest's
+ * `entryJSFiles`, for the page and every layout above it) that match `pattern`, with the pages that
+ * load them. A chunk loaded later (`next/dynamic`, `import()`) is in no entry list.
+ */
+export async function entryChunksMatching(
+  distDir: string,
+  pattern: RegExp,
+): Promise<{ file: string; match: string; pages: string[] }[]> {
+  const root = path.join(distDir, "server", "app");
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  const pagesOf = new Map<string, string[]>();
+  for (const e of entries) {
+    if (!e.isFile() || !e.name.endsWith("_client-reference-manifest.js")) continue;
+    const text = await readFile(path.join(e.parentPath, e.name), "utf8");
+    const json = text.slice(text.indexOf("= {") + 2).replace(/;\s*$/, "");
+    const manifest = JSON.parse(json) as { entryJSFiles?: Record<string, string[]> };
+    const page = path.relative(root, path.join(e.parentPath, e.name.replace("_client-reference-manifest.js", "")));
+    for (const file of new Set(Object.values(manifest.entryJSFiles ?? {}).flat())) {
+      const list = pagesOf.get(file) ?? [];
+      list.push(page);
+      pagesOf.set(file, list);
+    }
+  }
+  const found: { file: string; match: string; pages: string[] }[] = [];
+  for (const [file, pages] of pagesOf) {
+    const source = await readFile(path.join(distDir, file), "utf8").catch(() => "");
+    const m = pattern.exec(source);
+    if (m) found.push({ file, match: m[0], pages: pages.sort() });
+  }
+  return found;
+}
