@@ -117,6 +117,13 @@ test("a mail built in the visual editor is saved as MJML the API compiles", asyn
   // The project's snippet is a block of its own: its render tag, shown by name.
   await blocks.getByRole("button", { name: "footer", exact: true }).click();
   await expect(canvas.getByText("Snippet · footer")).toBeVisible();
+  // A second image, uploaded from the picker: picked as soon as the server has stored it.
+  await blocks.getByRole("button", { name: "Image", exact: true }).click();
+  await picker
+    .getByLabel("Upload an image")
+    .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png(160, 48, [16, 185, 129]) });
+  await expect(picker).toHaveCount(0);
+  await expect(canvas.locator('img[src$="/logo.png"]')).toBeVisible();
   await page.screenshot({ path: "test-results/template-visual-desktop.png", fullPage: true });
 
   await page.getByRole("button", { name: "Save", exact: true }).click();
@@ -130,6 +137,7 @@ test("a mail built in the visual editor is saved as MJML the API compiles", asyn
   expect(saved.html).toContain("Thanks for joining, {{ user.data.first_name }}!");
   expect(saved.html).toContain(`src="${banner.url}"`);
   expect(saved.html).toContain("<mj-text>{% render 'footer' %}</mj-text>");
+  expect(saved.html).toMatch(/<mj-image [^>]*src="[^"]+\/logo\.png"[^>]*>/);
   expect(saved.html.split("\n").length).toBeGreaterThan(10);
   const rendered = await page.request.post(admin(`/templates/${id}/preview`), {
     data: { identifier: [{ external_id: "ada" }] },
@@ -147,7 +155,9 @@ test("a mail built in the visual editor is saved as MJML the API compiles", asyn
   const preview = page.getByRole("region", { name: "Live preview" });
   await preview.getByLabel("Preview as user").fill("ada");
   await preview.getByLabel("Preview as user").press("Enter");
-  await expect(preview.frameLocator('iframe[title="Rendered HTML"]').getByText("Thanks for joining, Ada!")).toBeVisible();
+  await expect(
+    preview.frameLocator('iframe[title="Rendered HTML"]').getByText("Thanks for joining, Ada!"),
+  ).toBeVisible();
 
   // An engineer opens the same mail as code.
   await page.getByRole("group", { name: "MJML editor" }).getByRole("button", { name: "Code" }).click();

@@ -16,7 +16,8 @@ if (found.length) {
 console.log(`client bundle check: no drizzle code in ${distDir}/static`);
 const eager = await entryChunksMatching(distDir, GRAPESJS);
 if (eager.length) {
-  for (const f of eager) console.error(`chunk ${f.file} (${JSON.stringify(f.match)}) is loaded on opening ${f.pages.join(", ")}`);
+  for (const f of eager)
+    console.error(`chunk ${f.file} (${JSON.stringify(f.match)}) is loaded on opening ${f.pages.join(", ")}`);
   console.error("GrapesJS reached a page's first scripts: load the visual editor with next/dynamic (ssr: false) only.");
   process.exit(1);
 }

@@ -17,7 +17,11 @@ export type DocumentItem = z.output<typeof documentOutput>;
 async function upload(projectId: string, file: File): Promise<DocumentItem> {
   const form = new FormData();
   form.append("file", file);
-  const res = await fetch(adminPath(projectId, "/documents"), { method: "POST", body: form, credentials: "same-origin" });
+  const res = await fetch(adminPath(projectId, "/documents"), {
+    method: "POST",
+    body: form,
+    credentials: "same-origin",
+  });
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new ApiError(res.status, body?.detail ?? body?.title ?? `Upload failed (${res.status})`, body);
   return body as DocumentItem;

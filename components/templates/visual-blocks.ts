@@ -21,10 +21,15 @@ export interface BlockDef {
   content: string;
 }
 
-const TEXT = "<mj-text font-size=\"15px\" line-height=\"1.5\">Write something here.</mj-text>";
+const TEXT = '<mj-text font-size="15px" line-height="1.5">Write something here.</mj-text>';
 
 export const BASE_BLOCKS: BlockDef[] = [
-  { id: "section", label: "Section", kind: "section", content: `<mj-section><mj-column>${TEXT}</mj-column></mj-section>` },
+  {
+    id: "section",
+    label: "Section",
+    kind: "section",
+    content: `<mj-section><mj-column>${TEXT}</mj-column></mj-section>`,
+  },
   {
     id: "columns",
     label: "2 columns",
@@ -94,7 +99,10 @@ function addSnippetType(editor: Editor) {
       },
     },
     view: {
-      tagName: "tr",
+      // A table row, as grapesjs-mjml draws the elements of a column (the model's tagName is the MJML one).
+      tagName() {
+        return "tr";
+      },
       attributes: { style: "display: table; width: 100%" },
       onRender() {
         const td = document.createElement("td");

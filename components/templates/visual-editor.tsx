@@ -196,8 +196,8 @@ export function VisualEditor({
         </span>
       </div>
       <p className="text-xs text-zinc-500">
-        Click a block to add it after the selection, or drag it onto the mail. Double-click text to edit it;
-        Liquid like <code className="font-mono">{"{{ user.data.first_name }}"}</code> is kept as typed.
+        Click a block to add it after the selection, or drag it onto the mail. Double-click text to edit it; Liquid like{" "}
+        <code className="font-mono">{"{{ user.data.first_name }}"}</code> is kept as typed.
       </p>
       {failed && <ErrorBanner message={`The visual editor could not start: ${failed}`} />}
       <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_15rem]">

@@ -14,7 +14,9 @@ import {
 
 describe("the visual editor's MJML", () => {
   it("opens self-closed elements, since GrapesJS parses MJML as HTML", () => {
-    const { mjml, fragment } = toEditor('<mjml><mj-body><mj-section><mj-column><mj-image src="a.png" /><mj-divider/></mj-column></mj-section></mj-body></mjml>');
+    const { mjml, fragment } = toEditor(
+      '<mjml><mj-body><mj-section><mj-column><mj-image src="a.png" /><mj-divider/></mj-column></mj-section></mj-body></mjml>',
+    );
     expect(fragment).toBe(false);
     expect(mjml).toContain('<mj-image src="a.png"></mj-image><mj-divider></mj-divider>');
   });
@@ -30,9 +32,11 @@ describe("the visual editor's MJML", () => {
   });
 
   it("puts back the Liquid GrapesJS escaped, and nothing outside Liquid", () => {
-    expect(restoreLiquid("a &amp; b {% if user.data.n &gt; 1 and x &lt; 2 %}{{ x | default:&nbsp;&#039;y&#039; }}{% endif %} &lt;b&gt;")).toBe(
-      "a &amp; b {% if user.data.n > 1 and x < 2 %}{{ x | default: 'y' }}{% endif %} &lt;b&gt;",
-    );
+    expect(
+      restoreLiquid(
+        "a &amp; b {% if user.data.n &gt; 1 and x &lt; 2 %}{{ x | default:&nbsp;&#039;y&#039; }}{% endif %} &lt;b&gt;",
+      ),
+    ).toBe("a &amp; b {% if user.data.n > 1 and x < 2 %}{{ x | default: 'y' }}{% endif %} &lt;b&gt;");
     expect(restoreLiquid("{{\u00a0user.email\u00a0}}")).toBe("{{ user.email }}");
   });
 
@@ -82,10 +86,11 @@ describe("the visual editor's MJML", () => {
   });
 
   it("names the elements it cannot edit, and tells MJML from HTML", async () => {
-    expect(unsupportedElements("<mjml><mj-head><mj-attributes><mj-all /></mj-attributes></mj-head><mj-body><mj-table></mj-table></mj-body></mjml>")).toEqual([
-      "mj-table",
-      "mj-attributes",
-    ]);
+    expect(
+      unsupportedElements(
+        "<mjml><mj-head><mj-attributes><mj-all /></mj-attributes></mj-head><mj-body><mj-table></mj-table></mj-body></mjml>",
+      ),
+    ).toEqual(["mj-table", "mj-attributes"]);
     expect(unsupportedElements(STARTER_MJML)).toEqual([]);
     expect(isMjml(STARTER_MJML)).toBe(true);
     expect(isMjml("<p>Hi</p>")).toBe(false);

@@ -144,7 +144,11 @@ export function VisualProperties({
               <p className="truncate text-xs text-zinc-600" title={String(c.getAttributes().src ?? "")}>
                 {String(c.getAttributes().src ?? "").startsWith("data:")
                   ? "No image chosen yet."
-                  : decodeURIComponent(String(c.getAttributes().src ?? "").split("/").pop() ?? "")}
+                  : decodeURIComponent(
+                      String(c.getAttributes().src ?? "")
+                        .split("/")
+                        .pop() ?? "",
+                    )}
               </p>
               <Button size="sm" variant="secondary" onClick={() => onPickImage(c)}>
                 Choose image…
