@@ -165,26 +165,44 @@ test("a mail built in the visual editor is saved as MJML the API compiles", asyn
   await expect(code).toContainText("Thanks for joining, {{ user.data.first_name }}!");
   await expect(code).toContainText("{% render 'footer' %}");
 
-  // An MJML the API refuses (a text size MJML does not accept): the error shows in the visual editor.
+  // A size the canvas could not draw is refused in the panel, before anything is written.
   await page.getByRole("group", { name: "MJML editor" }).getByRole("button", { name: "Visual" }).click();
   await canvas.getByText("Thanks for joining, {{ user.data.first_name }}!").click();
   await expect(settings).toContainText("Text");
   await settings.getByLabel("Size").fill("huge");
   await settings.getByLabel("Size").press("Enter");
+  await expect(settings.getByText("A size in px or %, like 13px.")).toBeVisible();
+  await expect(page.getByText("Unsaved changes")).toHaveCount(0);
+  await settings.getByLabel("Size").fill("16px");
+  await settings.getByLabel("Size").press("Enter");
+  await expect(settings.getByText("A size in px or %")).toHaveCount(0);
+
+  // An MJML the API refuses (a colour MJML does not know): its error, with the line, in the visual editor.
+  await settings.getByLabel("Colour").fill("notacolour");
+  await settings.getByLabel("Colour").press("Enter");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   const refusal = page.getByRole("alert").filter({ hasText: "The MJML was not saved" });
-  await expect(refusal).toContainText(/line \d+: .*font-size/i);
+  await expect(refusal).toContainText(/line \d+: Attribute color has invalid value: notacolour/);
   await page.screenshot({ path: "test-results/template-visual-error.png", fullPage: true });
   expect(((await (await page.request.get(admin(`/templates/${id}`))).json()) as { version: number }).version).toBe(2);
 
-  await settings.getByLabel("Size").fill("16px");
-  await settings.getByLabel("Size").press("Enter");
+  await settings.getByLabel("Colour").fill("#1f2937");
+  await settings.getByLabel("Colour").press("Enter");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved and compiled.")).toBeVisible();
   await expect(refusal).toHaveCount(0);
+  const fixed = (await (await page.request.get(admin(`/templates/${id}`))).json()) as { html: string; version: number };
+  expect(fixed.version).toBe(3);
+  const attrs = /<mj-text ([^>]*)>Thanks for joining/.exec(fixed.html)?.[1] ?? "";
+  expect(attrs).toContain('font-size="16px"');
+  expect(attrs).toContain('color="#1f2937"');
 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.getByRole("group", { name: "Canvas width" }).getByRole("button", { name: "Mobile" }).click();
   await expect(canvas.getByText("Thanks for joining, {{ user.data.first_name }}!")).toBeVisible();
+  await preview.getByRole("button", { name: /Mobile 375px/ }).click();
+  await expect(
+    preview.frameLocator('iframe[title="Rendered HTML"]').getByText("Thanks for joining, Ada!"),
+  ).toBeVisible();
   await page.screenshot({ path: "test-results/template-visual-mobile.png", fullPage: true });
 });

@@ -5,7 +5,14 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/states";
 import { SNIPPET_TYPE } from "./visual-blocks";
 
-type Field = { attr: string; label: string; placeholder?: string; options?: string[] };
+type Field = { attr: string; label: string; placeholder?: string; options?: string[]; size?: true };
+
+/**
+ * A size MJML accepts (`16px`, `50%`, or up to four of them for a padding). Checked here because the
+ * canvas draws an element with a size it cannot read as nothing at all; other values (colours, links)
+ * are the server's to judge at save, where a refusal names its line.
+ */
+const SIZE = /^\d+(\.\d+)?(px|%)?( \d+(\.\d+)?(px|%)?){0,3}$/;
 
 /** The MJML attributes a marketer sets per element (names as MJML spells them; any other stays as written). */
 const FIELDS: Record<string, { title: string; fields: Field[] }> = {
@@ -13,14 +20,14 @@ const FIELDS: Record<string, { title: string; fields: Field[] }> = {
     title: "Mail",
     fields: [
       { attr: "background-color", label: "Background", placeholder: "#f4f4f5" },
-      { attr: "width", label: "Width", placeholder: "600px" },
+      { attr: "width", label: "Width", placeholder: "600px", size: true },
     ],
   },
   "mj-section": {
     title: "Section",
     fields: [
       { attr: "background-color", label: "Background", placeholder: "#ffffff" },
-      { attr: "padding", label: "Padding", placeholder: "20px 0" },
+      { attr: "padding", label: "Padding", placeholder: "20px 0", size: true },
     ],
   },
   "mj-column": { title: "Column", fields: [{ attr: "background-color", label: "Background", placeholder: "#ffffff" }] },
@@ -28,7 +35,7 @@ const FIELDS: Record<string, { title: string; fields: Field[] }> = {
     title: "Text",
     fields: [
       { attr: "color", label: "Colour", placeholder: "#000000" },
-      { attr: "font-size", label: "Size", placeholder: "13px" },
+      { attr: "font-size", label: "Size", placeholder: "13px", size: true },
       { attr: "align", label: "Align", options: ["left", "center", "right", "justify"] },
     ],
   },
@@ -37,7 +44,7 @@ const FIELDS: Record<string, { title: string; fields: Field[] }> = {
     fields: [
       { attr: "alt", label: "Alternative text", placeholder: "What the image shows" },
       { attr: "href", label: "Link", placeholder: "https://…" },
-      { attr: "width", label: "Width", placeholder: "200px" },
+      { attr: "width", label: "Width", placeholder: "200px", size: true },
     ],
   },
   "mj-button": {
@@ -52,7 +59,7 @@ const FIELDS: Record<string, { title: string; fields: Field[] }> = {
     title: "Divider",
     fields: [
       { attr: "border-color", label: "Colour", placeholder: "#000000" },
-      { attr: "border-width", label: "Thickness", placeholder: "4px" },
+      { attr: "border-width", label: "Thickness", placeholder: "4px", size: true },
     ],
   },
 };
@@ -62,10 +69,12 @@ function AttrField({ component, field }: { component: Component; field: Field })
   const id = useId();
   const current = String(component.getAttributes()[field.attr] ?? "");
   const [v, setV] = useState(current);
+  const [bad, setBad] = useState(false);
   useEffect(() => setV(current), [current]);
   const commit = (next: string) => {
     const t = next.trim();
-    if (t === current) return;
+    setBad(!!field.size && t !== "" && !SIZE.test(t));
+    if (t === current || (field.size && t !== "" && !SIZE.test(t))) return;
     if (t) component.addAttributes({ [field.attr]: t });
     else component.removeAttributes(field.attr);
   };
@@ -94,6 +103,8 @@ function AttrField({ component, field }: { component: Component; field: Field })
           value={v}
           placeholder={field.placeholder}
           maxLength={1000}
+          aria-invalid={bad || undefined}
+          aria-describedby={bad ? `${id}-hint` : undefined}
           onChange={(e) => setV(e.target.value)}
           onBlur={() => commit(v)}
           onKeyDown={(e) => {
@@ -102,8 +113,13 @@ function AttrField({ component, field }: { component: Component; field: Field })
               commit(v);
             }
           }}
-          className={`${inputClass} mt-0.5 py-1 font-mono text-xs`}
+          className={`${inputClass} mt-0.5 py-1 font-mono text-xs${bad ? " border-red-400" : ""}`}
         />
+      )}
+      {bad && (
+        <p id={`${id}-hint`} className="mt-0.5 text-[11px] text-red-700">
+          A size in px or %, like {field.placeholder}.
+        </p>
       )}
     </div>
   );
