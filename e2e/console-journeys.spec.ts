@@ -99,6 +99,8 @@ test("the flow shows each step's counts; a step lists who waits there; an entry 
 test("an edit of the steps is refused by path, then saved", async () => {
   await page.goto(url(`/journeys/${journeyId}`));
   await page.getByRole("button", { name: "Edit steps" }).click();
+  // The editor opens on the canvas; the JSON is its advanced view of the same steps.
+  await page.getByRole("tab", { name: "JSON (advanced)" }).click();
   const box = page.getByLabel(/Steps \(JSON\)/);
   await box.fill(JSON.stringify([{ key: "a", kind: "delay", duration: "1 hour", next: "nowhere" }]));
   await page.getByRole("button", { name: "Save steps" }).click();
