@@ -50,7 +50,6 @@ const ORIGIN = "https://relay.bench.test";
 process.env.AUTH_SECRET ??= "bench-secret-not-for-production";
 process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
 
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
