@@ -7,21 +7,17 @@ import { systemContext } from "../lib/access/context";
 import { createList } from "../lib/lists/create-list";
 import { listInput } from "../lib/lists/schemas";
 import { createBroadcast } from "../lib/broadcasts/create-broadcast";
-import { createProvider } from "../lib/providers/create-provider";
 import { newDkimPrivateKey } from "../lib/providers/dkim";
 import { updateProvider } from "../lib/providers/update-provider";
-import { createTemplate } from "../lib/templates/create-template";
 import { renderMessage } from "../lib/templates/render-message";
 import { createBroadcastBody } from "../lib/broadcasts/schemas";
-import { createProviderBody } from "../lib/providers/schemas";
-import { createTemplateBody } from "../lib/templates/schemas";
 import { loadSendFacts } from "../lib/messages/send-facts";
 import { messageIdFor } from "../lib/messages/send-rendered";
 import { SMS_CONNECTIONS, SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createProjectWithOwner } from "../lib/projects/create-project";
-import { createGroup } from "../lib/subscriptions/create-group";
-import { groupInput } from "../lib/subscriptions/schemas";
 import { startPostfix } from "../scripts/test/postfix";
+import { startCountingSink } from "./counting-sink";
+import { newsletterSetup } from "./newsletter";
 import { smsRates, TWILIO } from "./messages-sms";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 import { benchDatabase } from "./harness";
@@ -56,34 +52,13 @@ const ORIGIN = "https://relay.bench.test";
 process.env.AUTH_SECRET ??= "bench-secret-not-for-production";
 process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
 
-const SINK = `
-const { SMTPServer } = require("smtp-server");
-let n = 0;
-const server = new SMTPServer({
-  authOptional: true, allowInsecureAuth: true, disabledCommands: ["STARTTLS"], logger: false,
-  onAuth: (auth, _s, cb) => cb(null, { user: auth.username }),
-  onData: (stream, _s, cb) => { stream.resume(); stream.on("end", () => { n++; cb(); }); },
-});
-process.stdin.on("data", () => process.stdout.write(JSON.stringify({ n }) + "\\n"));
-server.on("error", () => {});
-server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
-`;
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
 const { db, sql } = await benchDatabase("relay_bench_messages");
-const sink = spawn(process.execPath, ["-e", SINK], { stdio: ["pipe", "pipe", "inherit"] });
-const sinkSays = () =>
-  new Promise<{ port?: number; n?: number }>((resolve) =>
-    sink.stdout!.once("data", (d) => resolve(JSON.parse(String(d)))),
-  );
+const sink = await startCountingSink();
 /** Messages the sink has accepted so far. */
-async function sunk(): Promise<number> {
-  const answer = sinkSays();
-  sink.stdin!.write("?\n");
-  return (await answer).n!;
-}
+const sunk = sink.arrived;
 let worker: TestWorker | undefined;
 let stopPostfix: () => Promise<void> | undefined = () => undefined;
 /** The arrivals counter once it reaches `want` or stops moving for 2 s (Postfix logs a moment after it accepts). */
@@ -98,7 +73,7 @@ async function settled(arrivals: () => Promise<number>, want: number): Promise<n
   return arrivals();
 }
 try {
-  const { port } = await sinkSays();
+  const { port } = sink;
   const postfix = RENDER_ONLY ? undefined : await startPostfix();
   stopPostfix = () => postfix?.stop();
   /** Messages the Postfix has taken and discarded so far (its log's discard lines). */
@@ -108,36 +83,7 @@ try {
     { orgName: "bench", projectName: "messages", ownerEmail: "bench@example.com" },
   );
   const ctx = systemContext(getDb(), project.id);
-  const provider = await createProvider(
-    ctx,
-    createProviderBody.parse({
-      channel: "email",
-      kind: "smtp",
-      name: "sink",
-      url: `smtp://127.0.0.1:${port}?tls=none`,
-      from: "Acme <news@acme.example>",
-    }),
-  );
-  const group = await createGroup(ctx, groupInput.parse({ name: "Newsletter", channel: "email" }));
-  const template = await createTemplate(
-    ctx,
-    createTemplateBody.parse({
-      name: "November news",
-      channel: "email",
-      subscription_group: group.id,
-      subject: "{{ user.data.first_name | default: 'Hello' }}, your {{ user.data.plan }} plan in November",
-      text:
-        "Hi {{ user.data.first_name | default: 'there' }},\n\nWhat's new for {{ user.data.plan | upcase }} accounts: " +
-        "{% for f in user.data.features %}{{ f }}{% unless forloop.last %}, {% endunless %}{% endfor %}.\n\n" +
-        "Read more: https://acme.example/news/november\nUnsubscribe: {{ unsubscribe_url }}\n",
-      html:
-        "<h1>Hi {{ user.data.first_name | default: 'there' }}</h1><p>What's new for <b>{{ user.data.plan }}</b>:</p><ul>" +
-        "{% for f in user.data.features %}<li>{{ f }}</li>{% endfor %}</ul>" +
-        '<p><a href="https://acme.example/news/november?utm_source=relay">Read more</a> · ' +
-        '<a href="https://acme.example/account">Your account</a></p>' +
-        '<p><a href="{{ unsubscribe_url }}">Unsubscribe</a> · <a href="{{ preferences_url }}">Preferences</a></p>',
-    }),
-  );
+  const { provider, template } = await newsletterSetup(ctx, { url: `smtp://127.0.0.1:${port}?tls=none` });
   const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
 
   const t0 = performance.now();
@@ -373,7 +319,7 @@ try {
 } finally {
   await worker?.stop(process.env.BENCH_PROF ? "SIGTERM" : "SIGKILL");
   await stopPostfix();
-  sink.kill();
+  sink.stop();
   await closeDatabase();
   await db.drop();
 }

@@ -10,6 +10,7 @@ import { queueMessage } from "../messages/queue-message";
 import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
 import { TEST_AUTH_SECRET } from "../../scripts/test/next-server";
 import { postfixInstalled, startPostfix, type PrivatePostfix } from "../../scripts/test/postfix";
+import { arfMail, dsnMail } from "../../scripts/test/report-mails";
 import { startWorker, type TestWorker, waitFor } from "../../scripts/test/worker";
 
 /*
@@ -173,6 +174,48 @@ describe("the inbound listener's bounds", () => {
     ).rejects.toMatchObject({ responseCode: 552 });
   });
 
+  it("takes a flood of junk for a valid token without writing, then still records a real DSN once", async () => {
+    const fine = await newUser(`flood-${crypto.randomUUID().slice(0, 8)}`);
+    const m = await send(fine.id);
+    await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
+    const to = bounceAddress({ projectId: p.projectId, messageId: m.id }, BOUNCE_DOMAIN)!;
+    const count = async () =>
+      (
+        await sql`select (select count(*) from message_events)::int as e, (select count(*) from suppressions)::int as s`
+      )[0];
+    const before = await count();
+    const junk = (i: number) =>
+      [
+        `Subject: junk ${i}\r\n\r\nnothing to report`,
+        `Content-Type: multipart/report; report-type=delivery-status; boundary="J"\r\n\r\n--J\r\nContent-Type: message/delivery-status\r\n\r\nAction: failed\r\nStatus: 5.1.1\r\n--J--\r\n`,
+        `Content-Type: multipart/report; report-type=feedback-report; boundary="K"\r\n\r\n--K--\r\n`,
+        `Content-Type: multipart/report; report-type=delivery-status; boundary="L"\r\n\r\n${"\u0000\u00ff".repeat(500)}`,
+      ][i % 4]!;
+    // Over the peer's bound in connections, one after another on each: every one taken and dropped.
+    const pool = nodemailer.createTransport({
+      pool: true,
+      maxConnections: 5,
+      maxMessages: Number.POSITIVE_INFINITY,
+      host: "127.0.0.1",
+      port: inboundPort,
+      ignoreTLS: true,
+    });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 300 }, (_, i) => pool.sendMail({ envelope: { from: "", to }, raw: junk(i) })),
+    );
+    pool.close();
+    expect(outcomes.filter((o) => o.status === "rejected")).toEqual([]);
+    expect(await count()).toEqual(before);
+    // The pool's connections end with its QUIT; the next test counts this peer's connections again.
+    await new Promise((r) => setTimeout(r, 1000));
+    // The MTA's retry of one DSN: the same mail twice, one event.
+    const real = dsnFor(to, 0);
+    await inbound().sendMail(real);
+    await inbound().sendMail(real);
+    expect((await delivery(m.id)).delivery).toMatchObject({ state: "bounced", type: "hard" });
+    expect((await sql`select 1 from message_events where message_id = ${m.id}`).length).toBe(1);
+  });
+
   it("holds connections from one peer to its bound", async () => {
     const { connect } = await import("node:net");
     const greetings = await Promise.all(
@@ -192,34 +235,42 @@ describe("the inbound listener's bounds", () => {
   });
 });
 
-const dsnFor = (to: string, n: number) => ({
-  envelope: { from: "", to },
-  raw: [
-    "From: MAILER-DAEMON@mx.example.test",
-    `To: ${to}`,
-    `Message-ID: <dsn-${n}-${crypto.randomUUID()}@mx.example.test>`,
-    "Subject: Undelivered Mail Returned to Sender",
-    "MIME-Version: 1.0",
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    "",
-    "--B",
-    "Content-Type: text/plain",
-    "",
-    "Sorry.",
-    "--B",
-    "Content-Type: message/delivery-status",
-    "",
-    "Reporting-MTA: dns; mx.example.test",
-    "",
-    `Final-Recipient: rfc822; user-${n}@example.com`,
-    "Action: failed",
-    "Status: 5.1.1",
-    "Diagnostic-Code: smtp; 550 5.1.1 unknown user",
-    "",
-    "--B--",
-    "",
-  ].join("\r\n"),
+describe("ARF complaints through the listener", () => {
+  it("marks the message complained by the reported Return-Path's token, else by its Message-ID; once each", async () => {
+    const a = await newUser(`arf-a-${crypto.randomUUID().slice(0, 8)}`);
+    const b = await newUser(`arf-b-${crypto.randomUUID().slice(0, 8)}`);
+    const ma = await send(a.id);
+    const mb = await send(b.id);
+    for (const m of [ma, mb])
+      await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
+    const tokenOf = (id: string) => bounceAddress({ projectId: p.projectId, messageId: id }, BOUNCE_DOMAIN)!;
+    // By the Return-Path: the report is sent to another message's bounce address, as a feedback loop's is.
+    const byReturnPath = arfMail(tokenOf(mb.id), [
+      `Return-Path: <${tokenOf(ma.id)}>`,
+      "Message-ID: <not-relays@elsewhere.test>",
+    ]);
+    // By the Message-ID alone, within the project of the address it came to.
+    const byMessageId = arfMail(tokenOf(ma.id), [`Message-ID: <${mb.id}@relay.example.test>`]);
+    for (const mail of [byReturnPath, byReturnPath, byMessageId, byMessageId]) await inbound().sendMail(mail);
+    for (const [m, u] of [
+      [ma, a],
+      [mb, b],
+    ] as const) {
+      expect((await delivery(m.id)).delivery).toMatchObject({ state: "complained" });
+      const events = await sql`select kind, source from message_events where message_id = ${m.id}`;
+      expect(events).toEqual([{ kind: "complained", source: "smtp" }]);
+      const told =
+        await sql`select 1 from events where project_id = ${p.projectId} and user_id = ${u.id} and name = 'message.complained'`;
+      expect(told).toHaveLength(1);
+      const [s] =
+        await sql`select reason, message_id from suppressions where project_id = ${p.projectId} and address = ${u.email}`;
+      expect(s).toEqual({ reason: "complaint", message_id: m.id });
+    }
+    expect(await send(a.id)).toMatchObject({ state: "skipped", reason: "suppressed" });
+  });
 });
+
+const dsnFor = (to: string, n: number) => dsnMail(to, { recipient: `user-${n}@example.com` });
 
 describe("a worker killed while reports arrive", () => {
   it("loses none and doubles none: Postfix sends again what was not answered, each recorded once", async () => {
