@@ -17,7 +17,16 @@ import { formatDateTime } from "@/components/ui/format";
 import { Card, EmptyState, ErrorBanner, LoadingRows, PageHeader, controlClass } from "@/components/ui/states";
 
 const FILTERS = ["user_id", "template_id", "journey_id", "step", "broadcast_id", "state", "event"] as const;
-const EVENTS = ["opened", "opened_machine", "clicked", "unsubscribed", "converted"];
+const EVENTS = [
+  "delivered",
+  "bounced",
+  "complained",
+  "opened",
+  "opened_machine",
+  "clicked",
+  "unsubscribed",
+  "converted",
+];
 
 /** Every message sent, queued, skipped or failed, newest first; filters live in the URL so links can share them. */
 export function MessagesPage() {

@@ -15,8 +15,11 @@ export type ReportMetric =
   | "unsubscribed"
   | "converted";
 
-/** Who a rollup row counts for: a template, a broadcast, a journey, a journey's send step, a split's path. */
-export type ReportScope = "template" | "broadcast" | "journey" | "step" | "path";
+/**
+ * Who a rollup row counts for: the whole project (the overview), a template, a broadcast, a journey, a
+ * journey's send step, a split's path.
+ */
+export type ReportScope = "project" | "template" | "broadcast" | "journey" | "step" | "path";
 
 /**
  * What each message did after it was sent, one row per message that did anything: the first time of
@@ -44,7 +47,7 @@ export const messageEngagement = pgTable(
 /**
  * Hourly counters behind every report, written in the transaction of the change they count (a send
  * becoming final, a first open, a delivery report), so a report is an index range over hours, never a
- * scan of messages. `scope_id` is the template, broadcast or journey id, `<journey>/<step>` for a step,
+ * scan of messages. `scope_id` is the project, template, broadcast or journey id, `<journey>/<step>` for a step,
  * `<journey>/<split step>/<path>` for a split's path.
  */
 export const messageRollups = pgTable(

@@ -12,7 +12,8 @@ export interface MessageCount {
 
 /**
  * Counts what messages did in `message_rollups`, in the caller's transaction, for every scope each
- * message belongs to: its template, its broadcast, its journey and the journey's send step. Callers count
+ * message belongs to: its project (the overview's hourly figures), its template, its broadcast, its
+ * journey and the journey's send step. Callers count
  * a message's metric only when it first happens (a state that changed, a first-time column set), so a
  * repeated report counts nothing twice. Rows are merged in key order, so concurrent writers lock them in
  * the same order.
@@ -35,6 +36,7 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
     left join journey_entries e on m.journey_entry_id is not null
       and e.project_id = m.project_id and e.id = m.journey_entry_id
     cross join lateral (values
+      ('project', m.project_id::text),
       ('template', m.template_id::text),
       ('broadcast', m.broadcast_id::text),
       ('journey', e.journey_id::text),
