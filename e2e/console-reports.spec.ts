@@ -222,11 +222,17 @@ test("reports: a journey's canvas shows each step's entered, waiting and left, t
   await page.route(`**${api}/journeys/${journeyId}/report`, async (route) => {
     const res = await route.fetch();
     const body = await res.json();
-    for (const step of body.steps) if (step.key === "split") Object.assign(step, { test: { metric: "click" }, winner: 1 });
+    const paths = [
+      { index: 0, rate: 0.1, interval: [0.05, 0.2], chance_to_beat_others: 0.03 },
+      { index: 1, rate: 0.3, interval: [0.2, 0.4], chance_to_beat_others: 0.97 },
+    ];
+    for (const step of body.steps)
+      if (step.key === "split") step.test = { metric: "click", state: "winner", winner: 1, paths };
     await route.fulfill({ response: res, json: body });
   });
   await page.goto(`/projects/${seeded.projectId}/journeys/${journeyId}`);
   await expect(page.getByTestId("step-split")).toContainText("Winner: path 2");
+  await expect(page.getByTestId("step-split")).toContainText("30 % (20 %–40 %), 97 % to beat");
   await shot(page, "journey-report-verdict");
   await page.unroute(`**${api}/journeys/${journeyId}/report`);
 });

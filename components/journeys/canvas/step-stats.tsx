@@ -2,16 +2,20 @@
 import { percent } from "@/components/reports/report-view";
 import { exitsOf } from "@/lib/journeys/step-graph";
 import type { Step } from "@/lib/journeys/step-schema";
-import type { JourneyReport } from "@/lib/reports/schemas";
+import type { JourneyReport, Report } from "@/lib/reports/schemas";
+
+/** A path's A/B figures: its rate with the 95 % interval and the chance it beats the others. */
+type PathVerdict = { index: number; rate: number; interval: [number, number]; chance_to_beat_others: number };
 
 /**
- * A step of the journey's report (GET …/journeys/{id}/report). A split step may also carry an A/B test's
- * verdict: the test it runs and, once decided, its winner (a path index); read only when present, so
- * the canvas works on reports with or without them.
+ * A step of the journey's report (GET …/journeys/{id}/report). A split step may also carry its paths
+ * (the entries that took each, and the funnel of what was sent after it) and its A/B test (the metric,
+ * each path's verdict, the winner's path index once decided); each is read only when present, so the
+ * boxes work on reports with or without them, the path figures falling back to the step each path leads to.
  */
 export type StepReport = JourneyReport["steps"][number] & {
-  test?: { metric?: string } | null;
-  winner?: number | { path?: number } | null;
+  paths?: { index: number; entered: number; report?: Report }[];
+  test?: { metric?: string; winner?: number | null; state?: string; paths?: PathVerdict[] } | null;
 };
 
 type Counts = Record<string, { waiting: number; waiting_capped?: boolean; passed: number }>;
@@ -43,25 +47,19 @@ export function stepReports(steps: Step[], counts: Counts, report?: { steps: Ste
 
 const count = (n: number, capped = false) => `${n.toLocaleString("en")}${capped ? "+" : ""}`;
 
-/** The winning path's index (0-based) when the report names one. */
-function winnerOf(s: StepReport): number | null {
-  if (typeof s.winner === "number") return s.winner;
-  if (s.winner && typeof s.winner === "object" && typeof s.winner.path === "number") return s.winner.path;
-  return null;
-}
-
-/** A split's verdict as a badge: decided (the winner), running (a test, no winner yet), or nothing. */
-export function VerdictBadge({ step }: { step: StepReport }) {
-  if (!("winner" in step) && !step.test) return null;
-  const w = winnerOf(step);
-  return w === null ? (
-    <span className="rounded-full bg-amber-50 px-1.5 py-px text-[10px] font-medium text-amber-800 ring-1 ring-amber-200">
-      A/B{step.test?.metric ? ` on ${step.test.metric}` : ""}: no winner yet
-    </span>
+/** A split's verdict as a badge: decided (the winner), over without one, running, or none without a test. */
+export function VerdictBadge({ test }: { test: StepReport["test"] }) {
+  if (!test) return null;
+  const badge = "rounded-full px-1.5 py-px text-[10px] font-medium ring-1";
+  if (typeof test.winner === "number")
+    return (
+      <span className={`${badge} bg-emerald-50 text-emerald-700 ring-emerald-200`}>Winner: path {test.winner + 1}</span>
+    );
+  const on = test.metric ? ` on ${test.metric}` : "";
+  return test.state === "no_winner" ? (
+    <span className={`${badge} bg-zinc-100 text-zinc-700 ring-zinc-200`}>A/B{on}: no winner</span>
   ) : (
-    <span className="rounded-full bg-emerald-50 px-1.5 py-px text-[10px] font-medium text-emerald-700 ring-1 ring-emerald-200">
-      Winner: path {w + 1}
-    </span>
+    <span className={`${badge} bg-amber-50 text-amber-800 ring-amber-200`}>A/B{on}: no winner yet</span>
   );
 }
 
@@ -116,16 +114,28 @@ export function StepStats({
       {report.report && <FunnelLine report={report.report} />}
       {step.kind === "split" && (
         <>
-          <VerdictBadge step={report} />
+          <VerdictBadge test={report.test} />
           <ul className="space-y-0.5" aria-label={`Paths of ${step.key}`}>
             {step.paths.map((p, i) => {
+              // The path's own figures when the report has them, else the step it leads to when only it does.
+              const own = report.paths?.find((x) => x.index === i);
               const target = byKey.get(p.next);
-              const own = target && ledTo(p.next) === 1;
+              const entered = own?.entered ?? (target && ledTo(p.next) === 1 ? target.entered : undefined);
+              const funnel = own ? own.report?.funnel : target && ledTo(p.next) === 1 ? target.report?.funnel : undefined;
+              const v = report.test?.paths?.find((x) => x.index === i);
               return (
                 <li key={`${i}-${p.next}`} className="text-[11px] leading-tight text-zinc-700">
                   <span className="font-medium">path {i + 1}</span> → <span className="font-mono">{p.next}</span>
-                  {own ? `: ${count(target.entered)} entered` : ""}
-                  {own && target.report ? `, ${percent(target.report.funnel.opened.rate)} opened` : ""}
+                  {entered !== undefined ? `: ${count(entered)} entered` : ""}
+                  {funnel && funnel.sent.count > 0 ? `, ${percent(funnel.opened.rate)} opened` : ""}
+                  {v && (
+                    <span
+                      className="block pl-2 text-zinc-500"
+                      title={`95 % interval ${percent(v.interval[0])} to ${percent(v.interval[1])}`}
+                    >
+                      {percent(v.rate)} ({percent(v.interval[0])}–{percent(v.interval[1])}), {percent(v.chance_to_beat_others)} to beat
+                    </span>
+                  )}
                 </li>
               );
             })}
