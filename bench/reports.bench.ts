@@ -192,7 +192,13 @@ async function trackProject(n: number) {
   const p = await benchProject("reports-track", "admin");
   const { secret: clientKey } = await createApiKey(
     { db: getDb() },
-    { projectId: p.projectId, name: "client", role: "client", rateLimitPerSecond: 10_000_000, rateLimitBurst: 10_000_000 },
+    {
+      projectId: p.projectId,
+      name: "client",
+      role: "client",
+      rateLimitPerSecond: 10_000_000,
+      rateLimitBurst: 10_000_000,
+    },
   );
   const c = await catalogue(p);
   const broadcastId = c.broadcasts[0]!;
@@ -268,7 +274,8 @@ async function recording() {
     const warm = t.messages.slice(0, WARM);
     const measured = t.messages.slice(WARM);
     const eventsPath = `/api/client/projects/${t.projectId}/users/events`;
-    const event = (i: number) => JSON.stringify([{ name: "Viewed", identifier: [{ external_id: `t-${(i % TRACK) + 1}` }], data: { i } }]);
+    const event = (i: number) =>
+      JSON.stringify([{ name: "Viewed", identifier: [{ external_id: `t-${(i % TRACK) + 1}` }], data: { i } }]);
     const clientHeaders = { authorization: `Bearer ${t.clientKey}`, "content-type": "application/json" };
     const pixel = (m: { id: string }) => openPixelPath({ projectId: t.projectId, messageId: m.id });
     const link = (m: { id: string; userId: string }) =>
@@ -290,8 +297,9 @@ async function recording() {
       measured.map(() => eventsPath),
       { method: "POST", headers: clientHeaders, body: event },
       async () =>
-        (await count(sql`select count(*)::int as n from events where project_id = ${t.projectId} and name = 'Viewed'`)) -
-        eventsBefore,
+        (await count(
+          sql`select count(*)::int as n from events where project_id = ${t.projectId} and name = 'Viewed'`,
+        )) - eventsBefore,
     );
     // The warm-up's opens and clicks are recorded already: what a phase recorded is the count past them.
     const engaged = (column: "opened_at" | "clicked_at") =>

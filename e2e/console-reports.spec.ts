@@ -127,7 +127,9 @@ test("reports: a template's performance, from the list and the editor, over a pe
   await expect(page.getByRole("link", { name: "Clicked: 1 messages" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Converted: 1 messages" })).toBeVisible();
   // The time series: one hour with the send, the open, the click and the conversion.
-  await expect(page.getByRole("region", { name: "Over time" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Over time" }).locator(".recharts-bar-rectangle").first(),
+  ).toBeVisible();
   await shots(page, "template-report");
 
   // The period is in the address; the last 24 hours hold the same send.
@@ -174,14 +176,14 @@ test("reports: a journey's canvas shows each step's entered, waiting and left, t
   });
   expect(created.status(), await created.text()).toBe(201);
   const journeyId = (await created.json()).id as string;
-  const since = new Date();
+  const since = Date.now();
   const ev = await fetch(`${baseURL}/api/client/projects/${seeded.projectId}/users/events`, {
     method: "POST",
     headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
     body: JSON.stringify([{ name: "Joined", identifier: [{ external_id: "ada" }], data: {} }]),
   });
   expect(ev.status).toBe(202);
-  await mailbox.waitFor(ADA, { since });
+  await mailbox.waitFor(ADA, { since, timeoutMs: 60_000 });
 
   await page.goto(`/projects/${seeded.projectId}/journeys/${journeyId}`);
   const welcome = page.getByTestId("step-welcome");
@@ -249,7 +251,12 @@ test("reports: the overview shows messages sent, delivered, bounced, opened and 
   await expect(totals.getByRole("link", { name: "Opened, 48 h: 1" })).toBeVisible();
   await expect(totals.getByRole("link", { name: "Clicked, 48 h: 1" })).toBeVisible();
   await expect(totals.getByRole("link", { name: "Bounced, 48 h: 0" })).toBeVisible();
-  await expect(page.getByRole("figure", { name: /Messages sent, delivered/ }).locator(".recharts-line").first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("figure", { name: /Messages sent, delivered/ })
+      .locator(".recharts-line")
+      .first(),
+  ).toBeVisible();
   await shots(page, "overview-messages");
   await totals.getByRole("link", { name: "Opened, 48 h: 1" }).click();
   await expect(page).toHaveURL(/\/messages\?event=opened$/);

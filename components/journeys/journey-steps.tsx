@@ -72,13 +72,7 @@ export function JourneySteps({
         </p>
       )}
       {pause.isError && <ErrorBanner message={pause.error.message} />}
-      {editing && (
-        <StepsEditor
-          journey={journey}
-          report={byKey}
-          onClose={() => setEditing(false)}
-        />
-      )}
+      {editing && <StepsEditor journey={journey} report={byKey} onClose={() => setEditing(false)} />}
     </Card>
   );
 }

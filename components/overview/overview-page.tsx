@@ -182,7 +182,10 @@ function MessagesCard({ data, base }: { data: Overview["messages_per_hour"]; bas
           );
         })}
       </ul>
-      <figure aria-label="Messages sent, delivered, bounced, opened and clicked per hour over the last 48 hours" className="h-56">
+      <figure
+        aria-label="Messages sent, delivered, bounced, opened and clicked per hour over the last 48 hours"
+        className="h-56"
+      >
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data} margin={{ left: -20, right: 4, top: 4 }}>
             <CartesianGrid vertical={false} stroke="#f4f4f5" />

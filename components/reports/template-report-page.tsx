@@ -41,10 +41,7 @@ export function TemplateReportPage({ templateId }: { templateId: string }) {
     queryKey: ["template-report", project.id, templateId, since],
     queryFn: () =>
       apiFetch<Report>(
-        adminPath(
-          project.id,
-          `/templates/${templateId}/report${since ? `?since=${encodeURIComponent(since)}` : ""}`,
-        ),
+        adminPath(project.id, `/templates/${templateId}/report${since ? `?since=${encodeURIComponent(since)}` : ""}`),
       ),
     refetchInterval: 30_000,
   });
@@ -60,8 +57,8 @@ export function TemplateReportPage({ templateId }: { templateId: string }) {
             {t.data ? `Performance: ${t.data.name}` : "Template performance"}
           </h1>
           <p className="mt-1 max-w-2xl text-sm text-zinc-500">
-            Every message of this template, from journeys, broadcasts and the send API, counted by the hour it
-            happened in. Conversions are counted for broadcasts and journeys with a goal.
+            Every message of this template, from journeys, broadcasts and the send API, counted by the hour it happened
+            in. Conversions are counted for broadcasts and journeys with a goal.
           </p>
         </div>
         <label className="flex items-center gap-2 text-sm text-zinc-700">

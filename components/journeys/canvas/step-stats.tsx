@@ -101,7 +101,8 @@ export function StepStats({
 }) {
   if (!report) return null;
   // How many ways out of any step lead to `key`: a path's figure is its target's only when it is the one.
-  const ledTo = (key: string) => steps.reduce((n, _s, i) => n + exitsOf(steps, i).filter((e) => e.to === key).length, 0);
+  const ledTo = (key: string) =>
+    steps.reduce((n, _s, i) => n + exitsOf(steps, i).filter((e) => e.to === key).length, 0);
   return (
     <div className="mt-1 space-y-0.5" data-testid={`stats-${step.key}`}>
       <p className="text-[11px] leading-tight text-zinc-700">
@@ -121,7 +122,11 @@ export function StepStats({
               const own = report.paths?.find((x) => x.index === i);
               const target = byKey.get(p.next);
               const entered = own?.entered ?? (target && ledTo(p.next) === 1 ? target.entered : undefined);
-              const funnel = own ? own.report?.funnel : target && ledTo(p.next) === 1 ? target.report?.funnel : undefined;
+              const funnel = own
+                ? own.report?.funnel
+                : target && ledTo(p.next) === 1
+                  ? target.report?.funnel
+                  : undefined;
               const v = report.test?.paths?.find((x) => x.index === i);
               return (
                 <li key={`${i}-${p.next}`} className="text-[11px] leading-tight text-zinc-700">
@@ -133,7 +138,8 @@ export function StepStats({
                       className="block pl-2 text-zinc-500"
                       title={`95 % interval ${percent(v.interval[0])} to ${percent(v.interval[1])}`}
                     >
-                      {percent(v.rate)} ({percent(v.interval[0])}–{percent(v.interval[1])}), {percent(v.chance_to_beat_others)} to beat
+                      {percent(v.rate)} ({percent(v.interval[0])}–{percent(v.interval[1])}),{" "}
+                      {percent(v.chance_to_beat_others)} to beat
                     </span>
                   )}
                 </li>
