@@ -61,6 +61,14 @@ async function admin<T = { id: string }>(p: { projectId: string; key: string }, 
 
 /** A project's templates, broadcasts (to an empty list: the seed writes their messages) and journey. */
 async function catalogue(p: { projectId: string; key: string }): Promise<Catalogue> {
+  // A provider nothing is sent through (every seeded message is sent already): journeys need one to save.
+  await admin(p, "/providers", {
+    channel: "email",
+    kind: "smtp",
+    name: "none",
+    url: "smtp://127.0.0.1:9?tls=none",
+    from: "Bench <news@bench.example>",
+  });
   const group = await admin(p, "/subscription-groups", { name: "News", channel: "email" });
   const list = await admin(p, "/lists", { name: "Nobody", kind: "static" });
   const template = (name: string) =>

@@ -234,7 +234,7 @@ test("reports: a journey's canvas shows each step's entered, waiting and left, t
   });
   await page.goto(`/projects/${seeded.projectId}/journeys/${journeyId}`);
   await expect(page.getByTestId("step-split")).toContainText("Winner: path 2");
-  await expect(page.getByTestId("step-split")).toContainText("30 % (20 %–40 %), 97 % to beat");
+  await expect(page.getByTestId("step-split")).toContainText("30 % (20 %–40 %) · best 97 %");
   await shot(page, "journey-report-verdict");
   await page.unroute(`**${api}/journeys/${journeyId}/report`);
 });

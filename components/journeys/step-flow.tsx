@@ -81,7 +81,7 @@ export function StepFlow({
       column.set(d, x + 1);
       return {
         id: s.key,
-        position: { x: x * 240, y: d * 170 },
+        position: { x: x * 240, y: d * 200 },
         data: {
           label: (
             <div className="text-left" data-testid={`step-${s.key}`}>

@@ -195,7 +195,7 @@ function MessagesCard({ data, base }: { data: Overview["messages_per_hour"]; bas
             {MESSAGE_LINES.map((l) => (
               <Line
                 key={l.metric}
-                type="monotone"
+                type="linear"
                 dataKey={l.metric}
                 name={l.name}
                 stroke={l.color}

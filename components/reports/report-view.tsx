@@ -87,7 +87,7 @@ export function ReportView({
                 <Tooltip />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 {LINES.map((l) => (
-                  <Bar key={l.metric} dataKey={l.metric} fill={l.color} maxBarSize={24} />
+                  <Bar key={l.metric} dataKey={l.metric} fill={l.color} maxBarSize={24} isAnimationActive={false} />
                 ))}
               </BarChart>
             </ResponsiveContainer>

@@ -136,10 +136,10 @@ export function StepStats({
                   {v && (
                     <span
                       className="block pl-2 text-zinc-500"
-                      title={`95 % interval ${percent(v.interval[0])} to ${percent(v.interval[1])}`}
+                      title={`Rate ${percent(v.rate)}, 95 % interval ${percent(v.interval[0])} to ${percent(v.interval[1])}; chance to beat the others ${percent(v.chance_to_beat_others)}`}
                     >
-                      {percent(v.rate)} ({percent(v.interval[0])}–{percent(v.interval[1])}),{" "}
-                      {percent(v.chance_to_beat_others)} to beat
+                      {percent(v.rate)} ({percent(v.interval[0])}–{percent(v.interval[1])}) · best{" "}
+                      {percent(v.chance_to_beat_others)}
                     </span>
                   )}
                 </li>
