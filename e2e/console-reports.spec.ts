@@ -19,6 +19,16 @@ let userId: string;
 let templateId: string;
 const s = sessionPages();
 
+/** One client event of Ada's, through the client API. */
+async function adaDid(baseURL: string | undefined, name: string, data: Record<string, unknown>) {
+  const ev = await fetch(`${baseURL}/api/client/projects/${seeded.projectId}/users/events`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify([{ name, identifier: [{ external_id: "ada" }], data }]),
+  });
+  expect(ev.status).toBe(202);
+}
+
 /** A full-page screenshot at 1280 px and at 375 px wide, back at 1280 after. */
 async function shots(page: Page, name: string) {
   await shot(page, name);
@@ -81,12 +91,7 @@ test("reports: a broadcast's funnel from its send, an open and a conversion; a c
   expect(tracked, "the mail's tracked link").toBeTruthy();
   const clicked = await fetch(new URL(new URL(tracked!).pathname, baseURL), { redirect: "manual" });
   expect(clicked.status).toBe(302);
-  const ev = await fetch(`${baseURL}/api/client/projects/${seeded.projectId}/users/events`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify([{ name: "Purchased", identifier: [{ external_id: "ada" }], data: { total: 42 } }]),
-  });
-  expect(ev.status).toBe(202);
+  await adaDid(baseURL, "Purchased", { total: 42 });
 
   await page.goto(`/projects/${seeded.projectId}/broadcasts`);
   await page.getByRole("link", { name: "Report of Winter sale" }).click();
@@ -177,12 +182,7 @@ test("reports: a journey's canvas shows each step's entered, waiting and left, t
   expect(created.status(), await created.text()).toBe(201);
   const journeyId = (await created.json()).id as string;
   const since = Date.now();
-  const ev = await fetch(`${baseURL}/api/client/projects/${seeded.projectId}/users/events`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify([{ name: "Joined", identifier: [{ external_id: "ada" }], data: {} }]),
-  });
-  expect(ev.status).toBe(202);
+  await adaDid(baseURL, "Joined", {});
   await mailbox.waitFor(ADA, { since, timeoutMs: 60_000 });
 
   await page.goto(`/projects/${seeded.projectId}/journeys/${journeyId}`);

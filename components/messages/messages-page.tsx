@@ -13,20 +13,13 @@ import { MessageDetail } from "@/components/messages/message-detail";
 import type { Broadcast, Message, Template } from "@/components/messages/types";
 import { UserPicker, userLabel } from "@/components/messages/user-picker";
 import { Button } from "@/components/ui/button";
+import { REPORT_METRICS } from "@/lib/reports/metrics";
 import { formatDateTime } from "@/components/ui/format";
 import { Card, EmptyState, ErrorBanner, LoadingRows, PageHeader, controlClass } from "@/components/ui/states";
 
 const FILTERS = ["user_id", "template_id", "journey_id", "step", "broadcast_id", "state", "event"] as const;
-const EVENTS = [
-  "delivered",
-  "bounced",
-  "complained",
-  "opened",
-  "opened_machine",
-  "clicked",
-  "unsubscribed",
-  "converted",
-];
+/** What a message did, as the log filters it: every figure of a report but `sent` (a state). */
+const EVENTS = REPORT_METRICS.filter((m) => m !== "sent");
 
 /** Every message sent, queued, skipped or failed, newest first; filters live in the URL so links can share them. */
 export function MessagesPage() {

@@ -1,17 +1,8 @@
 import { z } from "zod";
 import { condition } from "@/lib/lists/rule-schema";
+import { REPORT_METRICS } from "./metrics";
 
-export const REPORT_METRICS = [
-  "sent",
-  "delivered",
-  "bounced",
-  "complained",
-  "opened",
-  "opened_machine",
-  "clicked",
-  "unsubscribed",
-  "converted",
-] as const;
+export { REPORT_METRICS };
 
 export const reportQuery = z.strictObject({
   since: z.iso.datetime({ offset: true }).optional(),
