@@ -1,11 +1,12 @@
 import postgres from "postgres";
+import { ROLLUP_SHARDS } from "../lib/reports/add-message-rollups";
 
 /*
  * The reports bench's data, written in SQL (`INSERT ... SELECT generate_series`, a million rows a
  * statement) on one connection: a project's users, the messages of its eight broadcasts and of its
  * journey's two send steps, the journey's entries, what the messages did (`message_engagement`), and the
  * hourly rollups the product would have written for all of it (every scope: project, template,
- * broadcast, journey, step), summed from those rows. Deterministic: every id, time and outcome is a
+ * broadcast, journey, step; each message's counts in its shard), summed from those rows. Deterministic: every id, time and outcome is a
  * function of the row's number, so two runs seed the same data. Ids are UUIDv7s (version 7, variant 10)
  * built from the row's time, as the product's are.
  */
@@ -50,9 +51,15 @@ async function chunks(n: number, fn: (from: number, to: number) => Promise<unkno
 export async function seedMessages(
   url: string,
   c: Catalogue,
-  opts: { messages: number; days: number; now: number; salt: string },
+  opts: { messages: number; days: number; now: number; salt: string; log?: (msg: string) => void },
 ): Promise<Seeded> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  // Each part's time, so a slow seed says where it went.
+  let mark = Date.now();
+  const done = (what: string) => {
+    opts.log?.(`  ${what} in ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+    mark = Date.now();
+  };
   try {
     await sql`set synchronous_commit = off`;
     await sql`set work_mem = '256MB'`;
@@ -74,6 +81,7 @@ export async function seedMessages(
       ),
     );
 
+    done(`${users.toLocaleString("en")} users`);
     // Broadcasts: each to `perBroadcast` distinct users, sent over two hours from its start.
     const perBroadcast = Math.min(users, Math.floor(opts.messages / 2 / c.broadcasts.length));
     for (const [k, broadcastId] of c.broadcasts.entries()) {
@@ -92,6 +100,7 @@ export async function seedMessages(
       );
     }
 
+    done("broadcast messages");
     // The journey: entries over the period (the last `waiting` still at the delay), each sent `welcome`
     // when it entered and every other one that left `nudge` a day later.
     const rest = opts.messages - perBroadcast * c.broadcasts.length;
@@ -115,6 +124,7 @@ export async function seedMessages(
         [p, c.journeyId, c.entranceId, a, b],
       ),
     );
+    done(`${entries.toLocaleString("en")} journey entries`);
     const entryId = (j: string) => `pg_temp.v7(${enteredAt(j)}, 'e${salt}' || ${j})`;
     for (const [step, template, offset, where] of [
       ["welcome", c.templates.welcome, 1000, "true"],
@@ -132,6 +142,7 @@ export async function seedMessages(
           [p, template, a, b],
         ),
       );
+    done("journey messages");
     const left = entries - waiting;
     const nudged = Math.ceil(left / 2);
     await sql`insert into journey_step_passes (project_id, journey_id, step_key, shard, passed)
@@ -156,12 +167,14 @@ export async function seedMessages(
       where m.project_id = $1 and r < 3800`,
       [p],
     );
+    done("engagement");
     // The rollups add-message-rollups.ts would have written: every metric's first time per message, in
     // every scope of the message, by hour. Deliveries (95 %), bounces (2 %) and complaints (0.1 %) half a
     // minute after the send.
     await sql.unsafe(
-      `insert into message_rollups (project_id, scope, scope_id, metric, hour, count, value)
-      select m.project_id, s.scope, s.scope_id, k.metric, date_trunc('hour', k.at), count(*), coalesce(sum(k.v), 0)
+      `insert into message_rollups (project_id, scope, scope_id, metric, hour, shard, count, value)
+      select m.project_id, s.scope, s.scope_id, k.metric, date_trunc('hour', k.at), hashtext(m.id::text) & ${ROLLUP_SHARDS - 1},
+        count(*), coalesce(sum(k.v), 0)
       from messages m
       left join journey_entries e on m.journey_entry_id is not null and e.project_id = m.project_id and e.id = m.journey_entry_id
       left join message_engagement g on g.project_id = m.project_id and g.message_id = m.id,
@@ -185,9 +198,10 @@ export async function seedMessages(
         ('step', e.journey_id::text || '/' || m.journey_step_key)
       ) as s(scope, scope_id)
       where m.project_id = $1 and k.at is not null and s.scope_id is not null
-      group by 1, 2, 3, 4, 5`,
+      group by 1, 2, 3, 4, 5, 6`,
       [p],
     );
+    done("rollups");
     const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from messages where project_id = ${p}`;
     return { users, entries, messages: n };
   } finally {

@@ -1,4 +1,15 @@
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 import { messages } from "./messages";
 import { belongsTo, projectIdColumn } from "./project-column";
@@ -58,10 +69,16 @@ export const messageRollups = pgTable(
     scopeId: text().notNull(),
     metric: text().$type<ReportMetric>().notNull(),
     hour: timestamptz().notNull(),
+    /**
+     * One of ROLLUP_SHARDS rows per (scope, metric, hour), chosen by the message: every first open or
+     * click of a broadcast's messages adds to the same hour's rows and holds them until its transaction
+     * commits, so concurrent ones queued behind one row. Readers sum the shards (an index range still).
+     */
+    shard: smallint().notNull().default(0),
     count: bigint({ mode: "number" }).notNull(),
     value: doublePrecision().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.scopeId, t.metric, t.hour] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.scopeId, t.metric, t.hour, t.shard] })],
 );
 
 /**
