@@ -45,6 +45,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Tokens minted here must verify in the server, which signs with the test secret (scripts/test/next-server.ts).
 process.env.AUTH_SECRET ??= TEST_AUTH_SECRET;
+// Every request here comes from one address; the pixel and link doors' per-address budget (10/s, lib/http/
+// budgets.ts) would answer 429 and record nothing past its burst. Real opens come from many addresses.
+process.env.RATE_LIMIT_IP ??= "10000000:10000000";
 
 const env = await benchEnvironment("reports");
 const sql = getSql();
