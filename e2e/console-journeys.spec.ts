@@ -80,9 +80,9 @@ test("the flow shows each step's counts; a step lists who waits there; an entry 
   // One entry waits at await-order (ada, pro), the other went to bye (bob): the counts say so.
   await expect(async () => {
     await page.reload();
-    await expect(page.getByTestId("step-await-order")).toContainText("1 here", { timeout: 2000 });
+    await expect(page.getByTestId("step-await-order")).toContainText("1 waiting", { timeout: 2000 });
   }).toPass({ timeout: 60_000 });
-  await expect(page.getByTestId("step-bye")).toContainText("1 passed");
+  await expect(page.getByTestId("step-bye")).toContainText("1 left");
   await shot("flow");
   await page.getByTestId("step-await-order").click();
   await expect(page.getByRole("heading", { name: "Entries at await-order" })).toBeVisible();
@@ -114,7 +114,7 @@ test("an edit of the steps is refused by path, then saved", async () => {
   );
   await page.getByRole("button", { name: "Save steps" }).click();
   await expect(page.getByRole("button", { name: "Edit steps" })).toBeVisible();
-  await expect(page.getByTestId("step-await-order")).toContainText("1 here");
+  await expect(page.getByTestId("step-await-order")).toContainText("1 waiting");
   await expect(page.getByTestId("step-is-pro")).toHaveCount(0);
   await shot("steps-saved");
 });

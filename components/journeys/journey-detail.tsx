@@ -11,9 +11,10 @@ import { roleAtLeast } from "@/lib/access/roles";
 import type { JourneyView } from "@/lib/journeys/schemas";
 import { JourneyEditor } from "./journey-editor";
 import { JourneyEntries } from "./journey-entries";
+import { JourneyReportPanel } from "./journey-report-panel";
 import { JourneySteps } from "./journey-steps";
 
-/** One journey: its entrances (editable by editors), its steps as a flow, and its entries. */
+/** One journey: its entrances (editable by editors), its steps as a flow, what its messages did, and its entries. */
 export function JourneyDetail({ journeyId }: { journeyId: string }) {
   const project = useProject();
   const [step, setStep] = useState<string | null>(null);
@@ -45,6 +46,7 @@ export function JourneyDetail({ journeyId }: { journeyId: string }) {
               <JsonView value={j.entrances} />
             )}
             <JourneySteps key={`steps-${j.updated_at}`} journey={j} selected={step} onSelect={setStep} />
+            <JourneyReportPanel journey={j} stepKey={step} />
             <JourneyEntries journey={j} stepKey={step} />
           </div>
         </>

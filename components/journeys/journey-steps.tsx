@@ -1,18 +1,21 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, ErrorBanner } from "@/components/ui/states";
 import { roleAtLeast } from "@/lib/access/roles";
 import type { JourneyView } from "@/lib/journeys/schemas";
+import { stepReports } from "./canvas/step-stats";
 import { StepsEditor } from "./canvas/steps-editor";
+import { useJourneyReport } from "./journey-report-panel";
 import { StepFlow } from "./step-flow";
 
 /**
- * A journey's steps: the flow with each step's counts (click a step to list who is there), pause and
- * resume, and for editors the steps editor (canvas, side panel and JSON: canvas/steps-editor.tsx).
+ * A journey's steps: the flow with each step's counts and, from the journey's report, each send step's
+ * funnel and each split's paths (click a step to list who is there), pause and resume, and for editors
+ * the steps editor (canvas, side panel and JSON: canvas/steps-editor.tsx), whose boxes show the same.
  */
 export function JourneySteps({
   journey,
@@ -27,6 +30,8 @@ export function JourneySteps({
   const qc = useQueryClient();
   const canEdit = roleAtLeast(project.role, "editor");
   const [editing, setEditing] = useState(false);
+  const report = useJourneyReport(journey).data;
+  const byKey = useMemo(() => stepReports(journey.steps, journey.step_counts, report), [journey, report]);
   const pause = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       apiFetch<JourneyView>(adminPath(project.id, `/journeys/${journey.id}`), { method: "PATCH", body }),
@@ -50,7 +55,13 @@ export function JourneySteps({
         )}
       </div>
       {!editing && (
-        <StepFlow steps={journey.steps} counts={journey.step_counts} selected={selected} onSelect={onSelect} />
+        <StepFlow
+          steps={journey.steps}
+          counts={journey.step_counts}
+          report={report}
+          selected={selected}
+          onSelect={onSelect}
+        />
       )}
       {selected && !editing && (
         <p className="text-xs text-zinc-600">
@@ -61,7 +72,7 @@ export function JourneySteps({
         </p>
       )}
       {pause.isError && <ErrorBanner message={pause.error.message} />}
-      {editing && <StepsEditor journey={journey} onClose={() => setEditing(false)} />}
+      {editing && <StepsEditor journey={journey} report={byKey} onClose={() => setEditing(false)} />}
     </Card>
   );
 }

@@ -5,8 +5,9 @@ import { useMemo } from "react";
 import { exitsOf } from "@/lib/journeys/step-graph";
 import type { Step } from "@/lib/journeys/step-schema";
 import { KIND_TONE } from "./kind-tone";
+import { StepStats, type StepReport, stepReports } from "./canvas/step-stats";
 
-type Counts = Record<string, { waiting: number; waiting_capped?: boolean; passed: number }>;
+type Counts = Parameters<typeof stepReports>[1];
 
 /** One line saying what a step does, for its box on the canvas. */
 function summary(s: Step): string {
@@ -32,20 +33,25 @@ function summary(s: Step): string {
 
 /**
  * The steps as a flow (React Flow): a box per step with its counts, an arrow per way out, laid out by
- * depth from the first step. Clicking a step selects it (the entries below list who is there).
+ * depth from the first step. Each box shows entered, waiting and left, and with the journey's report a
+ * send step its funnel and a split its paths and verdict (canvas/step-stats.tsx). Clicking a step selects
+ * it (the entries below list who is there).
  */
 export function StepFlow({
   steps,
   counts,
+  report,
   selected,
   onSelect,
 }: {
   steps: Step[];
   counts: Counts;
+  report?: { steps: StepReport[] };
   selected: string | null;
   onSelect: (key: string | null) => void;
 }) {
   const { nodes, edges } = useMemo(() => {
+    const stats = stepReports(steps, counts, report);
     const index = new Map(steps.map((s, i) => [s.key, i]));
     const depth = new Map<number, number>([[0, 0]]);
     const queue = steps.length ? [0] : [];
@@ -64,10 +70,9 @@ export function StepFlow({
       const d = depth.get(i) ?? 0;
       const x = column.get(d) ?? 0;
       column.set(d, x + 1);
-      const c = counts[s.key] ?? { waiting: 0, passed: 0 };
       return {
         id: s.key,
-        position: { x: x * 240, y: d * 120 },
+        position: { x: x * 240, y: d * 200 },
         data: {
           label: (
             <div className="text-left" data-testid={`step-${s.key}`}>
@@ -76,13 +81,7 @@ export function StepFlow({
                 <span className="text-[10px] uppercase tracking-wide text-zinc-500">{s.kind}</span>
               </div>
               <div className="truncate text-[11px] text-zinc-600">{summary(s)}</div>
-              <div className="mt-1 text-[11px] text-zinc-700">
-                <span title="at this step now">
-                  {c.waiting.toLocaleString("en")}
-                  {c.waiting_capped ? "+" : ""} here
-                </span>{" "}
-                · <span title="passed this step in all">{c.passed} passed</span>
-              </div>
+              <StepStats step={s} report={stats.get(s.key)} steps={steps} byKey={stats} />
             </div>
           ),
         },
@@ -102,11 +101,11 @@ export function StepFlow({
         })),
     );
     return { nodes, edges };
-  }, [steps, counts, selected]);
+  }, [steps, counts, report, selected]);
   if (!steps.length)
     return <p className="text-sm text-zinc-500">No steps: entries stay where they entered until exited.</p>;
   return (
-    <section className="h-96 rounded-md border border-zinc-200" aria-label="Journey steps">
+    <section className="h-[28rem] rounded-md border border-zinc-200" aria-label="Journey steps">
       <ReactFlow
         nodes={nodes}
         edges={edges}

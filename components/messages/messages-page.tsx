@@ -14,10 +14,12 @@ import { MessageDetail } from "@/components/messages/message-detail";
 import type { Broadcast, Message, Template } from "@/components/messages/types";
 import { UserPicker, userLabel } from "@/components/messages/user-picker";
 import { Button } from "@/components/ui/button";
+import { REPORT_METRICS } from "@/lib/reports/metrics";
 import { Card, EmptyState, PageHeader, controlClass } from "@/components/ui/states";
 
 const FILTERS = ["user_id", "template_id", "journey_id", "step", "broadcast_id", "state", "event"] as const;
-const EVENTS = ["opened", "opened_machine", "clicked", "unsubscribed", "converted"];
+/** What a message did, as the log filters it: every figure of a report but `sent` (a state). */
+const EVENTS = REPORT_METRICS.filter((m) => m !== "sent");
 
 const detailLabel = (m: Message) => `Details of the message to ${m.recipient ?? "nobody"}`;
 

@@ -2,7 +2,18 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import { Card } from "@/components/ui/states";
@@ -18,7 +29,19 @@ const COLORS = {
   rejected: "#ef4444",
   users: "#6366f1",
 };
+/** The overview's message figures, each with its line's colour and the message log's filter behind it. */
+const MESSAGE_LINES = [
+  { metric: "sent", name: "Sent", color: "#a1a1aa", filter: "state=sent" },
+  { metric: "delivered", name: "Delivered", color: "#0ea5e9", filter: "event=delivered" },
+  { metric: "bounced", name: "Bounced", color: "#ef4444", filter: "event=bounced" },
+  { metric: "opened", name: "Opened", color: "#4f46e5", filter: "event=opened" },
+  { metric: "clicked", name: "Clicked", color: "#10b981", filter: "event=clicked" },
+] as const;
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString("en", { hour: "2-digit", minute: "2-digit" });
+const hourOf = (iso: string) => {
+  const d = new Date(iso);
+  return `${d.toLocaleDateString("en", { weekday: "short" })} ${String(d.getHours()).padStart(2, "0")}:00`;
+};
 const dayOf = (iso: string) => new Date(iso).toLocaleDateString("en", { month: "short", day: "numeric" });
 const total = (xs: { client: number; system: number; scheduled: number }[]) =>
   xs.reduce((a, x) => a + x.client + x.system + x.scheduled, 0);
@@ -130,6 +153,64 @@ function EventsChart({ data, tick }: { data: Overview["events_per_minute"]; tick
   );
 }
 
+/**
+ * Messages per hour over 48 hours: a line per figure, and each figure's total as a link to the messages
+ * that did it (the log lists them all, newest first, not only these hours').
+ */
+function MessagesCard({ data, base }: { data: Overview["messages_per_hour"]; base: string }) {
+  return (
+    <Card className="p-5">
+      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-sm font-semibold text-zinc-900">Messages per hour, last 48 h</h2>
+        <HeadingLink href={`${base}/messages`}>Messages</HeadingLink>
+      </div>
+      <ul className="mb-3 flex flex-wrap gap-x-5 gap-y-1 text-sm" aria-label="Messages in the last 48 hours">
+        {MESSAGE_LINES.map((l) => {
+          const n = data.reduce((a, h) => a + h[l.metric], 0);
+          return (
+            <li key={l.metric}>
+              <Link
+                href={`${base}/messages?${l.filter}`}
+                aria-label={`${l.name}, 48 h: ${n}`}
+                className="inline-flex items-baseline gap-1.5 rounded hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+              >
+                <span className="inline-block h-2 w-2 rounded-full" style={{ background: l.color }} aria-hidden />
+                <span className="text-zinc-500">{l.name}</span>
+                <span className="font-semibold tabular-nums text-zinc-900">{n.toLocaleString("en")}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <figure
+        aria-label="Messages sent, delivered, bounced, opened and clicked per hour over the last 48 hours"
+        className="h-56"
+      >
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={data} margin={{ left: -20, right: 4, top: 4 }}>
+            <CartesianGrid vertical={false} stroke="#f4f4f5" />
+            <XAxis dataKey="at" tickFormatter={hourOf} tick={{ fontSize: 11, fill: "#71717a" }} minTickGap={32} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
+            <Tooltip labelFormatter={(v) => new Date(String(v)).toLocaleString("en")} />
+            {MESSAGE_LINES.map((l) => (
+              <Line
+                key={l.metric}
+                type="linear"
+                dataKey={l.metric}
+                name={l.name}
+                stroke={l.color}
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+              />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </figure>
+    </Card>
+  );
+}
+
 /** The overview's layout with placeholders of the same sizes (stat tiles, chart cards, the lists card). */
 function OverviewSkeleton() {
   const block = "animate-pulse rounded bg-zinc-200/70";
@@ -152,6 +233,11 @@ function OverviewSkeleton() {
           </Card>
         ))}
       </div>
+      <Card className="p-5">
+        <div className={`mb-3 h-5 w-48 ${block}`} />
+        <div className={`mb-3 h-5 w-96 max-w-full ${block}`} />
+        <div className={`h-56 ${block}`} />
+      </Card>
       <Card className="px-5 pb-5 pt-4">
         <div className={`h-5 w-28 ${block}`} />
         <div className={`mt-2 h-5 w-64 ${block}`} />
@@ -160,7 +246,10 @@ function OverviewSkeleton() {
   );
 }
 
-/** The page a project opens on: what is flowing in, whether the pipeline keeps up, and where to look next. */
+/**
+ * The page a project opens on: what is flowing in, whether the pipeline keeps up, what the messages did,
+ * and where to look next.
+ */
 export function OverviewPage() {
   const project = useProject();
   const base = `/projects/${project.id}`;
@@ -172,7 +261,7 @@ export function OverviewPage() {
   return (
     <QueryPage
       title="Overview"
-      description={`${project.name}: events flowing in, the pipeline's state and your biggest lists. Refreshes every 5 seconds.`}
+      description={`${project.name}: events flowing in, the pipeline's state, what your messages did and your biggest lists. Refreshes every 5 seconds.`}
       q={q}
       what="the overview"
       skeleton={<OverviewSkeleton />}
@@ -264,6 +353,7 @@ export function OverviewPage() {
                 </BarFrame>
               </ChartCard>
             </div>
+            <MessagesCard data={o.messages_per_hour} base={base} />
             <Card>
               <div className="flex items-baseline justify-between px-5 pt-4">
                 <h2 className="text-sm font-semibold text-zinc-900">Biggest lists</h2>

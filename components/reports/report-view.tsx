@@ -23,7 +23,7 @@ const LINES = [
   { metric: "converted", color: "#f59e0b" },
 ] as const;
 
-const percent = (r: number) => `${(r * 100).toFixed(r > 0 && r < 0.1 ? 1 : 0)} %`;
+export const percent = (r: number) => `${(r * 100).toFixed(r > 0 && r < 0.1 ? 1 : 0)} %`;
 const label = (p: Report["series"][number]) =>
   p.unit === "hour"
     ? new Date(p.at).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit" })
@@ -31,9 +31,18 @@ const label = (p: Report["series"][number]) =>
 
 /**
  * A report: the funnel as counts and rates (each count links to the messages behind it) and a chart
- * over time. `messagesHref` builds the message log's address for one metric.
+ * over time. `messagesHref` builds the message log's address for one metric; `empty` is what the chart
+ * says when nothing was counted.
  */
-export function ReportView({ report, messagesHref }: { report: Report; messagesHref: (event: string) => string }) {
+export function ReportView({
+  report,
+  messagesHref,
+  empty = "Nothing sent yet.",
+}: {
+  report: Report;
+  messagesHref: (event: string) => string;
+  empty?: string;
+}) {
   const f = report.funnel;
   const base = f.rate_base === "delivered" ? "of delivered" : "of sent";
   return (
@@ -67,7 +76,7 @@ export function ReportView({ report, messagesHref }: { report: Report; messagesH
       </div>
       <Section title="Over time" description="Hourly for the first 48 hours, then daily.">
         {report.series.length === 0 ? (
-          <p className="text-sm text-zinc-500">Nothing sent yet.</p>
+          <p className="text-sm text-zinc-500">{empty}</p>
         ) : (
           <div className="h-64">
             <ResponsiveContainer width="100%" height="100%">
@@ -78,7 +87,7 @@ export function ReportView({ report, messagesHref }: { report: Report; messagesH
                 <Tooltip />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 {LINES.map((l) => (
-                  <Bar key={l.metric} dataKey={l.metric} fill={l.color} maxBarSize={24} />
+                  <Bar key={l.metric} dataKey={l.metric} fill={l.color} maxBarSize={24} isAnimationActive={false} />
                 ))}
               </BarChart>
             </ResponsiveContainer>

@@ -1,13 +1,15 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import type { Template } from "@/components/messages/types";
 import { ProfileHeader } from "@/components/records/profile-parts";
+import { buttonClass } from "@/components/ui/button";
 import { ErrorBanner, LoadingRows } from "@/components/ui/states";
 import { TemplateEditor } from "./template-editor";
 
-/** A saved template: its editor, preview and test send. */
+/** A saved template: its editor, preview and test send, and a link to how its messages did. */
 export function TemplateDetail({ templateId }: { templateId: string }) {
   const project = useProject();
   const q = useQuery({
@@ -29,6 +31,12 @@ export function TemplateDetail({ templateId }: { templateId: string }) {
           <code className="font-mono text-xs">{"{{ unsubscribe_url }}"}</code>,{" "}
           <code className="font-mono text-xs">{"{{ preferences_url }}"}</code>. Links in the HTML are tracked.
         </p>
+        <Link
+          href={`/projects/${project.id}/templates/${templateId}/report`}
+          className={`${buttonClass("secondary", "sm")} mt-3`}
+        >
+          Performance
+        </Link>
       </ProfileHeader>
       {q.isPending ? (
         <LoadingRows rows={6} label="Loading the template" />

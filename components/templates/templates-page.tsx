@@ -12,7 +12,7 @@ import { roleAtLeast } from "@/lib/access/roles";
 import { QueryPage } from "@/components/ui/query-state";
 import { TagFilter, Tags, useTagParam } from "@/components/ui/tag-filter";
 
-/** Message templates: each opens its editor, preview and test send. */
+/** Message templates: each opens its editor, preview and test send, or its performance. */
 export function TemplatesPage() {
   const project = useProject();
   const q = useQuery({
@@ -53,10 +53,10 @@ export function TemplatesPage() {
               {data.data
                 .filter((t) => !tag || t.tags?.includes(tag))
                 .map((t) => (
-                  <li key={t.id}>
+                  <li key={t.id} className="flex items-center hover:bg-zinc-50">
                     <Link
                       href={`/projects/${project.id}/templates/${t.id}`}
-                      className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
+                      className="flex min-w-0 flex-1 flex-wrap items-center gap-3 py-3 pl-5 pr-2 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
                     >
                       <span className="min-w-0 flex-1">
                         <span className="block font-medium text-zinc-900">
@@ -77,6 +77,13 @@ export function TemplatesPage() {
                         <Badge key={l}>{l}</Badge>
                       ))}
                       <span className="w-28 text-right text-xs text-zinc-400">{formatRelative(t.updated_at)}</span>
+                    </Link>
+                    <Link
+                      href={`/projects/${project.id}/templates/${t.id}/report`}
+                      aria-label={`Performance of ${t.name}`}
+                      className="mr-3 shrink-0 rounded-md px-2.5 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+                    >
+                      Performance
                     </Link>
                   </li>
                 ))}

@@ -1,4 +1,15 @@
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 import { messages } from "./messages";
 import { belongsTo, projectIdColumn } from "./project-column";
@@ -15,8 +26,11 @@ export type ReportMetric =
   | "unsubscribed"
   | "converted";
 
-/** Who a rollup row counts for: a template, a broadcast, a journey, a journey's send step, a split's path. */
-export type ReportScope = "template" | "broadcast" | "journey" | "step" | "path";
+/**
+ * Who a rollup row counts for: the whole project (the overview), a template, a broadcast, a journey, a
+ * journey's send step, a split's path.
+ */
+export type ReportScope = "project" | "template" | "broadcast" | "journey" | "step" | "path";
 
 /**
  * What each message did after it was sent, one row per message that did anything: the first time of
@@ -44,7 +58,7 @@ export const messageEngagement = pgTable(
 /**
  * Hourly counters behind every report, written in the transaction of the change they count (a send
  * becoming final, a first open, a delivery report), so a report is an index range over hours, never a
- * scan of messages. `scope_id` is the template, broadcast or journey id, `<journey>/<step>` for a step,
+ * scan of messages. `scope_id` is the project, template, broadcast or journey id, `<journey>/<step>` for a step,
  * `<journey>/<split step>/<path>` for a split's path.
  */
 export const messageRollups = pgTable(
@@ -55,10 +69,16 @@ export const messageRollups = pgTable(
     scopeId: text().notNull(),
     metric: text().$type<ReportMetric>().notNull(),
     hour: timestamptz().notNull(),
+    /**
+     * One of ROLLUP_SHARDS rows per (scope, metric, hour), chosen by the message: every first open or
+     * click of a broadcast's messages adds to the same hour's rows and holds them until its transaction
+     * commits, so concurrent ones queued behind one row. Readers sum the shards (an index range still).
+     */
+    shard: smallint().notNull().default(0),
     count: bigint({ mode: "number" }).notNull(),
     value: doublePrecision().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.scopeId, t.metric, t.hour] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.scopeId, t.metric, t.hour, t.shard] })],
 );
 
 /**

@@ -26,7 +26,6 @@ export async function followLink(
       .where(and(eq(users.projectId, claim.projectId), eq(users.id, claim.userId)));
     if (!user) return;
     const pctx = systemContext(tx, claim.projectId);
-    if (claim.messageId) await recordEngagement(pctx, { messageId: claim.messageId, kind: "clicked" });
     await recordSystemEvents(pctx, [
       {
         name: "link.clicked",
@@ -39,6 +38,8 @@ export async function followLink(
         },
       },
     ]);
+    // Last: its rollup rows are shared with the broadcast's other clicks and held until the commit.
+    if (claim.messageId) await recordEngagement(pctx, { messageId: claim.messageId, kind: "clicked" });
   });
   return claim.url;
 }

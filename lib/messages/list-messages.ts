@@ -13,9 +13,16 @@ const ENGAGEMENT = {
   converted: sql`g.converted_at is not null`,
 };
 
-/** Messages that did `event`: a probe of their engagement row each (its key is the message's). */
-const engagementFilter = (event: keyof typeof ENGAGEMENT) =>
-  sql`exists (select 1 from message_engagement g where g.project_id = m.project_id and g.message_id = m.id and ${ENGAGEMENT[event]})`;
+const DELIVERY = new Set(["delivered", "bounced", "complained"]);
+
+/**
+ * Messages that did `event`: a probe of their engagement row each (its key is the message's), or for a
+ * delivery report's kind of their reports (message_events_message_idx leads with the message).
+ */
+const eventFilter = (event: NonNullable<z.output<typeof listMessagesQuery>["event"]>) =>
+  DELIVERY.has(event)
+    ? sql`exists (select 1 from message_events v where v.project_id = m.project_id and v.message_id = m.id and v.kind = ${event})`
+    : sql`exists (select 1 from message_engagement g where g.project_id = m.project_id and g.message_id = m.id and ${ENGAGEMENT[event as keyof typeof ENGAGEMENT]})`;
 
 /** The messages log, newest first, filtered by user, template, journey (and step), broadcast, state and what they did. */
 export async function listMessages(ctx: ProjectContext, q: z.output<typeof listMessagesQuery>) {
@@ -29,7 +36,7 @@ export async function listMessages(ctx: ProjectContext, q: z.output<typeof listM
       q.journey_id ? sql`e.journey_id = ${q.journey_id}::uuid` : undefined,
       q.step ? sql`m.journey_step_key = ${q.step}` : undefined,
       q.state ? sql`m.state = ${q.state}` : undefined,
-      q.event ? engagementFilter(q.event) : undefined,
+      q.event ? eventFilter(q.event) : undefined,
       after ? sql`m.id < ${after[0]}::uuid` : undefined,
     ].filter((c) => c !== undefined),
     sql` and `,

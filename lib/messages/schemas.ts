@@ -40,7 +40,7 @@ export const listMessagesQuery = paginationQuery.extend({
   step: z.string().max(40).optional().meta({ description: "A journey's send step key (with `journey_id`)." }),
   state: messageState.optional(),
   event: z
-    .enum(["opened", "opened_machine", "clicked", "unsubscribed", "converted"])
+    .enum(["delivered", "bounced", "complained", "opened", "opened_machine", "clicked", "unsubscribed", "converted"])
     .optional()
     .meta({ description: "Only the messages that did this: the messages behind a report's figure." }),
 });

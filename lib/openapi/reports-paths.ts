@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { reportOutput, reportQuery } from "@/lib/reports/schemas";
+import { journeyReportOutput, reportOutput, reportQuery } from "@/lib/reports/schemas";
 import { projectParams, registerPath } from "./registry";
 import { found } from "./responses";
 
@@ -8,22 +8,6 @@ const idParams = projectParams.extend({ id: z.uuid() });
 const tags = ["Admin: reports"];
 const funnel =
   "Counts and rates of sent, delivered, bounced, complained, opened (people, unique), opened by machines, clicked, unsubscribed and converted messages, the conversion value, and a series (hourly for the first 48 hours, then daily), read from rollups. Each count is of messages, never of fetches. Role `support` or above.";
-
-const journeyReport = reportOutput
-  .extend({
-    steps: z.array(
-      z.object({
-        key: z.string(),
-        kind: z.string(),
-        entered: z.number().int(),
-        waiting: z.number().int(),
-        waiting_capped: z.boolean(),
-        left: z.number().int(),
-        report: reportOutput.optional().meta({ description: "A send step's own funnel." }),
-      }),
-    ),
-  })
-  .meta({ id: "JourneyReport" });
 
 registerPath({
   method: "get",
@@ -53,5 +37,5 @@ registerPath({
   summary: "A journey's report: per step entered, waiting and left; per send step its funnel",
   description: funnel,
   request: { params: idParams, query: reportQuery },
-  responses: found(journeyReport, "The journey's report.", "No such journey."),
+  responses: found(journeyReportOutput, "The journey's report.", "No such journey."),
 });

@@ -33,14 +33,41 @@ async function eventSeries(db: DbOrTx, projectId: string, unit: "minute" | "hour
   return [...rows];
 }
 
+type MessageHour = Overview["messages_per_hour"][number];
+
+/**
+ * Messages per hour over the last 48 hours, zero-filled: an index range of the project's own scope in
+ * `message_rollups` (written with every send and report, lib/reports/add-message-rollups.ts), never `messages`.
+ */
+async function messageSeries(db: DbOrTx, projectId: string): Promise<MessageHour[]> {
+  const rows = await db.execute<MessageHour>(sql`
+    with b as (
+      select generate_series(date_trunc('hour', now()) - interval '47 hours', date_trunc('hour', now()), interval '1 hour') as at
+    ), r as (
+      select hour, metric, count from message_rollups
+      where project_id = ${projectId}::uuid and scope = 'project' and scope_id = ${projectId}
+        and metric in ('sent', 'delivered', 'bounced', 'opened', 'clicked')
+        and hour >= date_trunc('hour', now()) - interval '47 hours'
+    )
+    select to_char(b.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as at,
+      coalesce(sum(r.count) filter (where r.metric = 'sent'), 0)::int as sent,
+      coalesce(sum(r.count) filter (where r.metric = 'delivered'), 0)::int as delivered,
+      coalesce(sum(r.count) filter (where r.metric = 'bounced'), 0)::int as bounced,
+      coalesce(sum(r.count) filter (where r.metric = 'opened'), 0)::int as opened,
+      coalesce(sum(r.count) filter (where r.metric = 'clicked'), 0)::int as clicked
+    from b left join r on r.hour = b.at group by b.at order by b.at`);
+  return [...rows];
+}
+
 /**
  * The project overview. Every figure is an index range or a capped count: event and request series and new
- * users come from `project_rollups` (per-minute counters the pipeline and the request log maintain), the
+ * users come from `project_rollups` (per-minute counters the pipeline and the request log maintain), messages
+ * per hour from the project's scope of `message_rollups` (the reports' hourly counters), the
  * intake backlog and firings are counted up to a cap, lag is read from the oldest waiting row's UUIDv7, and
  * list sizes are index-only counts of `list_members` capped at 10,000 each.
  */
 export async function getOverview(ctx: ProjectContext): Promise<Overview> {
-  const [perMinute, perHour, requests, intake, oldest, firings, lists, newUsers] = await Promise.all([
+  const [perMinute, perHour, requests, intake, oldest, firings, lists, newUsers, messagesPerHour] = await Promise.all([
     eventSeries(ctx.db, ctx.projectId, "minute", 60),
     eventSeries(ctx.db, ctx.projectId, "hour", 168),
     ctx.db.execute<{ at: string; accepted: number; rejected: number }>(sql`
@@ -74,6 +101,7 @@ export async function getOverview(ctx: ProjectContext): Promise<Overview> {
       from d left join project_rollups r on r.project_id = ${ctx.projectId}::uuid and r.metric = 'users.created'
         and r.minute >= d.day at time zone 'UTC' and r.minute < (d.day + interval '1 day') at time zone 'UTC'
       group by d.day order by d.day`),
+    messageSeries(ctx.db, ctx.projectId),
   ]);
   const backlog = intake[0]?.backlog ?? 0;
   const oldestId = oldest[0]?.id;
@@ -90,5 +118,6 @@ export async function getOverview(ctx: ProjectContext): Promise<Overview> {
     firings_next_24h: firings[0]?.n ?? 0,
     biggest_lists: lists.map(({ n, ...l }) => ({ ...l, ...memberCountView(n) })),
     new_users_per_day: [...newUsers],
+    messages_per_hour: messagesPerHour,
   };
 }

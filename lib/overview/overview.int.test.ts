@@ -26,6 +26,8 @@ describe("GET /overview", () => {
     expect(r.body.events_per_hour).toHaveLength(168);
     expect(r.body.requests_per_hour).toHaveLength(24);
     expect(r.body.new_users_per_day).toHaveLength(14);
+    expect(r.body.messages_per_hour).toHaveLength(48);
+    expect(r.body.messages_per_hour.every((h: Record<string, unknown>) => h.sent === 0 && h.opened === 0)).toBe(true);
     expect(sum(r.body.events_per_hour, "client")).toBe(0);
     expect(r.body.intake).toEqual({ backlog: 0, backlog_capped: false, failed: 0, lag_seconds: null });
     expect(r.body.biggest_lists).toEqual([]);

@@ -44,6 +44,21 @@ export const overviewOutput = z
         member_count_capped: z.boolean().meta({ description: "More than 10,000 members." }),
       }),
     ),
+    messages_per_hour: z
+      .array(
+        z.object({
+          at: z.iso.datetime(),
+          sent: z.number().int(),
+          delivered: z.number().int(),
+          bounced: z.number().int(),
+          opened: z.number().int(),
+          clicked: z.number().int(),
+        }),
+      )
+      .meta({
+        description:
+          "The last 48 hours by hour (oldest first), from the report rollups: messages sent in the hour, and messages first delivered, bounced, opened by a person and clicked in it (each message once per kind, as in a report).",
+      }),
     new_users_per_day: z
       .array(z.object({ day: z.string(), count: z.number().int() }))
       .meta({ description: "Users created per UTC day over the last 14 days." }),

@@ -55,7 +55,6 @@ export async function recordOpen(
             returning e.opens = 1 as first, e.machine_opens > 0 as any_before`,
     );
     if (!row?.first) return;
-    await addMessageRollups(pctx, [{ id: claim.messageId, metric: machine ? "opened_machine" : "opened", at }]);
     // One `message.opened` per message: at its first open of either kind, marked when a machine made it.
     if (!row.any_before)
       await recordSystemEvents(pctx, [
@@ -71,6 +70,9 @@ export async function recordOpen(
           },
         },
       ]);
+    // Last: the rollup rows are shared by every open of the broadcast this hour, and stay locked until
+    // the commit, so nothing else of this transaction waits while holding them.
+    await addMessageRollups(pctx, [{ id: claim.messageId, metric: machine ? "opened_machine" : "opened", at }]);
   });
   return true;
 }

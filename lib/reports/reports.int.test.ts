@@ -122,6 +122,25 @@ describe("reports", () => {
     const t = (await api("GET", p.admin(`/templates/${templateId}/report`), { key: p.keys.support })).body;
     expect(t.funnel.sent.count).toBe(3);
     expect(t.funnel.converted.count).toBe(1);
+
+    // The overview's messages per hour: the project's own rollups, the same three sends and one open by a
+    // person (the machine's is not an open there either).
+    const o = (await api("GET", p.admin("/overview"), { key: p.keys.support })).body;
+    expect(o.messages_per_hour).toHaveLength(48);
+    const total = (k: string) => o.messages_per_hour.reduce((n: number, h: Record<string, number>) => n + h[k]!, 0);
+    expect(["sent", "delivered", "bounced", "opened", "clicked"].map(total)).toEqual([3, 0, 0, 1, 0]);
+
+    // The messages behind a delivery figure: those with a report of that kind (one written here).
+    const listed = (event: string) =>
+      api("GET", p.admin(`/messages?broadcast_id=${id}&event=${event}`), { key: p.keys.support });
+    expect((await listed("delivered")).body.data).toEqual([]);
+    const [am] = await sql`select id from messages where project_id = ${p.projectId} and user_id = ${users[0]!.id}
+      and broadcast_id = ${id}`;
+    await sql`insert into message_events (project_id, message_id, kind, source, dedupe_key)
+      values (${p.projectId}, ${am!.id}, 'delivered', 'smtp', 'test-delivered')`;
+    expect((await listed("delivered")).body.data.map((m: { id: string }) => m.id)).toEqual([am!.id]);
+    expect((await listed("bounced")).body.data).toEqual([]);
+    expect((await listed("opened")).body.data.map((m: { id: string }) => m.id)).toEqual([am!.id]);
   });
 
   it("answers 404 for another project's or an unknown broadcast, and the goal is validated", async () => {

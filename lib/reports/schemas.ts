@@ -1,17 +1,8 @@
 import { z } from "zod";
 import { condition } from "@/lib/lists/rule-schema";
+import { REPORT_METRICS } from "./metrics";
 
-export const REPORT_METRICS = [
-  "sent",
-  "delivered",
-  "bounced",
-  "complained",
-  "opened",
-  "opened_machine",
-  "clicked",
-  "unsubscribed",
-  "converted",
-] as const;
+export { REPORT_METRICS };
 
 export const reportQuery = z.strictObject({
   since: z.iso.datetime({ offset: true }).optional(),
@@ -55,8 +46,25 @@ export const reportOutput = z
   })
   .meta({ id: "Report" });
 
+export const journeyReportOutput = reportOutput
+  .extend({
+    steps: z.array(
+      z.object({
+        key: z.string(),
+        kind: z.string(),
+        entered: z.number().int(),
+        waiting: z.number().int(),
+        waiting_capped: z.boolean(),
+        left: z.number().int(),
+        report: reportOutput.optional().meta({ description: "A send step's own funnel." }),
+      }),
+    ),
+  })
+  .meta({ id: "JourneyReport" });
+
 export type Funnel = z.infer<typeof funnel>;
 export type Report = z.infer<typeof reportOutput>;
+export type JourneyReport = z.infer<typeof journeyReportOutput>;
 
 /** A broadcast's or journey's conversion goal. */
 export const goalSchema = z

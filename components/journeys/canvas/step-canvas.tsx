@@ -18,14 +18,25 @@ import { memo, useEffect, useMemo } from "react";
 import type { Step } from "@/lib/journeys/step-schema";
 import { type DraftStep, exitFields, targetOf } from "./draft";
 import { KIND_TONE } from "@/components/journeys/kind-tone";
+import { StepStats, type StepReport } from "./step-stats";
 
 export type XY = { x: number; y: number };
 
-type StepData = { step: Step; problems: string[]; selected: boolean; first: boolean };
+type StepData = {
+  step: Step;
+  problems: string[];
+  selected: boolean;
+  first: boolean;
+  /** The saved journey's numbers (by key): the steps as drafted and every step's figures. */
+  stats?: { steps: Step[]; byKey: Map<string, StepReport> };
+};
 
-/** A step's box: a handle to arrive at (top) and one per way out (bottom, labelled), its problems in red. */
+/**
+ * A step's box: a handle to arrive at (top) and one per way out (bottom, labelled), its problems in red,
+ * and the saved step's numbers (entered, waiting, left; a send's funnel; a split's paths).
+ */
 const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
-  const { step, problems, selected, first } = data;
+  const { step, problems, selected, first, stats } = data;
   const exits = exitFields(step);
   return (
     <div
@@ -42,6 +53,7 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
           {step.kind}
         </span>
       </div>
+      {stats && <StepStats step={step} report={stats.byKey.get(step.key)} steps={stats.steps} byKey={stats.byKey} />}
       {problems.map((p) => (
         <p key={p} className="mt-1 text-[11px] leading-tight text-red-700" role="note">
           {p}
@@ -83,13 +95,15 @@ function FitOnCount({ count }: { count: number }) {
 /**
  * The editable flow: boxes where the editor left them, an arrow per way out. Dragging from a box's lower
  * handle to another box sets that way out; selecting an arrow and pressing Delete (or Backspace) cuts it.
- * Positions are the console's own (the API keeps no layout); `layout` gives the first ones.
+ * Positions are the console's own (the API keeps no layout); `layout` gives the first ones. `report`: the
+ * saved steps' numbers by key (a step added or renamed in the draft has none yet).
  */
 export function StepCanvas({
   draft,
   positions,
   selected,
   problems,
+  report,
   onSelect,
   onMove,
   onConnect,
@@ -99,6 +113,7 @@ export function StepCanvas({
   positions: Record<string, XY>;
   selected: string | null;
   problems: Map<string, string[]>;
+  report?: Map<string, StepReport>;
   onSelect: (uid: string | null) => void;
   onMove: (uid: string, to: XY) => void;
   onConnect: (fromUid: string, field: string, toUid: string) => void;
@@ -106,11 +121,18 @@ export function StepCanvas({
 }) {
   const { nodes, edges } = useMemo(() => {
     const uidOf = new Map(draft.map((d) => [d.step.key, d.uid]));
+    const stats = report && { steps: draft.map((d) => d.step), byKey: report };
     const nodes: Node<StepData>[] = draft.map((d, i) => ({
       id: d.uid,
       type: "step",
       position: positions[d.uid] ?? { x: 0, y: i * 120 },
-      data: { step: d.step, problems: problems.get(d.uid) ?? [], selected: d.uid === selected, first: i === 0 },
+      data: {
+        step: d.step,
+        problems: problems.get(d.uid) ?? [],
+        selected: d.uid === selected,
+        first: i === 0,
+        stats,
+      },
       selected: d.uid === selected,
       // Removing a step is the panel's Remove button: a stray Backspace must not drop a step.
       deletable: false,
@@ -134,7 +156,7 @@ export function StepCanvas({
       }),
     );
     return { nodes, edges };
-  }, [draft, positions, selected, problems]);
+  }, [draft, positions, selected, problems, report]);
   const onNodesChange = (changes: NodeChange[]) => {
     for (const c of changes) if (c.type === "position" && c.position) onMove(c.id, c.position);
   };
@@ -187,7 +209,7 @@ export function layout(draft: DraftStep[]): Record<string, XY> {
     const dep = depth.get(i) ?? ++deepest;
     const x = column.get(dep) ?? 0;
     column.set(dep, x + 1);
-    out[d.uid] = { x: x * 240, y: dep * 140 };
+    out[d.uid] = { x: x * 240, y: dep * 170 };
   });
   return out;
 }

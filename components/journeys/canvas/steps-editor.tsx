@@ -22,6 +22,7 @@ import {
   withTarget,
 } from "./draft";
 import { StepCanvas, type XY, layout } from "./step-canvas";
+import type { StepReport } from "./step-stats";
 import { StepPanel } from "./step-panel";
 
 type Problems = ReturnType<typeof errorsByStep>;
@@ -42,7 +43,16 @@ const PALETTE: Record<StepKind, string> = {
  * (an advanced view of one state, draft.ts). Saving PATCHes the journey's steps; the API's refusals
  * (`steps[2].template_id: …`) show on the box and in the panel of the step they name.
  */
-export function StepsEditor({ journey, onClose }: { journey: JourneyView; onClose: () => void }) {
+export function StepsEditor({
+  journey,
+  report,
+  onClose,
+}: {
+  journey: JourneyView;
+  /** The saved steps' numbers by key, shown on their boxes. */
+  report?: Map<string, StepReport>;
+  onClose: () => void;
+}) {
   const project = useProject();
   const qc = useQueryClient();
   const schema = useEventSchema(project.id);
@@ -133,8 +143,8 @@ export function StepsEditor({ journey, onClose }: { journey: JourneyView; onClos
       { uid, step },
     ]);
     const below = from ? positions[from.uid] : undefined;
-    const lowest = Math.max(-140, ...Object.values(positions).map((p) => p.y));
-    setPositions((p) => ({ ...p, [uid]: { x: below?.x ?? 0, y: (below ? below.y : lowest) + 140 } }));
+    const lowest = Math.max(-170, ...Object.values(positions).map((p) => p.y));
+    setPositions((p) => ({ ...p, [uid]: { x: below?.x ?? 0, y: (below ? below.y : lowest) + 170 } }));
     setSelected(uid);
   };
   const current = draft.find((d) => d.uid === selected);
@@ -185,6 +195,7 @@ export function StepsEditor({ journey, onClose }: { journey: JourneyView; onClos
               positions={positions}
               selected={selected}
               problems={nodeProblems}
+              report={report}
               onSelect={setSelected}
               onMove={(uid, to) => setPositions((p) => ({ ...p, [uid]: to }))}
               onConnect={(from, field, to) => {
