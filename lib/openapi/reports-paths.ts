@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { reportOutput, reportQuery } from "@/lib/reports/schemas";
+import { broadcastReportOutput, journeyReportOutput, reportOutput, reportQuery } from "@/lib/reports/schemas";
 import { projectParams, registerPath } from "./registry";
 import { found } from "./responses";
 
@@ -9,21 +9,6 @@ const tags = ["Admin: reports"];
 const funnel =
   "Counts and rates of sent, delivered, bounced, complained, opened (people, unique), opened by machines, clicked, unsubscribed and converted messages, the conversion value, and a series (hourly for the first 48 hours, then daily), read from rollups. Each count is of messages, never of fetches. Role `support` or above.";
 
-const journeyReport = reportOutput
-  .extend({
-    steps: z.array(
-      z.object({
-        key: z.string(),
-        kind: z.string(),
-        entered: z.number().int(),
-        waiting: z.number().int(),
-        waiting_capped: z.boolean(),
-        left: z.number().int(),
-        report: reportOutput.optional().meta({ description: "A send step's own funnel." }),
-      }),
-    ),
-  })
-  .meta({ id: "JourneyReport" });
 
 registerPath({
   method: "get",
@@ -33,7 +18,7 @@ registerPath({
   summary: "What a broadcast's messages did",
   description: funnel,
   request: { params: idParams, query: reportQuery },
-  responses: found(reportOutput, "The broadcast's report.", "No such broadcast."),
+  responses: found(broadcastReportOutput, "The broadcast's report, with its A/B test's variants side by side.", "No such broadcast."),
 });
 registerPath({
   method: "get",
@@ -50,8 +35,8 @@ registerPath({
   path: `${root}/journeys/{id}/report`,
   permission: "journeys.read",
   tags,
-  summary: "A journey's report: per step entered, waiting and left; per send step its funnel",
+  summary: "A journey's report: per step entered, waiting and left; per send step its funnel; per split its paths and test",
   description: funnel,
   request: { params: idParams, query: reportQuery },
-  responses: found(journeyReport, "The journey's report.", "No such journey."),
+  responses: found(journeyReportOutput, "The journey's report.", "No such journey."),
 });
