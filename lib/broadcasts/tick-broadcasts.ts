@@ -68,9 +68,9 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
         insert into messages (project_id, template_id, template_version_id, template_build_id, user_id, channel,
           broadcast_id, variant, next_attempt_at, reason)
         select b.project_id,
-          case when a.variant >= 0 then (b.variants->a.variant->>'template_id')::uuid else b.template_id end,
-          (case when a.variant >= 0 then b.pinned->'variants'->a.variant else b.pinned end->>'template_version_id')::uuid,
-          (case when a.variant >= 0 then b.pinned->'variants'->a.variant else b.pinned end->>'build_id')::uuid,
+          case when a.variant >= 0 then (b.variants->a.variant::int->>'template_id')::uuid else b.template_id end,
+          (case when a.variant >= 0 then b.pinned->'variants'->a.variant::int else b.pinned end->>'template_version_id')::uuid,
+          (case when a.variant >= 0 then b.pinned->'variants'->a.variant::int else b.pinned end->>'build_id')::uuid,
           c.user_id, t.channel, b.id, a.variant,
           case when a.variant = -1 then ${HELD_UNTIL}::timestamptz
             when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone coalesce(z.name, 'UTC')

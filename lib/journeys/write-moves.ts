@@ -67,7 +67,6 @@ export async function writeMoves(
               user_id: m.entry.userId,
               step_key: p.stepKey,
               path: p.splitPath,
-              at: p.leftAt.toISOString(),
             },
           ],
     ),

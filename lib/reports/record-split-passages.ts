@@ -11,7 +11,6 @@ export interface SplitPassage {
   user_id: string;
   step_key: string;
   path: number;
-  at: string;
 }
 
 /**
@@ -28,9 +27,11 @@ export async function recordSplitPassages(
     ctx.db,
     sql`
     insert into journey_split_entries (project_id, entry_id, step_key, journey_id, user_id, path, entered_at)
-    select x.project_id, x.entry_id, x.step_key, x.journey_id, x.user_id, x.path, x.at
+    -- The transaction's time, as its messages' created_at: a message of a send step after the split in
+    -- the same walk is then never "before" the passage (the walk's clock is the process's, a little later).
+    select x.project_id, x.entry_id, x.step_key, x.journey_id, x.user_id, x.path, now()
     from jsonb_to_recordset(${JSON.stringify(passages)}::jsonb)
-      as x(project_id uuid, entry_id uuid, journey_id uuid, user_id uuid, step_key text, path int, at timestamptz)
+      as x(project_id uuid, entry_id uuid, journey_id uuid, user_id uuid, step_key text, path int)
     order by 1, 2, 3
     on conflict do nothing
     returning project_id, journey_id, step_key, path, entered_at::text as at`,
