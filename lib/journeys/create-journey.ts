@@ -18,7 +18,7 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
   return withTransaction(ctx.db, async (tx) => {
     await checkScheduledEntrances({ ...ctx, db: tx }, input);
     await checkSteps({ ...ctx, db: tx }, input.steps);
-    checkSplitTests(input.steps, input.goal !== null);
+    checkSplitTests(input.steps, Boolean(input.goal));
     const [row] = await tx
       .insert(journeys)
       .values({
@@ -34,7 +34,7 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
     await tx
       .insert(journeyEntrances)
       .values(input.entrances.map((e) => ({ projectId: ctx.projectId, journeyId: row!.id, ...entranceColumns(e) })));
-    await setGoal({ ...ctx, db: tx }, { ownerKind: "journey", ownerId: row!.id, goal: input.goal });
+    await setGoal({ ...ctx, db: tx }, { ownerKind: "journey", ownerId: row!.id, goal: input.goal ?? null });
     return (await toJourneyViews({ ...ctx, db: tx }, [row!]))[0]!;
   });
 }

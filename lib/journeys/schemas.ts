@@ -81,7 +81,7 @@ export const journeyInput = z
     entrances: z.array(entranceInput).min(1).max(20),
     steps: steps.default([]),
     paused: paused.default(false),
-    goal: goalSchema.nullable().default(null).meta({
+    goal: goalSchema.nullable().optional().meta({
       description: "A conversion goal: credited to the latest message of the journey sent to the user within its window.",
     }),
     tags: tagList.optional(),

@@ -1457,11 +1457,8 @@ export interface components {
              * @default false
              */
             paused: boolean;
-            /**
-             * @description A conversion goal: credited to the latest message of the journey sent to the user within its window.
-             * @default null
-             */
-            goal: {
+            /** @description A conversion goal: credited to the latest message of the journey sent to the user within its window. */
+            goal?: {
                 event: string;
                 /** @description All must hold on the event's data. */
                 condition?: components["schemas"]["Condition"][];
