@@ -29,7 +29,10 @@ export function VariantsTable({ test, templateName }: { test: Test; templateName
           </thead>
           <tbody className="divide-y divide-zinc-100 tabular-nums">
             {test.variants.map((v) => (
-              <tr key={v.index} className={test.winner?.index === v.index ? "font-semibold text-zinc-900" : "text-zinc-700"}>
+              <tr
+                key={v.index}
+                className={test.winner?.index === v.index ? "font-semibold text-zinc-900" : "text-zinc-700"}
+              >
                 <td className="py-2 pr-4">
                   {v.index + 1}. {templateName(v.template_id)}
                   {test.winner?.index === v.index ? " (winner)" : ""}
@@ -37,7 +40,10 @@ export function VariantsTable({ test, templateName }: { test: Test; templateName
                 <td className="py-2 pr-4 text-right">{v.sent.toLocaleString("en")}</td>
                 <td className="py-2 pr-4 text-right">{v.successes.toLocaleString("en")}</td>
                 <td className="py-2 pr-4 text-right">
-                  {percent(v.rate)} <span className="text-xs text-zinc-500">({percent(v.interval[0])}–{percent(v.interval[1])})</span>
+                  {percent(v.rate)}{" "}
+                  <span className="text-xs text-zinc-500">
+                    ({percent(v.interval[0])}–{percent(v.interval[1])})
+                  </span>
                 </td>
                 <td className="py-2 text-right">{percent(v.chance_to_beat_others)}</td>
               </tr>
@@ -45,7 +51,9 @@ export function VariantsTable({ test, templateName }: { test: Test; templateName
             <tr className="text-zinc-700">
               <td className="py-2 pr-4">Rest (the winner)</td>
               <td className="py-2 pr-4 text-right">{test.rest.funnel.sent.count.toLocaleString("en")}</td>
-              <td className="py-2 pr-4 text-right">{test.rest.funnel[METRIC[test.metric]].count.toLocaleString("en")}</td>
+              <td className="py-2 pr-4 text-right">
+                {test.rest.funnel[METRIC[test.metric]].count.toLocaleString("en")}
+              </td>
               <td className="py-2 pr-4 text-right">{percent(test.rest.funnel[METRIC[test.metric]].rate)}</td>
               <td className="py-2 text-right" />
             </tr>

@@ -16,8 +16,13 @@ import type { createBroadcastBody } from "./schemas";
 export async function createBroadcast(ctx: ProjectContext, input: z.output<typeof createBroadcastBody>) {
   const templateId = input.template_id ?? input.variants![0]!.template_id;
   await checkBroadcastRefs(ctx, { templateId, listId: input.list_id });
-  await checkBroadcastTest(ctx, { templateId, variants: input.variants, test: input.test, hasGoal: input.goal !== null,
-    inUserTimezone: input.in_user_timezone });
+  await checkBroadcastTest(ctx, {
+    templateId,
+    variants: input.variants,
+    test: input.test,
+    hasGoal: input.goal !== null,
+    inUserTimezone: input.in_user_timezone,
+  });
   const row = await withTransaction(ctx.db, async (tx) => {
     const [b] = await tx
       .insert(broadcasts)

@@ -17,15 +17,19 @@ export const variantsSchema = z
   .refine((v) => new Set(v.map((x) => x.template_id)).size === v.length, "each template once")
   .meta({
     id: "BroadcastVariants",
-    description: "An A/B test's templates (of the broadcast's template's channel), given to the test fraction by weight.",
+    description:
+      "An A/B test's templates (of the broadcast's template's channel), given to the test fraction by weight.",
   });
 
 export const broadcastTestSchema = z
   .strictObject({
     fraction: z.number().gt(0).max(1).default(0.2).meta({
-      description: "The share of recipients in the test (chosen by user id); the rest get the winner. 1: all in the test.",
+      description:
+        "The share of recipients in the test (chosen by user id); the rest get the winner. 1: all in the test.",
     }),
-    metric: testMetric.meta({ description: "What decides: a conversion (the broadcast's `goal`), a click, or an open." }),
+    metric: testMetric.meta({
+      description: "What decides: a conversion (the broadcast's `goal`), a click, or an open.",
+    }),
     decide_after: z
       .string()
       .regex(/^[1-9][0-9]{0,3} (minute|hour|day)s?$/, 'like "4 hours"')

@@ -20,7 +20,10 @@ describe("a broadcast's A/B test", () => {
   it("refuses variants without a test, a conversion test without a goal, and variants in users' zones", async () => {
     const a = await template({ subject: "a", html: "<p>a</p>" });
     const b = await template({ subject: "b", html: "<p>b</p>" });
-    const list = await api("POST", p.admin("/lists"), { key: p.keys.editor, body: { name: "refused", kind: "static" } });
+    const list = await api("POST", p.admin("/lists"), {
+      key: p.keys.editor,
+      body: { name: "refused", kind: "static" },
+    });
     const base = { name: "x", list_id: list.body.id, variants: [{ template_id: a }, { template_id: b }] };
     const post = (body: unknown) => api("POST", p.admin("/broadcasts"), { key: p.keys.editor, body });
     expect((await post(base)).status).toBe(400);
@@ -83,7 +86,9 @@ describe("a broadcast's A/B test", () => {
       where project_id = ${p.projectId} and broadcast_id = ${id}`;
     const opened = [...test.filter((r) => r.variant === 1), test.find((r) => r.variant === 0)!];
     for (const r of opened) {
-      const res = await fetch(new URL(pixelOf(sink.to(r.email)[0]!.html), baseUrl), { headers: { "user-agent": BROWSER } });
+      const res = await fetch(new URL(pixelOf(sink.to(r.email)[0]!.html), baseUrl), {
+        headers: { "user-agent": BROWSER },
+      });
       expect(res.status).toBe(200);
     }
     const before = (await api("GET", p.admin(`/broadcasts/${id}/report`), { key: p.keys.support })).body;
@@ -126,7 +131,10 @@ describe("a broadcast's A/B test", () => {
       for (const u of users) {
         const mails = sink.to(u.email);
         const row = byEmail.get(u.email)!;
-        expect(mails.map((m) => m.messageId), u.email).toEqual([`<${row.id}@relay.example.test>`]);
+        expect(
+          mails.map((m) => m.messageId),
+          u.email,
+        ).toEqual([`<${row.id}@relay.example.test>`]);
         expect(mails.every((m) => m.subject === (row.variant === 0 ? "Variant A" : "Variant B"))).toBe(true);
         if (row.variant === -1) expect(row.template_id).toBe(b);
       }

@@ -9,7 +9,10 @@ export function checkSplitTests(steps: Step[], hasGoal: boolean): void {
       : [],
   );
   if (errors.length)
-    throw new Invalid(`The journey's steps are not valid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}.`, {
-      errors,
-    });
+    throw new Invalid(
+      `The journey's steps are not valid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}.`,
+      {
+        errors,
+      },
+    );
 }

@@ -82,7 +82,8 @@ export const journeyInput = z
     steps: steps.default([]),
     paused: paused.default(false),
     goal: goalSchema.nullable().optional().meta({
-      description: "A conversion goal: credited to the latest message of the journey sent to the user within its window.",
+      description:
+        "A conversion goal: credited to the latest message of the journey sent to the user within its window.",
     }),
     tags: tagList.optional(),
   })

@@ -36,7 +36,8 @@ export async function updateJourney(
         ? patch.goal !== null
         : (await goalsOf({ ...ctx, db: tx }, { ownerKind: "journey", ownerIds: [id] })).has(id);
     checkSplitTests((patch.steps ?? before.steps) as Step[], hasGoal);
-    if (patch.goal !== undefined) await setGoal({ ...ctx, db: tx }, { ownerKind: "journey", ownerId: id, goal: patch.goal });
+    if (patch.goal !== undefined)
+      await setGoal({ ...ctx, db: tx }, { ownerKind: "journey", ownerId: id, goal: patch.goal });
     if (patch.steps) {
       await checkSteps({ ...ctx, db: tx }, patch.steps);
       await recordStepEdit({ ...ctx, db: tx }, { journeyId: id, before: before.steps as Step[], after: patch.steps });

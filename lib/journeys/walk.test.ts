@@ -52,7 +52,11 @@ describe("walkEntry", () => {
       ],
     };
     const steps = (extra: object) =>
-      [{ ...split, ...extra }, { key: "a", kind: "exit" }, { key: "b", kind: "exit" }] as unknown as Step[];
+      [
+        { ...split, ...extra },
+        { key: "a", kind: "exit" },
+        { key: "b", kind: "exit" },
+      ] as unknown as Step[];
     const drawn = await walkEntry(fx, entry, steps({}), new Date());
     const n = drawn.path[0]!.splitPath!;
     expect(drawn.path[0]!.outcome).toBe(`split: path ${n + 1}`);

@@ -209,7 +209,11 @@ export async function walkEntry(
         );
         const won = (step as SplitInHand).winner;
         const n = won ?? drawn;
-        pass(step, won === undefined ? `split: path ${n + 1}` : `split: path ${n + 1} (the test's winner)`, step.paths[n]!.next);
+        pass(
+          step,
+          won === undefined ? `split: path ${n + 1}` : `split: path ${n + 1} (the test's winner)`,
+          step.paths[n]!.next,
+        );
         path[path.length - 1]!.splitPath = n;
         break;
       }

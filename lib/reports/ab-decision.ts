@@ -25,9 +25,7 @@ interface Row {
 const COLUMNS = sql`looks, winner, chance, decided_at, look_at, coalesce(look_at <= now(), false) as look_due`;
 
 const toDecision = (r: Row | undefined): Decision =>
-  r
-    ? { ...r, decided: r.decided_at !== null }
-    : { ...UNDECIDED, decided_at: null, look_at: null, look_due: false };
+  r ? { ...r, decided: r.decided_at !== null } : { ...UNDECIDED, decided_at: null, look_at: null, look_due: false };
 
 /** A test's decision row (ab_decisions), or the undecided state before its first look. */
 export async function readDecision(ctx: ProjectContext, o: Owner): Promise<Decision> {

@@ -15,12 +15,15 @@ function run(rates: number[], seed: number, rule: "looks" | "every-read") {
   const rnd = mulberry32(seed);
   const arms = rates.map(() => ({ trials: 0, successes: 0 }));
   let state: TestState = UNDECIDED;
-  for (let n = 1; n <= MIN * 2 ** (MAX_LOOKS - 1); n++) {
+  // The plain rule is asked every 100 entries up to 4,000 (as decision 0033 measured it), to keep it quick.
+  const last = rule === "looks" ? MIN * 2 ** (MAX_LOOKS - 1) : 4000;
+  const every = rule === "looks" ? READ_EVERY : 100;
+  for (let n = 1; n <= last; n++) {
     rates.forEach((r, i) => {
       arms[i]!.trials++;
       if (rnd() < r) arms[i]!.successes++;
     });
-    if (n % READ_EVERY) continue;
+    if (n % every) continue;
     if (rule === "every-read") {
       const w = verdict(arms, { minPerArm: MIN }).winner;
       if (w !== null) return { winner: w, at: n };
@@ -68,17 +71,17 @@ describe("A/B looks", () => {
   });
 
   it("names a false winner on equal paths in at most 5 % of runs, where checking every read names one in over 20 %", () => {
-    // Two paths at 10 %: 400 seeded runs by the looks, 200 of them by the plain rule; three paths, 200 runs.
+    // Two paths at 10 %: 400 seeded runs by the looks, 100 of them by the plain rule; three paths, 200 runs.
     const looks2 = falseWinners([0.1, 0.1], 400, "looks", 1000);
     const looks3 = falseWinners([0.1, 0.1, 0.1], 200, "looks", 5000);
-    const everyRead = falseWinners([0.1, 0.1], 200, "every-read", 1000);
+    const everyRead = falseWinners([0.1, 0.1], 100, "every-read", 1000);
     console.log(
       `false winners: looks rule ${(looks2 * 100).toFixed(1)} % (2 paths), ${(looks3 * 100).toFixed(1)} % (3 paths); every read at 0.95: ${(everyRead * 100).toFixed(1)} %`,
     );
     expect(looks2).toBeLessThanOrEqual(0.05);
     expect(looks3).toBeLessThanOrEqual(0.05);
     expect(everyRead).toBeGreaterThan(0.2);
-  }, 120_000);
+  }, 300_000);
 
   it("reaches the right winner on paths that differ by a known margin, and none on equal paths", () => {
     for (const seed of [1, 2, 3, 4, 5]) {

@@ -85,10 +85,13 @@ export type Goal = z.output<typeof goalSchema>;
 
 const armVerdict = {
   rate: z.number().meta({ description: "Successes over entries (or sends)." }),
-  interval: z
-    .tuple([z.number(), z.number()])
-    .meta({ description: "The rate's 95 % interval: the Beta(1 + successes, 1 + failures) posterior's 2.5 % and 97.5 % quantiles." }),
-  chance_to_beat_others: z.number().meta({ description: "The posterior probability that this arm's rate is the highest." }),
+  interval: z.tuple([z.number(), z.number()]).meta({
+    description:
+      "The rate's 95 % interval: the Beta(1 + successes, 1 + failures) posterior's 2.5 % and 97.5 % quantiles.",
+  }),
+  chance_to_beat_others: z
+    .number()
+    .meta({ description: "The posterior probability that this arm's rate is the highest." }),
 };
 
 const testState = z.enum(["running", "winner", "no_winner"]).meta({
@@ -106,17 +109,32 @@ export const splitTestOutput = z
       z.object({
         index: z.number().int(),
         entries: z.number().int().meta({ description: "Entries that took the path." }),
-        successes: z.number().int().meta({ description: "Of them, those that did the metric after the split, once each." }),
+        successes: z
+          .number()
+          .int()
+          .meta({ description: "Of them, those that did the metric after the split, once each." }),
         ...armVerdict,
       }),
     ),
-    looks: z.number().int().meta({ description: "Looks taken (at most 5: when the smallest path reaches min_per_path, 2×, 4×, 8×, 16×)." }),
-    next_look_at: z.number().int().nullable().meta({ description: "The smallest path's entries at the next look; null once decided." }),
+    looks: z
+      .number()
+      .int()
+      .meta({ description: "Looks taken (at most 5: when the smallest path reaches min_per_path, 2×, 4×, 8×, 16×)." }),
+    next_look_at: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The smallest path's entries at the next look; null once decided." }),
     look_due_at: z.string().nullable().meta({
-      description: "When the next look is taken: the smallest path reached its size, and its entries get the goal's window (or a day) to act.",
+      description:
+        "When the next look is taken: the smallest path reached its size, and its entries get the goal's window (or a day) to act.",
     }),
     threshold_per_look: z.number().meta({ description: "The chance a path needs at a look: 1 − 0.05 / (5 × paths)." }),
-    winner: z.number().int().nullable().meta({ description: "The winning path's index, recorded once at a look; it never changes." }),
+    winner: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The winning path's index, recorded once at a look; it never changes." }),
     winner_chance: z.number().nullable(),
     decided_at: z.string().nullable(),
     state: testState,
@@ -161,7 +179,10 @@ export const broadcastTestOutput = z
     fraction: z.number(),
     metric: z.enum(["conversion", "click", "open"]),
     decide_after: z.string(),
-    decides_at: z.string().nullable().meta({ description: "When the rest gets the winner: the start plus decide_after." }),
+    decides_at: z
+      .string()
+      .nullable()
+      .meta({ description: "When the rest gets the winner: the start plus decide_after." }),
     variants: z.array(
       z.object({
         index: z.number().int(),
@@ -176,7 +197,9 @@ export const broadcastTestOutput = z
     winner: z
       .object({ index: z.number().int(), template_id: z.uuid(), chance: z.number(), decided_at: z.string() })
       .nullable()
-      .meta({ description: "The best variant at decide_after (the highest chance to beat the others), recorded once." }),
+      .meta({
+        description: "The best variant at decide_after (the highest chance to beat the others), recorded once.",
+      }),
     rest: reportOutput.meta({ description: "The recipients outside the test fraction, sent the winner." }),
   })
   .meta({ id: "BroadcastTestReport" });

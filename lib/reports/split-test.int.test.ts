@@ -103,7 +103,8 @@ describe("split tests", () => {
     expect(decided).toMatchObject({ state: "winner", winner: 1, looks: expect.any(Number) });
     expect(decided.paths[1].interval[0]).toBeLessThan(0.5);
     expect(decided.paths[1].interval[1]).toBeGreaterThan(0.5);
-    const [row] = await sql`select winner, decided_at from ab_decisions where project_id = ${p.projectId} and owner_id = ${j.id}`;
+    const [row] =
+      await sql`select winner, decided_at from ab_decisions where project_id = ${p.projectId} and owner_id = ${j.id}`;
     expect(row!.winner).toBe(1);
 
     // New entries all take path B, and say why; the decision stays as it was.

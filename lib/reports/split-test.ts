@@ -9,7 +9,6 @@ import { goalsOf } from "./set-goal";
 
 type Split = Step & { kind: "split" };
 
-
 export interface PathTally {
   entered: number;
   opened: number;
