@@ -40,7 +40,7 @@ export function BroadcastReportPage({ broadcastId }: { broadcastId: string }) {
               `/projects/${project.id}/messages?broadcast_id=${broadcastId}${event === "sent" ? "&state=sent" : `&event=${event}`}`
             }
           />
-          {report.test ? <VariantsTable test={report.test} templateName={(id) => `template ${id.slice(-6)}`} /> : null}
+          {report.test ? <VariantsTable test={report.test} /> : null}
         </div>
       )}
     </QueryPage>

@@ -8,7 +8,7 @@ const percent = (r: number) => `${(r * 100).toFixed(1)} %`;
 const METRIC = { open: "opened", click: "clicked", conversion: "converted" } as const;
 
 /** A broadcast test's variants side by side: sends, the test metric's rate with its interval, the chance to win. */
-export function VariantsTable({ test, templateName }: { test: Test; templateName: (id: string) => string }) {
+export function VariantsTable({ test }: { test: Test }) {
   const verdict = test.winner
     ? `Variant ${test.winner.index + 1} won (${percent(test.winner.chance)} chance to beat the others); the rest got it.`
     : test.decides_at
@@ -34,7 +34,7 @@ export function VariantsTable({ test, templateName }: { test: Test; templateName
                 className={test.winner?.index === v.index ? "font-semibold text-zinc-900" : "text-zinc-700"}
               >
                 <td className="py-2 pr-4">
-                  {v.index + 1}. {templateName(v.template_id)}
+                  {v.index + 1}. {v.template_name ?? "(deleted template)"}
                   {test.winner?.index === v.index ? " (winner)" : ""}
                 </td>
                 <td className="py-2 pr-4 text-right">{v.sent.toLocaleString("en")}</td>

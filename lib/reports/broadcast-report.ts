@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { ProjectContext } from "@/lib/access/context";
 import { getBroadcast } from "@/lib/broadcasts/get-broadcast";
 import { variantArms } from "@/lib/broadcasts/variant-test";
-import { queryRows } from "@/lib/db/sql";
+import { queryRows, uuidArray } from "@/lib/db/sql";
 import { isoTime } from "@/lib/db/iso-time";
 import { readDecision } from "./ab-decision";
 import { readReport } from "./read-report";
@@ -30,10 +30,12 @@ export async function broadcastReport(
   const arms = await variantArms(ctx, { id: b.id, variants, test });
   const v = verdict(arms);
   const decision = await readDecision(ctx, { ownerKind: "broadcast", ownerId: b.id });
-  const [at] = await queryRows<{ decides_at: string | null }>(
+  const [at] = await queryRows<{ decides_at: string | null; names: Record<string, string> | null }>(
     ctx.db,
-    sql`select (started_at + ${test.decide_after}::interval)::text as decides_at from broadcasts
-      where project_id = ${ctx.projectId}::uuid and id = ${b.id}::uuid`,
+    sql`select (b.started_at + ${test.decide_after}::interval)::text as decides_at,
+        (select jsonb_object_agg(t.id, t.name) from message_templates t where t.project_id = b.project_id
+          and t.id = any(${uuidArray(variants.map((x) => x.template_id))})) as names
+      from broadcasts b where b.project_id = ${ctx.projectId}::uuid and b.id = ${b.id}::uuid`,
   );
   return {
     ...report,
@@ -44,6 +46,7 @@ export async function broadcastReport(
         variants.map(async (x, i) => ({
           index: i,
           template_id: x.template_id,
+          template_name: at?.names?.[x.template_id] ?? null,
           weight: x.weight,
           sent: arms[i]!.trials,
           successes: arms[i]!.successes,

@@ -187,6 +187,7 @@ export const broadcastTestOutput = z
       z.object({
         index: z.number().int(),
         template_id: z.uuid(),
+        template_name: z.string().nullable().meta({ description: "null once the template is deleted." }),
         weight: z.number().int(),
         sent: z.number().int().meta({ description: "The variant's test recipients sent to: the denominator." }),
         successes: z.number().int(),

@@ -2872,6 +2872,8 @@ export interface components {
                 index: number;
                 /** Format: uuid */
                 template_id: string;
+                /** @description null once the template is deleted. */
+                template_name: string | null;
                 weight: number;
                 /** @description The variant's test recipients sent to: the denominator. */
                 sent: number;
