@@ -73,5 +73,7 @@ test("reports: a broadcast's variants side by side", async ({ browser, baseURL, 
   }).toPass({ timeout: 30_000 });
   await shot(page, "broadcast-ab-report");
   await page.setViewportSize({ width: 375, height: 900 });
+  await page.reload();
+  await expect(table.getByText("Sale: bold")).toBeVisible();
   await shot(page, "broadcast-ab-report-mobile");
 });
