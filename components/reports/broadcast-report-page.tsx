@@ -4,8 +4,9 @@ import { adminPath, apiFetch } from "@/components/console/api";
 import { useProject } from "@/components/console/project-context";
 import type { Broadcast } from "@/components/messages/types";
 import { QueryPage } from "@/components/ui/query-state";
-import type { Report } from "@/lib/reports/schemas";
+import type { BroadcastReport } from "@/lib/reports/schemas";
 import { ReportView } from "./report-view";
+import { VariantsTable } from "./variants-table";
 
 /** A broadcast's report: what its messages did, refreshed every 15 seconds while it is read. */
 export function BroadcastReportPage({ broadcastId }: { broadcastId: string }) {
@@ -16,7 +17,7 @@ export function BroadcastReportPage({ broadcastId }: { broadcastId: string }) {
   });
   const q = useQuery({
     queryKey: ["broadcast-report", project.id, broadcastId],
-    queryFn: () => apiFetch<Report>(adminPath(project.id, `/broadcasts/${broadcastId}/report`)),
+    queryFn: () => apiFetch<BroadcastReport>(adminPath(project.id, `/broadcasts/${broadcastId}/report`)),
     refetchInterval: 15_000,
   });
   const goal = b.data?.goal;
@@ -32,12 +33,15 @@ export function BroadcastReportPage({ broadcastId }: { broadcastId: string }) {
       what="the report"
     >
       {(report) => (
-        <ReportView
-          report={report}
-          messagesHref={(event) =>
-            `/projects/${project.id}/messages?broadcast_id=${broadcastId}${event === "sent" ? "&state=sent" : `&event=${event}`}`
-          }
-        />
+        <div className="space-y-6">
+          <ReportView
+            report={report}
+            messagesHref={(event) =>
+              `/projects/${project.id}/messages?broadcast_id=${broadcastId}${event === "sent" ? "&state=sent" : `&event=${event}`}`
+            }
+          />
+          {report.test ? <VariantsTable test={report.test} /> : null}
+        </div>
       )}
     </QueryPage>
   );

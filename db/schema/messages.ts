@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt, uuidV7 } from "./columns";
 import { users } from "./end-users";
 import { lists } from "./lists";
@@ -111,6 +122,12 @@ export const broadcasts = pgTable(
       snippets: Record<string, string>;
     }>(),
     tags: text().array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * An A/B test's variants (`[{template_id, weight}]`) and its settings (`{fraction, metric,
+     * decide_after}`); null: one template for all (lib/broadcasts/variant-test.ts).
+     */
+    variants: jsonb().$type<{ template_id: string; weight: number }[]>(),
+    test: jsonb().$type<{ fraction: number; metric: "open" | "click" | "conversion"; decide_after: string }>(),
     startedAt: timestamptz(),
     /**
      * While it starts (in chunks, lib/broadcasts/tick-broadcasts.ts): the last list member, by user id,
@@ -158,6 +175,11 @@ export const messages = pgTable(
     journeyEntryId: uuid(),
     journeyStepKey: text(),
     broadcastId: uuid(),
+    /**
+     * A broadcast test's arm: the variant's index for a recipient in the test fraction, -1 for the rest
+     * (held until the winner is known, then sent the winner); null without a test.
+     */
+    variant: smallint(),
     /** The entry's context, `journey.<key>` in templates; empty for broadcasts. */
     journeyData: jsonb().$type<Record<string, unknown>>(),
     /** The send API's cause: one message per request (lib/messages/send-message.ts). */

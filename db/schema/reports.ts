@@ -11,6 +11,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
+import { journeyEntries } from "./journeys";
 import { messages } from "./messages";
 import { belongsTo, projectIdColumn } from "./project-column";
 
@@ -24,13 +25,17 @@ export type ReportMetric =
   | "opened_machine"
   | "clicked"
   | "unsubscribed"
-  | "converted";
+  | "converted"
+  /** Entries that took a split's path (scope `split` only). */
+  | "entered";
 
 /**
  * Who a rollup row counts for: the whole project (the overview), a template, a broadcast, a journey, a
- * journey's send step, a split's path.
+ * journey's send step, a split's path (`path`: the messages sent after it), a split test's path (`split`:
+ * its entries, each counted once per metric, the test's denominator and successes), a broadcast's test
+ * variant (`variant`).
  */
-export type ReportScope = "project" | "template" | "broadcast" | "journey" | "step" | "path";
+export type ReportScope = "project" | "template" | "broadcast" | "journey" | "step" | "path" | "split" | "variant";
 
 /**
  * What each message did after it was sent, one row per message that did anything: the first time of
@@ -101,4 +106,65 @@ export const campaignGoals = pgTable(
     primaryKey({ columns: [t.projectId, t.ownerKind, t.ownerId] }),
     index("campaign_goals_event_idx").on(t.projectId, t.event),
   ],
+);
+
+/**
+ * Each entry's first passage of each split step: the path it took (the hash's, or the test's winner) and
+ * when, and the first time it opened (a person), clicked or converted after it: set once each, so the
+ * split's test counts every entry at most once per metric (`split` rollups). The conversion is the
+ * journey goal's event within its window after the passage, with or without a message on the path, so a
+ * path that sends nothing (a hold-out) converts too.
+ */
+export const journeySplitEntries = pgTable(
+  "journey_split_entries",
+  {
+    projectId: projectIdColumn(),
+    entryId: uuid().notNull(),
+    stepKey: text().notNull(),
+    journeyId: uuid().notNull(),
+    userId: uuid().notNull(),
+    /** 0-based index into the split's `paths`. */
+    path: smallint().notNull(),
+    enteredAt: timestamptz().notNull(),
+    openedAt: timestamptz(),
+    clickedAt: timestamptz(),
+    convertedAt: timestamptz(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.entryId, t.stepKey] }),
+    // A journey goal's event finds the user's passages of that journey's splits by key.
+    index("journey_split_entries_user_idx").on(t.projectId, t.userId, t.journeyId),
+    belongsTo(t.projectId, t.entryId, journeyEntries),
+  ],
+);
+
+/**
+ * An A/B test's decision, one row per test (a journey's split step, or a broadcast's variants; `step_key`
+ * is '' for a broadcast): the looks taken so far and, once decided, the winner. A look is taken at most
+ * once (`looks` only grows) and the winner is set only while null, so a decision never flips. No foreign
+ * key to the journey: the due claim writes it while an edit may hold the journey (as journey_step_passes).
+ */
+export const abDecisions = pgTable(
+  "ab_decisions",
+  {
+    projectId: projectIdColumn(),
+    ownerKind: text().$type<"journey" | "broadcast">().notNull(),
+    ownerId: uuid().notNull(),
+    stepKey: text().notNull().default(""),
+    looks: integer().notNull().default(0),
+    /** 0-based index of the winning path or variant; null while undecided (or decided that none won). */
+    winner: smallint(),
+    /** The winner's chance to beat the others at the deciding look. */
+    chance: doublePrecision(),
+    /** Set when the test is over: a winner found, or the last look taken without one. */
+    decidedAt: timestamptz(),
+    /**
+     * When the next look is taken: set when the smallest path reaches the look's size, a settling time
+     * later (a conversion test's goal window, else a day), so its latest entries have had the time to do
+     * the metric before they count against their path.
+     */
+    lookAt: timestamptz(),
+    updatedAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.ownerKind, t.ownerId, t.stepKey] })],
 );

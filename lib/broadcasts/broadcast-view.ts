@@ -17,6 +17,8 @@ interface Row {
   in_user_timezone: boolean;
   rate_per_second: number | null;
   goal: BroadcastView["goal"];
+  variants: BroadcastView["variants"];
+  test: BroadcastView["test"];
   state: BroadcastState;
   tags: string[];
   pinned: { template_version_id: string | null; snippets: Record<string, string> } | null;
@@ -50,6 +52,8 @@ export async function broadcastViews(ctx: ProjectContext, { where, limit }: { wh
       in_user_timezone: r.in_user_timezone,
       rate_per_second: r.rate_per_second,
       goal: r.goal ?? null,
+      variants: r.variants ?? null,
+      test: r.test ?? null,
       state: r.state,
       tags: r.tags,
       pinned: r.pinned

@@ -1,9 +1,41 @@
 import { z } from "zod";
-import { goalSchema } from "@/lib/reports/schemas";
+import { goalSchema, testMetric } from "@/lib/reports/schemas";
 import { paginationQuery } from "@/lib/http/pagination";
 import { tagFilter, tagList } from "@/lib/http/tags";
 
 export const broadcastState = z.enum(["scheduled", "sending", "done", "cancelled"]).meta({ id: "BroadcastState" });
+
+export const variantsSchema = z
+  .array(
+    z.strictObject({
+      template_id: z.uuid(),
+      weight: z.number().int().min(1).max(10_000).default(1),
+    }),
+  )
+  .min(2)
+  .max(5)
+  .refine((v) => new Set(v.map((x) => x.template_id)).size === v.length, "each template once")
+  .meta({
+    id: "BroadcastVariants",
+    description:
+      "An A/B test's templates (of the broadcast's template's channel), given to the test fraction by weight.",
+  });
+
+export const broadcastTestSchema = z
+  .strictObject({
+    fraction: z.number().gt(0).max(1).default(0.2).meta({
+      description:
+        "The share of recipients in the test (chosen by user id); the rest get the winner. 1: all in the test.",
+    }),
+    metric: testMetric.meta({
+      description: "What decides: a conversion (the broadcast's `goal`), a click, or an open.",
+    }),
+    decide_after: z
+      .string()
+      .regex(/^[1-9][0-9]{0,3} (minute|hour|day)s?$/, 'like "4 hours"')
+      .meta({ description: "After the start, the best variant so far (the highest chance to beat the others) wins." }),
+  })
+  .meta({ id: "BroadcastTest" });
 
 const broadcastFields = {
   name: z.string().trim().min(1).max(100),
@@ -19,14 +51,24 @@ const broadcastFields = {
       "At most this many of the broadcast's messages a second (all workers together); null: the provider's pace.",
   }),
   goal: goalSchema.nullable().default(null),
+  variants: variantsSchema.nullable().default(null),
+  test: broadcastTestSchema.nullable().default(null),
   tags: tagList.default([]),
 };
+
+const bothOrNeither = (b: { variants?: unknown; test?: unknown }) => (b.variants == null) === (b.test == null);
+const testRule = { message: "`variants` and `test` go together", path: ["test"] };
 
 export const createBroadcastBody = z
   .strictObject({
     ...broadcastFields,
+    template_id: broadcastFields.template_id
+      .optional()
+      .meta({ description: "Required without `variants`; with them, default the first variant's." }),
     send_at: broadcastFields.send_at.optional().meta({ description: "Default: now." }),
   })
+  .refine(bothOrNeither, testRule)
+  .refine((b) => b.template_id || b.variants, { message: "a template or variants", path: ["template_id"] })
   .meta({ id: "CreateBroadcast" });
 
 export const updateBroadcastBody = z
@@ -38,9 +80,12 @@ export const updateBroadcastBody = z
     in_user_timezone: z.boolean().optional(),
     rate_per_second: z.number().int().min(1).max(10_000).nullable().optional(),
     goal: goalSchema.nullable().optional(),
+    variants: variantsSchema.nullable().optional(),
+    test: broadcastTestSchema.nullable().optional(),
     tags: tagList.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "send at least one field to change")
+  .refine((b) => (b.variants === undefined) === (b.test === undefined) && bothOrNeither(b), testRule)
   .meta({ id: "UpdateBroadcast", description: "Only while `scheduled`; what is omitted is kept." });
 
 export const broadcastOutput = z
@@ -53,6 +98,8 @@ export const broadcastOutput = z
     in_user_timezone: z.boolean(),
     rate_per_second: z.number().int().nullable(),
     goal: goalSchema.nullable(),
+    variants: z.array(z.object({ template_id: z.uuid(), weight: z.number().int() })).nullable(),
+    test: broadcastTestSchema.nullable(),
     state: broadcastState,
     tags: z.array(z.string()),
     pinned: z

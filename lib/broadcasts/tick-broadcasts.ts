@@ -4,6 +4,7 @@ import type { AppContext } from "@/lib/access/context";
 import { withTransaction } from "@/lib/db/transaction";
 import { queryRows } from "@/lib/db/sql";
 import { MESSAGES_CHANNEL } from "@/lib/messages/notify";
+import { decideBroadcastTest, HELD_REASON, HELD_UNTIL, releaseHeld, testArm } from "./variant-test";
 
 /** The widest offset of a time zone ahead of UTC: a broadcast in users' time zones starts this much early. */
 const MAX_ZONE_AHEAD = "14 hours";
@@ -21,7 +22,9 @@ export const startChunk = (env = process.env) => Number(env.BROADCAST_START_CHUN
  * PostgreSQL does not know falls back to UTC, and the waiting message's reason says so (the sender
  * replaces it with the outcome's). A start killed midway
  * resumes after its last chunk, and the messages of its first chunks are already on their way. A
- * broadcast is `done` once none of its messages is queued. Answers 1 when it started a chunk, else 0.
+ * broadcast is `done` once none of its messages is queued. With an A/B test, each member's message is of its
+ * arm (variant-test.ts): a variant's, or held for the winner, which a later round decides and releases in
+ * chunks. Answers 1 when it started, decided or released a chunk, else 0.
  */
 export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number }): Promise<number> {
   const moved = await withTransaction(ctx.db, async (tx) => {
@@ -41,7 +44,11 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
       update broadcasts b set pinned = jsonb_build_object(
         'template_version_id', t.version_id, 'build_id', t.build_id,
         'snippets', coalesce((select jsonb_object_agg(s.name, s.version_id) from snippets s
-          where s.project_id = b.project_id and s.version_id is not null), '{}'::jsonb))
+          where s.project_id = b.project_id and s.version_id is not null), '{}'::jsonb),
+        'variants', (select jsonb_agg(jsonb_build_object('template_version_id', vt.version_id, 'build_id', vt.build_id)
+            order by v.o)
+          from jsonb_array_elements(b.variants) with ordinality as v(x, o)
+          left join message_templates vt on vt.project_id = b.project_id and vt.id = (v.x->>'template_id')::uuid))
       from message_templates t
       where b.project_id = ${b.project_id}::uuid and b.id = ${b.id}::uuid and b.pinned is null
         and t.project_id = b.project_id and t.id = b.template_id`);
@@ -56,17 +63,24 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
         select lm.user_id from b join list_members lm on lm.project_id = b.project_id and lm.list_id = b.list_id
         where b.started_through is null or lm.user_id > b.started_through
         order by lm.user_id limit ${input.chunk}),
+      arm as (${testArm}),
       added as (
         insert into messages (project_id, template_id, template_version_id, template_build_id, user_id, channel,
-          broadcast_id, next_attempt_at, reason)
-        select b.project_id, b.template_id, (b.pinned->>'template_version_id')::uuid, (b.pinned->>'build_id')::uuid,
-          c.user_id, t.channel, b.id,
-          case when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone coalesce(z.name, 'UTC')
+          broadcast_id, variant, next_attempt_at, reason)
+        select b.project_id,
+          case when a.variant >= 0 then (b.variants->a.variant::int->>'template_id')::uuid else b.template_id end,
+          (case when a.variant >= 0 then b.pinned->'variants'->a.variant::int else b.pinned end->>'template_version_id')::uuid,
+          (case when a.variant >= 0 then b.pinned->'variants'->a.variant::int else b.pinned end->>'build_id')::uuid,
+          c.user_id, t.channel, b.id, a.variant,
+          case when a.variant = -1 then ${HELD_UNTIL}::timestamptz
+            when b.in_user_timezone then (b.send_at at time zone 'UTC') at time zone coalesce(z.name, 'UTC')
           else b.send_at end,
-          case when b.in_user_timezone and u.timezone is not null and z.name is null
+          case when a.variant = -1 then ${HELD_REASON}
+            when b.in_user_timezone and u.timezone is not null and z.name is null
             then 'time zone "' || left(u.timezone, 64) || '" unknown: send_at read as UTC' end
         from b join message_templates t on t.project_id = b.project_id and t.id = b.template_id
         cross join chunk c
+        join arm a on a.user_id = c.user_id
         join users u on u.project_id = b.project_id and u.id = c.user_id
         left join zones z on z.key = lower(u.timezone)
         on conflict do nothing
@@ -85,6 +99,8 @@ export async function tickBroadcasts(ctx: AppContext<Db>, input: { chunk: number
     return true;
   });
   if (moved) return 1;
+  if (await decideBroadcastTest(ctx)) return 1;
+  if (await releaseHeld(ctx, { chunk: input.chunk })) return 1;
   await ctx.db.execute(sql`
     update broadcasts b set state = case when b.state = 'sending' then 'done' else b.state end,
       finished_at = now(), updated_at = now()

@@ -5,7 +5,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { RuleBroken } from "@/lib/http/errors";
 import { withTransaction } from "@/lib/db/transaction";
 import { setGoal } from "@/lib/reports/set-goal";
-import { checkBroadcastRefs } from "./check-broadcast";
+import { checkBroadcastRefs, checkBroadcastTest } from "./check-broadcast";
 import { getBroadcast } from "./get-broadcast";
 import type { updateBroadcastBody } from "./schemas";
 
@@ -15,6 +15,16 @@ export async function updateBroadcast(
   { id, patch }: { id: string; patch: z.output<typeof updateBroadcastBody> },
 ) {
   await checkBroadcastRefs(ctx, { templateId: patch.template_id, listId: patch.list_id });
+  if (patch.variants !== undefined || patch.goal !== undefined || patch.template_id || patch.in_user_timezone) {
+    const now = await getBroadcast(ctx, id);
+    await checkBroadcastTest(ctx, {
+      templateId: patch.template_id ?? now.template_id,
+      variants: patch.variants !== undefined ? patch.variants : now.variants,
+      test: patch.test !== undefined ? patch.test : now.test,
+      hasGoal: (patch.goal !== undefined ? patch.goal : now.goal) !== null,
+      inUserTimezone: patch.in_user_timezone ?? now.in_user_timezone,
+    });
+  }
   const rows = await withTransaction(ctx.db, async (tx) => {
     const changed = await tx
       .update(broadcasts)
@@ -26,6 +36,7 @@ export async function updateBroadcast(
         ...(patch.in_user_timezone !== undefined ? { inUserTimezone: patch.in_user_timezone } : {}),
         ...(patch.rate_per_second !== undefined ? { ratePerSecond: patch.rate_per_second } : {}),
         ...(patch.tags ? { tags: patch.tags } : {}),
+        ...(patch.variants !== undefined ? { variants: patch.variants, test: patch.test } : {}),
         updatedAt: sql`now()`,
       })
       .where(and(eq(broadcasts.projectId, ctx.projectId), eq(broadcasts.id, id), eq(broadcasts.state, "scheduled")))

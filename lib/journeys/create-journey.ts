@@ -4,7 +4,9 @@ import { toJourneyViews } from "./view";
 import { withTransaction } from "@/lib/db/transaction";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { entranceColumns } from "./entrance-columns";
+import { checkSplitTests } from "./check-split-tests";
 import { checkSteps } from "./check-steps";
+import { setGoal } from "@/lib/reports/set-goal";
 import type { ProjectContext } from "@/lib/access/context";
 
 /**
@@ -16,6 +18,7 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
   return withTransaction(ctx.db, async (tx) => {
     await checkScheduledEntrances({ ...ctx, db: tx }, input);
     await checkSteps({ ...ctx, db: tx }, input.steps);
+    checkSplitTests(input.steps, Boolean(input.goal));
     const [row] = await tx
       .insert(journeys)
       .values({
@@ -31,6 +34,7 @@ export async function createJourney(ctx: ProjectContext, input: JourneyInput): P
     await tx
       .insert(journeyEntrances)
       .values(input.entrances.map((e) => ({ projectId: ctx.projectId, journeyId: row!.id, ...entranceColumns(e) })));
+    await setGoal({ ...ctx, db: tx }, { ownerKind: "journey", ownerId: row!.id, goal: input.goal ?? null });
     return (await toJourneyViews({ ...ctx, db: tx }, [row!]))[0]!;
   });
 }

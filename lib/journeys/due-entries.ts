@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Transaction } from "@/db/client";
 import type { AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
-import type { Step } from "./step-schema";
+import type { SplitInHand, Step } from "./step-schema";
 import type { EntryInHand } from "./walk";
 
 /** A due entry as the claims read it (advance-due.ts, advance-burst.ts). */
@@ -41,19 +41,33 @@ export interface DueJourney {
 }
 
 /** The journeys due entries walk in, with their steps and their project's zone, each once. */
-export function dueJourneys(
+export async function dueJourneys(
   { db }: AppContext<Transaction>,
   keys: { project_id: string; journey_id: string }[],
 ): Promise<(DueJourney & { steps: Step[] })[]> {
-  return queryRows(
+  const rows = await queryRows<DueJourney & { steps: Step[]; winners: Record<string, number> | null }>(
     db,
     sql`
-    select j.project_id, j.id, j.name, j.steps, p.timezone
+    select j.project_id, j.id, j.name, j.steps, p.timezone,
+      (select jsonb_object_agg(w.step_key, w.winner) from ab_decisions w where w.project_id = j.project_id
+        and w.owner_kind = 'journey' and w.owner_id = j.id and w.winner is not null) as winners
     from jsonb_to_recordset(${JSON.stringify(keys.map(({ project_id, journey_id }) => ({ project_id, journey_id })))}::jsonb)
       as d(project_id uuid, journey_id uuid)
     join journeys j on j.project_id = d.project_id and j.id = d.journey_id
     join projects p on p.id = j.project_id`,
   );
+  return rows.map(({ winners, ...j }) => ({ ...j, steps: withWinners(j.steps, winners) }));
+}
+
+/** Splits whose test decided a winner, with `auto_winner`, take it (walk.ts); a winner beyond an edited split's paths is ignored. */
+function withWinners(steps: Step[], winners: Record<string, number> | null): Step[] {
+  if (!winners) return steps;
+  return steps.map((s) => {
+    const w = winners[s.key];
+    return s.kind === "split" && s.test?.auto_winner && w !== undefined && w < s.paths.length
+      ? ({ ...s, winner: w } as SplitInHand)
+      : s;
+  });
 }
 
 /** A due row in hand for the walk; `awaited` is its `waiting_for` parsed (shared by the entries of a group). */

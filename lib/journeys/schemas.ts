@@ -3,6 +3,7 @@ import { z } from "zod";
 import { tagList } from "@/lib/http/tags";
 import { text } from "@/lib/http/json-value";
 import { condition, rule } from "@/lib/lists/rule-schema";
+import { goalSchema } from "@/lib/reports/schemas";
 import { MAX_STEPS, stepInput, stepsInput } from "./step-schema";
 
 const steps = stepsInput.meta({
@@ -60,6 +61,7 @@ export const journeyPatch = z
         "Replaces the steps, matched by key: entries at a removed step move on to its `next` at once (recorded in their path); a changed delay applies to those who reach it afterwards.",
     }),
     paused: paused.optional(),
+    goal: goalSchema.nullable().optional().meta({ description: "null removes the goal; omitted keeps it." }),
     tags: tagList.optional(),
   })
   .meta({ id: "JourneyPatch" });
@@ -79,6 +81,10 @@ export const journeyInput = z
     entrances: z.array(entranceInput).min(1).max(20),
     steps: steps.default([]),
     paused: paused.default(false),
+    goal: goalSchema.nullable().optional().meta({
+      description:
+        "A conversion goal: credited to the latest message of the journey sent to the user within its window.",
+    }),
     tags: tagList.optional(),
   })
   .meta({ id: "JourneyInput" });
@@ -106,6 +112,7 @@ export const journeyOutput = z
     entrances: z.array(entranceOutput),
     steps: z.array(stepInput),
     paused: z.boolean(),
+    goal: goalSchema.nullable(),
     tags: z.array(z.string()),
     step_counts: z
       .record(

@@ -82,7 +82,28 @@ const split = z.strictObject({
     .min(2)
     .max(10)
     .meta({ description: "Chosen by the entry id, weighted: a retry takes the same path." }),
+  test: z
+    .strictObject({
+      metric: z.enum(["conversion", "click", "open"]).meta({
+        description:
+          "What a path's entries must do after the split: convert (the journey's `goal`, required), click a link or open a message of the journey.",
+      }),
+      min_per_path: z.number().int().min(100).max(1_000_000).default(500).meta({
+        description: "Entries every path needs before the first look; later looks at 2×, 4×, 8× and 16× that.",
+      }),
+      auto_winner: z.boolean().default(false).meta({
+        description: "Once a winner is decided, entries reaching the split take the winner's path.",
+      }),
+    })
+    .optional()
+    .meta({
+      description:
+        "An A/B test of the paths: the journey report gives each path's rate with a 95 % interval and its chance to beat the others, and decides a winner at fixed looks (docs/reports.md).",
+    }),
 });
+
+/** A split step as the engine walks it: with its test's winner, once decided and `auto_winner` (due-entries.ts). */
+export type SplitInHand = z.output<typeof split> & { winner?: number };
 
 const send = z.strictObject({ key, kind: z.literal("send"), next, template_id: z.uuid() });
 const update = z.strictObject({

@@ -5,7 +5,9 @@ import { withTransaction } from "@/lib/db/transaction";
 import { Invalid } from "@/lib/http/errors";
 import { checkScheduledEntrances } from "./check-scheduled-entrances";
 import { entranceColumns } from "./entrance-columns";
+import { checkSplitTests } from "./check-split-tests";
 import { checkSteps } from "./check-steps";
+import { goalsOf, setGoal } from "@/lib/reports/set-goal";
 import { recordStepEdit } from "./record-step-edit";
 import type { Step } from "./step-schema";
 import { lockJourney } from "./get-journey";
@@ -29,6 +31,13 @@ export async function updateJourney(
   return withTransaction(ctx.db, async (tx) => {
     // Locked: the pipeline's entrances and an edit of the steps decide one at a time.
     const before = await lockJourney({ ...ctx, db: tx }, id);
+    const hasGoal =
+      patch.goal !== undefined
+        ? patch.goal !== null
+        : (await goalsOf({ ...ctx, db: tx }, { ownerKind: "journey", ownerIds: [id] })).has(id);
+    checkSplitTests((patch.steps ?? before.steps) as Step[], hasGoal);
+    if (patch.goal !== undefined)
+      await setGoal({ ...ctx, db: tx }, { ownerKind: "journey", ownerId: id, goal: patch.goal });
     if (patch.steps) {
       await checkSteps({ ...ctx, db: tx }, patch.steps);
       await recordStepEdit({ ...ctx, db: tx }, { journeyId: id, before: before.steps as Step[], after: patch.steps });

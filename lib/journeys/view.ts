@@ -4,6 +4,7 @@ import type { Step } from "./step-schema";
 import { journeyEntrances, type Journey } from "@/db/schema";
 import type { JourneyView } from "./schemas";
 import type { ProjectContext } from "@/lib/access/context";
+import { goalsOf } from "@/lib/reports/set-goal";
 
 export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Promise<JourneyView[]> {
   const entrances = rows.length
@@ -22,6 +23,7 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
         .orderBy(journeyEntrances.id)
     : [];
   const counts = await stepCounts(ctx, rows);
+  const goals = await goalsOf(ctx, { ownerKind: "journey", ownerIds: rows.map((r) => r.id) });
   return rows.map((j) => ({
     id: j.id,
     name: j.name,
@@ -41,6 +43,7 @@ export async function toJourneyViews(ctx: ProjectContext, rows: Journey[]): Prom
       })),
     steps: j.steps as Step[],
     paused: j.paused,
+    goal: goals.get(j.id) ?? null,
     tags: j.tags,
     step_counts: Object.fromEntries(
       (j.steps as Step[]).map((s) => [

@@ -41,4 +41,29 @@ describe("walkEntry", () => {
       outcome: "exited: more than 101 steps in one pass (a loop with no pause of at least the minimum)",
     });
   });
+
+  it("takes a split's drawn path, or its test's winner once the claim gave it one, and records which", async () => {
+    const split = {
+      key: "u",
+      kind: "split",
+      paths: [
+        { weight: 1, next: "a" },
+        { weight: 1, next: "b" },
+      ],
+    };
+    const steps = (extra: object) =>
+      [
+        { ...split, ...extra },
+        { key: "a", kind: "exit" },
+        { key: "b", kind: "exit" },
+      ] as unknown as Step[];
+    const drawn = await walkEntry(fx, entry, steps({}), new Date());
+    const n = drawn.path[0]!.splitPath!;
+    expect(drawn.path[0]!.outcome).toBe(`split: path ${n + 1}`);
+    const won = await walkEntry(fx, entry, steps({ winner: 1 - n }), new Date());
+    expect(won.path.map((r) => [r.stepKey, r.outcome, r.splitPath])).toEqual([
+      ["u", `split: path ${2 - n} (the test's winner)`, 1 - n],
+      [n === 0 ? "b" : "a", "exit", undefined],
+    ]);
+  });
 });

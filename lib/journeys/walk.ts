@@ -1,5 +1,5 @@
 import { exitsOf, splitPath } from "./step-graph";
-import type { Step } from "./step-schema";
+import type { SplitInHand, Step } from "./step-schema";
 import { isTimeZone, localIso, nextTimeOfDay, pickZone } from "./time-zone";
 
 /** An entry as the engine holds it while moving it (a claimed row, or one an event released). */
@@ -28,6 +28,8 @@ export interface PathRow {
   enteredAt: Date;
   leftAt: Date;
   outcome: string;
+  /** A split's path taken (0-based). */
+  splitPath?: number;
 }
 
 /** Where the entry stands after the walk. `wakeAfter`: an interval added to the database's now (delays, timeouts). */
@@ -199,11 +201,20 @@ export async function walkEntry(
         break;
       }
       case "split": {
-        const n = splitPath(
+        // Drawn from the entry's id even when a test's winner overrides it: reading the id keeps split
+        // passages walked per entry (walk-alike.ts), so each entry's passage is recorded (write-moves.ts).
+        const drawn = splitPath(
           entry.id,
           step.paths.map((p) => p.weight),
         );
-        pass(step, `split: path ${n + 1}`, step.paths[n]!.next);
+        const won = (step as SplitInHand).winner;
+        const n = won ?? drawn;
+        pass(
+          step,
+          won === undefined ? `split: path ${n + 1}` : `split: path ${n + 1} (the test's winner)`,
+          step.paths[n]!.next,
+        );
+        path[path.length - 1]!.splitPath = n;
         break;
       }
       case "update": {

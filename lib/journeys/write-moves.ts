@@ -4,6 +4,8 @@ import { uuidv7s } from "@/lib/db/uuidv7";
 import { addToOpenBatch, systemEventsSql } from "@/lib/events/record-system-events";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import { bypassIntake } from "@/lib/pipeline/enqueue-steps";
+import { recordSplitPassages } from "@/lib/reports/record-split-passages";
+import { decideSplitsPassed } from "@/lib/reports/split-test";
 import type { EntryEnd, EntryInHand, PathRow } from "./walk";
 
 /** An entry and where its walk took it. */
@@ -52,6 +54,24 @@ export async function writeMoves(
     else byProject.set(m.entry.projectId, [m]);
   }
   for (const [projectId, list] of byProject) await writeProjectMoves(systemContext(ctx.db, projectId), list, now);
+  // Split passages feed their paths' reports and tests (lib/reports): a split is walked per entry (walk.ts).
+  const passages = moves.flatMap((m) =>
+    walkOf(m).path.flatMap((p) =>
+      p.splitPath === undefined
+        ? []
+        : [
+            {
+              project_id: m.entry.projectId,
+              entry_id: m.entry.id,
+              journey_id: m.entry.journeyId,
+              user_id: m.entry.userId,
+              step_key: p.stepKey,
+              path: p.splitPath,
+            },
+          ],
+    ),
+  );
+  await decideSplitsPassed(ctx, await recordSplitPassages(ctx, passages));
   // Entries that share a walk are counted by it: one pass over its path, not one per entry.
   const walks = new Map<WalkedMove, number>();
   for (const m of moves) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { journeyReportOutput, reportOutput, reportQuery } from "@/lib/reports/schemas";
+import { broadcastReportOutput, journeyReportOutput, reportOutput, reportQuery } from "@/lib/reports/schemas";
 import { projectParams, registerPath } from "./registry";
 import { found } from "./responses";
 
@@ -17,7 +17,11 @@ registerPath({
   summary: "What a broadcast's messages did",
   description: funnel,
   request: { params: idParams, query: reportQuery },
-  responses: found(reportOutput, "The broadcast's report.", "No such broadcast."),
+  responses: found(
+    broadcastReportOutput,
+    "The broadcast's report, with its A/B test's variants side by side.",
+    "No such broadcast.",
+  ),
 });
 registerPath({
   method: "get",
@@ -34,7 +38,8 @@ registerPath({
   path: `${root}/journeys/{id}/report`,
   permission: "journeys.read",
   tags,
-  summary: "A journey's report: per step entered, waiting and left; per send step its funnel",
+  summary:
+    "A journey's report: per step entered, waiting and left; per send step its funnel; per split its paths and test",
   description: funnel,
   request: { params: idParams, query: reportQuery },
   responses: found(journeyReportOutput, "The journey's report.", "No such journey."),

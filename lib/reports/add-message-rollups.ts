@@ -23,7 +23,9 @@ export interface MessageCount {
  * journey and the journey's send step. Callers count
  * a message's metric only when it first happens (a state that changed, a first-time column set), so a
  * repeated report counts nothing twice. Rows are merged in key order, so concurrent writers lock them in
- * the same order, each message's in its own shard.
+ * the same order, each message's in its own shard. Also the paths of the splits its entry passed before it
+ * (`path`), its broadcast test's arm (`variant`), and a first open or click of the entry after a split
+ * (`split`, the test's count).
  */
 export async function addMessageRollups(ctx: ProjectContext, counts: MessageCount[]): Promise<void> {
   if (!counts.length) return;
@@ -43,16 +45,55 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
     join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id
     left join journey_entries e on m.journey_entry_id is not null
       and e.project_id = m.project_id and e.id = m.journey_entry_id
-    cross join lateral (values
-      ('project', m.project_id::text),
-      ('template', m.template_id::text),
-      ('broadcast', m.broadcast_id::text),
-      ('journey', e.journey_id::text),
-      ('step', e.journey_id::text || '/' || m.journey_step_key)
+    cross join lateral (
+      select * from (values
+        ('project', m.project_id::text),
+        ('template', m.template_id::text),
+        ('broadcast', m.broadcast_id::text),
+        ('journey', e.journey_id::text),
+        ('step', e.journey_id::text || '/' || m.journey_step_key),
+        ('variant', m.broadcast_id::text || '/' || case when m.variant < 0 then 'rest' else m.variant::text end)
+      ) as v(scope, scope_id)
+      union all
+      -- Each split path the entry took before the message: the path's funnel.
+      select 'path', p.journey_id::text || '/' || p.step_key || '/' || p.path from journey_split_entries p
+      where m.journey_entry_id is not null and p.project_id = m.project_id and p.entry_id = m.journey_entry_id
+        and p.entered_at <= m.created_at
     ) as s(scope, scope_id)
     where s.scope_id is not null
     group by 1, 2, 3, 4, 5, 6
     order by 1, 2, 3, 4, 5, 6
     on conflict (project_id, scope, scope_id, metric, hour, shard)
       do update set count = r.count + excluded.count, value = r.value + excluded.value`);
+  const engaged = counts.filter((c) => c.metric === "opened" || c.metric === "clicked");
+  if (engaged.length) await countSplitEngagement(ctx, engaged);
+}
+
+/**
+ * A split test counts entries, not messages: an entry's first person's open and first click of a message
+ * sent after it passed a split count once on its path, whatever more it opens or clicks.
+ */
+async function countSplitEngagement(ctx: ProjectContext, counts: MessageCount[]): Promise<void> {
+  const rows = JSON.stringify(
+    counts.map((c) => ({ id: c.id, k: c.metric, at: typeof c.at === "string" ? c.at : c.at.toISOString() })),
+  );
+  await ctx.db.execute(sql`
+    with x as (
+      select x.k, x.at, p.entry_id, p.step_key from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz)
+      join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id and m.journey_entry_id is not null
+      join journey_split_entries p on p.project_id = m.project_id and p.entry_id = m.journey_entry_id
+        and p.entered_at <= m.created_at
+    ), first as (
+      update journey_split_entries p
+        set opened_at = case when x.k = 'opened' then coalesce(p.opened_at, x.at) else p.opened_at end,
+          clicked_at = case when x.k = 'clicked' then coalesce(p.clicked_at, x.at) else p.clicked_at end
+      from x where p.project_id = ${ctx.projectId}::uuid and p.entry_id = x.entry_id and p.step_key = x.step_key
+        and ((x.k = 'opened' and p.opened_at is null) or (x.k = 'clicked' and p.clicked_at is null))
+      returning p.journey_id, p.entry_id, p.step_key, p.path, x.k, x.at
+    )
+    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
+    select ${ctx.projectId}::uuid, 'split', journey_id::text || '/' || step_key || '/' || path, k, date_trunc('hour', at),
+      hashtext(entry_id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))}, count(*), 0
+    from first group by 3, 4, 5, 6 order by 3, 4, 5, 6
+    on conflict (project_id, scope, scope_id, metric, hour, shard) do update set count = r.count + excluded.count`);
 }

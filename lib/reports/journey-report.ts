@@ -4,12 +4,15 @@ import { getJourney } from "@/lib/journeys/get-journey";
 import type { Step } from "@/lib/journeys/step-schema";
 import { readReport } from "./read-report";
 import type { reportQuery } from "./schemas";
+import { splitReport } from "./split-report";
 
 type Query = z.output<typeof reportQuery>;
 
 /**
  * A journey's report: for each step, entries that reached it, are there now, and left it (the journey
- * view's bounded counts), and for each send step its funnel from the rollups; the journey's own funnel.
+ * view's bounded counts); for each send step its funnel from the rollups; for each split its paths (the
+ * entries that took each and the funnel of the messages sent after it) and its test's verdict; the
+ * journey's own funnel, conversions included when it has a goal.
  */
 export async function journeyReport(ctx: ProjectContext, input: { id: string } & Query) {
   const journey = await getJourney(ctx, input.id);
@@ -27,8 +30,9 @@ export async function journeyReport(ctx: ProjectContext, input: { id: string } &
         ...(s.kind === "send"
           ? { report: await readReport(ctx, { scope: "step", scopeId: `${input.id}/${s.key}`, ...q }) }
           : {}),
+        ...(s.kind === "split" ? await splitReport(ctx, { journeyId: input.id, step: s, ...q }) : {}),
       };
     }),
   );
-  return { ...(await readReport(ctx, { scope: "journey", scopeId: input.id, ...q })), steps };
+  return { ...(await readReport(ctx, { scope: "journey", scopeId: input.id, ...q })), goal: journey.goal, steps };
 }

@@ -87,5 +87,42 @@ export async function recordConversions(ctx: ProjectContext, events: EventRow[])
     ctx,
     converted.map((r) => ({ id: r.message_id, metric: "converted", at: r.converted_at, value: r.conversion_value })),
   );
+  await convertSplitEntries(
+    ctx,
+    pairs.filter((x) => x.kind === "journey"),
+  );
   return converted.length;
+}
+
+/**
+ * A journey goal's event also converts the user's passages of that journey's splits within the goal's
+ * window before it, each once, message or not: so a split test on conversions compares a path that sends
+ * nothing (a hold-out) with one that does.
+ */
+async function convertSplitEntries(
+  ctx: ProjectContext,
+  pairs: { ord: number; owner: string; user_id: string | null; at: string; within: string }[],
+): Promise<void> {
+  if (!pairs.length) return;
+  await ctx.db.execute(sql`
+    with c as (
+      select * from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb)
+        as c(ord int, owner uuid, user_id uuid, at timestamptz, within text)
+    ), hit as (
+      select distinct on (p.entry_id, p.step_key) p.entry_id, p.step_key, c.at
+      from c join journey_split_entries p on p.project_id = ${ctx.projectId}::uuid and p.user_id = c.user_id
+        and p.journey_id = c.owner and p.converted_at is null
+        and p.entered_at <= c.at and p.entered_at >= c.at - c.within::interval
+      order by p.entry_id, p.step_key, c.at, c.ord
+    ), first as (
+      update journey_split_entries p set converted_at = hit.at from hit
+      where p.project_id = ${ctx.projectId}::uuid and p.entry_id = hit.entry_id and p.step_key = hit.step_key
+        and p.converted_at is null
+      returning p.journey_id, p.step_key, p.path, p.converted_at
+    )
+    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, count, value)
+    select ${ctx.projectId}::uuid, 'split', journey_id::text || '/' || step_key || '/' || path, 'converted',
+      date_trunc('hour', converted_at), count(*), 0
+    from first group by 3, 5 order by 3, 5
+    on conflict (project_id, scope, scope_id, metric, hour) do update set count = r.count + excluded.count`);
 }

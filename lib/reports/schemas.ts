@@ -46,25 +46,8 @@ export const reportOutput = z
   })
   .meta({ id: "Report" });
 
-export const journeyReportOutput = reportOutput
-  .extend({
-    steps: z.array(
-      z.object({
-        key: z.string(),
-        kind: z.string(),
-        entered: z.number().int(),
-        waiting: z.number().int(),
-        waiting_capped: z.boolean(),
-        left: z.number().int(),
-        report: reportOutput.optional().meta({ description: "A send step's own funnel." }),
-      }),
-    ),
-  })
-  .meta({ id: "JourneyReport" });
-
 export type Funnel = z.infer<typeof funnel>;
 export type Report = z.infer<typeof reportOutput>;
-export type JourneyReport = z.infer<typeof journeyReportOutput>;
 
 /** A broadcast's or journey's conversion goal. */
 export const goalSchema = z
@@ -90,3 +73,133 @@ export const goalSchema = z
   });
 
 export type Goal = z.output<typeof goalSchema>;
+
+const armVerdict = {
+  rate: z.number().meta({ description: "Successes over entries (or sends)." }),
+  interval: z.tuple([z.number(), z.number()]).meta({
+    description:
+      "The rate's 95 % interval: the Beta(1 + successes, 1 + failures) posterior's 2.5 % and 97.5 % quantiles.",
+  }),
+  chance_to_beat_others: z
+    .number()
+    .meta({ description: "The posterior probability that this arm's rate is the highest." }),
+};
+
+const testState = z.enum(["running", "winner", "no_winner"]).meta({
+  description: "`winner`: decided at a look; `no_winner`: the last look passed without one; `running`: looks to come.",
+});
+
+/** A split test's verdict in the journey report. */
+export const splitTestOutput = z
+  .object({
+    metric: z.enum(["conversion", "click", "open"]),
+    counted: z.enum(["converted", "clicked", "opened"]).meta({ description: "The per-path count the test compares." }),
+    min_per_path: z.number().int(),
+    auto_winner: z.boolean(),
+    paths: z.array(
+      z.object({
+        index: z.number().int(),
+        entries: z.number().int().meta({ description: "Entries that took the path." }),
+        successes: z
+          .number()
+          .int()
+          .meta({ description: "Of them, those that did the metric after the split, once each." }),
+        ...armVerdict,
+      }),
+    ),
+    looks: z
+      .number()
+      .int()
+      .meta({ description: "Looks taken (at most 5: when the smallest path reaches min_per_path, 2×, 4×, 8×, 16×)." }),
+    next_look_at: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The smallest path's entries at the next look; null once decided." }),
+    look_due_at: z.string().nullable().meta({
+      description:
+        "When the next look is taken: the smallest path reached its size, and its entries get the goal's window (or a day) to act.",
+    }),
+    threshold_per_look: z.number().meta({ description: "The chance a path needs at a look: 1 − 0.05 / (5 × paths)." }),
+    winner: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The winning path's index, recorded once at a look; it never changes." }),
+    winner_chance: z.number().nullable(),
+    decided_at: z.string().nullable(),
+    state: testState,
+  })
+  .meta({ id: "SplitTestVerdict" });
+
+export const splitPathOutput = z
+  .object({
+    index: z.number().int(),
+    next: z.string(),
+    weight: z.number().int(),
+    entered: z.number().int().meta({ description: "Entries that took the path (first passage each)." }),
+    opened: z.number().int(),
+    clicked: z.number().int(),
+    converted: z.number().int(),
+    report: reportOutput.meta({ description: "The funnel of the messages sent to its entries after the split." }),
+  })
+  .meta({ id: "SplitPathReport" });
+
+export const journeyReportOutput = reportOutput
+  .extend({
+    goal: goalSchema.nullable(),
+    steps: z.array(
+      z.object({
+        key: z.string(),
+        kind: z.string(),
+        entered: z.number().int(),
+        waiting: z.number().int(),
+        waiting_capped: z.boolean(),
+        left: z.number().int(),
+        report: reportOutput.optional().meta({ description: "A send step's own funnel." }),
+        paths: z.array(splitPathOutput).optional().meta({ description: "A split's paths." }),
+        test: splitTestOutput.nullable().optional().meta({ description: "A split's test; null without one." }),
+      }),
+    ),
+  })
+  .meta({ id: "JourneyReport" });
+
+/** A broadcast's A/B test in its report: the variants side by side, and the winner once decided. */
+export const broadcastTestOutput = z
+  .object({
+    fraction: z.number(),
+    metric: z.enum(["conversion", "click", "open"]),
+    decide_after: z.string(),
+    decides_at: z
+      .string()
+      .nullable()
+      .meta({ description: "When the rest gets the winner: the start plus decide_after." }),
+    variants: z.array(
+      z.object({
+        index: z.number().int(),
+        template_id: z.uuid(),
+        template_name: z.string().nullable().meta({ description: "null once the template is deleted." }),
+        weight: z.number().int(),
+        sent: z.number().int().meta({ description: "The variant's test recipients sent to: the denominator." }),
+        successes: z.number().int(),
+        ...armVerdict,
+        report: reportOutput,
+      }),
+    ),
+    winner: z
+      .object({ index: z.number().int(), template_id: z.uuid(), chance: z.number(), decided_at: z.string() })
+      .nullable()
+      .meta({
+        description: "The best variant at decide_after (the highest chance to beat the others), recorded once.",
+      }),
+    rest: reportOutput.meta({ description: "The recipients outside the test fraction, sent the winner." }),
+  })
+  .meta({ id: "BroadcastTestReport" });
+
+export const broadcastReportOutput = reportOutput
+  .extend({ test: broadcastTestOutput.nullable() })
+  .meta({ id: "BroadcastReport" });
+
+export const testMetric = z.enum(["conversion", "click", "open"]);
+export type BroadcastReport = z.infer<typeof broadcastReportOutput>;
+export type JourneyReport = z.infer<typeof journeyReportOutput>;

@@ -1013,7 +1013,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A journey's report: per step entered, waiting and left; per send step its funnel
+         * A journey's report: per step entered, waiting and left; per send step its funnel; per split its paths and test
          * @description Counts and rates of sent, delivered, bounced, complained, opened (people, unique), opened by machines, clicked, unsubscribed and converted messages, the conversion value, and a series (hourly for the first 48 hours, then daily), read from rollups. Each count is of messages, never of fetches. Role `support` or above.
          */
         get: {
@@ -1134,6 +1134,16 @@ export interface components {
             op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "exists" | "not_exists";
             value?: unknown;
         };
+        /** @description A conversion is the user's first `event` within `within` after a message of this broadcast or journey was sent, credited to the latest such message, once. */
+        Goal: {
+            event: string;
+            /** @description All must hold on the event's data. */
+            condition?: components["schemas"]["Condition"][];
+            /** @description How long after a message its goal event still counts. */
+            within: string;
+            /** @description Where the event carries the conversion's value (a number); summed as `conversion_value`. */
+            value_path?: string;
+        } | null;
         Journey: {
             /** Format: uuid */
             id: string;
@@ -1143,6 +1153,7 @@ export interface components {
             entrances: components["schemas"]["JourneyEntrance"][];
             steps: components["schemas"]["JourneyStep"][];
             paused: boolean;
+            goal: components["schemas"]["Goal"];
             tags: string[];
             /** @description Per step key: entries at the step now (counted up to 10,000), and entries that passed it in all. */
             step_counts: {
@@ -1446,6 +1457,16 @@ export interface components {
              * @default false
              */
             paused: boolean;
+            /** @description A conversion goal: credited to the latest message of the journey sent to the user within its window. */
+            goal?: {
+                event: string;
+                /** @description All must hold on the event's data. */
+                condition?: components["schemas"]["Condition"][];
+                /** @description How long after a message its goal event still counts. */
+                within: string;
+                /** @description Where the event carries the conversion's value (a number); summed as `conversion_value`. */
+                value_path?: string;
+            } | null;
             tags?: components["schemas"]["Tags"];
         };
         JourneyList: {
@@ -1461,12 +1482,23 @@ export interface components {
             steps?: components["schemas"]["JourneyStep"][];
             /** @description Holds every entry where it is (events still release waits, into the next step); resuming releases the due ones. */
             paused?: boolean;
+            /** @description null removes the goal; omitted keeps it. */
+            goal?: {
+                event: string;
+                /** @description All must hold on the event's data. */
+                condition?: components["schemas"]["Condition"][];
+                /** @description How long after a message its goal event still counts. */
+                within: string;
+                /** @description Where the event carries the conversion's value (a number); summed as `conversion_value`. */
+                value_path?: string;
+            } | null;
             tags?: components["schemas"]["Tags"];
         };
         JourneyReport: {
             funnel: components["schemas"]["ReportFunnel"];
             /** @description Hourly for the first 48 hours, then daily. */
             series: components["schemas"]["ReportPoint"][];
+            goal: components["schemas"]["Goal"];
             steps: {
                 key: string;
                 kind: string;
@@ -1480,6 +1512,53 @@ export interface components {
                     /** @description Hourly for the first 48 hours, then daily. */
                     series: components["schemas"]["ReportPoint"][];
                 };
+                /** @description A split's paths. */
+                paths?: components["schemas"]["SplitPathReport"][];
+                /** @description A split's test; null without one. */
+                test?: {
+                    /** @enum {string} */
+                    metric: "conversion" | "click" | "open";
+                    /**
+                     * @description The per-path count the test compares.
+                     * @enum {string}
+                     */
+                    counted: "converted" | "clicked" | "opened";
+                    min_per_path: number;
+                    auto_winner: boolean;
+                    paths: {
+                        index: number;
+                        /** @description Entries that took the path. */
+                        entries: number;
+                        /** @description Of them, those that did the metric after the split, once each. */
+                        successes: number;
+                        /** @description Successes over entries (or sends). */
+                        rate: number;
+                        /** @description The rate's 95 % interval: the Beta(1 + successes, 1 + failures) posterior's 2.5 % and 97.5 % quantiles. */
+                        interval: [
+                            number,
+                            number
+                        ];
+                        /** @description The posterior probability that this arm's rate is the highest. */
+                        chance_to_beat_others: number;
+                    }[];
+                    /** @description Looks taken (at most 5: when the smallest path reaches min_per_path, 2×, 4×, 8×, 16×). */
+                    looks: number;
+                    /** @description The smallest path's entries at the next look; null once decided. */
+                    next_look_at: number | null;
+                    /** @description When the next look is taken: the smallest path reached its size, and its entries get the goal's window (or a day) to act. */
+                    look_due_at: string | null;
+                    /** @description The chance a path needs at a look: 1 − 0.05 / (5 × paths). */
+                    threshold_per_look: number;
+                    /** @description The winning path's index, recorded once at a look; it never changes. */
+                    winner: number | null;
+                    winner_chance: number | null;
+                    decided_at: string | null;
+                    /**
+                     * @description `winner`: decided at a look; `no_winner`: the last look passed without one; `running`: looks to come.
+                     * @enum {string}
+                     */
+                    state: "running" | "winner" | "no_winner";
+                } | null;
             }[];
         };
         JourneyStep: {
@@ -1548,6 +1627,24 @@ export interface components {
                 /** @description Unique in the journey and kept across edits: entries at a step are matched by it. */
                 next: string;
             }[];
+            /** @description An A/B test of the paths: the journey report gives each path's rate with a 95 % interval and its chance to beat the others, and decides a winner at fixed looks (docs/reports.md). */
+            test?: {
+                /**
+                 * @description What a path's entries must do after the split: convert (the journey's `goal`, required), click a link or open a message of the journey.
+                 * @enum {string}
+                 */
+                metric: "conversion" | "click" | "open";
+                /**
+                 * @description Entries every path needs before the first look; later looks at 2×, 4×, 8× and 16× that.
+                 * @default 500
+                 */
+                min_per_path: number;
+                /**
+                 * @description Once a winner is decided, entries reaching the split take the winner's path.
+                 * @default false
+                 */
+                auto_winner: boolean;
+            };
         } | {
             /** @description Unique in the journey and kept across edits: entries at a step are matched by it. */
             key: string;
@@ -1620,6 +1717,22 @@ export interface components {
             clicked: number;
             unsubscribed: number;
             converted: number;
+        };
+        SplitPathReport: {
+            index: number;
+            next: string;
+            weight: number;
+            /** @description Entries that took the path (first passage each). */
+            entered: number;
+            opened: number;
+            clicked: number;
+            converted: number;
+            /** @description The funnel of the messages sent to its entries after the split. */
+            report: {
+                funnel: components["schemas"]["ReportFunnel"];
+                /** @description Hourly for the first 48 hours, then daily. */
+                series: components["schemas"]["ReportPoint"][];
+            };
         };
         /**
          * @description At most 20 labels of 1 to 50 characters.

@@ -2327,13 +2327,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The broadcast's report. */
+                /** @description The broadcast's report, with its A/B test's variants side by side. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Report"];
+                        "application/json": components["schemas"]["BroadcastReport"];
                     };
                 };
                 /** @description Malformed JSON or an invalid body; `errors` lists each bad field's path. */
@@ -2801,6 +2801,12 @@ export interface components {
             in_user_timezone: boolean;
             rate_per_second: number | null;
             goal: components["schemas"]["Goal"];
+            variants: {
+                /** Format: uuid */
+                template_id: string;
+                weight: number;
+            }[] | null;
+            test: components["schemas"]["BroadcastTest"];
             state: components["schemas"]["BroadcastState"];
             tags: string[];
             /** @description What every recipient renders, fixed when sending started: the template's version and the snippets' versions by name (null before). */
@@ -2833,8 +2839,81 @@ export interface components {
             data: components["schemas"]["Broadcast"][];
             next_cursor: string | null;
         };
+        BroadcastReport: {
+            funnel: components["schemas"]["ReportFunnel"];
+            /** @description Hourly for the first 48 hours, then daily. */
+            series: components["schemas"]["ReportPoint"][];
+            test: components["schemas"]["BroadcastTestReport"];
+        };
         /** @enum {string} */
         BroadcastState: "scheduled" | "sending" | "done" | "cancelled";
+        BroadcastTest: {
+            /**
+             * @description The share of recipients in the test (chosen by user id); the rest get the winner. 1: all in the test.
+             * @default 0.2
+             */
+            fraction: number;
+            /**
+             * @description What decides: a conversion (the broadcast's `goal`), a click, or an open.
+             * @enum {string}
+             */
+            metric: "conversion" | "click" | "open";
+            /** @description After the start, the best variant so far (the highest chance to beat the others) wins. */
+            decide_after: string;
+        } | null;
+        BroadcastTestReport: {
+            fraction: number;
+            /** @enum {string} */
+            metric: "conversion" | "click" | "open";
+            decide_after: string;
+            /** @description When the rest gets the winner: the start plus decide_after. */
+            decides_at: string | null;
+            variants: {
+                index: number;
+                /** Format: uuid */
+                template_id: string;
+                /** @description null once the template is deleted. */
+                template_name: string | null;
+                weight: number;
+                /** @description The variant's test recipients sent to: the denominator. */
+                sent: number;
+                successes: number;
+                /** @description Successes over entries (or sends). */
+                rate: number;
+                /** @description The rate's 95 % interval: the Beta(1 + successes, 1 + failures) posterior's 2.5 % and 97.5 % quantiles. */
+                interval: [
+                    number,
+                    number
+                ];
+                /** @description The posterior probability that this arm's rate is the highest. */
+                chance_to_beat_others: number;
+                report: components["schemas"]["Report"];
+            }[];
+            /** @description The best variant at decide_after (the highest chance to beat the others), recorded once. */
+            winner: {
+                index: number;
+                /** Format: uuid */
+                template_id: string;
+                chance: number;
+                decided_at: string;
+            } | null;
+            /** @description The recipients outside the test fraction, sent the winner. */
+            rest: {
+                funnel: components["schemas"]["ReportFunnel"];
+                /** @description Hourly for the first 48 hours, then daily. */
+                series: components["schemas"]["ReportPoint"][];
+            };
+        } | null;
+        /**
+         * @description An A/B test's templates (of the broadcast's template's channel), given to the test fraction by weight.
+         * @default null
+         */
+        BroadcastVariants: {
+            /** Format: uuid */
+            template_id: string;
+            /** @default 1 */
+            weight: number;
+        }[] | null;
         Condition: {
             /** @description Path inside the event's `data` (a leading `data.` is optional). */
             path: string;
@@ -2849,8 +2928,11 @@ export interface components {
         ContentFormat: "html" | "mjml";
         CreateBroadcast: {
             name: string;
-            /** Format: uuid */
-            template_id: string;
+            /**
+             * Format: uuid
+             * @description Required without `variants`; with them, default the first variant's.
+             */
+            template_id?: string;
             /** Format: uuid */
             list_id: string;
             /**
@@ -2866,6 +2948,8 @@ export interface components {
              */
             rate_per_second: number | null;
             goal?: components["schemas"]["Goal"];
+            variants?: components["schemas"]["BroadcastVariants"];
+            test?: components["schemas"]["BroadcastTest"];
             tags?: components["schemas"]["Tags"];
         };
         CreateProvider: {
@@ -3339,6 +3423,8 @@ export interface components {
             in_user_timezone?: boolean;
             rate_per_second?: number | null;
             goal?: components["schemas"]["Goal"];
+            variants?: components["schemas"]["BroadcastVariants"];
+            test?: components["schemas"]["BroadcastTest"];
             tags?: components["schemas"]["Tags"];
         };
         /** @description The fields to change (of the provider's kind); what is omitted is kept. */

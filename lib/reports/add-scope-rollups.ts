@@ -1,0 +1,30 @@
+import { sql } from "drizzle-orm";
+import type { ReportMetric, ReportScope } from "@/db/schema";
+import type { AppContext } from "@/lib/access/context";
+
+/** One count for one scope that is not a message's own (a split's entries): where, what, when. */
+export interface ScopeCount {
+  project_id: string;
+  scope: ReportScope;
+  scope_id: string;
+  metric: ReportMetric;
+  at: string;
+}
+
+/**
+ * Adds counts to `message_rollups` in the caller's transaction, merged in key order as
+ * addMessageRollups does, so concurrent writers lock the rows in one order.
+ */
+export async function addScopeRollups(ctx: AppContext, counts: ScopeCount[]): Promise<void> {
+  if (!counts.length) return;
+  await ctx.db.execute(sql`
+    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, count, value)
+    select x.project_id, x.scope, x.scope_id, x.metric, date_trunc('hour', x.at), count(*), 0
+    from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb)
+      as x(project_id uuid, scope text, scope_id text, metric text, at timestamptz)
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (project_id, scope, scope_id, metric, hour) do update set count = r.count + excluded.count`);
+}
+
+/** The rollup id of a split test's path: `<journey>/<step>/<path index>`. */
+export const splitScopeId = (journeyId: string, stepKey: string, path: number) => `${journeyId}/${stepKey}/${path}`;
