@@ -36,3 +36,35 @@ test("an admin sets the event retention, and one shorter than a list's window is
   await expect(page.getByLabel("Days to keep events")).toHaveValue("30");
   await page.screenshot({ path: "test-results/settings-saved.png", fullPage: true });
 });
+
+test("an admin sets the bounce policy; a window the API does not read is refused with its reason", async ({
+  page,
+  signIn,
+  sql,
+}) => {
+  const owner = `bounces-${run}@acme.test`;
+  const seeded = cliCreateProject("Bounces", `Bounce store ${run}`, owner);
+  await signIn(page, owner);
+  await page.goto(`/projects/${seeded.projectId}/settings`);
+  await expect(page.getByLabel("Soft bounces that suppress")).toHaveValue("3");
+  await expect(page.getByLabel("Soft bounce window")).toHaveValue("7 days");
+
+  await page.getByLabel("Soft bounces that suppress").fill("5");
+  await page.getByLabel("Soft bounce window").fill("7 parsecs");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText('like "1 day" or "12 hours"')).toBeVisible();
+  const [before] = await sql`select bounce_policy from projects where id = ${seeded.projectId}`;
+  expect(before!.bounce_policy).toBeNull();
+
+  await page.getByLabel("Soft bounce window").fill("48 hours");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved.");
+  const [after] = await sql`select bounce_policy from projects where id = ${seeded.projectId}`;
+  expect(after!.bounce_policy).toEqual({ soft_bounces: 5, within: "48 hours" });
+  await page.reload();
+  await expect(page.getByLabel("Soft bounces that suppress")).toHaveValue("5");
+  await expect(page.getByLabel("Soft bounce window")).toHaveValue("48 hours");
+  await page.screenshot({ path: "test-results/settings-bounce-policy.png", fullPage: true });
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.screenshot({ path: "test-results/settings-bounce-policy-375.png", fullPage: true });
+});

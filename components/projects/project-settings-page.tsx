@@ -7,16 +7,29 @@ import { useProject } from "@/components/console/project-context";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorBanner, LoadingRows, PageHeader } from "@/components/ui/states";
 import { MAX_RETENTION_DAYS, type ProjectSettings, projectSettingsPatch } from "@/lib/projects/settings-schemas";
+import { DEFAULT_BOUNCE_POLICY } from "@/lib/suppressions/schemas";
 
-type Values = { name: string; keep: "forever" | "days"; days: string };
+type Values = { name: string; keep: "forever" | "days"; days: string; softBounces: string; within: string };
 
 const toValues = (s: ProjectSettings): Values => ({
   name: s.name,
   keep: s.event_retention_days === null ? "forever" : "days",
   days: s.event_retention_days === null ? "90" : String(s.event_retention_days),
+  softBounces: String((s.bounce_policy ?? DEFAULT_BOUNCE_POLICY).soft_bounces),
+  within: (s.bounce_policy ?? DEFAULT_BOUNCE_POLICY).within,
 });
 
-/** The project's name and event retention; admins edit them, everyone else reads them. */
+/** The form field an API error path belongs to. */
+const fieldOf = (path: PropertyKey[]): keyof Values =>
+  path[0] === "name"
+    ? "name"
+    : path[0] === "bounce_policy"
+      ? path[1] === "within"
+        ? "within"
+        : "softBounces"
+      : "days";
+
+/** The project's name, event retention and bounce policy; admins edit them, everyone else reads them. */
 export function ProjectSettingsPage() {
   const project = useProject();
   const key = ["project-settings", project.id];
@@ -25,7 +38,7 @@ export function ProjectSettingsPage() {
     <>
       <PageHeader
         title="Project settings"
-        description="The project's name, and how long its events are kept. Expired events are deleted by the worker within its RETENTION_INTERVAL (default one hour)."
+        description="The project's name, how long its events are kept, and when soft bounces suppress an address. Expired events are deleted by the worker within its RETENTION_INTERVAL (default one hour)."
       />
       {q.isPending ? (
         <LoadingRows label="Loading settings" />
@@ -55,11 +68,18 @@ function SettingsForm({ settings, editable }: { settings: ProjectSettings; edita
   const onSubmit = (v: Values) => {
     setSaved(false);
     // The body is checked with the API's own schema before it is sent.
-    const body = { name: v.name, event_retention_days: v.keep === "forever" ? null : Number(v.days) };
+    // The default policy is sent as null, so the project follows the default if it ever changes.
+    const policy = { soft_bounces: Number(v.softBounces), within: v.within.trim() };
+    const isDefault =
+      policy.soft_bounces === DEFAULT_BOUNCE_POLICY.soft_bounces && policy.within === DEFAULT_BOUNCE_POLICY.within;
+    const body = {
+      name: v.name,
+      event_retention_days: v.keep === "forever" ? null : Number(v.days),
+      bounce_policy: isDefault ? null : policy,
+    };
     const parsed = projectSettingsPatch.safeParse(body);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        form.setError(issue.path[0] === "name" ? "name" : "days", { message: issue.message });
+      for (const issue of parsed.error.issues) form.setError(fieldOf(issue.path), { message: issue.message });
       return;
     }
     save.mutate(parsed.data);
@@ -105,6 +125,38 @@ function SettingsForm({ settings, editable }: { settings: ProjectSettings; edita
           </div>
           {form.formState.errors.days && (
             <p className="mt-1 text-sm text-red-600">{form.formState.errors.days.message}</p>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-800">Bounce policy</legend>
+          <p className="mt-1 text-sm text-zinc-500">
+            A hard bounce, a complaint or a carrier's refusal suppresses an address at once; soft bounces (a full
+            mailbox, a server down) only after this many within the window.
+          </p>
+          <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-zinc-800">
+            Suppress after
+            <input
+              type="number"
+              min={1}
+              max={100}
+              aria-label="Soft bounces that suppress"
+              className={`w-20 ${field}`}
+              disabled={!editable}
+              {...form.register("softBounces")}
+            />
+            soft bounces within
+            <input
+              aria-label="Soft bounce window"
+              className={`w-28 ${field}`}
+              disabled={!editable}
+              {...form.register("within")}
+            />
+          </div>
+          <p className="mt-1 text-xs text-zinc-500">The window like "7 days" or "48 hours".</p>
+          {(form.formState.errors.softBounces || form.formState.errors.within) && (
+            <p className="mt-1 text-sm text-red-600">
+              {form.formState.errors.softBounces?.message ?? form.formState.errors.within?.message}
+            </p>
           )}
         </fieldset>
         {editable ? (

@@ -173,6 +173,46 @@ describe("the inbound listener's bounds", () => {
     ).rejects.toMatchObject({ responseCode: 552 });
   });
 
+  it("takes a flood of junk for a valid token without writing, then still records a real DSN once", async () => {
+    const fine = await newUser(`flood-${crypto.randomUUID().slice(0, 8)}`);
+    const m = await send(fine.id);
+    await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
+    const to = bounceAddress({ projectId: p.projectId, messageId: m.id }, BOUNCE_DOMAIN)!;
+    const count = async () =>
+      (await sql`select (select count(*) from message_events)::int as e, (select count(*) from suppressions)::int as s`)[0];
+    const before = await count();
+    const junk = (i: number) =>
+      [
+        `Subject: junk ${i}\r\n\r\nnothing to report`,
+        `Content-Type: multipart/report; report-type=delivery-status; boundary="J"\r\n\r\n--J\r\nContent-Type: message/delivery-status\r\n\r\nAction: failed\r\nStatus: 5.1.1\r\n--J--\r\n`,
+        `Content-Type: multipart/report; report-type=feedback-report; boundary="K"\r\n\r\n--K--\r\n`,
+        `Content-Type: multipart/report; report-type=delivery-status; boundary="L"\r\n\r\n${"\u0000\u00ff".repeat(500)}`,
+      ][i % 4]!;
+    // Over the peer's bound in connections, one after another on each: every one taken and dropped.
+    const pool = nodemailer.createTransport({
+      pool: true,
+      maxConnections: 5,
+      maxMessages: Number.POSITIVE_INFINITY,
+      host: "127.0.0.1",
+      port: inboundPort,
+      ignoreTLS: true,
+    });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 300 }, (_, i) => pool.sendMail({ envelope: { from: "", to }, raw: junk(i) })),
+    );
+    pool.close();
+    expect(outcomes.filter((o) => o.status === "rejected")).toEqual([]);
+    expect(await count()).toEqual(before);
+    // The pool's connections end with its QUIT; the next test counts this peer's connections again.
+    await new Promise((r) => setTimeout(r, 1000));
+    // The MTA's retry of one DSN: the same mail twice, one event.
+    const real = dsnFor(to, 0);
+    await inbound().sendMail(real);
+    await inbound().sendMail(real);
+    expect((await delivery(m.id)).delivery).toMatchObject({ state: "bounced", type: "hard" });
+    expect((await sql`select 1 from message_events where message_id = ${m.id}`).length).toBe(1);
+  });
+
   it("holds connections from one peer to its bound", async () => {
     const { connect } = await import("node:net");
     const greetings = await Promise.all(
@@ -189,6 +229,74 @@ describe("the inbound listener's bounds", () => {
     for (const g of greetings) g.socket.destroy();
     expect(greetings.filter((g) => g.code === "220")).toHaveLength(5);
     expect(greetings.filter((g) => g.code === "421")).toHaveLength(7);
+  });
+});
+
+/** An ARF report (RFC 5965) of the reported message with these headers, sent to `to`. */
+const arfFor = (to: string, reported: string[]) => ({
+  envelope: { from: "", to },
+  raw: [
+    "From: fbl@isp.example.test",
+    `To: ${to}`,
+    `Message-ID: <arf-${crypto.randomUUID()}@isp.example.test>`,
+    "Subject: Abuse report",
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=feedback-report; boundary="A"',
+    "",
+    "--A",
+    "Content-Type: text/plain",
+    "",
+    "This is an abuse report.",
+    "--A",
+    "Content-Type: message/feedback-report",
+    "",
+    "Feedback-Type: abuse",
+    "User-Agent: TestFBL/1.0",
+    "Version: 1",
+    "",
+    "--A",
+    "Content-Type: message/rfc822",
+    "",
+    ...reported,
+    "Subject: Receipt",
+    "",
+    "thanks",
+    "--A--",
+    "",
+  ].join("\r\n"),
+});
+
+describe("ARF complaints through the listener", () => {
+  it("marks the message complained by the reported Return-Path's token, else by its Message-ID; once each", async () => {
+    const a = await newUser(`arf-a-${crypto.randomUUID().slice(0, 8)}`);
+    const b = await newUser(`arf-b-${crypto.randomUUID().slice(0, 8)}`);
+    const ma = await send(a.id);
+    const mb = await send(b.id);
+    for (const m of [ma, mb])
+      await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
+    const tokenOf = (id: string) => bounceAddress({ projectId: p.projectId, messageId: id }, BOUNCE_DOMAIN)!;
+    // By the Return-Path: the report is sent to another message's bounce address, as a feedback loop's is.
+    const byReturnPath = arfFor(tokenOf(mb.id), [
+      `Return-Path: <${tokenOf(ma.id)}>`,
+      "Message-ID: <not-relays@elsewhere.test>",
+    ]);
+    // By the Message-ID alone, within the project of the address it came to.
+    const byMessageId = arfFor(tokenOf(ma.id), [`Message-ID: <${mb.id}@relay.example.test>`]);
+    for (const mail of [byReturnPath, byReturnPath, byMessageId, byMessageId]) await inbound().sendMail(mail);
+    for (const [m, u] of [
+      [ma, a],
+      [mb, b],
+    ] as const) {
+      expect((await delivery(m.id)).delivery).toMatchObject({ state: "complained" });
+      const events = await sql`select kind, source from message_events where message_id = ${m.id}`;
+      expect(events).toEqual([{ kind: "complained", source: "smtp" }]);
+      const told =
+        await sql`select 1 from events where project_id = ${p.projectId} and user_id = ${u.id} and name = 'message.complained'`;
+      expect(told).toHaveLength(1);
+      const [s] = await sql`select reason, message_id from suppressions where project_id = ${p.projectId} and address = ${u.email}`;
+      expect(s).toEqual({ reason: "complaint", message_id: m.id });
+    }
+    expect(await send(a.id)).toMatchObject({ state: "skipped", reason: "suppressed" });
   });
 });
 

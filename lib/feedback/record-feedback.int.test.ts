@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
 import { api, createTestProject, sql } from "../../scripts/test/helpers";
+import { waitFor } from "../../scripts/test/worker";
 import { finalRow, newUser, p, queue, template, useMessagesProject } from "../../test/fixtures/messages";
 import { recordFeedback } from "./record-feedback";
 import type { FeedbackReport } from "./report";
@@ -104,6 +105,99 @@ describe("recording a report", () => {
     expect((await finalRow(third.id)).state).toBe("sent");
     await record([soft(third.id, 3)]);
     expect(await suppressed()).toBe(1);
+  });
+
+  it("follows the project's bounce_policy set through the settings API: its count, within its window", async () => {
+    const email = `policy-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const patch = (bounce_policy: unknown) => api("PATCH", p.admin(""), { key: p.keys.admin, body: { bounce_policy } });
+    // One soft bounce within a day: the default (3 within 7 days) would suppress after neither report below.
+    const set = await patch({ soft_bounces: 1, within: "1 day" });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    try {
+      const soft = (id: string, n: number, at: Date) => ({
+        messageId: id,
+        kind: "bounced" as const,
+        dedupeKey: `policy-soft-${n}`,
+        at,
+        bounce: { type: "soft" as const, code: "4.2.2", reason: "mailbox full" },
+      });
+      const suppressed = async () =>
+        (await sql`select reason from suppressions where project_id = ${p.projectId} and address = ${email}`).map(
+          (r) => r.reason,
+        );
+      const first = await sentMessage({ email });
+      // Two days ago: outside the policy's window, so it does not count.
+      await record([soft(first.id, 1, new Date(Date.now() - 2 * 86_400_000))]);
+      expect(await suppressed()).toEqual([]);
+      const second = await queue({ templateId: await template({ subject: "s", text: "s" }), userId: first.user.id });
+      expect((await finalRow(second.id)).state).toBe("sent");
+      await record([soft(second.id, 2, new Date())]);
+      expect(await suppressed()).toEqual(["soft_bounces"]);
+    } finally {
+      expect((await patch(null)).status).toBe(200);
+    }
+  });
+
+  it("releases a journey's wait for `message.bounced` with the bounce's data, through the pipeline", async () => {
+    const templateId = await template({ subject: "Welcome", text: "welcome" });
+    const event = `Joined ${crypto.randomUUID().slice(0, 8)}`;
+    const j = await api("POST", p.admin("/journeys"), {
+      key: p.keys.editor,
+      body: {
+        name: `Bounce watch ${event}`,
+        entrances: [{ kind: "event", event_name: event, data_key: "join" }],
+        steps: [
+          { key: "welcome", kind: "send", template_id: templateId },
+          {
+            key: "bounced",
+            kind: "wait",
+            event: { name: "message.bounced", condition: [{ path: "type", op: "eq", value: "hard" }] },
+            timeout: "1 day",
+            next: "mark",
+            timeout_next: "bye",
+          },
+          { key: "mark", kind: "update", data: { bad_address: true }, next: "bye" },
+          { key: "bye", kind: "exit" },
+        ],
+      },
+    });
+    expect(j.status, JSON.stringify(j.body)).toBe(201);
+    const user = await newUser();
+    const tracked = await api("POST", p.client("/users/events"), {
+      key: p.keys.client,
+      body: [{ name: event, identifier: [{ external_id: user.externalId }] }],
+    });
+    expect(tracked.status).toBeLessThan(300);
+    const entry = await waitFor(
+      async () =>
+        (
+          await sql`select id from journey_entries where project_id = ${p.projectId} and journey_id = ${j.body.id}
+            and user_id = ${user.id} and state = 'waiting' and step_key = 'bounced'`
+        )[0],
+      30_000,
+      "the entry waiting for the bounce",
+    );
+    const [m] = await sql`select id from messages where project_id = ${p.projectId} and journey_entry_id = ${entry.id}`;
+    expect((await finalRow(m!.id)).state).toBe("sent");
+    await record([
+      {
+        messageId: m!.id,
+        kind: "bounced",
+        dedupeKey: "journey-bounce",
+        bounce: { type: "hard", code: "5.1.1", reason: "no such user" },
+      },
+    ]);
+    await waitFor(
+      async () =>
+        (await sql`select state from journey_entries where project_id = ${p.projectId} and id = ${entry.id}`)[0]!
+          .state === "exited",
+      30_000,
+      "the entry released by the bounce",
+    );
+    const [u] = await sql`select data from users where project_id = ${p.projectId} and id = ${user.id}`;
+    expect(u!.data).toMatchObject({ bad_address: true });
+    const bounced = await events(user.id, "message.bounced");
+    expect(bounced[0]!.data).toMatchObject({ message_id: m!.id, journey_id: j.body.id });
   });
 
   it("drops a report about another project's message, a queued one or none, and writes nothing", async () => {

@@ -3,10 +3,8 @@ import type { SendChannel } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
 import { addSuppressions } from "@/lib/suppressions/add-suppressions";
+import { DEFAULT_BOUNCE_POLICY } from "@/lib/suppressions/schemas";
 import type { FeedbackReport } from "./report";
-
-/** The bounce policy when a project has none: 3 soft bounces of one address within 7 days. */
-export const DEFAULT_BOUNCE_POLICY = { soft_bounces: 3, within: "7 days" };
 
 /**
  * The suppression a just-recorded report calls for, in its transaction: a hard bounce, a complaint or a

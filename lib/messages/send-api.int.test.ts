@@ -200,6 +200,49 @@ describe("POST /messages", () => {
     expect((await finalRow(r.body.id)).state).toBe("sent");
   });
 
+  it("skips a suppressed `to` with reason `suppressed`, when made and when claimed; the user's own suppression does not stop another `to`", async () => {
+    const suppress = async (address: string) =>
+      expect(
+        (await api("POST", p.admin("/suppressions"), { key: p.keys.editor, body: { addresses: [address] } })).status,
+      ).toBe(200);
+    const tag = crypto.randomUUID().slice(0, 8);
+    const gone = `gone-${tag}@example.org`;
+    await suppress(gone);
+    const user = await newUser();
+    const templateId = await receipt({ text: "r" });
+
+    // Decided when the message is made, whatever the case and spaces of `to`.
+    const made = await send({ template_id: templateId, user_id: user.id, to: ` Gone-${tag}@Example.org` });
+    expect(made.status, JSON.stringify(made.body)).toBe(202);
+    expect(made.body.state).toBe("skipped");
+    expect(await messageRow(made.body.id)).toMatchObject({ state: "skipped", reason: "suppressed" });
+
+    // Decided again when the sender claims it: suppressed while it waited for its send_at.
+    const later = `later-${tag}@example.org`;
+    const waiting = await send({
+      template_id: templateId,
+      user_id: user.id,
+      to: later,
+      send_at: new Date(Date.now() + 3_000).toISOString(),
+    });
+    expect(waiting.body.state).toBe("queued");
+    await suppress(later);
+    expect(await finalRow(waiting.body.id)).toMatchObject({ state: "skipped", reason: "suppressed" });
+
+    // The user's own address suppressed: a `to` elsewhere is not that address, and goes.
+    await suppress(user.email!);
+    const elsewhere = `elsewhere-${tag}@example.org`;
+    const sent = await send({ template_id: templateId, user_id: user.id, to: elsewhere });
+    expect(await finalRow(sent.body.id)).toMatchObject({ state: "sent", recipient: elsewhere });
+    expect(await send({ template_id: templateId, user_id: user.id })).toMatchObject({
+      body: { state: "skipped" },
+    });
+    expect(sink.to(gone)).toHaveLength(0);
+    expect(sink.to(later)).toHaveLength(0);
+    expect(sink.to(user.email!)).toHaveLength(0);
+    expect(sink.to(elsewhere)).toHaveLength(1);
+  });
+
   it("waits for `send_at`", async () => {
     const user = await newUser();
     const at = new Date(Date.now() + 3_600_000);

@@ -20,10 +20,11 @@ registerPath({
   path,
   permission: "project.configure",
   tags: ["Admin: project"],
-  summary: "Rename the project or set its event retention",
+  summary: "Rename the project or change its settings",
   description:
     "`event_retention_days`: events older than this (by the client's `timestamp`, else their receipt) are deleted by the worker within `RETENTION_INTERVAL` (default 1h); null keeps them forever. " +
-    "Refused with 400 while a dynamic list's `within_days` is longer; and a list rule looking back further than the retention is refused the same way. Role `admin`.",
+    "Refused with 400 while a dynamic list's `within_days` is longer; and a list rule looking back further than the retention is refused the same way. " +
+    "`bounce_policy`: `{soft_bounces, within}`, the soft bounces of one address within the window that suppress it (null: 3 within 7 days); it applies from the next soft bounce recorded. Role `admin`.",
   request: { params: projectParams, body: jsonBody(projectSettingsPatch) },
   responses: {
     200: jsonResponse(projectSettingsOutput, "The project's settings."),

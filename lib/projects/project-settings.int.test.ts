@@ -79,3 +79,39 @@ describe("project settings: event retention", () => {
     expect(longNow.status).toBe(201);
   });
 });
+
+describe("project settings: bounce policy", () => {
+  it("is null (3 within 7 days) until an admin sets it; bad policies are refused and write nothing", async () => {
+    expect((await api("GET", p.admin(""), { key: p.keys.support })).body.bounce_policy).toBeNull();
+    const policy = { soft_bounces: 5, within: "48 hours" };
+    expect((await api("PATCH", p.admin(""), { key: p.keys.editor, body: { bounce_policy: policy } })).status).toBe(
+      403,
+    );
+    for (const bad of [
+      { soft_bounces: 0, within: "7 days" },
+      { soft_bounces: 101, within: "7 days" },
+      { soft_bounces: 2.5, within: "7 days" },
+      { soft_bounces: 3, within: "7 parsecs" },
+      { soft_bounces: 3, within: "0 days" },
+      { soft_bounces: 3 },
+      { soft_bounces: 3, within: "7 days", hard: true },
+      "3 within 7 days",
+    ]) {
+      const r = await api("PATCH", p.admin(""), { key: p.keys.admin, body: { bounce_policy: bad } });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.headers.get("content-type")).toContain("application/problem+json");
+    }
+    const [before] = await sql`select bounce_policy from projects where id = ${p.projectId}`;
+    expect(before!.bounce_policy).toBeNull();
+
+    const set = await api("PATCH", p.admin(""), { key: p.keys.admin, body: { bounce_policy: policy } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.bounce_policy).toEqual(policy);
+    expect((await api("GET", p.admin(""), { key: p.keys.support })).body.bounce_policy).toEqual(policy);
+    // Another setting's change leaves it as it is; null goes back to the default.
+    await api("PATCH", p.admin(""), { key: p.keys.admin, body: { name: "settings" } });
+    expect((await api("GET", p.admin(""), { key: p.keys.support })).body.bounce_policy).toEqual(policy);
+    const reset = await api("PATCH", p.admin(""), { key: p.keys.admin, body: { bounce_policy: null } });
+    expect(reset.body.bounce_policy).toBeNull();
+  });
+});

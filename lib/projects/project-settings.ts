@@ -16,6 +16,7 @@ function toView(p: typeof projects.$inferSelect): ProjectSettings {
     event_retention_days: p.eventRetentionDays,
     frequency_cap: p.frequencyCap,
     quiet_hours: p.quietHours,
+    bounce_policy: p.bouncePolicy,
     default_layout_id: p.defaultLayoutId,
     document_quota_bytes: documentQuota(p.documentQuotaBytes),
     created_at: p.createdAt.toISOString(),
@@ -84,6 +85,7 @@ export async function updateProjectSettings(
         ...(days !== undefined ? { eventRetentionDays: days } : {}),
         ...(patch.frequency_cap !== undefined ? { frequencyCap: patch.frequency_cap } : {}),
         ...(patch.quiet_hours !== undefined ? { quietHours: patch.quiet_hours } : {}),
+        ...(patch.bounce_policy !== undefined ? { bouncePolicy: patch.bounce_policy } : {}),
         ...(patch.document_quota_bytes !== undefined ? { documentQuotaBytes: patch.document_quota_bytes } : {}),
         updatedAt: sql`now()`,
       })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { messageSettings } from "@/lib/messages/schemas";
+import { bouncePolicy } from "@/lib/suppressions/schemas";
 
 /** Longest retention that can be set: a hundred years (null keeps events forever). */
 export const MAX_RETENTION_DAYS = 36_500;
@@ -14,6 +15,7 @@ export const projectSettingsOutput = z
     }),
     frequency_cap: messageSettings.frequency_cap,
     quiet_hours: messageSettings.quiet_hours,
+    bounce_policy: bouncePolicy,
     default_layout_id: z.uuid().nullable().meta({
       description: "The layout around e-mail templates that name none (those of its format).",
     }),
@@ -37,6 +39,7 @@ export const projectSettingsPatch = z
       }),
     frequency_cap: messageSettings.frequency_cap.optional(),
     quiet_hours: messageSettings.quiet_hours.optional(),
+    bounce_policy: bouncePolicy.optional(),
     default_layout_id: z.uuid().nullable().optional().meta({
       description:
         "Every template without a layout of its own is built again with it; refused (400) if one would break, naming it.",

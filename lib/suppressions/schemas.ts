@@ -1,10 +1,25 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/http/pagination";
+import { capWindow } from "@/lib/messages/schemas";
 
 /** Addresses one POST may add. */
 export const MAX_SUPPRESSIONS_PER_REQUEST = 10_000;
 /** Enough for MAX_SUPPRESSIONS_PER_REQUEST addresses of the longest an e-mail address can be. */
 export const SUPPRESSIONS_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The bounce policy when a project has none: 3 soft bounces of one address within 7 days. */
+export const DEFAULT_BOUNCE_POLICY = { soft_bounces: 3, within: "7 days" } as const;
+
+/** A project's `bounce_policy`: soft bounces of one address within a window that suppress it. */
+export const bouncePolicy = z
+  .strictObject({
+    soft_bounces: z.number().int().min(1).max(100),
+    within: capWindow,
+  })
+  .nullable()
+  .meta({
+    description: `Soft bounces of one address within \`within\` ("7 days") that suppress it (reason \`soft_bounces\`), counted over every message to it. null: ${DEFAULT_BOUNCE_POLICY.soft_bounces} within ${DEFAULT_BOUNCE_POLICY.within}.`,
+  });
 
 export const suppressionChannel = z.enum(["email", "sms"]);
 export const suppressionReason = z

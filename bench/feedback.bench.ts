@@ -1,0 +1,413 @@
+import { generateKeyPairSync, sign } from "node:crypto";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import nodemailer from "nodemailer";
+import { getDb, getSql } from "../db/client";
+import { systemContext } from "../lib/access/context";
+import { createBroadcast } from "../lib/broadcasts/create-broadcast";
+import { createBroadcastBody } from "../lib/broadcasts/schemas";
+import { createList } from "../lib/lists/create-list";
+import { listInput } from "../lib/lists/schemas";
+import { bounceAddress } from "../lib/messages/bounce-address";
+import { createProvider } from "../lib/providers/create-provider";
+import { createProviderBody } from "../lib/providers/schemas";
+import { createGroup } from "../lib/subscriptions/create-group";
+import { groupInput } from "../lib/subscriptions/schemas";
+import { createTemplate } from "../lib/templates/create-template";
+import { createTemplateBody } from "../lib/templates/schemas";
+import { freePort, TEST_AUTH_SECRET } from "../scripts/test/next-server";
+import { startWorker, type TestWorker, waitFor } from "../scripts/test/worker";
+import { eventsBody } from "./bodies";
+import { benchEnvironment, load } from "./harness";
+
+/*
+ * After the send (issue 56), on the built app and one real worker with their default settings:
+ * 1. webhooks: BENCH_FEEDBACK_EVENTS (20,000) SendGrid `delivered` events, signed as SendGrid signs, in
+ *    posts of 100 about as many sent messages (seeded in SQL), 16 connections; events recorded/s (a post
+ *    is answered once its events are committed) over client events, as many in batches of 100 through
+ *    `POST /users/events` on the same web and worker: accepted/s (the issue's ratio, target ≥ 0.5) and
+ *    recorded/s (until the intake is empty).
+ * 2. dsns: BENCH_DSNS (10,000) RFC 3464 hard bounces, each to its message's bounce address, through the
+ *    worker's inbound SMTP port (8 connections, under its 10 per peer); seconds until every one is
+ *    recorded (target ≤ 60 s).
+ * 3. broadcast: a broadcast to BENCH_BROADCAST_USERS (20,000) through the project's SMTP provider pointed
+ *    at a counting smtp-server in its own process, with no suppressions, with as many suppressions as a
+ *    tenth of the list naming none of it, and with a tenth of its recipients suppressed; recipients
+ *    finished/s of each (target: the check costs ≤ 5 %, ratio ≥ 0.95).
+ * BENCH_ROUNDS (3) rounds of each; medians. BENCH_FEEDBACK_PHASES (webhooks,dsns,broadcast) picks phases.
+ * Writes bench/results/feedback.json.
+ */
+const EVENTS = Number(process.env.BENCH_FEEDBACK_EVENTS ?? 20_000);
+const DSNS = Number(process.env.BENCH_DSNS ?? 10_000);
+const BROADCAST_USERS = Number(process.env.BENCH_BROADCAST_USERS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PHASES = new Set((process.env.BENCH_FEEDBACK_PHASES ?? "webhooks,dsns,broadcast").split(","));
+const CONNECTIONS = 16;
+const PER_POST = 100;
+const BOUNCE_DOMAIN = "bounces.bench.test";
+// The server, the worker and this process seal and sign with one secret (the provider's sealed feedback
+// setting, the bounce addresses' MAC); harness.ts's server takes the test secret.
+process.env.AUTH_SECRET = TEST_AUTH_SECRET;
+process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
+// One caller address posts everything here; SendGrid posts from many, each under the anonymous budget.
+process.env.RATE_LIMIT_IP = "1000000:1000000";
+process.env.RATE_LIMIT_WEBHOOK = "1000000:1000000";
+
+const SINK = `
+const { SMTPServer } = require("smtp-server");
+let n = 0;
+const server = new SMTPServer({
+  authOptional: true, disabledCommands: ["STARTTLS", "AUTH"], logger: false,
+  onData: (stream, _s, cb) => { stream.resume(); stream.on("end", () => { n++; cb(); }); },
+});
+process.stdin.on("data", () => process.stdout.write(JSON.stringify({ n }) + "\\n"));
+server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
+`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString("en");
+const seconds = (since: number) => (performance.now() - since) / 1000;
+
+const env = await benchEnvironment("feedback");
+const sql = getSql();
+const ctx = systemContext(getDb(), env.projectId);
+const sink = spawn(process.execPath, ["-e", SINK], { stdio: ["pipe", "pipe", "inherit"] });
+const sinkSays = () =>
+  new Promise<{ port?: number; n?: number }>((resolve) =>
+    sink.stdout!.once("data", (d) => resolve(JSON.parse(String(d)))),
+  );
+let worker: TestWorker | undefined;
+const results: Record<string, unknown> = {};
+try {
+  const { port: sinkPort } = await sinkSays();
+  const inboundPort = await freePort();
+  const sendgrid = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const provider = await createProvider(
+    ctx,
+    createProviderBody.parse({
+      channel: "email",
+      kind: "smtp",
+      name: "sink",
+      url: `smtp://127.0.0.1:${sinkPort}?tls=none`,
+      from: "Acme <news@acme.example>",
+      feedback: {
+        kind: "sendgrid",
+        public_key: sendgrid.publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+      },
+    }),
+  );
+  const group = await createGroup(ctx, groupInput.parse({ name: "Newsletter", channel: "email" }));
+  const template = await createTemplate(
+    ctx,
+    createTemplateBody.parse({
+      name: "News",
+      channel: "email",
+      subscription_group: group.id,
+      subject: "{{ user.data.first_name | default: 'Hello' }}, this month's news",
+      text: "Hi {{ user.data.first_name | default: 'there' }},\n\nRead more: https://acme.example/news\nUnsubscribe: {{ unsubscribe_url }}\n",
+      html: '<p>Hi {{ user.data.first_name | default: "there" }}</p><p><a href="https://acme.example/news">Read more</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+    }),
+  );
+
+  /** `n` users with an address each and one sent message of the template to each: the reports' subjects. */
+  async function sentMessages(prefix: string, n: number): Promise<string[]> {
+    const rows = await sql<{ id: string }[]>`
+      with u as (insert into users (project_id, email)
+        select ${env.projectId}, ${prefix}::text || '-' || g || '@bench.test' from generate_series(1, ${n}) g
+        returning id, email)
+      insert into messages (project_id, template_id, user_id, channel, state, recipient, attempts, finished_at)
+      select ${env.projectId}, ${template.id}, u.id, 'email', 'sent', u.email, 1, now() from u
+      returning id`;
+    return rows.map((r) => r.id);
+  }
+  const intakeDrained = (what: string) =>
+    waitFor(async () => (await sql`select 1 from event_intake limit 1`).length === 0, 600_000, what);
+
+  const t0 = performance.now();
+  const webhookIds = PHASES.has("webhooks") ? await sentMessages("wh", EVENTS * ROUNDS) : [];
+  const dsnIds = PHASES.has("dsns") ? await sentMessages("dsn", DSNS * ROUNDS) : [];
+  await sql`vacuum analyze users, messages`;
+  console.log(`seeded ${fmt(webhookIds.length + dsnIds.length)} sent messages in ${seconds(t0).toFixed(1)} s`);
+
+  worker = await startWorker(env.db.url, {
+    AUTH_URL: "https://relay.bench.test",
+    BOUNCE_DOMAIN,
+    INBOUND_SMTP_PORT: String(inboundPort),
+    // The worker's own default pool (scripts/test/worker.ts gives test workers 4).
+    DATABASE_POOL_SIZE: "10",
+  });
+  const bearer = { authorization: `Bearer ${env.key}`, "content-type": "application/json" };
+  console.log(
+    `loadavg ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
+
+  if (PHASES.has("webhooks")) {
+    const rows: { client: number; clientRecorded: number; webhooks: number; drained: number }[] = [];
+    const posts = Math.ceil(EVENTS / PER_POST);
+    for (let round = 0; round < ROUNDS; round++) {
+      // Client events: accepted/s over the posts, recorded/s until the worker has emptied the intake.
+      let start = performance.now();
+      const client = await load({
+        url: `${env.url}/api/client/users/events`,
+        method: "POST",
+        headers: bearer,
+        connections: CONNECTIONS,
+        amount: posts,
+        requests: [{ setupRequest: (r) => ({ ...r, body: eventsBody() }) }],
+      });
+      if (client.non2xx || client.errors) throw new Error(`client events: ${client.non2xx} non-2xx, ${client.errors} errors`);
+      await intakeDrained("client events recorded");
+      const clientRecorded = (posts * PER_POST) / seconds(start);
+
+      // The webhook posts, signed before the clock starts (the signing is SendGrid's work, not Relay's).
+      const ids = webhookIds.slice(round * EVENTS, (round + 1) * EVENTS);
+      const ts = String(Math.floor(Date.now() / 1000));
+      const signed = Array.from({ length: posts }, (_, i) => {
+        const body = JSON.stringify(
+          ids.slice(i * PER_POST, (i + 1) * PER_POST).map((id, k) => ({
+            email: `wh@bench.test`,
+            timestamp: Number(ts),
+            "smtp-id": `<${id}@relay.bench.test>`,
+            event: "delivered",
+            response: "250 2.0.0 OK",
+            sg_event_id: `ev-${round}-${i}-${k}`,
+            sg_message_id: `sg-${id}`,
+          })),
+        );
+        const signature = sign("sha256", Buffer.from(ts + body), sendgrid.privateKey).toString("base64");
+        return { body, signature };
+      });
+      let next = 0;
+      start = performance.now();
+      const hooks = await load({
+        url: `${env.url}/api/webhooks/email/${provider.id}`,
+        method: "POST",
+        connections: CONNECTIONS,
+        amount: posts,
+        requests: [
+          {
+            setupRequest: (r) => {
+              const s = signed[next++ % posts]!;
+              return {
+                ...r,
+                body: s.body,
+                headers: {
+                  "content-type": "application/json",
+                  "x-twilio-email-event-webhook-signature": s.signature,
+                  "x-twilio-email-event-webhook-timestamp": ts,
+                },
+              };
+            },
+          },
+        ],
+      });
+      const hookSeconds = seconds(start);
+      const [{ n }] = await sql`select count(*)::int as n from message_events
+        where project_id = ${env.projectId} and source = 'sendgrid' and message_id = any(${ids})`;
+      if (hooks.non2xx || hooks.errors || n !== ids.length)
+        throw new Error(`webhooks: ${hooks.non2xx} non-2xx, ${hooks.errors} errors, ${n} of ${ids.length} recorded`);
+      await intakeDrained("the webhooks' system events through the pipeline");
+      const row = {
+        client: client.rps * PER_POST,
+        clientRecorded,
+        webhooks: hooks.rps * PER_POST,
+        drained: ids.length / seconds(start),
+      };
+      rows.push(row);
+      console.log(
+        `webhooks round ${round + 1}: client accepted ${fmt(row.client)}/s, recorded ${fmt(row.clientRecorded)}/s; ` +
+          `webhook events recorded ${fmt(row.webhooks)}/s (p99 ${hooks.p99} ms, ${hookSeconds.toFixed(1)} s), ` +
+          `with their system events through the pipeline ${fmt(row.drained)}/s; ` +
+          `ratio ${(row.webhooks / row.client).toFixed(2)} of accepted, ${(row.webhooks / row.clientRecorded).toFixed(2)} of recorded`,
+      );
+    }
+    const m = (k: keyof (typeof rows)[0]) => median(rows.map((r) => r[k]));
+    results.webhooks = {
+      events: EVENTS,
+      rows,
+      ratioAccepted: median(rows.map((r) => r.webhooks / r.client)),
+      ratioRecorded: median(rows.map((r) => r.webhooks / r.clientRecorded)),
+    };
+    console.log(
+      `webhooks median: ${fmt(m("webhooks"))} events/s ÷ client accepted ${fmt(m("client"))}/s = ` +
+        `${(results.webhooks as { ratioAccepted: number }).ratioAccepted.toFixed(2)} (target ≥ 0.5); ` +
+        `÷ client recorded ${fmt(m("clientRecorded"))}/s = ${(results.webhooks as { ratioRecorded: number }).ratioRecorded.toFixed(2)}`,
+    );
+  }
+
+  if (PHASES.has("dsns")) {
+    const times: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const ids = dsnIds.slice(round * DSNS, (round + 1) * DSNS);
+      const mails = ids.map((id, n) => {
+        const to = bounceAddress({ projectId: env.projectId, messageId: id }, BOUNCE_DOMAIN)!;
+        return { envelope: { from: "", to }, raw: dsn(to, `dsn-${round}-${n}@bench.test`, n) };
+      });
+      const transport = nodemailer.createTransport({
+        pool: true,
+        maxConnections: 8,
+        maxMessages: Number.POSITIVE_INFINITY,
+        host: "127.0.0.1",
+        port: inboundPort,
+        secure: false,
+        ignoreTLS: true,
+      });
+      const recorded = async () =>
+        (
+          await sql`select count(*)::int as n from message_events
+            where project_id = ${env.projectId} and kind = 'bounced' and message_id = any(${ids})`
+        )[0]!.n as number;
+      const start = performance.now();
+      let refused = 0;
+      await Promise.all(mails.map((m) => transport.sendMail(m).catch(() => refused++)));
+      const sentSeconds = seconds(start);
+      transport.close();
+      await waitFor(async () => (await recorded()) >= ids.length, 600_000, "every DSN recorded");
+      const took = seconds(start);
+      times.push(took);
+      if (refused) throw new Error(`dsns: ${refused} of ${ids.length} refused`);
+      console.log(
+        `dsns round ${round + 1}: ${fmt(ids.length)} through the inbound port in ${sentSeconds.toFixed(1)} s, ` +
+          `all recorded in ${took.toFixed(1)} s (${fmt(ids.length / took)}/s; target ≤ 60 s for 10,000)`,
+      );
+      await intakeDrained("the bounces' system events through the pipeline");
+    }
+    results.dsns = { dsns: DSNS, seconds: times, median: median(times) };
+    console.log(`dsns median: ${fmt(DSNS)} recorded in ${median(times).toFixed(1)} s`);
+  }
+
+  if (PHASES.has("broadcast")) {
+    const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
+    await sql`insert into users (project_id, email, data)
+      select ${env.projectId}, 'bc-' || g || '@bench.test', jsonb_build_object('first_name', 'User ' || g)
+      from generate_series(1, ${BROADCAST_USERS}) g`;
+    await sql`insert into list_members (project_id, list_id, user_id)
+      select project_id, ${list.id}, id from users where project_id = ${env.projectId} and email like 'bc-%'`;
+    await sql`vacuum analyze users, list_members`;
+    const arrived = async () => {
+      const answer = sinkSays();
+      sink.stdin!.write("?\n");
+      return (await answer).n!;
+    };
+    const variants = {
+      none: async () => {},
+      // As many suppressions as a tenth of the list, none of them a recipient: the check's own cost.
+      unrelated: async () => {
+        await sql`insert into suppressions (project_id, channel, address, reason, source)
+          select ${env.projectId}, 'email', 'other-' || g || '@elsewhere.test', 'manual', 'api'
+          from generate_series(1, ${Math.floor(BROADCAST_USERS / 10)}) g`;
+      },
+      // A tenth of the recipients suppressed: skipped with reason `suppressed`.
+      tenth: async () => {
+        await sql`insert into suppressions (project_id, channel, address, reason, source)
+          select ${env.projectId}, 'email', 'bc-' || g || '@bench.test', 'manual', 'api'
+          from generate_series(10, ${BROADCAST_USERS}, 10) g`;
+      },
+    };
+    const rates: Record<keyof typeof variants, number[]> = { none: [], unrelated: [], tenth: [] };
+    let round = 0;
+    for (let r = 0; r < ROUNDS; r++)
+      for (const [name, prepare] of Object.entries(variants) as [keyof typeof variants, () => Promise<void>][]) {
+        await sql`delete from suppressions where project_id = ${env.projectId}`;
+        await prepare();
+        await sql`vacuum analyze suppressions`;
+        const before = await arrived();
+        const start = performance.now();
+        const b = await createBroadcast(
+          ctx,
+          createBroadcastBody.parse({ name: `${name} ${++round}`, template_id: template.id, list_id: list.id }),
+        );
+        await waitFor(
+          async () => {
+            const [row] = await sql`select state from broadcasts where project_id = ${env.projectId} and id = ${b.id}`;
+            if (row!.state === "scheduled") return false;
+            return (
+              (
+                await sql`select 1 from messages where project_id = ${env.projectId} and broadcast_id = ${b.id}
+                  and state = 'queued' limit 1`
+              ).length === 0
+            );
+          },
+          600_000,
+          `broadcast ${name} finished`,
+        );
+        const took = seconds(start);
+        const states = await sql<{ state: string; reason: string | null; n: number }[]>`
+          select state, reason, count(*)::int as n from messages
+          where project_id = ${env.projectId} and broadcast_id = ${b.id} group by 1, 2`;
+        const of = (state: string, reason: string | null = null) =>
+          states.find((s) => s.state === state && s.reason === reason)?.n ?? 0;
+        const skipped = name === "tenth" ? Math.floor(BROADCAST_USERS / 10) : 0;
+        if (of("sent") !== BROADCAST_USERS - skipped || of("skipped", "suppressed") !== skipped)
+          throw new Error(`broadcast ${name}: ${JSON.stringify(states)}`);
+        await waitFor(
+          async () => (await arrived()) - before >= BROADCAST_USERS - skipped,
+          30_000,
+          `broadcast ${name} at the sink`,
+        );
+        rates[name].push(BROADCAST_USERS / took);
+        console.log(
+          `broadcast round ${r + 1} ${name.padEnd(9)}: ${fmt(BROADCAST_USERS / took)} recipients/s ` +
+            `(${fmt(of("sent"))} sent, ${fmt(skipped)} suppressed, ${took.toFixed(1)} s)`,
+        );
+      }
+    const none = median(rates.none);
+    results.broadcast = {
+      users: BROADCAST_USERS,
+      rates,
+      unrelatedRatio: median(rates.unrelated) / none,
+      tenthRatio: median(rates.tenth) / none,
+    };
+    console.log(
+      `broadcast median: none ${fmt(none)}/s; a list of a tenth's size naming no recipient ${fmt(median(rates.unrelated))}/s ` +
+        `(ratio ${(median(rates.unrelated) / none).toFixed(2)}); a tenth of the recipients suppressed ${fmt(median(rates.tenth))}/s ` +
+        `(ratio ${(median(rates.tenth) / none).toFixed(2)}); target ≥ 0.95`,
+    );
+  }
+  writeFileSync(
+    "bench/results/feedback.json",
+    JSON.stringify({ at: new Date().toISOString(), loadavg: loadavg(), results }, null, 2),
+  );
+} finally {
+  await worker?.stop();
+  sink.kill();
+  await env.close();
+}
+
+/** A DSN as Postfix writes one: the recipient refused with 5.1.1. */
+function dsn(to: string, messageId: string, n: number): string {
+  return [
+    "From: MAILER-DAEMON@mx.bench.test",
+    `To: ${to}`,
+    `Message-ID: <${messageId}>`,
+    "Subject: Undelivered Mail Returned to Sender",
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
+    "",
+    "--B",
+    "Content-Type: text/plain",
+    "",
+    "I'm sorry to have to inform you that your message could not be delivered.",
+    "--B",
+    "Content-Type: message/delivery-status",
+    "",
+    "Reporting-MTA: dns; mx.bench.test",
+    "",
+    `Final-Recipient: rfc822; dsn-${n}@bench.test`,
+    "Action: failed",
+    "Status: 5.1.1",
+    "Diagnostic-Code: smtp; 550 5.1.1 <user@bench.test>: Recipient address rejected: User unknown",
+    "",
+    "--B",
+    "Content-Type: text/rfc822-headers",
+    "",
+    `Message-ID: <bench-${n}@relay.bench.test>`,
+    "Subject: News",
+    "",
+    "--B--",
+    "",
+  ].join("\r\n");
+}
