@@ -1,5 +1,4 @@
 import { generateKeyPairSync, sign } from "node:crypto";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import nodemailer from "nodemailer";
@@ -10,15 +9,12 @@ import { createBroadcastBody } from "../lib/broadcasts/schemas";
 import { createList } from "../lib/lists/create-list";
 import { listInput } from "../lib/lists/schemas";
 import { bounceAddress } from "../lib/messages/bounce-address";
-import { createProvider } from "../lib/providers/create-provider";
-import { createProviderBody } from "../lib/providers/schemas";
-import { createGroup } from "../lib/subscriptions/create-group";
-import { groupInput } from "../lib/subscriptions/schemas";
-import { createTemplate } from "../lib/templates/create-template";
-import { createTemplateBody } from "../lib/templates/schemas";
 import { freePort, TEST_AUTH_SECRET } from "../scripts/test/next-server";
+import { dsnMail } from "../scripts/test/report-mails";
 import { startWorker, type TestWorker, waitFor } from "../scripts/test/worker";
 import { eventsBody } from "./bodies";
+import { startCountingSink } from "./counting-sink";
+import { newsletterSetup } from "./newsletter";
 import { benchEnvironment, load } from "./harness";
 
 /*
@@ -31,8 +27,8 @@ import { benchEnvironment, load } from "./harness";
  * 2. dsns: BENCH_DSNS (10,000) RFC 3464 hard bounces, each to its message's bounce address, through the
  *    worker's inbound SMTP port (8 connections, under its 10 per peer); seconds until every one is
  *    recorded (target ≤ 60 s).
- * 3. broadcast: a broadcast to BENCH_BROADCAST_USERS (20,000) through the project's SMTP provider pointed
- *    at a counting smtp-server in its own process, with no suppressions, with as many suppressions as a
+ * 3. broadcast: a broadcast of the broadcast bench's template (bench/newsletter.ts) to BENCH_BROADCAST_USERS
+ *    (20,000) through the project's SMTP provider pointed at a counting smtp-server in its own process, with no suppressions, with as many suppressions as a
  *    tenth of the list naming none of it, and with a tenth of its recipients suppressed; recipients
  *    finished/s of each (target: the check costs ≤ 5 %, ratio ≥ 0.95).
  * BENCH_ROUNDS (3) rounds of each; medians. BENCH_FEEDBACK_PHASES (webhooks,dsns,broadcast) picks phases.
@@ -54,16 +50,6 @@ process.env.DESTINATIONS_ALLOW_HOSTS = "127.0.0.1";
 process.env.RATE_LIMIT_IP = "1000000:1000000";
 process.env.RATE_LIMIT_WEBHOOK = "1000000:1000000";
 
-const SINK = `
-const { SMTPServer } = require("smtp-server");
-let n = 0;
-const server = new SMTPServer({
-  authOptional: true, disabledCommands: ["STARTTLS", "AUTH"], logger: false,
-  onData: (stream, _s, cb) => { stream.resume(); stream.on("end", () => { n++; cb(); }); },
-});
-process.stdin.on("data", () => process.stdout.write(JSON.stringify({ n }) + "\\n"));
-server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.server.address().port }) + "\\n"));
-`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
@@ -72,43 +58,20 @@ const seconds = (since: number) => (performance.now() - since) / 1000;
 const env = await benchEnvironment("feedback");
 const sql = getSql();
 const ctx = systemContext(getDb(), env.projectId);
-const sink = spawn(process.execPath, ["-e", SINK], { stdio: ["pipe", "pipe", "inherit"] });
-const sinkSays = () =>
-  new Promise<{ port?: number; n?: number }>((resolve) =>
-    sink.stdout!.once("data", (d) => resolve(JSON.parse(String(d)))),
-  );
+const sink = await startCountingSink();
 let worker: TestWorker | undefined;
 const results: Record<string, unknown> = {};
 try {
-  const { port: sinkPort } = await sinkSays();
   const inboundPort = await freePort();
   const sendgrid = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const provider = await createProvider(
-    ctx,
-    createProviderBody.parse({
-      channel: "email",
-      kind: "smtp",
-      name: "sink",
-      url: `smtp://127.0.0.1:${sinkPort}?tls=none`,
-      from: "Acme <news@acme.example>",
-      feedback: {
-        kind: "sendgrid",
-        public_key: sendgrid.publicKey.export({ format: "der", type: "spki" }).toString("base64"),
-      },
-    }),
-  );
-  const group = await createGroup(ctx, groupInput.parse({ name: "Newsletter", channel: "email" }));
-  const template = await createTemplate(
-    ctx,
-    createTemplateBody.parse({
-      name: "News",
-      channel: "email",
-      subscription_group: group.id,
-      subject: "{{ user.data.first_name | default: 'Hello' }}, this month's news",
-      text: "Hi {{ user.data.first_name | default: 'there' }},\n\nRead more: https://acme.example/news\nUnsubscribe: {{ unsubscribe_url }}\n",
-      html: '<p>Hi {{ user.data.first_name | default: "there" }}</p><p><a href="https://acme.example/news">Read more</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
-    }),
-  );
+  // The broadcast bench's provider, group and template (bench/newsletter.ts), with SendGrid's webhook key.
+  const { provider, template } = await newsletterSetup(ctx, {
+    url: `smtp://127.0.0.1:${sink.port}?tls=none`,
+    feedback: {
+      kind: "sendgrid",
+      public_key: sendgrid.publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+    },
+  });
 
   /** `n` users with an address each and one sent message of the template to each: the reports' subjects. */
   async function sentMessages(prefix: string, n: number): Promise<string[]> {
@@ -244,7 +207,7 @@ try {
       const ids = dsnIds.slice(round * DSNS, (round + 1) * DSNS);
       const mails = ids.map((id, n) => {
         const to = bounceAddress({ projectId: env.projectId, messageId: id }, BOUNCE_DOMAIN)!;
-        return { envelope: { from: "", to }, raw: dsn(to, `dsn-${round}-${n}@bench.test`, n) };
+        return dsnMail(to, { recipient: `dsn-${n}@bench.test` });
       });
       const transport = nodemailer.createTransport({
         pool: true,
@@ -282,16 +245,13 @@ try {
   if (PHASES.has("broadcast")) {
     const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
     await sql`insert into users (project_id, email, data)
-      select ${env.projectId}, 'bc-' || g || '@bench.test', jsonb_build_object('first_name', 'User ' || g)
+      select ${env.projectId}, 'bc-' || g || '@bench.test',
+        jsonb_build_object('first_name', 'User ' || g, 'plan', (array['free', 'pro', 'team'])[g % 3 + 1],
+          'features', jsonb_build_array('journeys', 'broadcasts', 'lists'))
       from generate_series(1, ${BROADCAST_USERS}) g`;
     await sql`insert into list_members (project_id, list_id, user_id)
       select project_id, ${list.id}, id from users where project_id = ${env.projectId} and email like 'bc-%'`;
     await sql`vacuum analyze users, list_members`;
-    const arrived = async () => {
-      const answer = sinkSays();
-      sink.stdin!.write("?\n");
-      return (await answer).n!;
-    };
     const variants = {
       none: async () => {},
       // As many suppressions as a tenth of the list, none of them a recipient: the check's own cost.
@@ -314,7 +274,7 @@ try {
         await sql`delete from suppressions where project_id = ${env.projectId}`;
         await prepare();
         await sql`vacuum analyze suppressions`;
-        const before = await arrived();
+        const before = await sink.arrived();
         const start = performance.now();
         const b = await createBroadcast(
           ctx,
@@ -344,7 +304,7 @@ try {
         if (of("sent") !== BROADCAST_USERS - skipped || of("skipped", "suppressed") !== skipped)
           throw new Error(`broadcast ${name}: ${JSON.stringify(states)}`);
         await waitFor(
-          async () => (await arrived()) - before >= BROADCAST_USERS - skipped,
+          async () => (await sink.arrived()) - before >= BROADCAST_USERS - skipped,
           30_000,
           `broadcast ${name} at the sink`,
         );
@@ -373,41 +333,6 @@ try {
   );
 } finally {
   await worker?.stop();
-  sink.kill();
+  sink.stop();
   await env.close();
-}
-
-/** A DSN as Postfix writes one: the recipient refused with 5.1.1. */
-function dsn(to: string, messageId: string, n: number): string {
-  return [
-    "From: MAILER-DAEMON@mx.bench.test",
-    `To: ${to}`,
-    `Message-ID: <${messageId}>`,
-    "Subject: Undelivered Mail Returned to Sender",
-    "MIME-Version: 1.0",
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    "",
-    "--B",
-    "Content-Type: text/plain",
-    "",
-    "I'm sorry to have to inform you that your message could not be delivered.",
-    "--B",
-    "Content-Type: message/delivery-status",
-    "",
-    "Reporting-MTA: dns; mx.bench.test",
-    "",
-    `Final-Recipient: rfc822; dsn-${n}@bench.test`,
-    "Action: failed",
-    "Status: 5.1.1",
-    "Diagnostic-Code: smtp; 550 5.1.1 <user@bench.test>: Recipient address rejected: User unknown",
-    "",
-    "--B",
-    "Content-Type: text/rfc822-headers",
-    "",
-    `Message-ID: <bench-${n}@relay.bench.test>`,
-    "Subject: News",
-    "",
-    "--B--",
-    "",
-  ].join("\r\n");
 }

@@ -10,6 +10,7 @@ import { queueMessage } from "../messages/queue-message";
 import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
 import { TEST_AUTH_SECRET } from "../../scripts/test/next-server";
 import { postfixInstalled, startPostfix, type PrivatePostfix } from "../../scripts/test/postfix";
+import { arfMail, dsnMail } from "../../scripts/test/report-mails";
 import { startWorker, type TestWorker, waitFor } from "../../scripts/test/worker";
 
 /*
@@ -232,40 +233,6 @@ describe("the inbound listener's bounds", () => {
   });
 });
 
-/** An ARF report (RFC 5965) of the reported message with these headers, sent to `to`. */
-const arfFor = (to: string, reported: string[]) => ({
-  envelope: { from: "", to },
-  raw: [
-    "From: fbl@isp.example.test",
-    `To: ${to}`,
-    `Message-ID: <arf-${crypto.randomUUID()}@isp.example.test>`,
-    "Subject: Abuse report",
-    "MIME-Version: 1.0",
-    'Content-Type: multipart/report; report-type=feedback-report; boundary="A"',
-    "",
-    "--A",
-    "Content-Type: text/plain",
-    "",
-    "This is an abuse report.",
-    "--A",
-    "Content-Type: message/feedback-report",
-    "",
-    "Feedback-Type: abuse",
-    "User-Agent: TestFBL/1.0",
-    "Version: 1",
-    "",
-    "--A",
-    "Content-Type: message/rfc822",
-    "",
-    ...reported,
-    "Subject: Receipt",
-    "",
-    "thanks",
-    "--A--",
-    "",
-  ].join("\r\n"),
-});
-
 describe("ARF complaints through the listener", () => {
   it("marks the message complained by the reported Return-Path's token, else by its Message-ID; once each", async () => {
     const a = await newUser(`arf-a-${crypto.randomUUID().slice(0, 8)}`);
@@ -276,12 +243,12 @@ describe("ARF complaints through the listener", () => {
       await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
     const tokenOf = (id: string) => bounceAddress({ projectId: p.projectId, messageId: id }, BOUNCE_DOMAIN)!;
     // By the Return-Path: the report is sent to another message's bounce address, as a feedback loop's is.
-    const byReturnPath = arfFor(tokenOf(mb.id), [
+    const byReturnPath = arfMail(tokenOf(mb.id), [
       `Return-Path: <${tokenOf(ma.id)}>`,
       "Message-ID: <not-relays@elsewhere.test>",
     ]);
     // By the Message-ID alone, within the project of the address it came to.
-    const byMessageId = arfFor(tokenOf(ma.id), [`Message-ID: <${mb.id}@relay.example.test>`]);
+    const byMessageId = arfMail(tokenOf(ma.id), [`Message-ID: <${mb.id}@relay.example.test>`]);
     for (const mail of [byReturnPath, byReturnPath, byMessageId, byMessageId]) await inbound().sendMail(mail);
     for (const [m, u] of [
       [ma, a],
@@ -300,34 +267,7 @@ describe("ARF complaints through the listener", () => {
   });
 });
 
-const dsnFor = (to: string, n: number) => ({
-  envelope: { from: "", to },
-  raw: [
-    "From: MAILER-DAEMON@mx.example.test",
-    `To: ${to}`,
-    `Message-ID: <dsn-${n}-${crypto.randomUUID()}@mx.example.test>`,
-    "Subject: Undelivered Mail Returned to Sender",
-    "MIME-Version: 1.0",
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    "",
-    "--B",
-    "Content-Type: text/plain",
-    "",
-    "Sorry.",
-    "--B",
-    "Content-Type: message/delivery-status",
-    "",
-    "Reporting-MTA: dns; mx.example.test",
-    "",
-    `Final-Recipient: rfc822; user-${n}@example.com`,
-    "Action: failed",
-    "Status: 5.1.1",
-    "Diagnostic-Code: smtp; 550 5.1.1 unknown user",
-    "",
-    "--B--",
-    "",
-  ].join("\r\n"),
-});
+const dsnFor = (to: string, n: number) => dsnMail(to, { recipient: `user-${n}@example.com` });
 
 describe("a worker killed while reports arrive", () => {
   it("loses none and doubles none: Postfix sends again what was not answered, each recorded once", async () => {
