@@ -45,4 +45,3 @@ export async function newsletterSetup(ctx: ProjectContext, opts: { url: string; 
   );
   return { provider, group, template };
 }
-

@@ -180,7 +180,9 @@ describe("the inbound listener's bounds", () => {
     await waitFor(async () => (await delivery(m.id)).state === "sent" && true, 30_000, "sent");
     const to = bounceAddress({ projectId: p.projectId, messageId: m.id }, BOUNCE_DOMAIN)!;
     const count = async () =>
-      (await sql`select (select count(*) from message_events)::int as e, (select count(*) from suppressions)::int as s`)[0];
+      (
+        await sql`select (select count(*) from message_events)::int as e, (select count(*) from suppressions)::int as s`
+      )[0];
     const before = await count();
     const junk = (i: number) =>
       [
@@ -260,7 +262,8 @@ describe("ARF complaints through the listener", () => {
       const told =
         await sql`select 1 from events where project_id = ${p.projectId} and user_id = ${u.id} and name = 'message.complained'`;
       expect(told).toHaveLength(1);
-      const [s] = await sql`select reason, message_id from suppressions where project_id = ${p.projectId} and address = ${u.email}`;
+      const [s] =
+        await sql`select reason, message_id from suppressions where project_id = ${p.projectId} and address = ${u.email}`;
       expect(s).toEqual({ reason: "complaint", message_id: m.id });
     }
     expect(await send(a.id)).toMatchObject({ state: "skipped", reason: "suppressed" });

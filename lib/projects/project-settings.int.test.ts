@@ -84,9 +84,7 @@ describe("project settings: bounce policy", () => {
   it("is null (3 within 7 days) until an admin sets it; bad policies are refused and write nothing", async () => {
     expect((await api("GET", p.admin(""), { key: p.keys.support })).body.bounce_policy).toBeNull();
     const policy = { soft_bounces: 5, within: "48 hours" };
-    expect((await api("PATCH", p.admin(""), { key: p.keys.editor, body: { bounce_policy: policy } })).status).toBe(
-      403,
-    );
+    expect((await api("PATCH", p.admin(""), { key: p.keys.editor, body: { bounce_policy: policy } })).status).toBe(403);
     for (const bad of [
       { soft_bounces: 0, within: "7 days" },
       { soft_bounces: 101, within: "7 days" },
