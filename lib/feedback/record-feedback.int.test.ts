@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
 import { api, createTestProject, sql } from "../../scripts/test/helpers";
 import { waitFor } from "../../scripts/test/worker";
-import { finalRow, newUser, p, queue, template, useMessagesProject } from "../../test/fixtures/messages";
+import { finalRow, newUser, p, queue, sink, template, useMessagesProject } from "../../test/fixtures/messages";
 import { recordFeedback } from "./record-feedback";
 import type { FeedbackReport } from "./report";
 
@@ -139,6 +139,18 @@ describe("recording a report", () => {
   });
 
   it("releases a journey's wait for `message.bounced` with the bounce's data, through the pipeline", async () => {
+    // A journey's send step needs a provider of the project's own (the file's server has no SMTP_URL).
+    const provider = await api("POST", p.admin("/providers"), {
+      key: p.keys.admin,
+      body: {
+        channel: "email",
+        kind: "smtp",
+        name: "Sink",
+        url: `smtp://127.0.0.1:${sink.port}`,
+        from: "Sink <sink@relay.example.test>",
+      },
+    });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
     const templateId = await template({ subject: "Welcome", text: "welcome" });
     const event = `Joined ${crypto.randomUUID().slice(0, 8)}`;
     const j = await api("POST", p.admin("/journeys"), {
@@ -165,9 +177,9 @@ describe("recording a report", () => {
     const user = await newUser();
     const tracked = await api("POST", p.client("/users/events"), {
       key: p.keys.client,
-      body: [{ name: event, identifier: [{ external_id: user.externalId }] }],
+      body: [{ name: event, identifier: [{ external_id: user.externalId }], data: {} }],
     });
-    expect(tracked.status).toBeLessThan(300);
+    expect(tracked.status, JSON.stringify(tracked.body)).toBeLessThan(300);
     const entry = await waitFor(
       async () =>
         (

@@ -61,7 +61,7 @@ export interface SendFacts {
   cap_reserved: boolean;
   broadcast_state: string | null;
   broadcast_rate: number | null;
-  /** The address is on the project's suppression list for this channel (lib/suppressions). */
+  /** The address it goes to (`to`, else the user's) is on the project's suppression list for this channel. */
   suppressed: boolean;
 }
 
@@ -137,8 +137,11 @@ function factsOf(source: ReturnType<typeof sql>) {
       case when p.frequency_cap ? m.channel and not t.transactional then ${capSlotsHeld}
       else 0 end as recent,
       b.state as broadcast_state, b.rate_per_second as broadcast_rate,
+      -- The address the message goes to (contactOf): the send API's to when given, else the user's.
       exists (select 1 from suppressions s where s.project_id = m.project_id and s.channel = m.channel
-        and s.address = case when m.channel = 'email' then lower(trim(u.email)) else trim(u.phone) end) as suppressed
+        and s.address = case when m.channel = 'email'
+          then lower(trim(coalesce(nullif(m.to_address, ''), u.email)))
+          else trim(coalesce(nullif(m.to_address, ''), u.phone)) end) as suppressed
     from source m
     join users u on u.project_id = m.project_id and u.id = m.user_id
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
