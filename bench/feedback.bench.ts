@@ -41,6 +41,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASES = new Set((process.env.BENCH_FEEDBACK_PHASES ?? "webhooks,dsns,broadcast").split(","));
 const CONNECTIONS = 16;
 const PER_POST = 100;
+/** Seconds a post may take (autocannon's default, 10, counted slow posts on a loaded machine as errors). */
+const REQUEST_TIMEOUT = 120;
 const BOUNCE_DOMAIN = "bounces.bench.test";
 // The server, the worker and this process seal and sign with one secret (the provider's sealed feedback
 // setting, the bounce addresses' MAC); harness.ts's server takes the test secret.
@@ -118,6 +120,7 @@ try {
         headers: bearer,
         connections: CONNECTIONS,
         amount: posts,
+        timeout: REQUEST_TIMEOUT,
         requests: [{ setupRequest: (r) => ({ ...r, body: eventsBody() }) }],
       });
       if (client.non2xx || client.errors)
@@ -150,6 +153,7 @@ try {
         method: "POST",
         connections: CONNECTIONS,
         amount: posts,
+        timeout: REQUEST_TIMEOUT,
         requests: [
           {
             setupRequest: (r) => {
