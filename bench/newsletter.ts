@@ -7,7 +7,7 @@ import { createTemplate } from "../lib/templates/create-template";
 import { createTemplateBody } from "../lib/templates/schemas";
 
 /**
- * The broadcast benches' sending set-up (messages.bench.ts, feedback.bench.ts): the project's SMTP provider
+ * feedback.bench.ts's sending set-up, as messages.bench.ts makes its own: the project's SMTP provider
  * at `url` (with a `feedback` setting when given), a "Newsletter" group, and its non-transactional template
  * (subject, text and html with a loop, two tracked links, the unsubscribe and preferences links).
  */
