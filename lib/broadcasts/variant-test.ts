@@ -75,11 +75,10 @@ export async function decideBroadcastTest(ctx: AppContext<Db>): Promise<boolean>
     const pctx = systemContext(tx, b.project_id);
     const v = verdict(await variantArms(pctx, b));
     const best = v.arms.reduce((w, a, i) => (a.chanceToBeatOthers > v.arms[w]!.chanceToBeatOthers ? i : w), 0);
-    await recordLook(
-      pctx,
-      { ownerKind: "broadcast", ownerId: b.id },
-      { looks: 1, winner: best, chance: v.arms[best]!.chanceToBeatOthers, decided: true },
-    );
+    await recordLook(pctx, {
+      owner: { ownerKind: "broadcast", ownerId: b.id },
+      next: { looks: 1, winner: best, chance: v.arms[best]!.chanceToBeatOthers, decided: true },
+    });
     return true;
   });
 }

@@ -41,7 +41,10 @@ export async function readDecision(ctx: ProjectContext, o: Owner): Promise<Decis
  * Records a look: only over fewer looks and while undecided, so two takers of one look write once and a
  * decided test never changes (its winner never flips). Answers the row as it stands after.
  */
-export async function recordLook(ctx: ProjectContext, o: Owner, next: TestState): Promise<Decision> {
+export async function recordLook(
+  ctx: ProjectContext,
+  { owner: o, next }: { owner: Owner; next: TestState },
+): Promise<Decision> {
   const [row] = await queryRows<Row>(
     ctx.db,
     sql`
@@ -58,7 +61,10 @@ export async function recordLook(ctx: ProjectContext, o: Owner, next: TestState)
 }
 
 /** Schedules the next look `settle` from now, unless one is scheduled or the test is over. */
-export async function scheduleLook(ctx: ProjectContext, o: Owner, settle: string): Promise<Decision> {
+export async function scheduleLook(
+  ctx: ProjectContext,
+  { owner: o, settle }: { owner: Owner; settle: string },
+): Promise<Decision> {
   const [row] = await queryRows<Row>(
     ctx.db,
     sql`

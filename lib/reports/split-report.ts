@@ -18,7 +18,7 @@ export async function splitReport(
   input: { journeyId: string; step: Split; since?: string; until?: string },
 ) {
   const { journeyId, step } = input;
-  const tallies = await splitTallies(ctx, journeyId, step);
+  const tallies = await splitTallies(ctx, { journeyId, step });
   const paths = await Promise.all(
     step.paths.map(async (p, i) => ({
       index: i,

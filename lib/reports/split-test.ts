@@ -17,7 +17,10 @@ export interface PathTally {
 }
 
 /** Each path's entries and, of them, those that opened, clicked and converted: a few rollup rows per hour. */
-export async function splitTallies(ctx: ProjectContext, journeyId: string, step: Split): Promise<PathTally[]> {
+export async function splitTallies(
+  ctx: ProjectContext,
+  { journeyId, step }: { journeyId: string; step: Split },
+): Promise<PathTally[]> {
   const ids = step.paths.map((_, i) => splitScopeId(journeyId, step.key, i));
   const rows = await queryRows<{ scope_id: string; metric: keyof PathTally; n: number }>(
     ctx.db,
@@ -55,12 +58,12 @@ export async function decideSplit(
   const owner = { ownerKind: "journey" as const, ownerId: journeyId, stepKey: step.key };
   const decision = await readDecision(ctx, owner);
   if (decision.decided || !step.test) return decision;
-  const arms = armsOf(step, input.tallies ?? (await splitTallies(ctx, journeyId, step)));
+  const arms = armsOf(step, input.tallies ?? (await splitTallies(ctx, { journeyId, step })));
   if (looksReached(Math.min(...arms.map((a) => a.trials)), step.test.min_per_path) <= decision.looks) return decision;
-  if (!decision.look_at) return scheduleLook(ctx, owner, await settleTime(ctx, journeyId, step));
+  if (!decision.look_at) return scheduleLook(ctx, { owner, settle: await settleTime(ctx, journeyId, step) });
   if (!decision.look_due) return decision;
   const next = takeLook(decision, arms, step.test.min_per_path);
-  return next ? recordLook(ctx, owner, next) : decision;
+  return next ? recordLook(ctx, { owner, next }) : decision;
 }
 
 async function settleTime(ctx: ProjectContext, journeyId: string, step: Split): Promise<string> {

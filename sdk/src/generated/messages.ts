@@ -1438,7 +1438,7 @@ export interface paths {
                     step?: string;
                     state?: components["schemas"]["MessageState"];
                     /** @description Only the messages that did this: the messages behind a report's figure. */
-                    event?: "opened" | "opened_machine" | "clicked" | "unsubscribed" | "converted";
+                    event?: "delivered" | "bounced" | "complained" | "opened" | "opened_machine" | "clicked" | "unsubscribed" | "converted";
                 };
                 header?: never;
                 path: {
