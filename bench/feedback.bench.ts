@@ -6,15 +6,13 @@ import { getDb, getSql } from "../db/client";
 import { systemContext } from "../lib/access/context";
 import { createBroadcast } from "../lib/broadcasts/create-broadcast";
 import { createBroadcastBody } from "../lib/broadcasts/schemas";
-import { createList } from "../lib/lists/create-list";
-import { listInput } from "../lib/lists/schemas";
 import { bounceAddress } from "../lib/messages/bounce-address";
 import { freePort, TEST_AUTH_SECRET } from "../scripts/test/next-server";
 import { dsnMail } from "../scripts/test/report-mails";
 import { startWorker, type TestWorker, waitFor } from "../scripts/test/worker";
 import { eventsBody } from "./bodies";
 import { startCountingSink } from "./counting-sink";
-import { newsletterSetup } from "./newsletter";
+import { newsletterList, newsletterSetup } from "./newsletter";
 import { benchEnvironment, load } from "./harness";
 
 /*
@@ -249,15 +247,7 @@ try {
   }
 
   if (PHASES.has("broadcast")) {
-    const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
-    await sql`insert into users (project_id, email, data)
-      select ${env.projectId}, 'bc-' || g || '@bench.test',
-        jsonb_build_object('first_name', 'User ' || g, 'plan', (array['free', 'pro', 'team'])[g % 3 + 1],
-          'features', jsonb_build_array('journeys', 'broadcasts', 'lists'))
-      from generate_series(1, ${BROADCAST_USERS}) g`;
-    await sql`insert into list_members (project_id, list_id, user_id)
-      select project_id, ${list.id}, id from users where project_id = ${env.projectId} and email like 'bc-%'`;
-    await sql`vacuum analyze users, list_members`;
+    const list = await newsletterList(ctx, { count: BROADCAST_USERS, prefix: "bc-" });
     const variants = {
       none: async () => {},
       // As many suppressions as a tenth of the list, none of them a recipient: the check's own cost.

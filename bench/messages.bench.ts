@@ -4,8 +4,6 @@ import { loadavg } from "node:os";
 import nodemailer from "nodemailer";
 import { closeDatabase, getDb } from "../db/client";
 import { systemContext } from "../lib/access/context";
-import { createList } from "../lib/lists/create-list";
-import { listInput } from "../lib/lists/schemas";
 import { createBroadcast } from "../lib/broadcasts/create-broadcast";
 import { newDkimPrivateKey } from "../lib/providers/dkim";
 import { updateProvider } from "../lib/providers/update-provider";
@@ -17,7 +15,7 @@ import { SMS_CONNECTIONS, SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { startPostfix } from "../scripts/test/postfix";
 import { startCountingSink } from "./counting-sink";
-import { newsletterSetup } from "./newsletter";
+import { newsletterList, newsletterSetup } from "./newsletter";
 import { smsRates, TWILIO } from "./messages-sms";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 import { benchDatabase } from "./harness";
@@ -84,17 +82,9 @@ try {
   );
   const ctx = systemContext(getDb(), project.id);
   const { provider, template } = await newsletterSetup(ctx, { url: `smtp://127.0.0.1:${port}?tls=none` });
-  const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
 
   const t0 = performance.now();
-  await sql`insert into users (project_id, email, data)
-    select ${project.id}, 'u' || g || '@bench.test',
-      jsonb_build_object('first_name', 'User ' || g, 'plan', (array['free', 'pro', 'team'])[g % 3 + 1],
-        'features', jsonb_build_array('journeys', 'broadcasts', 'lists'))
-    from generate_series(1, ${USERS}) g`;
-  await sql`insert into list_members (project_id, list_id, user_id)
-    select project_id, ${list.id}, id from users where project_id = ${project.id}`;
-  await sql`vacuum analyze users, list_members`;
+  const list = await newsletterList(ctx, { count: USERS, prefix: "u" });
   console.log(`seeded ${fmt(USERS)} users and their list in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   if (!RENDER_ONLY)

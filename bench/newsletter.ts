@@ -1,4 +1,7 @@
+import { getSql } from "../db/client";
 import type { ProjectContext } from "../lib/access/context";
+import { createList } from "../lib/lists/create-list";
+import { listInput } from "../lib/lists/schemas";
 import { createProvider } from "../lib/providers/create-provider";
 import { createProviderBody } from "../lib/providers/schemas";
 import { createGroup } from "../lib/subscriptions/create-group";
@@ -44,4 +47,23 @@ export async function newsletterSetup(ctx: ProjectContext, opts: { url: string; 
     }),
   );
   return { provider, group, template };
+}
+
+/**
+ * A static list "everyone" of `count` new users seeded in SQL (`<prefix><n>@bench.test`, a first name, a
+ * plan and three features for the template's loop), analyzed so the broadcast's start is planned as it
+ * would be on a settled table.
+ */
+export async function newsletterList(ctx: ProjectContext, opts: { count: number; prefix: string }) {
+  const sql = getSql();
+  const list = await createList(ctx, listInput.parse({ name: "everyone", kind: "static" }));
+  await sql`insert into users (project_id, email, data)
+    select ${ctx.projectId}, ${opts.prefix} || g || '@bench.test',
+      jsonb_build_object('first_name', 'User ' || g, 'plan', (array['free', 'pro', 'team'])[g % 3 + 1],
+        'features', jsonb_build_array('journeys', 'broadcasts', 'lists'))
+    from generate_series(1, ${opts.count}) g`;
+  await sql`insert into list_members (project_id, list_id, user_id)
+    select project_id, ${list.id}, id from users where project_id = ${ctx.projectId} and email like ${`${opts.prefix}%`}`;
+  await sql`vacuum analyze users, list_members`;
+  return list;
 }

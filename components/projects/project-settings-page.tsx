@@ -30,6 +30,11 @@ const fieldOf = (path: PropertyKey[]): keyof Values =>
       : "days";
 
 /** The project's name, event retention and bounce policy; admins edit them, everyone else reads them. */
+/** A field's refusal (the zod message, as the API would answer it). */
+function Problem({ message }: { message?: string }) {
+  return message ? <p className="mt-1 text-sm text-red-600">{message}</p> : null;
+}
+
 export function ProjectSettingsPage() {
   const project = useProject();
   const key = ["project-settings", project.id];
@@ -95,9 +100,7 @@ function SettingsForm({ settings, editable }: { settings: ProjectSettings; edita
             Name
           </label>
           <input id="project-name" className={`mt-1 w-full ${field}`} disabled={!editable} {...form.register("name")} />
-          {form.formState.errors.name && (
-            <p className="mt-1 text-sm text-red-600">{form.formState.errors.name.message}</p>
-          )}
+          <Problem message={form.formState.errors.name?.message} />
         </div>
         <fieldset>
           <legend className="text-sm font-medium text-zinc-800">Keep events</legend>
@@ -123,9 +126,7 @@ function SettingsForm({ settings, editable }: { settings: ProjectSettings; edita
               days
             </label>
           </div>
-          {form.formState.errors.days && (
-            <p className="mt-1 text-sm text-red-600">{form.formState.errors.days.message}</p>
-          )}
+          <Problem message={form.formState.errors.days?.message} />
         </fieldset>
         <fieldset>
           <legend className="text-sm font-medium text-zinc-800">Bounce policy</legend>
@@ -153,11 +154,7 @@ function SettingsForm({ settings, editable }: { settings: ProjectSettings; edita
             />
           </div>
           <p className="mt-1 text-xs text-zinc-500">The window like "7 days" or "48 hours".</p>
-          {(form.formState.errors.softBounces || form.formState.errors.within) && (
-            <p className="mt-1 text-sm text-red-600">
-              {form.formState.errors.softBounces?.message ?? form.formState.errors.within?.message}
-            </p>
-          )}
+          <Problem message={form.formState.errors.softBounces?.message ?? form.formState.errors.within?.message} />
         </fieldset>
         {editable ? (
           <div className="flex items-center gap-3">

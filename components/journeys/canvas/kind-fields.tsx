@@ -27,6 +27,38 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/**
+ * A labelled select between the ways a step can be set up, each way one field of the step: picking one
+ * clears the others' fields and gives the picked one its starting value.
+ */
+function ModeRow<M extends string>(props: {
+  label: string;
+  aria: string;
+  value: M;
+  modes: Record<M, { text: string; start: () => unknown }>;
+}) {
+  const { setValue } = useFormContext();
+  const modes = Object.entries(props.modes) as [M, { text: string; start: () => unknown }][];
+  return (
+    <Row label={props.label}>
+      <select
+        aria-label={props.aria}
+        value={props.value}
+        className={controlClass}
+        onChange={(e) => {
+          for (const [mode, way] of modes) setValue(mode as string, mode === e.target.value ? way.start() : undefined);
+        }}
+      >
+        {modes.map(([mode, way]) => (
+          <option key={mode} value={mode}>
+            {way.text}
+          </option>
+        ))}
+      </select>
+    </Row>
+  );
+}
+
 function Duration({ name, label }: { name: string; label: string }) {
   const { control } = useFormContext();
   return (
@@ -49,25 +81,15 @@ export function DelayFields() {
   const mode = until ? "until" : "duration";
   return (
     <div className="space-y-3">
-      <Row label="Wait">
-        <select
-          aria-label="Delay mode"
-          value={mode}
-          className={controlClass}
-          onChange={(e) => {
-            if (e.target.value === "until") {
-              setValue("duration", undefined);
-              setValue("until", { time: "09:00", timezone: "user" });
-            } else {
-              setValue("until", undefined);
-              setValue("duration", "1 days");
-            }
-          }}
-        >
-          <option value="duration">for a while</option>
-          <option value="until">until a time of day</option>
-        </select>
-      </Row>
+      <ModeRow
+        label="Wait"
+        aria="Delay mode"
+        value={mode}
+        modes={{
+          duration: { text: "for a while", start: () => "1 days" },
+          until: { text: "until a time of day", start: () => ({ time: "09:00", timezone: "user" }) },
+        }}
+      />
       {mode === "duration" ? (
         <Row label="Duration">
           <Duration name="duration" label="Duration" />
@@ -128,25 +150,15 @@ export function WaitFields({ schema }: { schema: Schema }) {
   const conditions = event?.condition ?? [];
   return (
     <div className="space-y-3">
-      <Row label="Wait for">
-        <select
-          aria-label="Wait for"
-          value={mode}
-          className={controlClass}
-          onChange={(e) => {
-            if (e.target.value === "list") {
-              setValue("event", undefined);
-              setValue("list", { list_id: lists.data?.data[0]?.id ?? "", in: true });
-            } else {
-              setValue("list", undefined);
-              setValue("event", { name: "" });
-            }
-          }}
-        >
-          <option value="event">an event</option>
-          <option value="list">a list membership</option>
-        </select>
-      </Row>
+      <ModeRow
+        label="Wait for"
+        aria="Wait for"
+        value={mode}
+        modes={{
+          event: { text: "an event", start: () => ({ name: "" }) },
+          list: { text: "a list membership", start: () => ({ list_id: lists.data?.data[0]?.id ?? "", in: true }) },
+        }}
+      />
       {mode === "event" ? (
         <>
           <Row label="Event">
