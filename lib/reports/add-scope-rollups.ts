@@ -13,17 +13,18 @@ export interface ScopeCount {
 
 /**
  * Adds counts to `message_rollups` in the caller's transaction, merged in key order as
- * addMessageRollups does, so concurrent writers lock the rows in one order.
+ * addMessageRollups does, so concurrent writers lock the rows in one order. All in shard 0: a split's
+ * passages are written by the journey loop a batch at a time, never one hot row per request.
  */
 export async function addScopeRollups(ctx: AppContext, counts: ScopeCount[]): Promise<void> {
   if (!counts.length) return;
   await ctx.db.execute(sql`
-    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, count, value)
-    select x.project_id, x.scope, x.scope_id, x.metric, date_trunc('hour', x.at), count(*), 0
+    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
+    select x.project_id, x.scope, x.scope_id, x.metric, date_trunc('hour', x.at), 0, count(*), 0
     from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb)
       as x(project_id uuid, scope text, scope_id text, metric text, at timestamptz)
     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (project_id, scope, scope_id, metric, hour) do update set count = r.count + excluded.count`);
+    on conflict (project_id, scope, scope_id, metric, hour, shard) do update set count = r.count + excluded.count`);
 }
 
 /** The rollup id of a split test's path: `<journey>/<step>/<path index>`. */

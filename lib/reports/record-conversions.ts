@@ -120,9 +120,9 @@ async function convertSplitEntries(
         and p.converted_at is null
       returning p.journey_id, p.step_key, p.path, p.converted_at
     )
-    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, count, value)
+    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
     select ${ctx.projectId}::uuid, 'split', journey_id::text || '/' || step_key || '/' || path, 'converted',
-      date_trunc('hour', converted_at), count(*), 0
+      date_trunc('hour', converted_at), 0, count(*), 0
     from first group by 3, 5 order by 3, 5
-    on conflict (project_id, scope, scope_id, metric, hour) do update set count = r.count + excluded.count`);
+    on conflict (project_id, scope, scope_id, metric, hour, shard) do update set count = r.count + excluded.count`);
 }
