@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import { Relay } from "../sdk/src/index";
-import { benchEnvironment, load } from "./harness";
+import { benchEnvironment, load, postEvents } from "./harness";
 
 /**
  * Events/s through the two client paths of issue 12, each as a ratio of `POST /users/events` in batches of
@@ -12,7 +12,6 @@ import { benchEnvironment, load } from "./harness";
 const env = await benchEnvironment("clients");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 16;
-const bearer = { authorization: `Bearer ${env.key}`, "content-type": "application/json" };
 const run = randomUUID().slice(0, 8);
 let n = 0;
 
@@ -37,14 +36,7 @@ const segment = () =>
     })),
   });
 
-const baseline = await load({
-  url: `${env.url}/api/client/users/events`,
-  method: "POST",
-  headers: bearer,
-  connections: CONNECTIONS,
-  duration: SECONDS,
-  requests: [{ setupRequest: (r) => ({ ...r, body: events() }) }],
-});
+const baseline = await postEvents(env, events, { connections: CONNECTIONS, duration: SECONDS });
 const basic = {
   authorization: `Basic ${Buffer.from(`${env.key}:`).toString("base64")}`,
   "content-type": "application/json",

@@ -13,7 +13,7 @@ import { startWorker, type TestWorker, waitFor } from "../scripts/test/worker";
 import { eventsBody } from "./bodies";
 import { startCountingSink } from "./counting-sink";
 import { newsletterList, newsletterSetup } from "./newsletter";
-import { benchEnvironment, load } from "./harness";
+import { benchEnvironment, load, postEvents } from "./harness";
 
 /*
  * After the send (issue 56), on the built app and one real worker with their default settings:
@@ -99,7 +99,6 @@ try {
     // The worker's own default pool (scripts/test/worker.ts gives test workers 4).
     DATABASE_POOL_SIZE: "10",
   });
-  const bearer = { authorization: `Bearer ${env.key}`, "content-type": "application/json" };
   console.log(
     `loadavg ${loadavg()
       .map((x) => x.toFixed(2))
@@ -112,14 +111,10 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       // Client events: accepted/s over the posts, recorded/s until the worker has emptied the intake.
       let start = performance.now();
-      const client = await load({
-        url: `${env.url}/api/client/users/events`,
-        method: "POST",
-        headers: bearer,
+      const client = await postEvents(env, eventsBody, {
         connections: CONNECTIONS,
         amount: posts,
         timeout: REQUEST_TIMEOUT,
-        requests: [{ setupRequest: (r) => ({ ...r, body: eventsBody() }) }],
       });
       if (client.non2xx || client.errors)
         throw new Error(`client events: ${client.non2xx} non-2xx, ${client.errors} errors`);

@@ -68,6 +68,25 @@ export async function load(opts: autocannon.Options) {
   };
 }
 
+/**
+ * `load` of `POST /api/client/users/events` with `body()` made anew per request: the intake baseline
+ * several benches measure their path against. `shape` is the run's length (`duration` or `amount`) and
+ * any other autocannon setting.
+ */
+export function postEvents(
+  env: { url: string; key: string },
+  body: () => string,
+  shape: Omit<autocannon.Options, "url">,
+) {
+  return load({
+    url: `${env.url}/api/client/users/events`,
+    method: "POST",
+    headers: { authorization: `Bearer ${env.key}`, "content-type": "application/json" },
+    requests: [{ setupRequest: (r) => ({ ...r, body: body() }) }],
+    ...shape,
+  });
+}
+
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
 /**

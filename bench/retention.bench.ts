@@ -3,7 +3,7 @@ import { getDb, getSql } from "../db/client";
 import { createWeekPartition, ensureEventPartitions, weekStart } from "../lib/events/partitions";
 import { purgeExpiredEvents } from "../lib/events/retention";
 import { createProjectWithOwner } from "../lib/projects/create-project";
-import { benchEnvironment, load } from "./harness";
+import { benchEnvironment, postEvents } from "./harness";
 
 /*
  * Retention under load (issue 36), against the built app under `next start` on a fresh database laid out
@@ -83,15 +83,7 @@ try {
         data: { n },
       })),
     );
-  const ingest = () =>
-    load({
-      url: `${env.url}/api/client/users/events`,
-      method: "POST",
-      headers: { authorization: `Bearer ${env.key}`, "content-type": "application/json" },
-      connections: 16,
-      duration: SECONDS,
-      requests: [{ setupRequest: (r) => ({ ...r, body: body() }) }],
-    });
+  const ingest = () => postEvents(env, body, { connections: 16, duration: SECONDS });
   await ingest(); // warm-up, unmeasured
   const alone = await ingest();
   const purgeStart = Date.now();

@@ -77,12 +77,9 @@ export function CreateBroadcastDialog({
   return (
     <Dialog open={open} onClose={close} title="New broadcast">
       <DialogForm
-        onSubmit={() => create.mutate()}
+        mutation={create}
         onCancel={close}
-        error={create.error}
-        submitLabel={when === "now" ? "Send now" : "Schedule"}
-        pendingLabel="Saving…"
-        pending={create.isPending}
+        labels={[when === "now" ? "Send now" : "Schedule", "Saving…"]}
         disabled={!name.trim() || !templateId || !listId || (when === "later" && !at)}
       >
         <NameField id="bc-name" value={name} onChange={setName} placeholder="November newsletter" />

@@ -115,14 +115,7 @@ function KeyPatchDialog({
   };
   return (
     <Dialog open={target !== null} onClose={close} title={title}>
-      <DialogForm
-        onSubmit={() => save.mutate()}
-        onCancel={close}
-        error={save.error}
-        submitLabel={saveLabel}
-        pending={save.isPending}
-        pendingLabel="Saving…"
-      >
+      <DialogForm mutation={save} onCancel={close} labels={[saveLabel, "Saving…"]}>
         {children}
       </DialogForm>
     </Dialog>

@@ -166,15 +166,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           This is the only time the secret is shown. Store it somewhere safe; we keep only a hash.
         </SecretReveal>
       ) : (
-        <DialogForm
-          onSubmit={() => create.mutate()}
-          onCancel={close}
-          error={create.error}
-          submitLabel="Create key"
-          pending={create.isPending}
-          pendingLabel="Creating…"
-          disabled={!name.trim()}
-        >
+        <DialogForm mutation={create} onCancel={close} labels={["Create key", "Creating…"]} disabled={!name.trim()}>
           <NameField id="key-name" value={name} onChange={setName} placeholder="Production backend" />
           <Field id="key-role" label="Role">
             <div className="mt-1">

@@ -86,16 +86,7 @@ function CreateProjectDialog({ open, onClose, orgs }: { open: boolean; onClose: 
   });
   return (
     <Dialog open={open} onClose={onClose} title="New project">
-      <DialogForm
-        onSubmit={() => create.mutate()}
-        onCancel={onClose}
-        error={create.error}
-        submitLabel="Create project"
-        pending={create.isPending}
-        pendingLabel="Creating…"
-        disabled={!name.trim()}
-        footClassName="pt-2"
-      >
+      <DialogForm mutation={create} onCancel={onClose} labels={["Create project", "Creating…"]} disabled={!name.trim()}>
         <NameField id="project-name" label="Project name" value={name} onChange={setName} placeholder="Production" />
         {orgs.length > 0 ? (
           <Field id="project-org" label="Organization">

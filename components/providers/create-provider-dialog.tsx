@@ -62,12 +62,9 @@ export function CreateProviderDialog({
   return (
     <Dialog open={open} onClose={close} title="Add provider">
       <DialogForm
-        onSubmit={() => create.mutate()}
+        mutation={create}
         onCancel={close}
-        error={create.error}
-        submitLabel="Add provider"
-        pendingLabel="Adding…"
-        pending={create.isPending}
+        labels={["Add provider", "Adding…"]}
         disabled={
           !v.name.trim() || !v.from.trim() || (kind === "smtp" ? !v.url.trim() : !v.account_sid || !v.auth_token)
         }

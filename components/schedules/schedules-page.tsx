@@ -234,14 +234,7 @@ function CreateScheduleDialog({
       }}
       title="New schedule"
     >
-      <DialogForm
-        onSubmit={() => create.mutate()}
-        onCancel={onClose}
-        error={create.error}
-        submitLabel="Create schedule"
-        pending={create.isPending}
-        disabled={!name.trim()}
-      >
+      <DialogForm mutation={create} onCancel={onClose} labels={["Create schedule"]} disabled={!name.trim()}>
         <Field id="schedule-name" label="Name">
           <input
             id="schedule-name"

@@ -39,12 +39,9 @@ export function AddSuppressionsDialog({
   return (
     <Dialog open={open} onClose={onClose} title="Suppress addresses">
       <DialogForm
-        onSubmit={() => add.mutate()}
+        mutation={add}
         onCancel={onClose}
-        error={add.error}
-        submitLabel={`Suppress ${addresses.length || ""}`.trim()}
-        pending={add.isPending}
-        pendingLabel="Adding…"
+        labels={[`Suppress ${addresses.length || ""}`.trim(), "Adding…"]}
         disabled={addresses.length === 0}
       >
         <ChannelSelect

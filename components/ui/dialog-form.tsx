@@ -3,29 +3,29 @@ import type { InputHTMLAttributes, ReactNode } from "react";
 import { Button } from "./button";
 import { ErrorBanner, inputClass } from "./states";
 
+/** What a dialog's form submits: a react-query mutation without variables. */
+export interface FormMutation {
+  mutate: () => void;
+  error: Error | null;
+  isPending: boolean;
+}
+
 /**
- * A dialog's form: its fields, then the server's refusal, then Cancel and the submit button, which says
- * `pendingLabel` (when given) while the request is out.
+ * A dialog's form: its fields, then the mutation's refusal, then Cancel and the submit button, which
+ * runs the mutation. `labels` is what that button says, and (when given) what it says while the request
+ * is out.
  */
 export function DialogForm({
-  onSubmit,
+  mutation,
   onCancel,
-  error,
-  submitLabel,
-  pending,
-  pendingLabel,
+  labels: [submitLabel, pendingLabel],
   disabled = false,
-  footClassName,
   children,
 }: {
-  onSubmit: () => void;
+  mutation: FormMutation;
   onCancel: () => void;
-  error: Error | null;
-  submitLabel: string;
-  pending: boolean;
-  pendingLabel?: string;
+  labels: [submit: string, pending?: string];
   disabled?: boolean;
-  footClassName?: string;
   children: ReactNode;
 }) {
   return (
@@ -33,17 +33,17 @@ export function DialogForm({
       className="space-y-4"
       onSubmit={(e) => {
         e.preventDefault();
-        onSubmit();
+        mutation.mutate();
       }}
     >
       {children}
-      {error && <ErrorBanner message={error.message} />}
-      <div className={footClassName ? `flex justify-end gap-2 ${footClassName}` : "flex justify-end gap-2"}>
+      {mutation.error && <ErrorBanner message={mutation.error.message} />}
+      <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={pending || disabled}>
-          {pending && pendingLabel ? pendingLabel : submitLabel}
+        <Button type="submit" disabled={mutation.isPending || disabled}>
+          {mutation.isPending && pendingLabel ? pendingLabel : submitLabel}
         </Button>
       </div>
     </form>

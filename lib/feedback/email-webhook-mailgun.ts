@@ -1,15 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Invalid, Unauthorized } from "@/lib/http/errors";
-import {
-  assertFresh,
-  dateOf,
-  parseJson,
-  relayIdFromMessageId,
-  str,
-  type Parsed,
-  type WebhookReport,
-  type WebhookRequest,
-} from "./email-webhook-common";
+import type { Parsed, WebhookReport, WebhookRequest } from "./email-webhook-common";
+import { assertFresh, dateOf, parseJson, relayIdFromMessageId, str } from "./email-webhook-common";
 
 /**
  * Mailgun's webhook: `signature.signature` is HMAC-SHA256 (hex) of `timestamp` + `token` under the

@@ -3,16 +3,8 @@ import { request } from "undici";
 import { destinationAgent } from "@/lib/destinations/http-agent";
 import { Invalid, Unauthorized, Unavailable } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
-import {
-  assertFresh,
-  dateOf,
-  parseJson,
-  relayIdFromMessageId,
-  str,
-  type Parsed,
-  type WebhookReport,
-  type WebhookRequest,
-} from "./email-webhook-common";
+import type { Parsed, WebhookReport, WebhookRequest } from "./email-webhook-common";
+import { assertFresh, dateOf, parseJson, relayIdFromMessageId, str } from "./email-webhook-common";
 
 /** SNS's own hosts only: a certificate or confirmation URL anywhere else is never fetched. */
 const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;

@@ -59,6 +59,35 @@ function ModeRow<M extends string>(props: {
   );
 }
 
+/**
+ * A labelled text input bound to the step's field `name`; an `optional` field left empty is sent as
+ * absent rather than as "".
+ */
+function TextRow(props: {
+  label: string;
+  aria: string;
+  name: string;
+  placeholder: string;
+  mono?: boolean;
+  list?: string;
+  optional?: boolean;
+}) {
+  const { register } = useFormContext();
+  const opts = props.optional ? { setValueAs: (v: string) => v || undefined } : {};
+  return (
+    <Row label={props.label}>
+      <input
+        aria-label={props.aria}
+        list={props.list}
+        placeholder={props.placeholder}
+        className={`${controlClass} w-full${props.mono ? " font-mono text-xs" : ""}`}
+        {...register(props.name, opts)}
+      />
+      <FieldError name={props.name} />
+    </Row>
+  );
+}
+
 function Duration({ name, label }: { name: string; label: string }) {
   const { control } = useFormContext();
   return (
@@ -120,15 +149,7 @@ export function DelayFields() {
               ))}
             </div>
           </Row>
-          <Row label="Time zone">
-            <input
-              aria-label="Time zone"
-              placeholder="user, or Europe/Vienna"
-              className={`${controlClass} w-full`}
-              {...register("until.timezone")}
-            />
-            <FieldError name="until.timezone" />
-          </Row>
+          <TextRow label="Time zone" aria="Time zone" name="until.timezone" placeholder="user, or Europe/Vienna" />
         </>
       )}
     </div>
@@ -161,16 +182,13 @@ export function WaitFields({ schema }: { schema: Schema }) {
       />
       {mode === "event" ? (
         <>
-          <Row label="Event">
-            <input
-              aria-label="Event name"
-              list="relay-event-names"
-              placeholder="Order Completed"
-              className={`${controlClass} w-full`}
-              {...register("event.name")}
-            />
-            <FieldError name="event.name" />
-          </Row>
+          <TextRow
+            label="Event"
+            aria="Event name"
+            name="event.name"
+            list="relay-event-names"
+            placeholder="Order Completed"
+          />
           <Row label="Where (all must hold)">
             {conditions.map((_, i) => (
               <ConditionRow
@@ -194,15 +212,14 @@ export function WaitFields({ schema }: { schema: Schema }) {
               + condition
             </Button>
           </Row>
-          <Row label="Same as the entering event's (a data key, optional)">
-            <input
-              aria-label="Same as key"
-              placeholder="cart_id"
-              className={`${controlClass} w-full font-mono text-xs`}
-              {...register("event.same_as", { setValueAs: (v: string) => v || undefined })}
-            />
-            <FieldError name="event.same_as" />
-          </Row>
+          <TextRow
+            label="Same as the entering event's (a data key, optional)"
+            aria="Same as key"
+            name="event.same_as"
+            placeholder="cart_id"
+            mono
+            optional
+          />
         </>
       ) : (
         <Row label="List">
@@ -259,69 +276,98 @@ export function BranchFields({ schema }: { schema: Schema }) {
   );
 }
 
-export function SplitFields() {
-  const { control, register } = useFormContext();
-  const paths = useFieldArray({ control, name: "paths" });
+/**
+ * The rows of one array field of the step: each row's inputs, a Remove while more than `min` are left,
+ * and an add button while fewer than `max` are there.
+ */
+function EditableRows(props: {
+  name: string;
+  noun: string;
+  blank: Record<string, unknown>;
+  min?: number;
+  max?: number;
+  row: (i: number) => ReactNode;
+}) {
+  const { control } = useFormContext();
+  const rows = useFieldArray({ control, name: props.name });
   return (
-    <div className="space-y-2">
-      <p className="text-xs text-zinc-600">Each entry takes one path, chosen by weight.</p>
-      {paths.fields.map((f, j) => (
+    <>
+      {rows.fields.map((f, i) => (
         <div key={f.id} className="flex items-center gap-2 text-sm">
-          <span className="w-14 text-zinc-600">Path {j + 1}</span>
-          <input
-            type="number"
-            min={1}
-            max={10_000}
-            aria-label={`Path ${j + 1} weight`}
-            className={`${controlClass} w-24`}
-            {...register(`paths.${j}.weight`, { valueAsNumber: true })}
-          />
-          {paths.fields.length > 2 && (
-            <RowAction aria-label={`Remove path ${j + 1}`} onClick={() => paths.remove(j)}>
+          {props.row(i)}
+          {rows.fields.length > (props.min ?? 0) && (
+            <RowAction aria-label={`Remove ${props.noun} ${i + 1}`} onClick={() => rows.remove(i)}>
               Remove
             </RowAction>
           )}
         </div>
       ))}
-      {paths.fields.length < 10 && (
-        <Button variant="ghost" size="sm" onClick={() => paths.append({ weight: 50, next: "" })}>
-          + path
+      {rows.fields.length < (props.max ?? Number.POSITIVE_INFINITY) && (
+        <Button variant="ghost" size="sm" onClick={() => rows.append(props.blank)}>
+          + {props.noun}
         </Button>
       )}
+    </>
+  );
+}
+
+export function SplitFields() {
+  const { register } = useFormContext();
+  return (
+    <div className="space-y-2">
+      <p className="text-xs text-zinc-600">Each entry takes one path, chosen by weight.</p>
+      <EditableRows
+        name="paths"
+        noun="path"
+        min={2}
+        max={10}
+        blank={{ weight: 50, next: "" }}
+        row={(j) => (
+          <>
+            <span className="w-14 text-zinc-600">Path {j + 1}</span>
+            <input
+              type="number"
+              min={1}
+              max={10_000}
+              aria-label={`Path ${j + 1} weight`}
+              className={`${controlClass} w-24`}
+              {...register(`paths.${j}.weight`, { valueAsNumber: true })}
+            />
+          </>
+        )}
+      />
     </div>
   );
 }
 
 export function UpdateFields() {
-  const { control, register } = useFormContext();
-  const rows = useFieldArray({ control, name: "fields" });
+  const { register } = useFormContext();
   return (
     <div className="space-y-2">
       <p className="text-xs text-zinc-600">
         Merged into the user&apos;s data. A value that reads as JSON (42, true, [&quot;a&quot;]) is stored as such.
       </p>
-      {rows.fields.map((f, i) => (
-        <div key={f.id} className="flex items-center gap-2">
-          <input
-            aria-label={`Field ${i + 1} name`}
-            placeholder="plan"
-            className={`${controlClass} w-32 font-mono text-xs`}
-            {...register(`fields.${i}.name`)}
-          />
-          <input
-            aria-label={`Field ${i + 1} value`}
-            placeholder="pro"
-            className={`${controlClass} min-w-0 flex-1`}
-            {...register(`fields.${i}.value`)}
-          />
-          <RowAction aria-label={`Remove field ${i + 1}`} onClick={() => rows.remove(i)}>
-            Remove
-          </RowAction>
-        </div>
-      ))}
-      <Button variant="ghost" size="sm" onClick={() => rows.append({ name: "", value: "" })}>
-        + field
-      </Button>
+      <EditableRows
+        name="fields"
+        noun="field"
+        blank={{ name: "", value: "" }}
+        row={(i) => (
+          <>
+            <input
+              aria-label={`Field ${i + 1} name`}
+              placeholder="plan"
+              className={`${controlClass} w-32 font-mono text-xs`}
+              {...register(`fields.${i}.name`)}
+            />
+            <input
+              aria-label={`Field ${i + 1} value`}
+              placeholder="pro"
+              className={`${controlClass} min-w-0 flex-1`}
+              {...register(`fields.${i}.value`)}
+            />
+          </>
+        )}
+      />
       <FieldError name="data" />
     </div>
   );
