@@ -10,3 +10,8 @@ export function storableText(s: string | null): string | null {
   const whole = s.isWellFormed() ? s : s.toWellFormed();
   return whole.includes("\0") ? whole.replaceAll("\0", "\uFFFD") : whole;
 }
+
+/** JSON of `value` with every string in it made storable (storableText), for a `::jsonb` parameter. */
+export function storableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? storableText(v) : v));
+}

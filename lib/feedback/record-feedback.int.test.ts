@@ -70,6 +70,58 @@ describe("recording a report", () => {
     expect(await queue({ templateId, userId: user.id })).toMatchObject({ state: "skipped", reason: "suppressed" });
   });
 
+  it("records a batch about several messages as one report at a time would, with unstorable text made storable", async () => {
+    const a = await sentMessage();
+    const b = await sentMessage();
+    const c = await sentMessage();
+    const hard = {
+      messageId: a.id,
+      kind: "bounced" as const,
+      dedupeKey: "batch-hard",
+      bounce: { type: "hard" as const, code: "5.1.1", reason: "no such user" },
+    };
+    // A NUL and a lone surrogate, as a hostile DSN or webhook can carry: jsonb refuses both as written.
+    const hostile = { type: "soft" as const, code: "4.2.2", reason: "full\u0000box \ud83d" };
+    const outcomes = await record([
+      { messageId: a.id, kind: "delivered", dedupeKey: "batch-delivered" },
+      hard,
+      hard,
+      { messageId: a.id, kind: "delivered", dedupeKey: "batch-late-delivered" },
+      { messageId: b.id.toUpperCase(), kind: "complained", dedupeKey: "batch-arf" },
+      { messageId: c.id, kind: "bounced", dedupeKey: "batch-soft", bounce: hostile },
+      { messageId: crypto.randomUUID(), kind: "delivered", dedupeKey: "batch-unknown" },
+      { messageId: "not-a-uuid", kind: "delivered", dedupeKey: "batch-junk" },
+    ]);
+    expect(outcomes).toEqual([
+      "recorded",
+      "recorded",
+      "duplicate",
+      "recorded",
+      "recorded",
+      "recorded",
+      "unknown_message",
+      "unknown_message",
+    ]);
+    const delivery = async (id: string) =>
+      (await sql`select delivery from messages where project_id = ${p.projectId} and id = ${id}`)[0]!.delivery;
+    expect(await delivery(a.id)).toMatchObject({ state: "bounced", type: "hard" });
+    expect(await delivery(b.id)).toMatchObject({ state: "complained" });
+    expect(await delivery(c.id)).toMatchObject({ state: "bounced", type: "soft", reason: "full\ufffdbox \ufffd" });
+    // One system event per report that moved the delivery: a's delivered then bounced; the late one none.
+    expect(await events(a.user.id, "message.delivered")).toHaveLength(1);
+    expect(await events(a.user.id, "message.bounced")).toHaveLength(1);
+    expect(await events(b.user.id, "message.complained")).toHaveLength(1);
+    const [{ n }] = await sql`select count(*)::int as n from message_events
+      where project_id = ${p.projectId} and message_id = any(${[a.id, b.id, c.id]})`;
+    expect(n).toBe(5);
+    const reasons = await sql`select address, reason from suppressions
+      where project_id = ${p.projectId} and address = any(${[a.user.email, b.user.email, c.user.email]})`;
+    expect(Object.fromEntries(reasons.map((r) => [r.address, r.reason]))).toEqual({
+      [a.user.email!]: "hard_bounce",
+      [b.user.email!]: "complaint",
+    });
+  });
+
   it("records delivered and complained in order; a complaint suppresses", async () => {
     const { user, id } = await sentMessage();
     expect(await record([{ messageId: id, kind: "delivered", dedupeKey: "d1" }])).toEqual(["recorded"]);

@@ -1,15 +1,16 @@
 import { sql } from "drizzle-orm";
 import type { MessageDelivery, SendChannel } from "@/db/schema";
-import type { FeedbackReport } from "./report";
 import type { ProjectContext } from "@/lib/access/context";
-import { queryRows } from "@/lib/db/sql";
+import { queryRows, uuidArray } from "@/lib/db/sql";
+import { storableJson, storableText } from "@/lib/db/storable-text";
 import { withTransaction } from "@/lib/db/transaction";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { metrics } from "@/lib/observability/metrics";
-import { addMessageRollups } from "@/lib/reports/add-message-rollups";
-import { deliveryRank } from "./delivery-rank";
+import { addMessageRollups, type MessageCount } from "@/lib/reports/add-message-rollups";
 import { normalAddress } from "@/lib/suppressions/address";
-import { suppressAfterReport } from "./suppress-after-report";
+import { deliveryRank } from "./delivery-rank";
+import type { FeedbackReport } from "./report";
+import { suppressAfterReports } from "./suppress-after-report";
 
 export type FeedbackOutcome = "recorded" | "duplicate" | "unknown_message";
 
@@ -25,77 +26,153 @@ interface MessageRow {
   delivery: MessageDelivery | null;
 }
 
+/** A report whose message was found, sent, with what it will write. */
+interface Found {
+  i: number;
+  r: FeedbackReport;
+  m: MessageRow;
+  at: Date;
+  address: string | null;
+}
+
 const SYSTEM_EVENT = { delivered: "message.delivered", bounced: "message.bounced", complained: "message.complained" };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Records reports about this project's messages, each exactly once, in one transaction: the message event
- * (unique by message and dedupe key, so a retried report finds its row and writes nothing more), the
- * message's delivery (never weakened: deliveryRank), the user's `message.*` system event through the
- * pipeline, and the suppression a hard bounce, complaint, carrier refusal or the bounce policy calls for.
+ * Records reports about this project's messages, each exactly once, in one transaction and a fixed number
+ * of statements however many reports there are: the message events (unique by message and dedupe key, so
+ * a retried report, or the same one twice in a batch, finds its row and writes nothing more), each
+ * message's delivery (never weakened: deliveryRank), the users' `message.*` system events through the
+ * pipeline, and the suppressions a hard bounce, complaint, carrier refusal or the bounce policy calls for.
  * A report naming no message of this project (or one never sent) is dropped and counted, not an error.
  */
 export async function recordFeedback(
   ctx: ProjectContext,
   { reports }: { reports: FeedbackReport[] },
 ): Promise<FeedbackOutcome[]> {
-  const outcomes = await withTransaction(ctx.db, async (tx) => {
-    const inTx = { ...ctx, db: tx };
-    const out: FeedbackOutcome[] = [];
-    for (const r of reports) out.push(await recordOne(inTx, r));
-    return out;
-  });
+  const outcomes = reports.length ? await withTransaction(ctx.db, (tx) => recordAll({ ...ctx, db: tx }, reports)) : [];
   for (const [i, r] of reports.entries()) metrics.feedbackReports.inc({ source: r.source, outcome: outcomes[i]! });
   return outcomes;
 }
 
-async function recordOne(ctx: ProjectContext, r: FeedbackReport): Promise<FeedbackOutcome> {
-  // Locked: two reports about one message at once take turns, so the stronger delivery always wins.
-  const [m] = await queryRows<MessageRow>(
+/**
+ * The report with every text a source wrote made storable (storableText): a NUL or a lone surrogate in a
+ * DSN's diagnostic or a webhook's reason would otherwise make the whole batch unwritable, and the source
+ * would retry it forever.
+ */
+function storableReport(r: FeedbackReport): FeedbackReport {
+  return {
+    ...r,
+    dedupeKey: storableText(r.dedupeKey.slice(0, 500)),
+    address: r.address == null ? r.address : storableText(r.address),
+    bounce: r.bounce && {
+      type: r.bounce.type,
+      code: storableText(r.bounce.code),
+      reason: storableText(r.bounce.reason),
+    },
+    detail: r.detail && (JSON.parse(storableJson(r.detail)) as Record<string, unknown>),
+  };
+}
+
+async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<FeedbackOutcome[]> {
+  const reports = given.map(storableReport);
+  const out: FeedbackOutcome[] = reports.map(() => "unknown_message");
+  const ids = [...new Set(reports.map((r) => r.messageId).filter((id) => UUID.test(id)))];
+  if (!ids.length) return out;
+  // Locked in id order: two batches about the same messages take turns (so the stronger delivery always
+  // wins) and never wait on each other crosswise.
+  const rows = await queryRows<MessageRow>(
     ctx.db,
     sql`select m.id, m.user_id, m.template_id, m.broadcast_id, e.journey_id, m.channel, m.recipient, m.state,
         m.delivery
       from messages m
       left join journey_entries e on e.project_id = m.project_id and e.id = m.journey_entry_id
-      where m.project_id = ${ctx.projectId}::uuid and m.id = ${r.messageId}::uuid
+      where m.project_id = ${ctx.projectId}::uuid and m.id = any(${uuidArray(ids)})
+      order by m.id
       for update of m`,
   );
-  if (!m || m.state !== "sent") return "unknown_message";
-  const at = r.at && !Number.isNaN(r.at.getTime()) ? r.at : new Date();
-  const detail = {
-    ...(r.detail ?? {}),
-    ...(r.bounce ? { type: r.bounce.type, code: r.bounce.code, reason: r.bounce.reason } : {}),
-    ...(r.address ? { address: r.address } : {}),
-    ...(r.carrier ? { carrier: true } : {}),
-  };
-  const address = m.recipient ? normalAddress(m.channel, m.recipient) : null;
-  const inserted = await ctx.db.execute(sql`
-    insert into message_events (project_id, message_id, kind, at, source, detail, dedupe_key, address)
-    values (${ctx.projectId}::uuid, ${m.id}::uuid, ${r.kind}, ${at.toISOString()}::timestamptz, ${r.source},
-      ${JSON.stringify(detail)}::jsonb, ${r.dedupeKey.slice(0, 500)}, ${address})
-    on conflict (project_id, message_id, dedupe_key) do nothing
-    returning id`);
-  if (!inserted.length) return "duplicate";
-  // A report's figure counts each message once per kind: at the first report of that kind about it.
-  if (r.kind !== "deferred") {
-    const [kind] = await queryRows<{ first: boolean }>(
-      ctx.db,
-      sql`select count(*) = 1 as first from message_events
-        where project_id = ${ctx.projectId}::uuid and message_id = ${m.id}::uuid and kind = ${r.kind}`,
-    );
-    if (kind?.first) await addMessageRollups(ctx, [{ id: m.id, metric: r.kind, at }]);
+  const messages = new Map(rows.map((m) => [m.id.toLowerCase(), m]));
+  const found: Found[] = [];
+  for (const [i, r] of reports.entries()) {
+    const m = messages.get(r.messageId.toLowerCase());
+    if (m?.state !== "sent") continue;
+    const at = r.at && !Number.isNaN(r.at.getTime()) ? r.at : new Date();
+    found.push({ i, r, m, at, address: m.recipient ? normalAddress(m.channel, m.recipient) : null });
   }
+  if (!found.length) return out;
 
-  const next: MessageDelivery = {
-    state: r.kind,
-    ...(r.bounce ? { type: r.bounce.type, code: r.bounce.code, reason: r.bounce.reason } : {}),
+  const events = found.map(({ i, r, m, at, address }) => ({
+    i,
+    m: m.id,
+    k: r.kind,
     at: at.toISOString(),
-  };
-  const changed = deliveryRank(next) >= deliveryRank(m.delivery);
-  if (changed)
-    await ctx.db.execute(sql`update messages set delivery = ${JSON.stringify(next)}::jsonb
-      where project_id = ${ctx.projectId}::uuid and id = ${m.id}::uuid`);
-  if (changed && r.kind !== "deferred") {
-    const event: SystemEvent = {
+    s: r.source,
+    d: {
+      ...(r.detail ?? {}),
+      ...(r.bounce ? { type: r.bounce.type, code: r.bounce.code, reason: r.bounce.reason } : {}),
+      ...(r.address ? { address: r.address } : {}),
+      ...(r.carrier ? { carrier: true } : {}),
+    },
+    key: r.dedupeKey,
+    a: address,
+  }));
+  // `ord` keeps the batch's first of two reports with one key; `first` says whether the message had no
+  // event of this kind before this batch (a report's figure counts each message once per kind).
+  const inserted = await queryRows<{ i: number; first: boolean }>(
+    ctx.db,
+    sql`with x as materialized (
+        select * from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+          as x(i int, m uuid, k text, at timestamptz, s text, d jsonb, key text, a text)
+      ), before as (
+        select distinct e.message_id, e.kind from message_events e
+        where e.project_id = ${ctx.projectId}::uuid and e.message_id in (select m from x)
+      ), ins as (
+        insert into message_events (project_id, message_id, kind, at, source, detail, dedupe_key, address)
+        select ${ctx.projectId}::uuid, x.m, x.k, x.at, x.s, x.d, x.key, x.a from x order by x.i
+        on conflict (project_id, message_id, dedupe_key) do nothing
+        returning message_id, dedupe_key
+      )
+      select x.i, not exists (select 1 from before b where b.message_id = x.m and b.kind = x.k) as first
+      from x join ins on ins.message_id = x.m and ins.dedupe_key = x.key
+      order by x.i`,
+  );
+  const recorded = new Set<number>();
+  const kept = new Set<string>();
+  const counts: MessageCount[] = [];
+  const counted = new Set<string>();
+  const byIndex = new Map(found.map((f) => [f.i, f]));
+  for (const { i, first } of inserted) {
+    const f = byIndex.get(i)!;
+    // Two new reports with one key in one batch: the insert kept one row, and the first in order is it.
+    const key = `${f.m.id}/${f.r.dedupeKey}`;
+    if (kept.has(key)) continue;
+    kept.add(key);
+    recorded.add(i);
+    const kind = `${f.m.id}/${f.r.kind}`;
+    if (first && f.r.kind !== "deferred" && !counted.has(kind)) {
+      counted.add(kind);
+      counts.push({ id: f.m.id, metric: f.r.kind, at: f.at });
+    }
+  }
+  for (const f of found) out[f.i] = recorded.has(f.i) ? "recorded" : "duplicate";
+  await addMessageRollups(ctx, counts);
+
+  // Deliveries and system events in report order, per message: a report moves the delivery when it is
+  // at least as strong as where the message stands after the reports before it.
+  const deliveries = new Map<string, MessageDelivery>();
+  const system: SystemEvent[] = [];
+  for (const f of found) {
+    if (!recorded.has(f.i)) continue;
+    const { r, m, at } = f;
+    const next: MessageDelivery = {
+      state: r.kind,
+      ...(r.bounce ? { type: r.bounce.type, code: r.bounce.code, reason: r.bounce.reason } : {}),
+      at: at.toISOString(),
+    };
+    if (deliveryRank(next) < deliveryRank(deliveries.get(m.id) ?? m.delivery)) continue;
+    deliveries.set(m.id, next);
+    if (r.kind === "deferred") continue;
+    system.push({
       name: SYSTEM_EVENT[r.kind] as SystemEvent["name"],
       userId: m.user_id,
       occurredAt: at,
@@ -108,9 +185,17 @@ async function recordOne(ctx: ProjectContext, r: FeedbackReport): Promise<Feedba
         source: r.source,
         ...(r.bounce ? { type: r.bounce.type, code: r.bounce.code, reason: r.bounce.reason } : {}),
       },
-    };
-    await recordSystemEvents(ctx, [event]);
+    });
   }
-  if (address) await suppressAfterReport(ctx, { report: r, channel: m.channel, address, messageId: m.id });
-  return "recorded";
+  if (deliveries.size)
+    await ctx.db.execute(sql`update messages m set delivery = x.d
+      from jsonb_to_recordset(${JSON.stringify([...deliveries].map(([id, d]) => ({ id, d })))}::jsonb) as x(id uuid, d jsonb)
+      where m.project_id = ${ctx.projectId}::uuid and m.id = x.id`);
+  await recordSystemEvents(ctx, system);
+  await suppressAfterReports(ctx, {
+    reports: found.flatMap(({ i, r, m, address }) =>
+      recorded.has(i) && address ? [{ report: r, channel: m.channel, address, messageId: m.id }] : [],
+    ),
+  });
+  return out;
 }

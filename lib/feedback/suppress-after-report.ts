@@ -2,34 +2,56 @@ import { sql } from "drizzle-orm";
 import type { SendChannel } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
-import { addSuppressions } from "@/lib/suppressions/add-suppressions";
+import { addSuppressions, type SuppressionEntry } from "@/lib/suppressions/add-suppressions";
 import { DEFAULT_BOUNCE_POLICY } from "@/lib/suppressions/schemas";
 import type { FeedbackReport } from "./report";
 
+export interface ReportedAddress {
+  report: FeedbackReport;
+  channel: SendChannel;
+  /** The message's recipient, normalised (normalAddress). */
+  address: string;
+  messageId: string;
+}
+
 /**
- * The suppression a just-recorded report calls for, in its transaction: a hard bounce, a complaint or a
- * carrier's refusal at once; soft bounces once the address has had the project's bounce policy's count of
- * them within its window (the one just recorded included).
+ * The suppressions just-recorded reports call for, in their transaction, in two statements at most: a
+ * hard bounce, a complaint or a carrier's refusal suppresses at once; soft bounces once the address has
+ * had the project's bounce policy's count of them within its window (those just recorded included). An
+ * address already suppressed keeps its first reason (addSuppressions).
  */
-export async function suppressAfterReport(
-  ctx: ProjectContext,
-  input: { report: FeedbackReport; channel: SendChannel; address: string; messageId: string },
-): Promise<void> {
-  const { report: r, channel, address, messageId } = input;
-  const entry = { channel, address, source: r.source, messageId };
-  if (r.carrier) return void (await addSuppressions(ctx, { entries: [{ ...entry, reason: "carrier" }] }));
-  if (r.kind === "complained")
-    return void (await addSuppressions(ctx, { entries: [{ ...entry, reason: "complaint" }] }));
-  if (r.kind !== "bounced" || !r.bounce) return;
-  if (r.bounce.type === "hard")
-    return void (await addSuppressions(ctx, { entries: [{ ...entry, reason: "hard_bounce" }] }));
-  const [row] = await queryRows<{ n: number; limit: number }>(
-    ctx.db,
-    sql`select (select count(*)::int from message_events e
-        where e.project_id = p.id and e.address = ${address} and e.kind = 'bounced' and e.detail->>'type' = 'soft'
-          and e.at > now() - coalesce(p.bounce_policy->>'within', ${DEFAULT_BOUNCE_POLICY.within})::interval) as n,
-      coalesce((p.bounce_policy->>'soft_bounces')::int, ${DEFAULT_BOUNCE_POLICY.soft_bounces}) as limit
-      from projects p where p.id = ${ctx.projectId}::uuid`,
-  );
-  if (row && row.n >= row.limit) await addSuppressions(ctx, { entries: [{ ...entry, reason: "soft_bounces" }] });
+export async function suppressAfterReports(ctx: ProjectContext, { reports }: { reports: ReportedAddress[] }) {
+  const entries: SuppressionEntry[] = [];
+  const soft = new Map<string, ReportedAddress>();
+  for (const x of reports) {
+    const { report: r } = x;
+    const entry = { channel: x.channel, address: x.address, source: r.source, messageId: x.messageId };
+    if (r.carrier) entries.push({ ...entry, reason: "carrier" });
+    else if (r.kind === "complained") entries.push({ ...entry, reason: "complaint" });
+    else if (r.kind === "bounced" && r.bounce?.type === "hard") entries.push({ ...entry, reason: "hard_bounce" });
+    else if (r.kind === "bounced" && r.bounce && !soft.has(x.address)) soft.set(x.address, x);
+  }
+  if (soft.size) {
+    const over = await queryRows<{ address: string }>(
+      ctx.db,
+      sql`select a.address from projects p,
+          jsonb_array_elements_text(${JSON.stringify([...soft.keys()])}::jsonb) as a(address)
+        where p.id = ${ctx.projectId}::uuid
+          and (select count(*) from message_events e
+            where e.project_id = p.id and e.address = a.address and e.kind = 'bounced' and e.detail->>'type' = 'soft'
+              and e.at > now() - coalesce(p.bounce_policy->>'within', ${DEFAULT_BOUNCE_POLICY.within})::interval)
+            >= coalesce((p.bounce_policy->>'soft_bounces')::int, ${DEFAULT_BOUNCE_POLICY.soft_bounces})`,
+    );
+    for (const { address } of over) {
+      const x = soft.get(address)!;
+      entries.push({
+        channel: x.channel,
+        address,
+        source: x.report.source,
+        messageId: x.messageId,
+        reason: "soft_bounces",
+      });
+    }
+  }
+  await addSuppressions(ctx, { entries });
 }

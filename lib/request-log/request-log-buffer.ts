@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { storableText } from "@/lib/db/storable-text";
+import { storableJson } from "@/lib/db/storable-text";
 import { log } from "@/lib/observability/logger";
 import type { FieldError } from "@/lib/http/errors";
 import { processSingleton } from "@/lib/process/singleton";
@@ -172,9 +172,6 @@ async function writeIsolated(batch: LoggedRequest[]): Promise<void> {
   }
 }
 
-/** PostgreSQL's text and jsonb cannot hold U+0000; a body or error message may carry one from hostile input. */
-const withoutNul = (_key: string, v: unknown) => (typeof v === "string" ? storableText(v) : v);
-
 async function writeBatch(batch: LoggedRequest[]) {
   const rows = batch.map((r) => ({
     p: r.projectId,
@@ -203,7 +200,7 @@ async function writeBatch(batch: LoggedRequest[]) {
     await tx.execute(sql`
       insert into api_requests (project_id, key_id, at, method, path, status, duration_ms, request_id, errors, body)
       select x.p, x.k, x.a, x.me, x.pa, x.s, x.d, x.r, x.e, x.b
-      from jsonb_to_recordset(${JSON.stringify(rows, withoutNul)}::jsonb) as x(p uuid, k uuid, a timestamptz, me text, pa text, s smallint, d int, r text, e jsonb, b text)
+      from jsonb_to_recordset(${storableJson(rows)}::jsonb) as x(p uuid, k uuid, a timestamptz, me text, pa text, s smallint, d int, r text, e jsonb, b text)
       where exists (select 1 from projects pr where pr.id = x.p)`);
     await tx.execute(sql`
       insert into project_rollups as r (project_id, metric, minute, count)
