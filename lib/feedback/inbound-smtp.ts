@@ -1,10 +1,13 @@
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
 import type { Db } from "@/db/client";
-import type { AppContext } from "@/lib/access/context";
+import { type AppContext, systemContext } from "@/lib/access/context";
+import { gatheredWrites } from "@/lib/db/gathered-writes";
 import { type BounceTarget, readBounceAddress } from "@/lib/messages/bounce-address";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
-import { recordReportMail } from "./record-report-mail";
+import { recordFeedback } from "./record-feedback";
+import type { FeedbackReport } from "./report";
+import { reportsOfMail } from "./reports-of-mail";
 
 export interface InboundSmtpOptions {
   host: string;
@@ -18,6 +21,8 @@ export interface InboundSmtpOptions {
   maxPerPeer: number;
   /** Connections at once in all (INBOUND_SMTP_MAX_CLIENTS, default 200). */
   maxClients: number;
+  /** Milliseconds a mail's reports wait for others' to be recorded with them (INBOUND_SMTP_GATHER_MS, 10). */
+  gatherMs: number;
 }
 
 /** The listener's settings, or null when INBOUND_SMTP_PORT (or BOUNCE_DOMAIN) is not set. */
@@ -31,6 +36,7 @@ export function inboundSmtpOptions(env = process.env): InboundSmtpOptions | null
     maxRecipients: 10,
     maxPerPeer: Number(env.INBOUND_SMTP_PEER_CONNECTIONS ?? 10),
     maxClients: Number(env.INBOUND_SMTP_MAX_CLIENTS ?? 200),
+    gatherMs: Number(env.INBOUND_SMTP_GATHER_MS ?? 10),
   };
 }
 
@@ -40,7 +46,9 @@ const refusal = (code: number, message: string) => Object.assign(new Error(messa
  * The inbound SMTP listener for bounces and complaints: mail only for `b-<token>@BOUNCE_DOMAIN` whose
  * token is intact (550 otherwise), bounded in size, recipients and connections per peer. A mail is
  * answered 250 only after what it reports is committed, so an MTA whose delivery was cut off (a worker
- * killed mid-record) sends it again, and the report's dedupe key records it once.
+ * killed mid-record) sends it again, and the report's dedupe key records it once. Mails arriving together
+ * are recorded together, one transaction a project (gatheredWrites); a project's failed write answers its
+ * mails 451.
  */
 export async function startInboundSmtp(ctx: AppContext<Db>, opts: InboundSmtpOptions) {
   const perPeer = new Map<string, number>();
@@ -91,13 +99,35 @@ export async function startInboundSmtp(ctx: AppContext<Db>, opts: InboundSmtpOpt
       });
     },
   });
-  const record = (session: SMTPServerSession, raw: Buffer) => {
+  const gathered = gatheredWrites<Map<string, FeedbackReport[]>, unknown>({
+    ms: opts.gatherMs,
+    max: 200,
+    write: async (mails) => {
+      const byProject = new Map<string, { mail: number; reports: FeedbackReport[] }[]>();
+      for (const [mail, reports] of mails.entries())
+        for (const [projectId, list] of reports)
+          byProject.set(projectId, [...(byProject.get(projectId) ?? []), { mail, reports: list }]);
+      const failed: unknown[] = mails.map(() => null);
+      for (const [projectId, parts] of byProject) {
+        try {
+          await recordFeedback(systemContext(ctx.db, projectId), { reports: parts.flatMap((p) => p.reports) });
+        } catch (err) {
+          for (const p of parts) failed[p.mail] ??= err;
+        }
+      }
+      return failed;
+    },
+  });
+  const record = async (session: SMTPServerSession, raw: Buffer) => {
     const to = session.envelope.rcptTo.flatMap((r): BounceTarget[] => {
       const t = readBounceAddress(r.address, opts.domain);
       return t ? [t] : [];
     });
     metrics.inboundMail.inc();
-    return recordReportMail(ctx, { raw, to });
+    const reports = await reportsOfMail({ raw, to });
+    if (!reports.size) return;
+    const err = await gathered(reports);
+    if (err) throw err;
   };
   server.on("error", (err) => log.warn({ err }, "inbound SMTP connection error"));
   await new Promise<void>((resolve, reject) => {

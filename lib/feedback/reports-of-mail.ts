@@ -1,23 +1,20 @@
 import { createHash } from "node:crypto";
-import { type AppContext, systemContext } from "@/lib/access/context";
 import { type BounceTarget, readBounceAddress } from "@/lib/messages/bounce-address";
 import { metrics } from "@/lib/observability/metrics";
 import { type DsnRecipient, parseReportMail } from "./parse-report-mail";
-import { recordFeedback } from "./record-feedback";
 import type { FeedbackReport } from "./report";
 
 const UUID = /^<?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})@/i;
 
 /**
- * Records what a mail to bounce addresses reports (`to`: its envelope recipients, each already checked by
+ * What a mail to bounce addresses reports, by project (`to`: its envelope recipients, each already checked by
  * readBounceAddress). A DSN is about the message its recipient's token names; an ARF complaint about the
  * message named by the token in the reported message's Return-Path, else by its Message-ID
  * (`<message id@host>`, as Relay sets it) within the recipient's project. The dedupe key is the report
  * mail's own Message-ID (or its bytes' hash), so the same report retried by the sending MTA records once.
- * Mail that reports nothing is counted and dropped. Throws only when the database does (the SMTP
- * listener answers 451 and the MTA retries).
+ * Mail that reports nothing is counted and answers an empty map.
  */
-export async function recordReportMail(ctx: AppContext, { raw, to }: { raw: Buffer; to: BounceTarget[] }) {
+export async function reportsOfMail({ raw, to }: { raw: Buffer; to: BounceTarget[] }) {
   const mail = await parseReportMail(raw);
   const origin = createHash("sha256")
     .update(mail.kind !== "other" && mail.id ? mail.id : raw)
@@ -46,16 +43,8 @@ export async function recordReportMail(ctx: AppContext, { raw, to }: { raw: Buff
         detail: { feedback_type: mail.feedbackType },
       });
   }
-  if (!byProject.size) {
-    metrics.feedbackReports.inc({ source: "smtp", outcome: "not_a_report" });
-    return { recorded: 0 };
-  }
-  let recorded = 0;
-  for (const [projectId, reports] of byProject) {
-    const outcomes = await recordFeedback(systemContext(ctx.db, projectId), { reports });
-    recorded += outcomes.filter((o) => o === "recorded").length;
-  }
-  return { recorded };
+  if (!byProject.size) metrics.feedbackReports.inc({ source: "smtp", outcome: "not_a_report" });
+  return byProject;
 }
 
 /**
