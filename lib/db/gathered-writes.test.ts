@@ -37,4 +37,25 @@ describe("gatheredWrites", () => {
     expect(first.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(await add("c")).toBe("c");
   });
+
+  it("runs at most `parallel` writes at once", async () => {
+    let running = 0;
+    let most = 0;
+    const add = gatheredWrites<number, number>({
+      ms: 1,
+      max: 2,
+      parallel: 2,
+      write: async (items) => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+        return items;
+      },
+    });
+    const first = [add(1), add(2)];
+    await new Promise((r) => setTimeout(r, 5));
+    const later = [3, 4, 5, 6, 7, 8].map(add);
+    expect(await Promise.all([...first, ...later])).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(most).toBe(2);
+  });
 });

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
 import type { Db } from "@/db/client";
 import { type AppContext, systemContext } from "@/lib/access/context";
@@ -102,6 +103,7 @@ export async function startInboundSmtp(ctx: AppContext<Db>, opts: InboundSmtpOpt
   const gathered = gatheredWrites<Map<string, FeedbackReport[]>, unknown>({
     ms: opts.gatherMs,
     max: 200,
+    parallel: 4,
     write: async (mails) => {
       const byProject = new Map<string, { mail: number; reports: FeedbackReport[] }[]>();
       for (const [mail, reports] of mails.entries())
@@ -130,6 +132,9 @@ export async function startInboundSmtp(ctx: AppContext<Db>, opts: InboundSmtpOpt
     if (err) throw err;
   };
   server.on("error", (err) => log.warn({ err }, "inbound SMTP connection error"));
+  // Each reply is one whole write: with Nagle on, a reply after an unacknowledged one waited for the
+  // peer's delayed ACK (about 40 ms a command).
+  server.server.on("connection", (socket: Socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve());

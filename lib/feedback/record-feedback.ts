@@ -4,6 +4,7 @@ import type { ProjectContext } from "@/lib/access/context";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import { storableJson, storableText } from "@/lib/db/storable-text";
 import { withTransaction } from "@/lib/db/transaction";
+import { uuidv7s } from "@/lib/db/uuidv7";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { metrics } from "@/lib/observability/metrics";
 import { addMessageRollups, type MessageCount } from "@/lib/reports/add-message-rollups";
@@ -101,8 +102,10 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   }
   if (!found.length) return out;
 
-  const events = found.map(({ i, r, m, at, address }) => ({
+  const eventIds = uuidv7s(found.length);
+  const events = found.map(({ i, r, m, at, address }, n) => ({
     i,
+    id: eventIds[n],
     m: m.id,
     k: r.kind,
     at: at.toISOString(),
@@ -122,18 +125,21 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
     ctx.db,
     sql`with x as materialized (
         select * from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-          as x(i int, m uuid, k text, at timestamptz, s text, d jsonb, key text, a text)
+          as x(i int, id uuid, m uuid, k text, at timestamptz, s text, d jsonb, key text, a text)
       ), before as (
-        select distinct e.message_id, e.kind from message_events e
-        where e.project_id = ${ctx.projectId}::uuid and e.message_id in (select m from x)
+        -- Per report, one probe of its message's events of its kind (a lateral with a limit: a semi-join
+        -- was planned as a scan of all the project's events whenever their statistics were stale).
+        select x.i, seen.one is not null as seen from x
+        left join lateral (select 1 as one from message_events e
+          where e.project_id = ${ctx.projectId}::uuid and e.message_id = x.m and e.kind = x.k limit 1) seen on true
       ), ins as (
-        insert into message_events (project_id, message_id, kind, at, source, detail, dedupe_key, address)
-        select ${ctx.projectId}::uuid, x.m, x.k, x.at, x.s, x.d, x.key, x.a from x order by x.i
+        insert into message_events (project_id, id, message_id, kind, at, source, detail, dedupe_key, address)
+        select ${ctx.projectId}::uuid, x.id, x.m, x.k, x.at, x.s, x.d, x.key, x.a from x order by x.i
         on conflict (project_id, message_id, dedupe_key) do nothing
         returning message_id, dedupe_key
       )
-      select x.i, not exists (select 1 from before b where b.message_id = x.m and b.kind = x.k) as first
-      from x join ins on ins.message_id = x.m and ins.dedupe_key = x.key
+      select x.i, not before.seen as first
+      from x join ins on ins.message_id = x.m and ins.dedupe_key = x.key join before on before.i = x.i
       order by x.i`,
   );
   const recorded = new Set<number>();
