@@ -11,6 +11,7 @@ import type { QueueName } from "@/lib/queue/jobs";
 import { resumeBackfills } from "@/lib/schedules/resume-backfills";
 import { startSender } from "@/lib/destinations/sender";
 import { startMessageSender } from "@/lib/messages/sender";
+import { composeThreadCount, startComposeThreads, stopComposeThreads } from "@/lib/providers/compose-threads";
 import { inboundSmtpOptions, startInboundSmtp } from "@/lib/feedback/inbound-smtp";
 import { startDrain } from "./drain";
 import { startBroadcastLoop } from "./broadcast-loop";
@@ -70,6 +71,8 @@ const journeyLoop = startJourneyLoop(getDb(), journeyLoopOptions());
 const importLoop = startImportLoop(getDb());
 // Destinations: our own claim loop over destination_deliveries, with per-destination concurrency.
 const sender = await startSender({ db: getDb() });
+// E-mail is composed and DKIM-signed on threads of its own (lib/providers/compose-threads.ts).
+startComposeThreads(composeThreadCount());
 // Messages: the same leased runner over `messages` (lib/outbound/leased-sender.ts).
 const messageSender = await startMessageSender({ db: getDb() });
 // Bounces and complaints by mail, with INBOUND_SMTP_PORT and BOUNCE_DOMAIN set (lib/feedback/inbound-smtp.ts).
@@ -103,6 +106,7 @@ async function shutdown(signal: string) {
   await sender.stop();
   await broadcastLoop.stop();
   await messageSender.stop();
+  await stopComposeThreads();
   await stopBoss();
   await heartbeat.stop();
   opsServer.close();

@@ -1,4 +1,6 @@
+import DKIM from "nodemailer/lib/dkim";
 import MailComposer from "nodemailer/lib/mail-composer";
+import type { DkimKey } from "./dkim";
 
 export interface OutgoingEmail {
   from: string;
@@ -17,11 +19,10 @@ export interface OutgoingEmail {
  * `raw`). Streamed from the composer during DATA, a message left in one socket write per encoded chunk, and
  * on a TCP_NODELAY socket each write is a packet and a system call of its own: the worker spent more of
  * its CPU in those writes than in anything else (docs/decisions/0031). Whole, DATA is one or two writes.
- * DKIM still signs it: nodemailer signs the raw stream as it signs a composed one.
+ * With `dkim`, the bytes are signed here by nodemailer's own signer (relaxed/relaxed), as its transport
+ * would sign them; compose-threads.ts runs this off the sender's thread.
  */
-export async function composeMail(
-  mail: OutgoingEmail,
-): Promise<{ raw: Buffer; envelope: { from: string; to: string[] } }> {
+export async function composeMail(mail: OutgoingEmail, dkim: DkimKey | null = null): Promise<ComposedMail> {
   const node = new MailComposer({
     from: mail.from,
     to: mail.to,
@@ -34,5 +35,28 @@ export async function composeMail(
   const parsed = node.getEnvelope();
   // The envelope sender (MAIL FROM, the Return-Path at the receiver) is the bounce address when one is set.
   const from = mail.envelopeFrom || (parsed.from as string | false) || "";
-  return { raw: await node.build(), envelope: { from, to: [mail.to] } };
+  const raw = await node.build();
+  return { raw: dkim ? await signed(raw, dkim) : raw, envelope: { from, to: [mail.to] } };
+}
+
+export interface ComposedMail {
+  raw: Buffer;
+  envelope: { from: string; to: string[] };
+}
+
+function signed(raw: Buffer, key: DkimKey): Promise<Buffer> {
+  const signer = new DKIM({
+    domainName: key.domain,
+    keySelector: key.selector,
+    // A parsed KeyObject (the types name only PEM text, which crypto would parse again per message).
+    privateKey: key.privateKey as unknown as string,
+    headerFieldNames: key.headerFieldNames,
+  });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const out = signer.sign(raw);
+    out.on("data", (c: Buffer) => chunks.push(c));
+    out.once("end", () => resolve(Buffer.concat(chunks)));
+    out.once("error", reject);
+  });
 }

@@ -2,7 +2,6 @@ import { Resolver } from "node:dns/promises";
 import { connect, isIP, type Socket } from "node:net";
 import nodemailer, { type Transporter } from "nodemailer";
 import { log } from "@/lib/observability/logger";
-import type { DkimKey } from "./dkim";
 
 /** SMTP connections per provider per process: pooled, each carrying any number of messages. */
 export const SMTP_CONNECTIONS = Number(process.env.MESSAGES_SMTP_CONNECTIONS ?? 8);
@@ -23,7 +22,6 @@ export interface PoolSpec {
   smtpUrl: string;
   /** Where to connect: resolved (and checked) again for every new connection. */
   address: (host: string) => Promise<string>;
-  dkim: DkimKey | null;
 }
 
 interface Pool {
@@ -132,16 +130,6 @@ async function makePool(spec: PoolSpec): Promise<Pool> {
           (err: Error) => callback(err),
         );
     },
-    ...(spec.dkim
-      ? {
-          dkim: {
-            domainName: spec.dkim.domain,
-            keySelector: spec.dkim.selector,
-            privateKey: spec.dkim.privateKey,
-            headerFieldNames: spec.dkim.headerFieldNames,
-          },
-        }
-      : {}),
   } as Parameters<typeof nodemailer.createTransport>[0]);
   return { version: spec.version, transport, expiresAt: Date.now() + ttl, usedAt: Date.now() };
 }

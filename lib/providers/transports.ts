@@ -5,7 +5,8 @@ import { allowList, forbiddenAddress } from "@/lib/destinations/allowed-hosts";
 import { guardedLookup } from "@/lib/destinations/http-agent";
 import { appendToOutbox, outboxEnabled } from "@/lib/mail/outbox";
 import { mailFrom } from "@/lib/mail/send-mail";
-import { composeMail, type OutgoingEmail } from "./compose-mail";
+import type { OutgoingEmail } from "./compose-mail";
+import { composeForSending } from "./compose-threads";
 import { type DkimKey, deploymentDkim } from "./dkim";
 import { SMTP_CONNECTIONS, SMTP_TIMEOUT_MS, smtpPool } from "./smtp-pool";
 
@@ -74,9 +75,8 @@ export async function sendSmtp(
       ...pool,
       smtpUrl,
       address: opts.trusted ? trustedAddress : checkedAddress,
-      dkim: opts.dkim ?? null,
     });
-    await transport.sendMail(await composeMail(mail));
+    await transport.sendMail(await composeForSending(mail, opts.dkim ?? null));
     return { ok: true, providerMessageId: mail.messageId };
   } catch (err) {
     return smtpFailure(err);
