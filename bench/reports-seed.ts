@@ -150,8 +150,9 @@ export async function seedMessages(
         (${p}, ${c.journeyId}, 'split', 0, ${left}), (${p}, ${c.journeyId}, 'nudge', 0, ${nudged}),
         (${p}, ${c.journeyId}, 'bye', 0, ${left})`;
 
-    // What the messages did (each share computed once a message, `offset 0`, as the rollups below): 30 % opened by a person (most within a day), 8 % only by a machine, 6 %
-    // clicked, 0.4 % unsubscribed, 3 % converted with a value.
+    // What the messages did (each share computed once a message, `offset 0`, as in the rollups below): 30 %
+    // opened by a person (most within a day), 8 % only by a machine, 6 % clicked, 0.4 % unsubscribed, 3 %
+    // converted with a value.
     await sql.unsafe(
       `insert into message_engagement (project_id, message_id, opened_at, opens, machine_opened_at, machine_opens,
         clicked_at, clicks, unsubscribed_at, converted_at, conversion_value)
