@@ -87,6 +87,34 @@ export const messageRollups = pgTable(
 );
 
 /**
+ * The same counters per UTC day, written in the same statement as the hourly rows
+ * (lib/reports/rollup-rows.ts), so a report reads its scope's first 48 hours by the hour and the rest by
+ * the day: a few rows per day of the scope's life, where the hourly rows of a month of sends are 24 times
+ * as many. Sharded as the hourly rows, for the same hot rows (a broadcast's first opens all add to one day).
+ */
+export const messageRollupsDaily = pgTable(
+  "message_rollups_daily",
+  {
+    projectId: projectIdColumn(),
+    scope: text().$type<ReportScope>().notNull(),
+    scopeId: text().notNull(),
+    metric: text().$type<ReportMetric>().notNull(),
+    /** Midnight UTC of the day counted. */
+    day: timestamptz().notNull(),
+    shard: smallint().notNull().default(0),
+    count: bigint({ mode: "number" }).notNull(),
+    value: doublePrecision().notNull().default(0),
+  },
+  // Named: the generated name is longer than PostgreSQL's 63 bytes.
+  (t) => [
+    primaryKey({
+      name: "message_rollups_daily_pk",
+      columns: [t.projectId, t.scope, t.scopeId, t.metric, t.day, t.shard],
+    }),
+  ],
+);
+
+/**
  * A broadcast's or journey's conversion goal: the user's first `event` (matching `condition`) within
  * `within` after a message of it was sent converts the latest such message. Found by event name when
  * the pipeline's step 4 runs (campaign_goals_event_idx), so events no goal names cost one index probe.

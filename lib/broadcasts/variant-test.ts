@@ -41,12 +41,12 @@ interface Tested {
   test: { fraction: number; metric: keyof typeof TEST_METRIC; decide_after: string };
 }
 
-/** Each variant's sends and, of them, those that did the test's metric: rollup rows of the `variant` scope. */
+/** Each variant's sends and, of them, those that did the test's metric: daily rollup rows of the `variant` scope. */
 export async function variantArms(ctx: ProjectContext, b: Omit<Tested, "project_id">): Promise<Arm[]> {
   const counted = TEST_METRIC[b.test.metric];
   const rows = await queryRows<{ scope_id: string; metric: string; n: number }>(
     ctx.db,
-    sql`select scope_id, metric, sum(count)::bigint::int as n from message_rollups
+    sql`select scope_id, metric, sum(count)::bigint::int as n from message_rollups_daily
       where project_id = ${ctx.projectId}::uuid and scope = 'variant' and scope_id like ${`${b.id}/%`}
         and metric in ('sent', ${counted}) group by 1, 2`,
   );

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ReportMetric } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
+import { upsertRollups } from "./rollup-rows";
 
 /**
  * Rows per (scope, metric, hour), a power of two: a message's counts go to the shard its id hashes to,
@@ -37,10 +38,10 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
       v: c.value ?? 0,
     })),
   );
-  await ctx.db.execute(sql`
-    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
-    select ${ctx.projectId}::uuid, s.scope, s.scope_id, x.k, date_trunc('hour', x.at), hashtext(m.id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))},
-      count(*), sum(x.v)
+  await ctx.db.execute(
+    upsertRollups(sql`
+    select ${ctx.projectId}::uuid as project_id, s.scope, s.scope_id, x.k as metric, date_trunc('hour', x.at) as hour,
+      hashtext(m.id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))} as shard, count(*) as count, sum(x.v) as value
     from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz, v float8)
     join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id
     left join journey_entries e on m.journey_entry_id is not null
@@ -61,10 +62,8 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
         and p.entered_at <= m.created_at
     ) as s(scope, scope_id)
     where s.scope_id is not null
-    group by 1, 2, 3, 4, 5, 6
-    order by 1, 2, 3, 4, 5, 6
-    on conflict (project_id, scope, scope_id, metric, hour, shard)
-      do update set count = r.count + excluded.count, value = r.value + excluded.value`);
+    group by 1, 2, 3, 4, 5, 6`),
+  );
   const engaged = counts.filter((c) => c.metric === "opened" || c.metric === "clicked");
   if (engaged.length) await countSplitEngagement(ctx, engaged);
 }
@@ -77,23 +76,25 @@ async function countSplitEngagement(ctx: ProjectContext, counts: MessageCount[])
   const rows = JSON.stringify(
     counts.map((c) => ({ id: c.id, k: c.metric, at: typeof c.at === "string" ? c.at : c.at.toISOString() })),
   );
-  await ctx.db.execute(sql`
-    with x as (
-      select x.k, x.at, p.entry_id, p.step_key from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz)
-      join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id and m.journey_entry_id is not null
-      join journey_split_entries p on p.project_id = m.project_id and p.entry_id = m.journey_entry_id
-        and p.entered_at <= m.created_at
-    ), first as (
-      update journey_split_entries p
-        set opened_at = case when x.k = 'opened' then coalesce(p.opened_at, x.at) else p.opened_at end,
-          clicked_at = case when x.k = 'clicked' then coalesce(p.clicked_at, x.at) else p.clicked_at end
-      from x where p.project_id = ${ctx.projectId}::uuid and p.entry_id = x.entry_id and p.step_key = x.step_key
-        and ((x.k = 'opened' and p.opened_at is null) or (x.k = 'clicked' and p.clicked_at is null))
-      returning p.journey_id, p.entry_id, p.step_key, p.path, x.k, x.at
-    )
-    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
-    select ${ctx.projectId}::uuid, 'split', journey_id::text || '/' || step_key || '/' || path, k, date_trunc('hour', at),
-      hashtext(entry_id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))}, count(*), 0
-    from first group by 3, 4, 5, 6 order by 3, 4, 5, 6
-    on conflict (project_id, scope, scope_id, metric, hour, shard) do update set count = r.count + excluded.count`);
+  await ctx.db.execute(
+    upsertRollups(
+      sql`select ${ctx.projectId}::uuid as project_id, 'split' as scope,
+        journey_id::text || '/' || step_key || '/' || path as scope_id, k as metric, date_trunc('hour', at) as hour,
+        hashtext(entry_id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))} as shard, count(*) as count, 0::float8 as value
+      from first group by 3, 4, 5, 6`,
+      sql`e as (
+        select x.k, x.at, p.entry_id, p.step_key from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz)
+        join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id and m.journey_entry_id is not null
+        join journey_split_entries p on p.project_id = m.project_id and p.entry_id = m.journey_entry_id
+          and p.entered_at <= m.created_at
+      ), first as (
+        update journey_split_entries p
+          set opened_at = case when e.k = 'opened' then coalesce(p.opened_at, e.at) else p.opened_at end,
+            clicked_at = case when e.k = 'clicked' then coalesce(p.clicked_at, e.at) else p.clicked_at end
+        from e where p.project_id = ${ctx.projectId}::uuid and p.entry_id = e.entry_id and p.step_key = e.step_key
+          and ((e.k = 'opened' and p.opened_at is null) or (e.k = 'clicked' and p.clicked_at is null))
+        returning p.journey_id, p.entry_id, p.step_key, p.path, e.k, e.at
+      )`,
+    ),
+  );
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ReportMetric, ReportScope } from "@/db/schema";
 import type { AppContext } from "@/lib/access/context";
+import { upsertRollups } from "./rollup-rows";
 
 /** One count for one scope that is not a message's own (a split's entries): where, what, when. */
 export interface ScopeCount {
@@ -18,13 +19,14 @@ export interface ScopeCount {
  */
 export async function addScopeRollups(ctx: AppContext, counts: ScopeCount[]): Promise<void> {
   if (!counts.length) return;
-  await ctx.db.execute(sql`
-    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
-    select x.project_id, x.scope, x.scope_id, x.metric, date_trunc('hour', x.at), 0, count(*), 0
+  await ctx.db.execute(
+    upsertRollups(sql`
+    select c.project_id, c.scope, c.scope_id, c.metric, date_trunc('hour', c.at) as hour, 0::smallint as shard,
+      count(*) as count, 0::float8 as value
     from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb)
-      as x(project_id uuid, scope text, scope_id text, metric text, at timestamptz)
-    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (project_id, scope, scope_id, metric, hour, shard) do update set count = r.count + excluded.count`);
+      as c(project_id uuid, scope text, scope_id text, metric text, at timestamptz)
+    group by 1, 2, 3, 4, 5`),
+  );
 }
 
 /** The rollup id of a split test's path: `<journey>/<step>/<path index>`. */

@@ -1,16 +1,31 @@
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProjectContext } from "@/lib/access/context";
-import { getBroadcast } from "@/lib/broadcasts/get-broadcast";
+import type { BroadcastView } from "@/lib/broadcasts/broadcast-view";
 import { variantArms } from "@/lib/broadcasts/variant-test";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import { isoTime } from "@/lib/db/iso-time";
+import { NotFound } from "@/lib/http/errors";
 import { readDecision } from "./ab-decision";
 import { readReport } from "./read-report";
 import type { broadcastReportOutput, reportQuery } from "./schemas";
 import { verdict } from "./verdict";
 
 type Query = z.output<typeof reportQuery>;
+
+/**
+ * The broadcast's test, if any; 404 when the project has no such broadcast. Not getBroadcast: its view
+ * counts the broadcast's messages by state, a scan of every message it sent (625,000 rows for a broadcast
+ * to a tenth of a 10M-message project's users), which the report does not show.
+ */
+async function findTest(ctx: ProjectContext, id: string) {
+  const [b] = await queryRows<{ id: string; variants: BroadcastView["variants"]; test: BroadcastView["test"] }>(
+    ctx.db,
+    sql`select id, variants, test from broadcasts where project_id = ${ctx.projectId}::uuid and id = ${id}::uuid`,
+  );
+  if (!b) throw new NotFound("No broadcast with this id in this project.");
+  return b;
+}
 
 /**
  * A broadcast's report: its funnel and series and, with an A/B test, the variants side by side (each
@@ -21,7 +36,7 @@ export async function broadcastReport(
   ctx: ProjectContext,
   input: { id: string } & Query,
 ): Promise<z.infer<typeof broadcastReportOutput>> {
-  const b = await getBroadcast(ctx, input.id);
+  const b = await findTest(ctx, input.id);
   const q = { since: input.since, until: input.until };
   const report = await readReport(ctx, { scope: "broadcast", scopeId: input.id, ...q });
   if (!b.variants || !b.test) return { ...report, test: null };

@@ -5,6 +5,7 @@ import { queryRows } from "@/lib/db/sql";
 import { matchesCondition } from "@/lib/journeys/match-condition";
 import type { Condition } from "@/lib/lists/rules";
 import { addMessageRollups } from "./add-message-rollups";
+import { upsertRollups } from "./rollup-rows";
 
 interface GoalRow {
   owner_kind: "broadcast" | "journey";
@@ -104,25 +105,27 @@ async function convertSplitEntries(
   pairs: { ord: number; owner: string; user_id: string | null; at: string; within: string }[],
 ): Promise<void> {
   if (!pairs.length) return;
-  await ctx.db.execute(sql`
-    with c as (
-      select * from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb)
-        as c(ord int, owner uuid, user_id uuid, at timestamptz, within text)
-    ), hit as (
-      select distinct on (p.entry_id, p.step_key) p.entry_id, p.step_key, c.at
-      from c join journey_split_entries p on p.project_id = ${ctx.projectId}::uuid and p.user_id = c.user_id
-        and p.journey_id = c.owner and p.converted_at is null
-        and p.entered_at <= c.at and p.entered_at >= c.at - c.within::interval
-      order by p.entry_id, p.step_key, c.at, c.ord
-    ), first as (
-      update journey_split_entries p set converted_at = hit.at from hit
-      where p.project_id = ${ctx.projectId}::uuid and p.entry_id = hit.entry_id and p.step_key = hit.step_key
-        and p.converted_at is null
-      returning p.journey_id, p.step_key, p.path, p.converted_at
-    )
-    insert into message_rollups as r (project_id, scope, scope_id, metric, hour, shard, count, value)
-    select ${ctx.projectId}::uuid, 'split', journey_id::text || '/' || step_key || '/' || path, 'converted',
-      date_trunc('hour', converted_at), 0, count(*), 0
-    from first group by 3, 5 order by 3, 5
-    on conflict (project_id, scope, scope_id, metric, hour, shard) do update set count = r.count + excluded.count`);
+  await ctx.db.execute(
+    upsertRollups(
+      sql`select ${ctx.projectId}::uuid as project_id, 'split' as scope,
+        journey_id::text || '/' || step_key || '/' || path as scope_id, 'converted' as metric,
+        date_trunc('hour', converted_at) as hour, 0::smallint as shard, count(*) as count, 0::float8 as value
+      from first group by 3, 5`,
+      sql`c as (
+        select * from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb)
+          as c(ord int, owner uuid, user_id uuid, at timestamptz, within text)
+      ), hit as (
+        select distinct on (p.entry_id, p.step_key) p.entry_id, p.step_key, c.at
+        from c join journey_split_entries p on p.project_id = ${ctx.projectId}::uuid and p.user_id = c.user_id
+          and p.journey_id = c.owner and p.converted_at is null
+          and p.entered_at <= c.at and p.entered_at >= c.at - c.within::interval
+        order by p.entry_id, p.step_key, c.at, c.ord
+      ), first as (
+        update journey_split_entries p set converted_at = hit.at from hit
+        where p.project_id = ${ctx.projectId}::uuid and p.entry_id = hit.entry_id and p.step_key = hit.step_key
+          and p.converted_at is null
+        returning p.journey_id, p.step_key, p.path, p.converted_at
+      )`,
+    ),
+  );
 }

@@ -141,6 +141,21 @@ describe("reports", () => {
     expect((await listed("delivered")).body.data.map((m: { id: string }) => m.id)).toEqual([am!.id]);
     expect((await listed("bounced")).body.data).toEqual([]);
     expect((await listed("opened")).body.data.map((m: { id: string }) => m.id)).toEqual([am!.id]);
+
+    // Every writer above (sends, opens, conversions) added to the daily rollups exactly what it added to
+    // the hourly ones, which the reports read past their first 48 hours.
+    const [diff] = await sql`
+      select count(*)::int as n from (
+        (select scope, scope_id, metric, date_trunc('day', hour, 'UTC') as day, shard, sum(count) as n, sum(value) as v
+          from message_rollups where project_id = ${p.projectId} group by 1, 2, 3, 4, 5
+        except select scope, scope_id, metric, day, shard, count, value from message_rollups_daily
+          where project_id = ${p.projectId})
+        union all
+        (select scope, scope_id, metric, day, shard, count, value from message_rollups_daily
+          where project_id = ${p.projectId}
+        except select scope, scope_id, metric, date_trunc('day', hour, 'UTC'), shard, sum(count), sum(value)
+          from message_rollups where project_id = ${p.projectId} group by 1, 2, 3, 4, 5)) d`;
+    expect(diff!.n).toBe(0);
   });
 
   it("answers 404 for another project's or an unknown broadcast, and the goal is validated", async () => {

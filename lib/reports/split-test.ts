@@ -16,7 +16,7 @@ export interface PathTally {
   converted: number;
 }
 
-/** Each path's entries and, of them, those that opened, clicked and converted: a few rollup rows per hour. */
+/** Each path's entries and, of them, those that opened, clicked and converted: a few daily rollup rows per day. */
 export async function splitTallies(
   ctx: ProjectContext,
   { journeyId, step }: { journeyId: string; step: Split },
@@ -24,7 +24,7 @@ export async function splitTallies(
   const ids = step.paths.map((_, i) => splitScopeId(journeyId, step.key, i));
   const rows = await queryRows<{ scope_id: string; metric: keyof PathTally; n: number }>(
     ctx.db,
-    sql`select scope_id, metric, sum(count)::bigint::int as n from message_rollups
+    sql`select scope_id, metric, sum(count)::bigint::int as n from message_rollups_daily
       where project_id = ${ctx.projectId}::uuid and scope = 'split'
         and scope_id = any(${`{${ids.map((i) => JSON.stringify(i)).join(",")}}`}::text[])
       group by 1, 2`,
