@@ -119,8 +119,9 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
     key: r.dedupeKey,
     a: address,
   }));
-  // `ord` keeps the batch's first of two reports with one key; `first` says whether the message had no
-  // event of this kind before this batch (a report's figure counts each message once per kind).
+  // Answers the reports whose event was inserted (of two in the batch with one key, both name the one row:
+  // the first in batch order counts), each with `first`: whether its message had no event of its kind
+  // before this batch (a report's figure counts each message once per kind).
   const inserted = await queryRows<{ i: number; first: boolean }>(
     ctx.db,
     sql`with x as materialized (
