@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
 import type { Db } from "@/db/client";
 import { type AppContext, systemContext } from "@/lib/access/context";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { gatheredWrites } from "@/lib/db/gathered-writes";
 import { type BounceTarget, readBounceAddress } from "@/lib/messages/bounce-address";
 import { log } from "@/lib/observability/logger";
@@ -111,10 +112,18 @@ export async function startInboundSmtp(ctx: AppContext<Db>, opts: InboundSmtpOpt
           byProject.set(projectId, [...(byProject.get(projectId) ?? []), { mail, reports: list }]);
       const failed: unknown[] = mails.map(() => null);
       for (const [projectId, parts] of byProject) {
+        const project = systemContext(ctx.db, projectId);
         try {
-          await recordFeedback(systemContext(ctx.db, projectId), { reports: parts.flatMap((p) => p.reports) });
+          await recordFeedback(project, { reports: parts.flatMap((p) => p.reports) });
         } catch (err) {
-          for (const p of parts) failed[p.mail] ??= err;
+          // Refused for what a mail said rather than for the database being away: each mail alone, so
+          // one such mail is answered 451 by itself and never takes the others of its batch with it.
+          if (parts.length === 1 || isDatabaseUnavailable(err)) for (const p of parts) failed[p.mail] ??= err;
+          else
+            for (const p of parts)
+              await recordFeedback(project, { reports: p.reports }).catch((alone: unknown) => {
+                failed[p.mail] ??= alone;
+              });
         }
       }
       return failed;

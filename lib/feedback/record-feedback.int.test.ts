@@ -88,7 +88,8 @@ describe("recording a report", () => {
       hard,
       { messageId: a.id, kind: "delivered", dedupeKey: "batch-late-delivered" },
       { messageId: b.id.toUpperCase(), kind: "complained", dedupeKey: "batch-arf" },
-      { messageId: c.id, kind: "bounced", dedupeKey: "batch-soft", bounce: hostile },
+      // A signed timestamp far before PostgreSQL's first (JavaScript reaches 271821 BC): the arrival time stands.
+      { messageId: c.id, kind: "bounced", dedupeKey: "batch-soft", bounce: hostile, at: new Date(-3e15) },
       { messageId: crypto.randomUUID(), kind: "delivered", dedupeKey: "batch-unknown" },
       { messageId: "not-a-uuid", kind: "delivered", dedupeKey: "batch-junk" },
     ]);
@@ -114,6 +115,8 @@ describe("recording a report", () => {
     const [{ n }] = await sql`select count(*)::int as n from message_events
       where project_id = ${p.projectId} and message_id = any(${[a.id, b.id, c.id]})`;
     expect(n).toBe(5);
+    const [soft] = await sql`select at from message_events where project_id = ${p.projectId} and message_id = ${c.id}`;
+    expect(Math.abs(new Date(soft!.at).getTime() - Date.now())).toBeLessThan(60_000);
     const reasons = await sql`select address, reason from suppressions
       where project_id = ${p.projectId} and address = any(${[a.user.email, b.user.email, c.user.email]})`;
     expect(Object.fromEntries(reasons.map((r) => [r.address, r.reason]))).toEqual({

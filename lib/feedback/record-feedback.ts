@@ -75,6 +75,16 @@ function storableReport(r: FeedbackReport): FeedbackReport {
   };
 }
 
+/**
+ * Whether a source's timestamp is a time PostgreSQL stores and a report can have: a JavaScript Date
+ * reaches far before 4713 BC (timestamptz's first), which refused the whole batch. A report's own time
+ * before 2000 or more than a day ahead is the source's mistake, and the time it arrived stands instead.
+ */
+function storableTime(at: Date): boolean {
+  const t = at.getTime();
+  return t >= Date.UTC(2000, 0, 1) && t <= Date.now() + 86_400_000;
+}
+
 async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<FeedbackOutcome[]> {
   const reports = given.map(storableReport);
   const out: FeedbackOutcome[] = reports.map(() => "unknown_message");
@@ -97,7 +107,7 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   for (const [i, r] of reports.entries()) {
     const m = messages.get(r.messageId.toLowerCase());
     if (m?.state !== "sent") continue;
-    const at = r.at && !Number.isNaN(r.at.getTime()) ? r.at : new Date();
+    const at = r.at && storableTime(r.at) ? r.at : new Date();
     found.push({ i, r, m, at, address: m.recipient ? normalAddress(m.channel, m.recipient) : null });
   }
   if (!found.length) return out;
