@@ -18,13 +18,6 @@ import { belongsTo, projectIdColumn } from "./project-column";
 
 export type SendChannel = "email" | "sms";
 export type MessageState = "queued" | "sent" | "skipped" | "failed";
-export interface MessageDelivery {
-  state: "delivered" | "deferred" | "bounced" | "complained";
-  type?: "hard" | "soft";
-  code?: string | null;
-  reason?: string | null;
-  at: string;
-}
 export type BroadcastState = "scheduled" | "sending" | "done" | "cancelled";
 
 /** One locale's variant of a template's parts (a part left out falls back to the default's). */
@@ -195,12 +188,6 @@ export const messages = pgTable(
      * under a lock per (project, user, channel): a queued message holding a slot counts against the cap.
      */
     capReservedAt: timestamptz(),
-    /**
-     * What the reports about it said last (lib/feedback/record-feedback.ts): `delivered`, `deferred`,
-     * `bounced` (with `type` hard|soft, `code`, `reason`) or `complained`; a weaker report never replaces
-     * a stronger one (a late `delivered` leaves a bounce). Null until a report arrives.
-     */
-    delivery: jsonb().$type<MessageDelivery>(),
     createdAt: createdAt(),
     finishedAt: timestamptz(),
   },

@@ -1,11 +1,13 @@
 import { createServer } from "node:net";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql as drizzleSql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { getDb } from "../../db/client";
 import { systemContext } from "../access/context";
 import { withTransaction } from "../db/transaction";
 import { bounceAddress } from "../messages/bounce-address";
+import { messageViews } from "../messages/message-view";
 import { queueMessage } from "../messages/queue-message";
 import { api, createTestProject, ownDatabaseForFile, sql, type TestProject } from "../../scripts/test/helpers";
 import { TEST_AUTH_SECRET } from "../../scripts/test/next-server";
@@ -117,11 +119,9 @@ const send = async (userId: string) => {
   );
 };
 
+/** The message as the API shows it: its state and its delivery (its strongest report). */
 const delivery = async (id: string) =>
-  (await sql`select state, delivery from messages where id = ${id}`)[0] as {
-    state: string;
-    delivery: { state: string; type?: string; code?: string } | null;
-  };
+  (await messageViews(systemContext(getDb(), p.projectId), { where: drizzleSql`m.id = ${id}::uuid`, limit: 1 }))[0]!;
 
 describe("inbound bounces through a real Postfix", () => {
   it("marks the message bounced hard from Postfix's own DSN, suppresses the address and skips the next send", async () => {

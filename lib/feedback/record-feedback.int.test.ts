@@ -25,6 +25,10 @@ async function sentMessage(userFields: Record<string, unknown> = {}) {
   return { user, templateId, id: m.id };
 }
 
+/** The message's delivery as the API shows it. */
+const delivery = async (id: string) =>
+  (await api("GET", p.admin(`/messages/${id}`), { key: p.keys.support })).body.delivery;
+
 const events = (userId: string, name: string) =>
   sql`select data from events where project_id = ${p.projectId} and user_id = ${userId} and name = ${name}`;
 
@@ -103,8 +107,6 @@ describe("recording a report", () => {
       "unknown_message",
       "unknown_message",
     ]);
-    const delivery = async (id: string) =>
-      (await sql`select delivery from messages where project_id = ${p.projectId} and id = ${id}`)[0]!.delivery;
     expect(await delivery(a.id)).toMatchObject({ state: "bounced", type: "hard" });
     expect(await delivery(b.id)).toMatchObject({ state: "complained" });
     expect(await delivery(c.id)).toMatchObject({ state: "bounced", type: "soft", reason: "full\ufffdbox \ufffd" });
@@ -123,6 +125,27 @@ describe("recording a report", () => {
       [a.user.email!]: "hard_bounce",
       [b.user.email!]: "complaint",
     });
+  });
+
+  it("shows the last of a message's strongest reports, in one batch and across batches", async () => {
+    const { user, id } = await sentMessage();
+    const soft = (n: number) => ({
+      messageId: id,
+      kind: "bounced" as const,
+      dedupeKey: `tie-${n}`,
+      bounce: { type: "soft" as const, code: `4.0.${n}`, reason: `try ${n}` },
+    });
+    // A delivery whose detail has a `type` of its source's own (SES's notification type) is no bounce type.
+    await record([{ messageId: id, kind: "delivered", dedupeKey: "tie-delivered", detail: { type: "Delivery" } }]);
+    expect(await delivery(id)).toMatchObject({ state: "delivered", type: null, code: null, reason: null });
+    // Ten equally strong reports in one batch: the last in report order stands, as one at a time leaves it.
+    await record(Array.from({ length: 10 }, (_, n) => soft(n)));
+    expect(await delivery(id)).toMatchObject({ state: "bounced", type: "soft", code: "4.0.9", reason: "try 9" });
+    // A later batch's equal report comes after them; its late `delivered` neither moves it nor tells the user.
+    await record([soft(10), { messageId: id, kind: "delivered", dedupeKey: "tie-late" }]);
+    expect(await delivery(id)).toMatchObject({ state: "bounced", code: "4.0.10" });
+    expect(await events(user.id, "message.delivered")).toHaveLength(1);
+    expect(await events(user.id, "message.bounced")).toHaveLength(11);
   });
 
   it("records delivered and complained in order; a complaint suppresses", async () => {

@@ -9,7 +9,7 @@ import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system
 import { metrics } from "@/lib/observability/metrics";
 import { addMessageRollups, type MessageCount } from "@/lib/reports/add-message-rollups";
 import { normalAddress } from "@/lib/suppressions/address";
-import { deliveryRank } from "./delivery-rank";
+import { deliveryOf, deliveryRank } from "./delivery-rank";
 import type { FeedbackReport } from "./report";
 import { suppressAfterReports } from "./suppress-after-report";
 
@@ -24,7 +24,6 @@ interface MessageRow {
   channel: SendChannel;
   recipient: string | null;
   state: string;
-  delivery: MessageDelivery | null;
 }
 
 /** A report whose message was found, sent, with what it will write. */
@@ -42,9 +41,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * Records reports about this project's messages, each exactly once, in one transaction and a fixed number
  * of statements however many reports there are: the message events (unique by message and dedupe key, so
- * a retried report, or the same one twice in a batch, finds its row and writes nothing more), each
- * message's delivery (never weakened: deliveryRank), the users' `message.*` system events through the
- * pipeline, and the suppressions a hard bounce, complaint, carrier refusal or the bounce policy calls for.
+ * a retried report, or the same one twice in a batch, finds its row and writes nothing more), and with
+ * them each message's delivery (its strongest event: deliveryOf; nothing is written on the message), the
+ * users' `message.*` system events of the reports that moved a delivery, through the pipeline, and the
+ * suppressions a hard bounce, complaint, carrier refusal or the bounce policy calls for.
  * A report naming no message of this project (or one never sent) is dropped and counted, not an error.
  */
 export async function recordFeedback(
@@ -94,8 +94,7 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   // wins) and never wait on each other crosswise.
   const rows = await queryRows<MessageRow>(
     ctx.db,
-    sql`select m.id, m.user_id, m.template_id, m.broadcast_id, e.journey_id, m.channel, m.recipient, m.state,
-        m.delivery
+    sql`select m.id, m.user_id, m.template_id, m.broadcast_id, e.journey_id, m.channel, m.recipient, m.state
       from messages m
       left join journey_entries e on e.project_id = m.project_id and e.id = m.journey_entry_id
       where m.project_id = ${ctx.projectId}::uuid and m.id = any(${uuidArray(ids)})
@@ -112,7 +111,9 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   }
   if (!found.length) return out;
 
-  const eventIds = uuidv7s(found.length);
+  // Sorted, so that ids grow in report order: of equally strong reports the last is the delivery
+  // (deliveryOf), and this batch's come after every earlier batch's (drawn after the lock they waited for).
+  const eventIds = uuidv7s(found.length).sort();
   const events = found.map(({ i, r, m, at, address }, n) => ({
     i,
     id: eventIds[n],
@@ -131,8 +132,9 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   }));
   // Answers the reports whose event was inserted (of two in the batch with one key, both name the one row:
   // the first in batch order counts), each with `first`: whether its message had no event of its kind
-  // before this batch (a report's figure counts each message once per kind).
-  const inserted = await queryRows<{ i: number; first: boolean }>(
+  // before this batch (a report's figure counts each message once per kind), and `delivery`: where its
+  // message stood before this batch. Both are read after the lock, so no other batch's events are missed.
+  const inserted = await queryRows<{ i: number; first: boolean; delivery: MessageDelivery | null }>(
     ctx.db,
     sql`with x as materialized (
         select * from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
@@ -143,14 +145,17 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
         select x.i, seen.one is not null as seen from x
         left join lateral (select 1 as one from message_events e
           where e.project_id = ${ctx.projectId}::uuid and e.message_id = x.m and e.kind = x.k limit 1) seen on true
+      ), stood as (
+        select s.m, ${deliveryOf(sql`${ctx.projectId}::uuid`, sql`s.m`)} as delivery from (select distinct m from x) s
       ), ins as (
         insert into message_events (project_id, id, message_id, kind, at, source, detail, dedupe_key, address)
         select ${ctx.projectId}::uuid, x.id, x.m, x.k, x.at, x.s, x.d, x.key, x.a from x order by x.i
         on conflict (project_id, message_id, dedupe_key) do nothing
         returning message_id, dedupe_key
       )
-      select x.i, not before.seen as first
+      select x.i, not before.seen as first, stood.delivery
       from x join ins on ins.message_id = x.m and ins.dedupe_key = x.key join before on before.i = x.i
+        join stood on stood.m = x.m
       order by x.i`,
   );
   const recorded = new Set<number>();
@@ -158,8 +163,10 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   const counts: MessageCount[] = [];
   const counted = new Set<string>();
   const byIndex = new Map(found.map((f) => [f.i, f]));
-  for (const { i, first } of inserted) {
+  const stood = new Map<string, MessageDelivery | null>();
+  for (const { i, first, delivery } of inserted) {
     const f = byIndex.get(i)!;
+    stood.set(f.m.id, delivery);
     // Two new reports with one key in one batch: the insert kept one row, and the first in order is it.
     const key = `${f.m.id}/${f.r.dedupeKey}`;
     if (kept.has(key)) continue;
@@ -172,22 +179,17 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
     }
   }
   for (const f of found) out[f.i] = recorded.has(f.i) ? "recorded" : "duplicate";
-  await addMessageRollups(ctx, counts);
 
-  // Deliveries and system events in report order, per message: a report moves the delivery when it is
-  // at least as strong as where the message stands after the reports before it.
-  const deliveries = new Map<string, MessageDelivery>();
+  // System events in report order, per message: a report moves the delivery (and tells the user) when it
+  // is at least as strong as where the message stands after the reports before it, as deliveryOf reads it.
+  const standing = new Map<string, number>();
   const system: SystemEvent[] = [];
   for (const f of found) {
     if (!recorded.has(f.i)) continue;
     const { r, m, at } = f;
-    const next: MessageDelivery = {
-      state: r.kind,
-      ...(r.bounce ? { type: r.bounce.type, code: r.bounce.code, reason: r.bounce.reason } : {}),
-      at: at.toISOString(),
-    };
-    if (deliveryRank(next) < deliveryRank(deliveries.get(m.id) ?? m.delivery)) continue;
-    deliveries.set(m.id, next);
+    const rank = deliveryRank({ state: r.kind, type: r.bounce?.type });
+    if (rank < (standing.get(m.id) ?? deliveryRank(stood.get(m.id) ?? null))) continue;
+    standing.set(m.id, rank);
     if (r.kind === "deferred") continue;
     system.push({
       name: SYSTEM_EVENT[r.kind] as SystemEvent["name"],
@@ -204,15 +206,14 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
       },
     });
   }
-  if (deliveries.size)
-    await ctx.db.execute(sql`update messages m set delivery = x.d
-      from jsonb_to_recordset(${JSON.stringify([...deliveries].map(([id, d]) => ({ id, d })))}::jsonb) as x(id uuid, d jsonb)
-      where m.project_id = ${ctx.projectId}::uuid and m.id = x.id`);
   await recordSystemEvents(ctx, system);
   await suppressAfterReports(ctx, {
     reports: found.flatMap(({ i, r, m, address }) =>
       recorded.has(i) && address ? [{ report: r, channel: m.channel, address, messageId: m.id }] : [],
     ),
   });
+  // Last: every batch of the project counts into the same few rollup rows (scope, shard, hour) and holds
+  // them until it commits, so concurrent batches queue there for this statement and the commit only.
+  await addMessageRollups(ctx, counts);
   return out;
 }

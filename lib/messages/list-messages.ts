@@ -17,7 +17,7 @@ const DELIVERY = new Set(["delivered", "bounced", "complained"]);
 
 /**
  * Messages that did `event`: a probe of their engagement row each (its key is the message's), or for a
- * delivery report's kind of their reports (message_events_message_idx leads with the message).
+ * delivery report's kind of their reports (message_events_dedupe_uq leads with the message).
  */
 const eventFilter = (event: NonNullable<z.output<typeof listMessagesQuery>["event"]>) =>
   DELIVERY.has(event)

@@ -4,6 +4,7 @@ import type { MessageDelivery } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { isoTime } from "@/lib/db/iso-time";
 import { queryRows } from "@/lib/db/sql";
+import { deliveryOf } from "@/lib/feedback/delivery-rank";
 import type { messageOutput } from "./schemas";
 
 export type MessageView = z.infer<typeof messageOutput>;
@@ -41,7 +42,7 @@ export async function messageViews(ctx: ProjectContext, { where, limit }: { wher
       m.template_version_id, v.number as template_version, m.user_id, m.recipient, m.state, m.reason,
       m.attempts, m.provider_message_id, m.subject, m.locale, e.journey_id, m.journey_entry_id, m.journey_step_key,
       m.broadcast_id, case when m.state = 'queued' then m.next_attempt_at end as next_attempt_at, m.created_at,
-      m.finished_at, m.delivery
+      m.finished_at, ${deliveryOf(sql`m.project_id`, sql`m.id`)} as delivery
     from messages m
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
     left join authoring_versions v on v.project_id = m.project_id and v.id = m.template_version_id
