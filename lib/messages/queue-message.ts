@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { messages, messageTemplates, type MessageState } from "@/db/schema";
+import { type MessageTemplate, messages, messageTemplates, type MessageState } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { errorCode } from "@/lib/db/errors";
 import { NotFound } from "@/lib/http/errors";
@@ -21,7 +21,24 @@ export interface QueueMessageInput {
   to?: string;
   /** Not sent before this time (the send API's `send_at`); quiet hours are read from then. */
   notBefore?: Date;
+  /** The template's channel and current version, when the caller read them already (one read fewer). */
+  template?: QueuedTemplate;
+  /**
+   * Leaves the senders' wake-up to the caller, who sends it in a statement of its own transaction
+   * (`notifySenders`): the send API, whose last statement it rides on.
+   */
+  callerNotifies?: boolean;
 }
+
+/** What a message copies from its template when it is queued. */
+export interface QueuedTemplate {
+  channel: MessageTemplate["channel"];
+  versionId: string | null;
+  buildId: string | null;
+}
+
+/** The NOTIFY that wakes the senders after commit, as a statement or as part of one. */
+export const notifySenders = sql`pg_notify(${MESSAGES_CHANNEL}, '')`;
 
 export interface QueuedMessage {
   id: string;
@@ -39,14 +56,16 @@ const FOREIGN_KEY_VIOLATION = "23503";
  * it is queued, due now or at the end of the user's quiet hours, and a sender picks it up after commit.
  */
 export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput): Promise<QueuedMessage> {
-  const [template] = await ctx.db
-    .select({
-      channel: messageTemplates.channel,
-      versionId: messageTemplates.versionId,
-      buildId: messageTemplates.buildId,
-    })
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, input.templateId)));
+  const [template] = input.template
+    ? [input.template]
+    : await ctx.db
+        .select({
+          channel: messageTemplates.channel,
+          versionId: messageTemplates.versionId,
+          buildId: messageTemplates.buildId,
+        })
+        .from(messageTemplates)
+        .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, input.templateId)));
   if (!template) throw new NotFound("No template with this id in this project.");
   const c = input.cause;
   const cause = {
@@ -119,6 +138,6 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
       .update(messages)
       .set({ nextAttemptAt: until })
       .where(and(eq(messages.projectId, ctx.projectId), eq(messages.id, id)));
-  await ctx.db.execute(sql`select pg_notify(${MESSAGES_CHANNEL}, '')`);
+  if (!input.callerNotifies) await ctx.db.execute(sql`select ${notifySenders}`);
   return { id, state: "queued", reason: null, created: true };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { idempotencyKeys, messageTemplates } from "@/db/schema";
+import { messageTemplates } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { withTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
@@ -8,7 +8,7 @@ import { isEmailAddress } from "@/lib/http/email-address";
 import { Invalid, NotFound, RuleBroken } from "@/lib/http/errors";
 import { previewUserId } from "@/lib/templates/preview-template";
 import { claimIdempotencyKey, type SentAnswer } from "./claim-idempotency-key";
-import { queueMessage } from "./queue-message";
+import { notifySenders, queueMessage } from "./queue-message";
 import type { SendMessageBody } from "./schemas";
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
@@ -54,6 +54,8 @@ export async function sendMessage(
     const userId = await previewUserId(t, body);
     const queued = await queueMessage(t, {
       templateId: template.id,
+      template,
+      callerNotifies: true,
       userId,
       cause: { requestId },
       data: body.data ?? {},
@@ -61,11 +63,14 @@ export async function sendMessage(
       ...(body.send_at ? { notBefore: new Date(body.send_at) } : {}),
     });
     const answer = { id: queued.id, state: queued.state };
+    // The key's answer and the senders' wake-up in one statement: a round trip fewer on every request.
+    const wake = queued.state === "queued" ? notifySenders : sql`null`;
     if (idempotencyKey)
-      await tx
-        .update(idempotencyKeys)
-        .set({ answer })
-        .where(and(eq(idempotencyKeys.projectId, ctx.projectId), eq(idempotencyKeys.key, idempotencyKey)));
+      await tx.execute(sql`with answered as (
+          update idempotency_keys set answer = ${JSON.stringify(answer)}::jsonb
+          where project_id = ${ctx.projectId}::uuid and key = ${idempotencyKey} returning 1)
+        select ${wake}, (select count(*) from answered)`);
+    else if (queued.state === "queued") await tx.execute(sql`select ${notifySenders}`);
     return { answer, replayed: false };
   });
 }
@@ -76,6 +81,8 @@ async function findTemplate(ctx: ProjectContext, body: SendMessageBody) {
       id: messageTemplates.id,
       channel: messageTemplates.channel,
       transactional: messageTemplates.transactional,
+      versionId: messageTemplates.versionId,
+      buildId: messageTemplates.buildId,
     })
     .from(messageTemplates)
     .where(
