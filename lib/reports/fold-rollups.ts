@@ -118,7 +118,10 @@ async function foldBatch(
       where r.project_id = k.project_id and r.scope = k.scope and r.scope_id = k.scope_id
         and r.metric = k.metric and r.${at} = k.at and r.shard = k.keep`);
     // The latest period of the batch (the same format for every row: one session's time zone).
-    const last = locked.map((r) => r.at).sort().at(-1)!;
+    const last = locked
+      .map((r) => r.at)
+      .sort()
+      .at(-1)!;
     return { keys: keys.size, last };
   });
 }
