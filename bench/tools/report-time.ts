@@ -5,6 +5,11 @@ import { getJourney } from "../../lib/journeys/get-journey";
 import { journeyReport } from "../../lib/reports/journey-report";
 import { readReport } from "../../lib/reports/read-report";
 
+/*
+ * The journey report and its parts timed in process on the reports bench's kept database
+ * (bench/results/reports-db.json, KEEP_TEST_DB=1): `N` (30) calls after one warm-up each, p50 and p95.
+ */
+
 const kept = JSON.parse(readFileSync("bench/results/reports-db.json", "utf8")) as {
   url: string;
   sizes: { name: string; p: { projectId: string }; c: { journeyId: string } }[];
