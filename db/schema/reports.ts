@@ -77,10 +77,10 @@ export const messageRollups = pgTable(
     metric: text().$type<ReportMetric>().notNull(),
     hour: timestamptz().notNull(),
     /**
-     * One of ROLLUP_SHARDS rows per (scope, metric, hour), chosen by the message: every first open or
-     * click of a broadcast's messages adds to the same hour's rows and holds them until its transaction
-     * commits, so concurrent ones queued behind one row. Readers sum the shards (an index range still);
-     * once the hour is closed the worker folds them into one row (lib/reports/fold-rollups.ts).
+     * One of ROLLUP_SHARDS rows per (scope, metric, hour), chosen at random by each write: every first
+     * open or click of a broadcast's messages adds to the same hour's rows and holds them until its
+     * transaction commits, so concurrent ones queued behind one row. Readers sum the shards (an index
+     * range still); once the hour is closed the worker folds them into one row (lib/reports/fold-rollups.ts).
      */
     shard: smallint().notNull().default(0),
     count: bigint({ mode: "number" }).notNull(),

@@ -3,6 +3,7 @@ import { log } from "@/lib/observability/logger";
 import { MAX_SMS_CHARS, TemplateError } from "@/lib/templates/liquid";
 import { quietUntil } from "./quiet-hours";
 import { renderMessage } from "@/lib/templates/render-message";
+import { renderTurn } from "./render-turns";
 import { reserveCapSlot } from "./reserve-cap-slot";
 import type { FinalOutcome } from "./finish-message";
 import { contactOf, decideSkip, loadSendFacts, type SendFacts, type SkipReason } from "./send-facts";
@@ -53,6 +54,7 @@ export async function deliver(
     if (until) return { kind: "later", at: until, reason: "quiet_hours", attempted: false };
   }
   const to = contactOf(f)!;
+  await renderTurn();
   let rendered: ReturnType<typeof renderMessage>;
   try {
     rendered = renderMessage(f, origin, { send: true });

@@ -1,18 +1,10 @@
 import DKIM from "nodemailer/lib/dkim";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { DkimKey } from "./dkim";
+import { mimeMessage } from "./mime-message";
+import type { OutgoingEmail } from "./outgoing-email";
 
-export interface OutgoingEmail {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-  headers: Record<string, string>;
-  /** MAIL FROM when it differs from `from` (the message's bounce address). */
-  envelopeFrom?: string | null;
-}
+export type { OutgoingEmail };
 
 /**
  * A message's MIME bytes and envelope, built before its SMTP exchange and handed to nodemailer whole (its
@@ -20,9 +12,15 @@ export interface OutgoingEmail {
  * on a TCP_NODELAY socket each write is a packet and a system call of its own: the worker spent more of
  * its CPU in those writes than in anything else (docs/decisions/0031). Whole, DATA is one or two writes.
  * With `dkim`, the bytes are signed here by nodemailer's own signer (relaxed/relaxed), as its transport
- * would sign them; compose-threads.ts runs this off the sender's thread.
+ * would sign them; compose-threads.ts runs this off the sender's thread. Messages of the usual shape are
+ * assembled by mime-message.ts, the rest by nodemailer's MailComposer.
  */
 export async function composeMail(mail: OutgoingEmail, dkim: DkimKey | null = null): Promise<ComposedMail> {
+  const fast = mimeMessage(mail);
+  if (fast) {
+    const envelope = { from: fast.envelopeFrom, to: [mail.to] };
+    return { raw: dkim ? await signed(fast.raw, dkim) : fast.raw, envelope };
+  }
   const node = new MailComposer({
     from: mail.from,
     to: mail.to,

@@ -4,11 +4,15 @@ import type { ProjectContext } from "@/lib/access/context";
 import { upsertRollups } from "./rollup-rows";
 
 /**
- * Rows per (scope, metric, hour), a power of two: a message's counts go to the shard its id hashes to,
- * so concurrent first opens and clicks of one broadcast (or one template, or the project) lock one row
- * in eight, not all the same one (db/schema/reports.ts).
+ * Rows per (scope, metric, hour): each write adds its counts to one shard picked at random, so concurrent
+ * writers of one broadcast (or one template, or the project) lock one row in eight, not all the same one
+ * (db/schema/reports.ts), and a write of many messages updates one row per scope and metric (a shard
+ * per message had a sender's write of 20 outcomes update 48 rows, twice over with the daily ones).
  */
 export const ROLLUP_SHARDS = 8;
+
+/** The shard one write adds to. */
+const writeShard = () => Math.floor(Math.random() * ROLLUP_SHARDS);
 
 /** One thing a message did, to be counted once: what, when, and (for conversions) its value. */
 export interface MessageCount {
@@ -24,7 +28,7 @@ export interface MessageCount {
  * journey and the journey's send step. Callers count
  * a message's metric only when it first happens (a state that changed, a first-time column set), so a
  * repeated report counts nothing twice. Rows are merged in key order, so concurrent writers lock them in
- * the same order, each message's in its own shard. Also the paths of the splits its entry passed before it
+ * the same order, in the write's one shard. Also the paths of the splits its entry passed before it
  * (`path`), its broadcast test's arm (`variant`), and a first open or click of the entry after a split
  * (`split`, the test's count).
  */
@@ -41,7 +45,7 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
   await ctx.db.execute(
     upsertRollups(sql`
     select ${ctx.projectId}::uuid as project_id, s.scope, s.scope_id, x.k as metric, date_trunc('hour', x.at) as hour,
-      hashtext(m.id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))} as shard, count(*) as count, sum(x.v) as value
+      ${writeShard()}::smallint as shard, count(*) as count, sum(x.v) as value
     from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz, v float8)
     join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id
     left join journey_entries e on m.journey_entry_id is not null
@@ -80,7 +84,7 @@ async function countSplitEngagement(ctx: ProjectContext, counts: MessageCount[])
     upsertRollups(
       sql`select ${ctx.projectId}::uuid as project_id, 'split' as scope,
         journey_id::text || '/' || step_key || '/' || path as scope_id, k as metric, date_trunc('hour', at) as hour,
-        hashtext(entry_id::text) & ${sql.raw(String(ROLLUP_SHARDS - 1))} as shard, count(*) as count, 0::float8 as value
+        ${writeShard()}::smallint as shard, count(*) as count, 0::float8 as value
       from first group by 3, 4, 5, 6`,
       sql`e as (
         select x.k, x.at, p.entry_id, p.step_key from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz)
