@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -78,13 +80,19 @@ export const messageRollups = pgTable(
      * One of ROLLUP_SHARDS rows per (scope, metric, hour), chosen at random by each write: every first
      * open or click of a broadcast's messages adds to the same hour's rows and holds them until its
      * transaction commits, so concurrent ones queued behind one row. Readers sum the shards (an index
-     * range still).
+     * range still); once the hour is closed the worker folds them into one row (lib/reports/fold-rollups.ts).
      */
     shard: smallint().notNull().default(0),
     count: bigint({ mode: "number" }).notNull(),
     value: doublePrecision().notNull().default(0),
+    /** The one row its closed hour's shards were folded into (fold-rollups.ts); a late write may add a shard. */
+    folded: boolean().notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.scopeId, t.metric, t.hour, t.shard] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.scope, t.scopeId, t.metric, t.hour, t.shard] }),
+    // The rows lib/reports/fold-rollups.ts has yet to fold: the open hours' and late writes.
+    index("message_rollups_unfolded_idx").on(t.hour).where(sql`not ${t.folded}`),
+  ],
 );
 
 /**
@@ -105,6 +113,8 @@ export const messageRollupsDaily = pgTable(
     shard: smallint().notNull().default(0),
     count: bigint({ mode: "number" }).notNull(),
     value: doublePrecision().notNull().default(0),
+    /** As the hourly rows': the one row of a closed day. */
+    folded: boolean().notNull().default(false),
   },
   // Named: the generated name is longer than PostgreSQL's 63 bytes.
   (t) => [
@@ -112,6 +122,7 @@ export const messageRollupsDaily = pgTable(
       name: "message_rollups_daily_pk",
       columns: [t.projectId, t.scope, t.scopeId, t.metric, t.day, t.shard],
     }),
+    index("message_rollups_daily_unfolded_idx").on(t.day).where(sql`not ${t.folded}`),
   ],
 );
 

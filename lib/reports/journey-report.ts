@@ -17,8 +17,10 @@ type Query = z.output<typeof reportQuery>;
 export async function journeyReport(ctx: ProjectContext, input: { id: string } & Query) {
   const journey = await getJourney(ctx, input.id);
   const q = { since: input.since, until: input.until };
-  const steps = await Promise.all(
-    (journey.steps as Step[]).map(async (s) => {
+  // The journey's own funnel beside its steps', each statement on a connection of its own.
+  const [own, ...steps] = await Promise.all([
+    readReport(ctx, { scope: "journey", scopeId: input.id, ...q }),
+    ...(journey.steps as Step[]).map(async (s) => {
       const c = journey.step_counts[s.key] ?? { waiting: 0, waiting_capped: false, passed: 0 };
       return {
         key: s.key,
@@ -33,6 +35,6 @@ export async function journeyReport(ctx: ProjectContext, input: { id: string } &
         ...(s.kind === "split" ? await splitReport(ctx, { journeyId: input.id, step: s, ...q }) : {}),
       };
     }),
-  );
-  return { ...(await readReport(ctx, { scope: "journey", scopeId: input.id, ...q })), goal: journey.goal, steps };
+  ]);
+  return { ...own, goal: journey.goal, steps };
 }
