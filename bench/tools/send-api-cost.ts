@@ -42,7 +42,11 @@ async function pgCpu(): Promise<number> {
   return ticks / 100;
 }
 const body = (i: number) =>
-  sendMessageBody.parse({ template_id: template.id, user_id: users[i % 1000]!.id, data: { order_id: `A-${i}`, total: "42.00" } });
+  sendMessageBody.parse({
+    template_id: template.id,
+    user_id: users[i % 1000]!.id,
+    data: { order_id: `A-${i}`, total: "42.00" },
+  });
 for (let i = 0; i < 200; i++) await sendMessage(ctx, { body: body(i), idempotencyKey: crypto.randomUUID() });
 const pg0 = await pgCpu();
 const cpu = process.cpuUsage();
