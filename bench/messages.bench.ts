@@ -10,12 +10,11 @@ import { updateProvider } from "../lib/providers/update-provider";
 import { renderMessage } from "../lib/templates/render-message";
 import { createBroadcastBody } from "../lib/broadcasts/schemas";
 import { loadSendFacts } from "../lib/messages/send-facts";
-import { messageIdFor } from "../lib/messages/send-rendered";
 import { SMS_CONNECTIONS, SMTP_CONNECTIONS } from "../lib/providers/transports";
 import { createProjectWithOwner } from "../lib/projects/create-project";
 import { startPostfix } from "../scripts/test/postfix";
 import { startCountingSink } from "./counting-sink";
-import { newsletterList, newsletterSetup } from "./newsletter";
+import { newsletterList, newsletterMail, newsletterSetup } from "./newsletter";
 import { smsRates, TWILIO } from "./messages-sms";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 import { benchDatabase } from "./harness";
@@ -188,18 +187,7 @@ try {
       Array.from({ length: IN_FLIGHT }, async () => {
         while (next < rendered.length) {
           const { f, r } = rendered[next++]!;
-          await transport.sendMail({
-            from: "Acme <news@acme.example>",
-            to: f.email!,
-            subject: r.subject,
-            text: r.text,
-            html: r.html,
-            messageId: messageIdFor(f.id, ORIGIN),
-            headers: {
-              "List-Unsubscribe": `<${r.unsubscribeUrl}>`,
-              "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            },
-          });
+          await transport.sendMail(newsletterMail(f, r, ORIGIN));
         }
       }),
     );

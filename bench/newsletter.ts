@@ -1,4 +1,6 @@
 import { getSql } from "../db/client";
+import { messageIdFor } from "../lib/messages/send-rendered";
+import type { RenderedMessage } from "../lib/templates/render-message";
 import type { ProjectContext } from "../lib/access/context";
 import { createList } from "../lib/lists/create-list";
 import { listInput } from "../lib/lists/schemas";
@@ -66,4 +68,23 @@ export async function newsletterList(ctx: ProjectContext, opts: { count: number;
     select project_id, ${list.id}, id from users where project_id = ${ctx.projectId} and email like ${`${opts.prefix}%`}`;
   await sql`vacuum analyze users, list_members`;
   return list;
+}
+
+/**
+ * A rendered newsletter message as the benches hand it to nodemailer: the provider's From, the rendered
+ * parts, the Message-ID and the one-click unsubscribe headers the worker sets.
+ */
+export function newsletterMail(f: { id: string; email: string | null }, r: RenderedMessage, origin: string) {
+  return {
+    from: "Acme <news@acme.example>",
+    to: f.email!,
+    subject: r.subject,
+    text: r.text,
+    html: r.html,
+    messageId: messageIdFor(f.id, origin),
+    headers: {
+      "List-Unsubscribe": `<${r.unsubscribeUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
 }

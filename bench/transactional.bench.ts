@@ -10,11 +10,10 @@ import { createProjectWithOwner } from "../lib/projects/create-project";
 import { createProvider } from "../lib/providers/create-provider";
 import { createProviderBody } from "../lib/providers/schemas";
 import { SMTP_CONNECTIONS } from "../lib/providers/transports";
-import { createTemplate } from "../lib/templates/create-template";
-import { createTemplateBody } from "../lib/templates/schemas";
 import { startNextServer } from "../scripts/test/next-server";
 import { startWorker, type TestWorker } from "../scripts/test/worker";
 import { benchDatabase } from "./harness";
+import { receiptTemplate } from "./receipt";
 
 /*
  * The transactional send API's latency under a steady load, on the built app and one real worker with
@@ -137,17 +136,7 @@ try {
       from: "Acme <orders@acme.example>",
     }),
   );
-  const template = await createTemplate(
-    ctx,
-    createTemplateBody.parse({
-      name: "Receipt",
-      channel: "email",
-      transactional: true,
-      subject: "Your order {{ data.order_id }}",
-      text: "Hi {{ user.data.first_name }},\n\n{% for i in data.items %}{{ i.qty }} × {{ i.name }}\n{% endfor %}Total: {{ data.total }}\n",
-      html: "<p>Hi {{ user.data.first_name }}</p><ul>{% for i in data.items %}<li>{{ i.qty }} × {{ i.name }}</li>{% endfor %}</ul><p>Total: {{ data.total }}</p>",
-    }),
-  );
+  const template = await receiptTemplate(ctx);
   const users = await sql<{ id: string }[]>`insert into users (project_id, email, data)
     select ${project.id}, 'u' || g || '@bench.test', jsonb_build_object('first_name', 'User ' || g)
     from generate_series(1, ${USERS}) g returning id`;

@@ -7,12 +7,12 @@ import { tickBroadcasts } from "../../lib/broadcasts/tick-broadcasts";
 import { claimMessages } from "../../lib/messages/claim-messages";
 import { recordDeliveries } from "../../lib/messages/record-deliveries";
 import { loadSendFacts } from "../../lib/messages/send-facts";
-import { messageIdFor } from "../../lib/messages/send-rendered";
 import { bounceAddress } from "../../lib/messages/bounce-address";
+import { messageIdFor } from "../../lib/messages/send-rendered";
 import { composeMail } from "../../lib/providers/compose-mail";
 import { renderMessage } from "../../lib/templates/render-message";
 import { benchDatabase, benchProject } from "../harness";
-import { newsletterList, newsletterSetup } from "../newsletter";
+import { newsletterList, newsletterMail, newsletterSetup } from "../newsletter";
 
 /*
  * What each stage of a broadcast's send costs per message, in process and one stage at a time, so the
@@ -95,13 +95,7 @@ const rendered = await stage("render", USERS, async () =>
 await stage("compose", USERS, async () => {
   for (const { f, r } of rendered)
     await composeMail({
-      from: "Acme <news@acme.example>",
-      to: f.email!,
-      subject: r.subject,
-      text: r.text,
-      html: r.html,
-      messageId: messageIdFor(f.id, ORIGIN),
-      headers: { "List-Unsubscribe": `<${r.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      ...newsletterMail(f, r, ORIGIN),
       envelopeFrom: bounceAddress({ projectId: f.project_id, messageId: f.id }),
     });
 });

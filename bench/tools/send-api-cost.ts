@@ -3,9 +3,8 @@ import { getDb, getSql } from "../../db/client";
 import { systemContext } from "../../lib/access/context";
 import { sendMessage } from "../../lib/messages/send-message";
 import { sendMessageBody } from "../../lib/messages/schemas";
-import { createTemplate } from "../../lib/templates/create-template";
-import { createTemplateBody } from "../../lib/templates/schemas";
 import { benchDatabase, benchProject } from "../harness";
+import { receiptTemplate } from "../receipt";
 
 /*
  * What one transactional send (lib/messages/send-message.ts, the route's whole domain work) costs in
@@ -17,16 +16,7 @@ const { db } = await benchDatabase("relay_bench_sendcost");
 const sql = getSql();
 const { projectId } = await benchProject("sendcost", "admin");
 const ctx = systemContext(getDb(), projectId);
-const template = await createTemplate(
-  ctx,
-  createTemplateBody.parse({
-    name: "Receipt",
-    channel: "email",
-    transactional: true,
-    subject: "Your order {{ data.order_id }}",
-    text: "Total: {{ data.total }}",
-  }),
-);
+const template = await receiptTemplate(ctx);
 const users = await sql<{ id: string }[]>`insert into users (project_id, email)
   select ${projectId}, 'u' || g || '@bench.test' from generate_series(1, 1000) g returning id`;
 await sql`vacuum analyze`;
