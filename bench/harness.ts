@@ -127,3 +127,13 @@ export function processSeconds(groups: Record<string, number | string>): Record<
   }
   return out;
 }
+
+/**
+ * CPU seconds used so far by this database's backends alive now (a pool keeps its connections, so
+ * readings taken before and after some work give that work's PostgreSQL CPU), from /proc.
+ */
+export async function backendSeconds(): Promise<number> {
+  const pids = await getSql()<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
+  const seconds = processSeconds(Object.fromEntries(pids.map(({ pid }) => [String(pid), pid])));
+  return Object.values(seconds).reduce((a, b) => a + b, 0);
+}

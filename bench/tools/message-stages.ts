@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { getDb, getSql } from "../../db/client";
 import { systemContext } from "../../lib/access/context";
 import { createBroadcast } from "../../lib/broadcasts/create-broadcast";
@@ -11,7 +10,7 @@ import { bounceAddress } from "../../lib/messages/bounce-address";
 import { messageIdFor } from "../../lib/messages/send-rendered";
 import { composeMail } from "../../lib/providers/compose-mail";
 import { renderMessage } from "../../lib/templates/render-message";
-import { benchDatabase, benchProject } from "../harness";
+import { backendSeconds, benchDatabase, benchProject } from "../harness";
 import { newsletterList, newsletterMail, newsletterSetup } from "../newsletter";
 
 /*
@@ -32,31 +31,16 @@ const { projectId } = await benchProject("stages", "admin");
 const ctx = systemContext(getDb(), projectId);
 const { template } = await newsletterSetup(ctx, { url: "smtp://127.0.0.1:1?tls=none" });
 const list = await newsletterList(ctx, { count: USERS, prefix: "u" });
-const dbName = new URL(db.url).pathname.slice(1);
-
-/** CPU seconds of this database's backends so far (the ones alive now: the pool keeps them). */
-async function pgCpu(): Promise<number> {
-  const pids = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${dbName}`;
-  let ticks = 0;
-  for (const { pid } of pids) {
-    try {
-      const st = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {}
-  }
-  return ticks / 100;
-}
 
 const rows: string[] = [];
 async function stage<T>(name: string, n: number, fn: () => Promise<T>): Promise<T> {
-  const pg0 = await pgCpu();
+  const pg0 = await backendSeconds();
   const cpu = process.cpuUsage();
   const t = performance.now();
   const out = await fn();
   const wall = performance.now() - t;
   const { user, system } = process.cpuUsage(cpu);
-  const pg = (await pgCpu()) - pg0;
+  const pg = (await backendSeconds()) - pg0;
   rows.push(
     `${name.padEnd(22)} node ${(((user + system) / 1000 / n) * 1000).toFixed(0).padStart(5)} µs  ` +
       `postgres ${((pg / n) * 1e6).toFixed(0).padStart(5)} µs  wall ${((wall / n) * 1000).toFixed(0).padStart(5)} µs`,

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { getDb, getSql } from "../../db/client";
 import { systemContext } from "../../lib/access/context";
 import { sendMessage } from "../../lib/messages/send-message";
 import { sendMessageBody } from "../../lib/messages/schemas";
-import { benchDatabase, benchProject } from "../harness";
+import { backendSeconds, benchDatabase, benchProject } from "../harness";
 import { receiptTemplate } from "../receipt";
 
 /*
@@ -20,17 +19,6 @@ const template = await receiptTemplate(ctx);
 const users = await sql<{ id: string }[]>`insert into users (project_id, email)
   select ${projectId}, 'u' || g || '@bench.test' from generate_series(1, 1000) g returning id`;
 await sql`vacuum analyze`;
-const dbName = new URL(db.url).pathname.slice(1);
-async function pgCpu(): Promise<number> {
-  const pids = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${dbName}`;
-  let ticks = 0;
-  for (const { pid } of pids)
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {}
-  return ticks / 100;
-}
 const body = (i: number) =>
   sendMessageBody.parse({
     template_id: template.id,
@@ -38,13 +26,13 @@ const body = (i: number) =>
     data: { order_id: `A-${i}`, total: "42.00" },
   });
 for (let i = 0; i < 200; i++) await sendMessage(ctx, { body: body(i), idempotencyKey: crypto.randomUUID() });
-const pg0 = await pgCpu();
+const pg0 = await backendSeconds();
 const cpu = process.cpuUsage();
 const t = performance.now();
 for (let i = 0; i < N; i++) await sendMessage(ctx, { body: body(i), idempotencyKey: crypto.randomUUID() });
 const wall = (performance.now() - t) / N;
 const { user, system } = process.cpuUsage(cpu);
-const pg = ((await pgCpu()) - pg0) / N;
+const pg = ((await backendSeconds()) - pg0) / N;
 console.log(
   `per send: node ${((user + system) / N).toFixed(0)} µs, postgres ${(pg * 1e6).toFixed(0)} µs, wall ${(wall * 1000).toFixed(0)} µs`,
 );
