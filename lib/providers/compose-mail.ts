@@ -1,6 +1,6 @@
-import DKIM from "nodemailer/lib/dkim";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { DkimKey } from "./dkim";
+import { dkimSigned } from "./dkim-sign";
 import { mimeMessage } from "./mime-message";
 import type { OutgoingEmail } from "./outgoing-email";
 
@@ -11,15 +11,15 @@ export type { OutgoingEmail };
  * `raw`). Streamed from the composer during DATA, a message left in one socket write per encoded chunk, and
  * on a TCP_NODELAY socket each write is a packet and a system call of its own: the worker spent more of
  * its CPU in those writes than in anything else (docs/decisions/0031). Whole, DATA is one or two writes.
- * With `dkim`, the bytes are signed here by nodemailer's own signer (relaxed/relaxed), as its transport
- * would sign them; compose-threads.ts runs this off the sender's thread. Messages of the usual shape are
+ * With `dkim`, the bytes are signed here (dkim-sign.ts: nodemailer's canonicalization, the RSA off the
+ * event loop); compose-threads.ts runs this off the sender's thread. Messages of the usual shape are
  * assembled by mime-message.ts, the rest by nodemailer's MailComposer.
  */
 export async function composeMail(mail: OutgoingEmail, dkim: DkimKey | null = null): Promise<ComposedMail> {
   const fast = mimeMessage(mail);
   if (fast) {
     const envelope = { from: fast.envelopeFrom, to: [mail.to] };
-    return { raw: dkim ? await signed(fast.raw, dkim) : fast.raw, envelope };
+    return { raw: dkim ? await dkimSigned(fast.raw, dkim) : fast.raw, envelope };
   }
   const node = new MailComposer({
     from: mail.from,
@@ -34,27 +34,10 @@ export async function composeMail(mail: OutgoingEmail, dkim: DkimKey | null = nu
   // The envelope sender (MAIL FROM, the Return-Path at the receiver) is the bounce address when one is set.
   const from = mail.envelopeFrom || (parsed.from as string | false) || "";
   const raw = await node.build();
-  return { raw: dkim ? await signed(raw, dkim) : raw, envelope: { from, to: [mail.to] } };
+  return { raw: dkim ? await dkimSigned(raw, dkim) : raw, envelope: { from, to: [mail.to] } };
 }
 
 export interface ComposedMail {
   raw: Buffer;
   envelope: { from: string; to: string[] };
-}
-
-function signed(raw: Buffer, key: DkimKey): Promise<Buffer> {
-  const signer = new DKIM({
-    domainName: key.domain,
-    keySelector: key.selector,
-    // A parsed KeyObject (the types name only PEM text, which crypto would parse again per message).
-    privateKey: key.privateKey as unknown as string,
-    headerFieldNames: key.headerFieldNames,
-  });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const out = signer.sign(raw);
-    out.on("data", (c: Buffer) => chunks.push(c));
-    out.once("end", () => resolve(Buffer.concat(chunks)));
-    out.once("error", reject);
-  });
 }

@@ -1,14 +1,17 @@
 import { parentPort } from "node:worker_threads";
-import { composeMail, type OutgoingEmail } from "./compose-mail";
-import type { DkimKey } from "./dkim";
+import { type SmtpSend, sendSmtpHere } from "./smtp-send";
 
 /*
- * A compose thread (compose-threads.ts): builds and signs the messages posted to it, answering each by its
- * job id. A failure answers the job's error text; the thread goes on.
+ * A compose thread (compose-threads.ts): composes, signs and sends the e-mails posted to it over its own
+ * SMTP pools, answering each with its SendResult by job id. A failure is an answer; the thread goes on.
  */
-parentPort!.on("message", (job: { id: number; mail: OutgoingEmail; dkim: DkimKey | null }) => {
-  composeMail(job.mail, job.dkim).then(
-    (composed) => parentPort!.postMessage({ id: job.id, composed }),
-    (err: unknown) => parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) }),
+parentPort!.on("message", (job: { id: number; send: SmtpSend }) => {
+  sendSmtpHere(job.send).then(
+    (result) => parentPort!.postMessage({ id: job.id, result }),
+    (err: unknown) =>
+      parentPort!.postMessage({
+        id: job.id,
+        result: { ok: false, transient: true, reason: err instanceof Error ? err.message : String(err) },
+      }),
   );
 });

@@ -1,20 +1,23 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { log } from "@/lib/observability/logger";
-import { type ComposedMail, composeMail, type OutgoingEmail } from "./compose-mail";
-import type { DkimKey } from "./dkim";
+import { SMTP_CONNECTIONS } from "./smtp-pool";
+import { type SmtpSend, sendSmtpHere } from "./smtp-send";
+import type { SendResult } from "./send-result";
 
 /*
- * Composing and DKIM-signing e-mail on threads beside the sender's. The worker's one thread was the
- * limit of a broadcast (docs/decisions/0031): about a millisecond of CPU a message, most of it MIME
- * building and, with DKIM, an RSA signature, while the SMTP exchanges themselves wait on the network. The
- * sender keeps claiming, rendering, talking SMTP and recording; each message's bytes are made here.
- * Without started threads (the web process, tests that send in process) messages are composed in line.
+ * Composing, DKIM-signing and sending e-mail on threads beside the sender's. The worker's one thread was
+ * the limit of a broadcast (docs/decisions/0031): MIME building, an RSA signature with DKIM, and
+ * nodemailer's SMTP exchanges (reading each reply, writing each command) all ran beside claiming,
+ * rendering and recording. The sender keeps claiming, rendering and recording; each message's bytes are
+ * made and sent here, over SMTP pools of the thread's own. A process's SMTP_CONNECTIONS per pool are
+ * shared between its threads, so a pool opens as many connections as it did on one thread.
+ * Without started threads (the web process, tests that send in process) messages are sent in line.
  */
 
 interface Thread {
   worker: Worker;
-  jobs: Map<number, { resolve: (c: ComposedMail) => void; reject: (e: Error) => void }>;
+  jobs: Map<number, { resolve: (r: SendResult) => void; reject: (e: Error) => void }>;
 }
 
 let threads: Thread[] = [];
@@ -30,13 +33,11 @@ function spawn(): Thread {
     }),
     jobs: new Map(),
   };
-  thread.worker.on("message", (m: { id: number; composed?: ComposedMail; error?: string }) => {
+  thread.worker.on("message", (m: { id: number; result: SendResult }) => {
     const job = thread.jobs.get(m.id);
     if (!job) return;
     thread.jobs.delete(m.id);
-    // Structured cloning hands a Buffer over as a plain Uint8Array.
-    if (m.composed) job.resolve({ ...m.composed, raw: Buffer.from(m.composed.raw) });
-    else job.reject(new Error(m.error ?? "composing failed"));
+    job.resolve(m.result);
   });
   const lost = (err: Error) => {
     for (const job of thread.jobs.values()) job.reject(err);
@@ -62,12 +63,16 @@ export function composeThreadCount(env = process.env): number {
   return Number.isInteger(set) && set >= 0 ? set : Math.max(1, availableParallelism() - 1);
 }
 
-/** Starts `n` compose threads (MESSAGES_COMPOSE_THREADS); 0 keeps composing on the calling thread. */
+/** Starts `n` compose threads (MESSAGES_COMPOSE_THREADS); 0 keeps sending on the calling thread. */
 export function startComposeThreads(n: number): void {
   stopping = false;
   for (let i = threads.length; i < n; i++) threads.push(spawn());
 }
 
+/**
+ * Ends the threads. A message still in a thread's SMTP exchange fails as transient and is sent again
+ * (with the same Message-ID); the worker stops its senders first, so none is, unless it is killed.
+ */
 export async function stopComposeThreads(): Promise<void> {
   stopping = true;
   const all = threads;
@@ -80,13 +85,19 @@ export function composeThreadWorkers(): Worker[] {
   return threads.map((t) => t.worker);
 }
 
-/** A message's signed bytes and envelope: on the least busy compose thread, or here when none runs. */
-export function composeForSending(mail: OutgoingEmail, dkim: DkimKey | null): Promise<ComposedMail> {
-  if (!threads.length) return composeMail(mail, dkim);
+/** Composes, signs and sends one e-mail: on the least busy compose thread, or here when none runs. */
+export async function sendOnComposeThread(send: SmtpSend): Promise<SendResult> {
+  if (!threads.length) return sendSmtpHere(send);
   const thread = threads.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+  const connections = Math.max(1, Math.floor(SMTP_CONNECTIONS / threads.length));
   const id = nextId++;
-  return new Promise((resolve, reject) => {
-    thread.jobs.set(id, { resolve, reject });
-    thread.worker.postMessage({ id, mail, dkim });
-  });
+  try {
+    return await new Promise<SendResult>((resolve, reject) => {
+      thread.jobs.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, send: { ...send, pool: { ...send.pool, connections } } });
+    });
+  } catch (err) {
+    // The thread died with the message in it: whether the server took it is unknown, so it is sent again.
+    return { ok: false, transient: true, reason: String((err as Error).message ?? err).slice(0, 500) };
+  }
 }

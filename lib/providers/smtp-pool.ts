@@ -20,6 +20,8 @@ export interface PoolSpec {
   owner: string;
   version: string;
   smtpUrl: string;
+  /** Connections in this pool: SMTP_CONNECTIONS unless the process's are shared between threads. */
+  connections?: number;
   /** Where to connect: resolved (and checked) again for every new connection. */
   address: (host: string) => Promise<string>;
 }
@@ -106,7 +108,7 @@ async function makePool(spec: PoolSpec): Promise<Pool> {
   const ttl = await ttlOf(host);
   const transport = nodemailer.createTransport({
     pool: true,
-    maxConnections: SMTP_CONNECTIONS,
+    maxConnections: spec.connections ?? SMTP_CONNECTIONS,
     maxMessages: Number.POSITIVE_INFINITY,
     host,
     port,

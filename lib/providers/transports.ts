@@ -1,21 +1,15 @@
-import { lookup as dnsLookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { Agent, request } from "undici";
-import { allowList, forbiddenAddress } from "@/lib/destinations/allowed-hosts";
+import { allowList } from "@/lib/destinations/allowed-hosts";
 import { guardedLookup } from "@/lib/destinations/http-agent";
 import { appendToOutbox, outboxEnabled } from "@/lib/mail/outbox";
 import { mailFrom } from "@/lib/mail/send-mail";
 import type { OutgoingEmail } from "./compose-mail";
-import { composeForSending } from "./compose-threads";
+import { sendOnComposeThread } from "./compose-threads";
 import { type DkimKey, deploymentDkim } from "./dkim";
-import { SMTP_CONNECTIONS, SMTP_TIMEOUT_MS, smtpPool } from "./smtp-pool";
+import type { SendResult } from "./send-result";
+import { SMTP_CONNECTIONS, SMTP_TIMEOUT_MS } from "./smtp-pool";
 
-/** What one attempt at a provider came to: accepted (with its id), worth retrying, or refused for good. */
-export type SendResult =
-  | { ok: true; providerMessageId: string | null }
-  | { ok: false; transient: boolean; reason: string }
-  /** The message's broadcast was cancelled while it waited for a send slot: nothing was sent. */
-  | { ok: false; cancelled: true };
+export type { SendResult };
 
 export interface OutgoingSms {
   to: string;
@@ -29,58 +23,18 @@ const TIMEOUT_MS = SMTP_TIMEOUT_MS;
 
 export { SMTP_CONNECTIONS };
 
-/** An SMTP answer or connection error as a SendResult: 4xx, timeouts and dropped connections are transient. */
-export function smtpFailure(err: unknown): SendResult {
-  const e = err as { responseCode?: number; response?: string; code?: string; message?: string };
-  const reason = (e.response ?? e.message ?? String(err)).slice(0, 500);
-  if (typeof e.responseCode === "number") return { ok: false, transient: e.responseCode < 500, reason };
-  const permanent = e.code === "EAUTH" || e.code === "EENVELOPE" || e.code === "RELAY_FORBIDDEN_ADDRESS";
-  return { ok: false, transient: !permanent, reason };
-}
-
-/**
- * Resolves an SMTP host the way destinations connect: every address it resolves to must be one Relay may
- * reach (DESTINATIONS_ALLOW_HOSTS lists private ones), and the connection goes to the checked address,
- * so DNS cannot rebind it between the check and the connect.
- */
-export async function checkedAddress(host: string): Promise<string> {
-  const bare = host.replace(/^\[|\]$/g, "");
-  const addresses = isIP(bare) ? [{ address: bare }] : await dnsLookup(bare, { all: true });
-  for (const a of addresses) {
-    const why = forbiddenAddress(a.address, allowList());
-    if (!why) return a.address;
-  }
-  const err = new Error(`refused to connect: ${host} resolves only to forbidden addresses`);
-  (err as Error & { code: string }).code = "RELAY_FORBIDDEN_ADDRESS";
-  throw err;
-}
-
-/** The deployment's own host: resolved as the operator's system resolves it, with no address check. */
-async function trustedAddress(host: string): Promise<string> {
-  return isIP(host) ? host : (await dnsLookup(host)).address;
-}
-
 /**
  * Sends over a provider's SMTP URL (its host checked for every connection) or, with `trusted`, the
- * deployment's SMTP_URL. `pool` names the pool (owner and version); `dkim` signs every message.
+ * deployment's SMTP_URL. `pool` names the pool (owner and version); `dkim` signs every message. On a
+ * compose thread when the process runs them (compose-threads.ts), else here.
  */
-export async function sendSmtp(
+export function sendSmtp(
   pool: { owner: string; version: string },
   smtpUrl: string,
   mail: OutgoingEmail,
   opts: { trusted: boolean; dkim?: DkimKey | null },
 ): Promise<SendResult> {
-  try {
-    const transport = await smtpPool({
-      ...pool,
-      smtpUrl,
-      address: opts.trusted ? trustedAddress : checkedAddress,
-    });
-    await transport.sendMail(await composeForSending(mail, opts.dkim ?? null));
-    return { ok: true, providerMessageId: mail.messageId };
-  } catch (err) {
-    return smtpFailure(err);
-  }
+  return sendOnComposeThread({ pool: { ...pool, smtpUrl, trusted: opts.trusted }, mail, dkim: opts.dkim ?? null });
 }
 
 /**

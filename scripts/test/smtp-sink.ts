@@ -28,6 +28,8 @@ export class SmtpSink {
   answer: { code: number; message: string } | null = null;
   /** Milliseconds each message's data waits before it is accepted: a provider that takes its time. */
   acceptDelayMs = 0;
+  /** Connections opened to this server so far. */
+  connections = 0;
   private server: SMTPServer;
   port = 0;
 
@@ -40,6 +42,10 @@ export class SmtpSink {
       disabledCommands: ["STARTTLS"],
       logger: false,
       size: 10 * 1024 * 1024,
+      onConnect: (_session, callback) => {
+        this.connections++;
+        callback();
+      },
       onRcptTo: (_address, _session, callback) => {
         if (!this.answer) return callback();
         callback(Object.assign(new Error(this.answer.message), { responseCode: this.answer.code }));
