@@ -17,7 +17,8 @@ import type { SendResult } from "./send-result";
 
 interface Thread {
   worker: Worker;
-  jobs: Map<number, { resolve: (r: SendResult) => void; reject: (e: Error) => void }>;
+  /** Each message's answer, by job id. */
+  jobs: Map<number, (r: SendResult) => void>;
 }
 
 let threads: Thread[] = [];
@@ -34,17 +35,19 @@ function spawn(): Thread {
     jobs: new Map(),
   };
   thread.worker.on("message", (m: { id: number; result: SendResult }) => {
-    const job = thread.jobs.get(m.id);
-    if (!job) return;
+    const answer = thread.jobs.get(m.id);
+    if (!answer) return;
     thread.jobs.delete(m.id);
-    job.resolve(m.result);
+    answer(m.result);
   });
   const lost = (err: Error) => {
-    for (const job of thread.jobs.values()) job.reject(err);
+    // Its messages were in their exchanges: whether the server took them is unknown, so they are sent again.
+    const result: SendResult = { ok: false, transient: true, reason: err.message.slice(0, 500) };
+    for (const answer of thread.jobs.values()) answer(result);
     thread.jobs.clear();
     const i = threads.indexOf(thread);
     if (i < 0) return;
-    // A thread that died is replaced; its messages fail as transient and are sent again.
+    // A thread that died is replaced.
     if (stopping) threads.splice(i, 1);
     else {
       log.error({ err }, "a compose thread stopped; starting another");
@@ -86,18 +89,13 @@ export function composeThreadWorkers(): Worker[] {
 }
 
 /** Composes, signs and sends one e-mail: on the least busy compose thread, or here when none runs. */
-export async function sendOnComposeThread(send: SmtpSend): Promise<SendResult> {
+export function sendOnComposeThread(send: SmtpSend): Promise<SendResult> {
   if (!threads.length) return sendSmtpHere(send);
   const thread = threads.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
   const connections = Math.max(1, Math.floor(SMTP_CONNECTIONS / threads.length));
   const id = nextId++;
-  try {
-    return await new Promise<SendResult>((resolve, reject) => {
-      thread.jobs.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, send: { ...send, pool: { ...send.pool, connections } } });
-    });
-  } catch (err) {
-    // The thread died with the message in it: whether the server took it is unknown, so it is sent again.
-    return { ok: false, transient: true, reason: String((err as Error).message ?? err).slice(0, 500) };
-  }
+  return new Promise<SendResult>((resolve) => {
+    thread.jobs.set(id, resolve);
+    thread.worker.postMessage({ id, send: { ...send, pool: { ...send.pool, connections } } });
+  });
 }
