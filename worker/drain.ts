@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { drainIntake, nextIntakeRow, quarantineIntakeRow } from "@/lib/pipeline/drain-intake";
 import { listenForIntake } from "@/lib/pipeline/intake-wakeups";
+import { intakeVacuum } from "@/lib/pipeline/vacuum-intake";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
 
@@ -18,6 +19,7 @@ export async function startDrain() {
   let stopping = false;
   let wake: () => void = () => {};
   const stopListening = await listenForIntake(() => wake());
+  const vacuum = intakeVacuum({ db: getDb() });
   const sleep = () =>
     new Promise<void>((resolve) => {
       const t = setTimeout(done, POLL_MS);
@@ -43,6 +45,9 @@ export async function startDrain() {
         const n = await drainIntake({ db: getDb() }, { limit, only: single ?? undefined });
         if (n) end();
         limit = BATCH;
+        await vacuum
+          .drained(n)
+          .catch((err) => log.warn({ err: (err as Error).message }, "vacuum of the intake failed"));
         if (n < BATCH && !single) await sleep();
       } catch (err) {
         const message = (err as Error).message;
