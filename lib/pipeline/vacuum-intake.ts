@@ -14,7 +14,9 @@ export const VACUUM_INTAKE_MS = 1_000;
  * already done. Vacuumed every few thousand rows, the freed pages take the next inserts and the table
  * stays the size of its backlog. This counts what the caller drained and vacuums when due, without
  * waiting (SKIP_LOCKED: another worker's vacuum of it already does the job; a role that may not vacuum
- * the table gets a warning, not an error).
+ * the table gets a warning, not an error), and without giving back the table's empty tail (TRUNCATE false:
+ * that takes an exclusive lock, which the drain's transactions keep it waiting for, and the pages are
+ * about to be filled again).
  */
 export function intakeVacuum(ctx: AppContext<Db>, opts: { rows?: number; ms?: number } = {}) {
   const { rows = VACUUM_INTAKE_ROWS, ms = VACUUM_INTAKE_MS } = opts;
@@ -29,7 +31,7 @@ export function intakeVacuum(ctx: AppContext<Db>, opts: { rows?: number; ms?: nu
       drained = 0;
       last = Date.now();
       running = ctx.db
-        .execute(sql`vacuum (skip_locked) event_intake`)
+        .execute(sql`vacuum (skip_locked, truncate false) event_intake`)
         .then(() => {})
         .finally(() => {
           running = null;
