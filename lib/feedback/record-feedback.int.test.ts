@@ -290,6 +290,41 @@ describe("recording a report", () => {
     expect(bounced[0]!.data).toMatchObject({ message_id: m!.id, journey_id: j.body.id });
   });
 
+  it("counts each message's first delivery under its project, template, broadcast and the broadcast's arm", async () => {
+    const [a, b, c] = [await sentMessage(), await sentMessage(), await sentMessage()];
+    const [list] = await sql<{ id: string }[]>`
+      insert into lists (project_id, name, kind) values (${p.projectId}, 'arms', 'static') returning id`;
+    const [broadcast] = await sql<{ id: string }[]>`
+      insert into broadcasts (project_id, name, template_id, list_id, send_at, state)
+      values (${p.projectId}, 'arms', ${a.templateId}, ${list!.id}, now(), 'sent') returning id`;
+    // a: the test's second arm; b: the rest, which got the winner; c: no broadcast's. None is a journey's
+    // (the fixture's messages are a journey step's).
+    await sql`update messages set journey_entry_id = null, journey_step_key = null where id in ${sql([a.id, b.id, c.id])}`;
+    await sql`update messages set broadcast_id = ${broadcast!.id}, variant = 1 where id = ${a.id}`;
+    await sql`update messages set broadcast_id = ${broadcast!.id}, variant = -1 where id = ${b.id}`;
+    const counted = (scope: string, scopeId: string) => sql<{ n: number }[]>`
+      select coalesce(sum(count), 0)::int as n from message_rollups
+      where project_id = ${p.projectId} and scope = ${scope} and scope_id = ${scopeId} and metric = 'delivered'`;
+    const [{ n: before }] = await counted("project", p.projectId);
+    const reports = [a, b, c].map((m) => ({ messageId: m.id, kind: "delivered" as const, dedupeKey: `d-${m.id}` }));
+    expect(await record(reports)).toEqual(["recorded", "recorded", "recorded"]);
+    // Again, under other keys: recorded, but a message's delivery counts once.
+    expect(await record(reports.map((r) => ({ ...r, dedupeKey: `again-${r.messageId}` })))).toEqual([
+      "recorded",
+      "recorded",
+      "recorded",
+    ]);
+    const figures = async () => ({
+      project: (await counted("project", p.projectId))[0]!.n - before,
+      a: (await counted("template", a.templateId))[0]!.n,
+      c: (await counted("template", c.templateId))[0]!.n,
+      broadcast: (await counted("broadcast", broadcast!.id))[0]!.n,
+      arm: (await counted("variant", `${broadcast!.id}/1`))[0]!.n,
+      rest: (await counted("variant", `${broadcast!.id}/rest`))[0]!.n,
+    });
+    expect(await figures()).toEqual({ project: 3, a: 1, c: 1, broadcast: 2, arm: 1, rest: 1 });
+  });
+
   it("drops a report about another project's message, a queued one or none, and writes nothing", async () => {
     const { id } = await sentMessage();
     const other = await createTestProject("feedback-other");

@@ -20,6 +20,8 @@ interface MessageRow {
   user_id: string;
   template_id: string;
   broadcast_id: string | null;
+  variant: number | null;
+  journey_entry_id: string | null;
   journey_id: string | null;
   channel: SendChannel;
   recipient: string | null;
@@ -94,7 +96,8 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
   // wins) and never wait on each other crosswise.
   const rows = await queryRows<MessageRow>(
     ctx.db,
-    sql`select m.id, m.user_id, m.template_id, m.broadcast_id, e.journey_id, m.channel, m.recipient, m.state
+    sql`select m.id, m.user_id, m.template_id, m.broadcast_id, m.variant, m.journey_entry_id, e.journey_id, m.channel,
+        m.recipient, m.state
       from messages m
       left join journey_entries e on e.project_id = m.project_id and e.id = m.journey_entry_id
       where m.project_id = ${ctx.projectId}::uuid and m.id = any(${uuidArray(ids)})
@@ -175,7 +178,12 @@ async function recordAll(ctx: ProjectContext, given: FeedbackReport[]): Promise<
     const kind = `${f.m.id}/${f.r.kind}`;
     if (first && f.r.kind !== "deferred" && !counted.has(kind)) {
       counted.add(kind);
-      counts.push({ id: f.m.id, metric: f.r.kind, at: f.at });
+      const { m } = f;
+      // A message outside journeys is counted from what the lock read of it (no second read).
+      const message = m.journey_entry_id
+        ? undefined
+        : { templateId: m.template_id, broadcastId: m.broadcast_id, variant: m.variant };
+      counts.push({ id: m.id, metric: f.r.kind, at: f.at, ...(message ? { message } : {}) });
     }
   }
   for (const f of found) out[f.i] = recorded.has(f.i) ? "recorded" : "duplicate";

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { ReportMetric } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { upsertRollups } from "./rollup-rows";
@@ -20,6 +20,18 @@ export interface MessageCount {
   metric: ReportMetric;
   at: Date | string;
   value?: number | null;
+  /**
+   * Its message's scopes, when the caller read the message already and it is no journey's: the count then
+   * needs no second read of the message (a journey's message is read for its entry's steps and paths).
+   */
+  message?: CountedMessage;
+}
+
+/** What a message outside journeys is counted under, besides its project. */
+export interface CountedMessage {
+  templateId: string;
+  broadcastId: string | null;
+  variant: number | null;
 }
 
 /**
@@ -34,6 +46,49 @@ export interface MessageCount {
  */
 export async function addMessageRollups(ctx: ProjectContext, counts: MessageCount[]): Promise<void> {
   if (!counts.length) return;
+  const known = counts.filter((c) => c.message);
+  const read = counts.filter((c) => !c.message);
+  // One statement, so that its rows are locked in key order whatever mix of counts it is given.
+  const scoped: SQL[] = [];
+  if (known.length) scoped.push(knownScopes(ctx, known));
+  if (read.length) scoped.push(readScopes(ctx, read));
+  await ctx.db.execute(
+    upsertRollups(sql`
+    select ${ctx.projectId}::uuid as project_id, s.scope, s.scope_id, s.k as metric, date_trunc('hour', s.at) as hour,
+      ${writeShard()}::smallint as shard, count(*) as count, sum(s.v) as value
+    from (${sql.join(scoped, sql` union all `)}) as s(scope, scope_id, k, at, v)
+    where s.scope_id is not null
+    group by 1, 2, 3, 4, 5, 6`),
+  );
+  // A split counts engagement by journey entry: the counts of messages outside journeys have none.
+  const engaged = read.filter((c) => c.metric === "opened" || c.metric === "clicked");
+  if (engaged.length) await countSplitEngagement(ctx, engaged);
+}
+
+/** The scopes of counts whose message the caller gave (MessageCount.message): from the counts alone. */
+function knownScopes(ctx: ProjectContext, counts: MessageCount[]): SQL {
+  const rows = JSON.stringify(
+    counts.map((c) => ({
+      k: c.metric,
+      at: typeof c.at === "string" ? c.at : c.at.toISOString(),
+      v: c.value ?? 0,
+      t: c.message!.templateId,
+      b: c.message!.broadcastId,
+      vr: c.message!.variant,
+    })),
+  );
+  return sql`select v.scope, v.scope_id, x.k, x.at, x.v
+    from jsonb_to_recordset(${rows}::jsonb) as x(k text, at timestamptz, v float8, t uuid, b uuid, vr int)
+    cross join lateral (values
+      ('project', ${ctx.projectId}::text),
+      ('template', x.t::text),
+      ('broadcast', x.b::text),
+      ('variant', x.b::text || '/' || case when x.vr < 0 then 'rest' else x.vr::text end)
+    ) as v(scope, scope_id)`;
+}
+
+/** The scopes of counts read from their messages (and their journey entries' steps and split paths). */
+function readScopes(ctx: ProjectContext, counts: MessageCount[]): SQL {
   const rows = JSON.stringify(
     counts.map((c) => ({
       id: c.id,
@@ -42,10 +97,7 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
       v: c.value ?? 0,
     })),
   );
-  await ctx.db.execute(
-    upsertRollups(sql`
-    select ${ctx.projectId}::uuid as project_id, s.scope, s.scope_id, x.k as metric, date_trunc('hour', x.at) as hour,
-      ${writeShard()}::smallint as shard, count(*) as count, sum(x.v) as value
+  return sql`select s.scope, s.scope_id, x.k, x.at, x.v
     from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, k text, at timestamptz, v float8)
     join messages m on m.project_id = ${ctx.projectId}::uuid and m.id = x.id
     left join journey_entries e on m.journey_entry_id is not null
@@ -64,12 +116,7 @@ export async function addMessageRollups(ctx: ProjectContext, counts: MessageCoun
       select 'path', p.journey_id::text || '/' || p.step_key || '/' || p.path from journey_split_entries p
       where m.journey_entry_id is not null and p.project_id = m.project_id and p.entry_id = m.journey_entry_id
         and p.entered_at <= m.created_at
-    ) as s(scope, scope_id)
-    where s.scope_id is not null
-    group by 1, 2, 3, 4, 5, 6`),
-  );
-  const engaged = counts.filter((c) => c.metric === "opened" || c.metric === "clicked");
-  if (engaged.length) await countSplitEngagement(ctx, engaged);
+    ) as s(scope, scope_id)`;
 }
 
 /**
