@@ -3,10 +3,11 @@ import type { MessageDelivery, SendChannel } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { queryRows, uuidArray } from "@/lib/db/sql";
 import { storableJson, storableText } from "@/lib/db/storable-text";
-import { withTransaction } from "@/lib/db/transaction";
+import { isTransaction, withTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { recordSystemEvents, type SystemEvent } from "@/lib/events/record-system-events";
 import { metrics } from "@/lib/observability/metrics";
+import { deferWakeToCommit, wakeIntakeAfter } from "@/lib/pipeline/wake-intake";
 import { addMessageRollups, type MessageCount } from "@/lib/reports/add-message-rollups";
 import { normalAddress } from "@/lib/suppressions/address";
 import { deliveryOf, deliveryRank } from "./delivery-rank";
@@ -53,7 +54,18 @@ export async function recordFeedback(
   ctx: ProjectContext,
   { reports }: { reports: FeedbackReport[] },
 ): Promise<FeedbackOutcome[]> {
-  const outcomes = reports.length ? await withTransaction(ctx.db, (tx) => recordAll({ ...ctx, db: tx }, reports)) : [];
+  // The drain is woken after the commit, not by a NOTIFY in the transaction: PostgreSQL holds a lock on
+  // the notification queue from before a notifying commit is flushed until it is done, so concurrent posts
+  // committed one at a time (lib/pipeline/wake-intake.ts). In a caller's transaction the NOTIFY joins it.
+  const own = !isTransaction(ctx.db);
+  const outcomes = reports.length
+    ? await withTransaction(ctx.db, (tx) => {
+        const inTx = { ...ctx, db: tx };
+        if (own) deferWakeToCommit(inTx);
+        return recordAll(inTx, reports);
+      })
+    : [];
+  if (outcomes.includes("recorded")) await wakeIntakeAfter(ctx);
   for (const [i, r] of reports.entries()) metrics.feedbackReports.inc({ source: r.source, outcome: outcomes[i]! });
   return outcomes;
 }

@@ -3,6 +3,7 @@ import postgres from "postgres";
 import type { Db } from "../../db/client";
 import { systemContext, type ProjectContext } from "../access/context";
 import { acceptEvents } from "../events/accept-events";
+import { recordFeedback } from "../feedback/record-feedback";
 import { INTAKE_CHANNEL } from "../queue/jobs";
 import { upsertUser } from "../users/upsert-user";
 import { createTestDatabase } from "../../scripts/test/database";
@@ -145,5 +146,36 @@ describe("waking the intake drain", () => {
     const withId = [{ name: "B", id: "wake-client-1", identifier: [{ source: "default", external_id: "wake-1" }] }];
     expect(await heardDuring(() => acceptEvents(ctx, { kind: "user", events: withId }))).toBe(1);
     expect(await heardDuring(() => acceptEvents(ctx, { kind: "user", events: withId }))).toBe(0);
+  });
+
+  it("after delivery reports, coalesced as other writers' (never a NOTIFY in each report's transaction)", async () => {
+    const [t] = await sql<{ id: string }[]>`
+      insert into message_templates (project_id, name, channel) values (${ctx.projectId}, 'wake', 'email') returning id`;
+    const sent = await sql<{ id: string }[]>`
+      with u as (insert into users (project_id, email)
+        select ${ctx.projectId}, 'wake-' || g || '@example.com' from generate_series(1, 2000) g returning id, email)
+      insert into messages (project_id, template_id, user_id, channel, state, recipient, attempts, finished_at)
+      select ${ctx.projectId}, ${t!.id}, u.id, 'email', 'sent', u.email, 1, now() from u returning id`;
+    let next = 0;
+    let posts = 0;
+    let started = 0;
+    const n = await heardDuring(async () => {
+      // Four services posting one report after another, for half a second: each post's own NOTIFY was
+      // heard once per post, and made concurrent posts commit one at a time.
+      started = Date.now();
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (Date.now() - started < 500 && next < sent.length) {
+            const id = sent[next++]!.id;
+            const report = { messageId: id, kind: "delivered" as const, source: "smtp" as const, dedupeKey: `d-${id}` };
+            expect(await recordFeedback(ctx, { reports: [report] })).toEqual(["recorded"]);
+            posts++;
+          }
+        }),
+      );
+    });
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 20) + 2);
+    expect(posts).toBeGreaterThan(n * 2);
   });
 });
