@@ -155,6 +155,25 @@ function factsOf(source: ReturnType<typeof sql>) {
     left join broadcasts b on b.project_id = m.project_id and b.id = m.broadcast_id`;
 }
 
+/** What deciding a new message (decideSkip, then quiet hours) reads; a part of SendFacts. */
+export type DecisionFacts = Pick<
+  SendFacts,
+  | "channel"
+  | "to_address"
+  | "email"
+  | "phone"
+  | "timezone"
+  | "transactional"
+  | "frequency_cap"
+  | "quiet_hours"
+  | "policy"
+  | "sub_state"
+  | "opted_out"
+  | "recent"
+  | "broadcast_state"
+  | "suppressed"
+>;
+
 export type SkipReason =
   | "cancelled"
   | "no_contact"
@@ -170,7 +189,7 @@ export type SkipReason =
  * that bounced hard or complained is not mailed a receipt either); an unset subscription follows the
  * group's policy, else the project's (as canSend answers).
  */
-export function decideSkip(f: SendFacts): SkipReason | null {
+export function decideSkip(f: DecisionFacts): SkipReason | null {
   if (f.broadcast_state === "cancelled") return "cancelled";
   if (!contactOf(f)) return "no_contact";
   if (f.suppressed) return "suppressed";
