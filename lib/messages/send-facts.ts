@@ -76,10 +76,13 @@ export async function loadSendFacts(
 ): Promise<SendFacts[]> {
   if (!keys.length) return [];
   const json = JSON.stringify(keys.map((k) => ({ p: k.projectId, i: k.id })));
+  // One primary-key probe per key (OFFSET 0 keeps the probe from being flattened into a join): a join here
+  // was planned, and its plan cached on the connection, while messages was small and unanalyzed, and then
+  // read the whole table for every batch as it grew (autovacuum off in CI; a table filling fast anywhere).
   const facts = await queryRows<SendFacts>(
     db,
     factsOf(sql`(select m.* from jsonb_to_recordset(${json}::jsonb) k(p uuid, i uuid)
-      join messages m on m.project_id = k.p and m.id = k.i)`),
+      cross join lateral (select * from messages m where m.project_id = k.p and m.id = k.i offset 0) m)`),
   );
   // The snippets of the whole batch in one more statement, only when the batch is to be rendered.
   if (render) await attachSnippets({ db }, { facts });
