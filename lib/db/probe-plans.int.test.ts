@@ -13,6 +13,9 @@ import { applyMembership } from "../lists/apply-membership";
 import { recomputeListsForEvents } from "../lists/recompute-lists";
 import { systemContext } from "@/lib/access/context";
 import { uuidv7s } from "./uuidv7";
+import { loadSendFacts } from "../messages/send-facts";
+import { createTemplate } from "../templates/create-template";
+import { createTemplateBody } from "../templates/schemas";
 
 /**
  * Reads by a list of ids must probe the key whatever the planner believes. With statistics taken while
@@ -31,7 +34,12 @@ let eventIds: string[];
 let userIds: string[];
 
 beforeAll(async () => {
-  plans = await openPlansDatabase("relay_probe_plans", ["events", "user_identifiers", "organization_members"]);
+  plans = await openPlansDatabase("relay_probe_plans", [
+    "events",
+    "user_identifiers",
+    "organization_members",
+    "messages",
+  ]);
   ({ db, projectId } = plans);
   eventIds = uuidv7s(EVENTS);
   for (let b = 0; b < EVENTS; b += 1_000) {
@@ -183,4 +191,25 @@ it("an organization's event re-evaluates its own members, found without reading 
   });
   // The two members, and the rule's membership check for each of them.
   expect(read).toBeLessThanOrEqual(8);
+});
+
+it("a sender's batch of send facts reads its messages, not the table", async () => {
+  const ctx = systemContext(getDb(), projectId);
+  const template = await createTemplate(
+    ctx,
+    createTemplateBody.parse({ name: "probe", channel: "email", transactional: true, subject: "s", text: "t" }),
+  );
+  // Far more messages than a batch, inserted after messages was analyzed empty (as a sender meets them).
+  const ids = uuidv7s(4_000);
+  await getDb().execute(dsql`insert into messages (project_id, id, template_id, user_id, channel)
+    select ${projectId}::uuid, i.id, ${template.id}::uuid, (${`{${userIds.join(",")}}`}::uuid[])[1 + i.n % ${USERS}], 'email'
+    from unnest(${`{${ids.join(",")}}`}::uuid[]) with ordinality as i(id, n)`);
+  const keys = (from: number, n: number) => ids.slice(from, from + n).map((id) => ({ projectId, id }));
+  for (let i = 0; i < 8; i++) await loadSendFacts(systemContext(db, projectId), { keys: keys(i * 5, 5) });
+  let loaded = 0;
+  const read = await rowsRead("messages", async (tx) => {
+    loaded = (await loadSendFacts(systemContext(tx, projectId), { keys: keys(4_000 - N, N) })).length;
+  });
+  expect(loaded).toBe(N);
+  expect(read).toBeLessThanOrEqual(N);
 });

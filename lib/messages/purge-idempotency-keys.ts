@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { AppContext } from "@/lib/access/context";
 import { queryRows } from "@/lib/db/sql";
-import { IDEMPOTENCY_KEY_HOURS } from "./claim-idempotency-key";
+import { IDEMPOTENCY_KEY_HOURS } from "./idempotency-keys";
 
 /** Deletes the send API's idempotency keys past their hours, in bounded batches; answers how many went. */
 export async function purgeIdempotencyKeys(ctx: AppContext, input: { stopping?: () => boolean } = {}): Promise<number> {

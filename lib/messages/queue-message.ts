@@ -2,11 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { type MessageTemplate, messages, messageTemplates, type MessageState } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { errorCode } from "@/lib/db/errors";
+import { queryRows } from "@/lib/db/sql";
 import { NotFound } from "@/lib/http/errors";
 import { finishMessages } from "./finish-message";
 import { MESSAGES_CHANNEL } from "./notify";
 import { quietUntil } from "./quiet-hours";
-import { decideSkip, loadSendFacts } from "./send-facts";
+import { decisionFactsOf } from "./decision-facts";
+import { type DecisionFacts, decideSkip } from "./send-facts";
 
 export interface QueueMessageInput {
   templateId: string;
@@ -123,7 +125,12 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
     return { ...existing, created: false };
   }
   const id = inserted[0]!.id;
-  const [facts] = await loadSendFacts(ctx, { keys: [{ projectId: ctx.projectId, id }] });
+  const [facts] = await queryRows<DecisionFacts>(
+    ctx.db,
+    decisionFactsOf(sql`(select ${ctx.projectId}::uuid as project_id, ${id}::uuid as id, ${input.userId}::uuid as user_id,
+      ${input.templateId}::uuid as template_id, ${template.channel}::text as channel, ${input.to ?? null}::text as to_address,
+      ${cause.broadcastId}::uuid as broadcast_id)`),
+  );
   const skip = decideSkip(facts!);
   if (skip) {
     await finishMessages(ctx, [{ id, state: "skipped", reason: skip }]);
@@ -133,11 +140,15 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
     !facts!.transactional && facts!.quiet_hours
       ? quietUntil(notBefore ?? new Date(), facts!.timezone, facts!.quiet_hours)
       : null;
-  if (until)
-    await ctx.db
-      .update(messages)
-      .set({ nextAttemptAt: until })
-      .where(and(eq(messages.projectId, ctx.projectId), eq(messages.id, id)));
+  if (until) await deferMessage(ctx, { id, until });
   if (!input.callerNotifies) await ctx.db.execute(sql`select ${notifySenders}`);
   return { id, state: "queued", reason: null, created: true };
+}
+
+/** Defers a queued message to `until` (the end of the user's quiet hours). */
+export async function deferMessage(ctx: ProjectContext, { id, until }: { id: string; until: Date }) {
+  await ctx.db
+    .update(messages)
+    .set({ nextAttemptAt: until })
+    .where(and(eq(messages.projectId, ctx.projectId), eq(messages.id, id)));
 }

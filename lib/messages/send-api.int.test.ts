@@ -30,6 +30,11 @@ const send = (body: unknown, opts: { key?: string; idem?: string; path?: string 
   });
 const receipt = (body: Record<string, unknown> = {}) =>
   template({ transactional: true, subscription_group: null, subject: "Receipt {{ data.order_id }}", ...body });
+const unsubscribe = (externalId: string, group: string) =>
+  api("POST", p.client("/users/subscriptions"), {
+    key: p.keys.client,
+    body: { identifier: [{ external_id: externalId }], subscriptions: [{ group, state: "unsubscribed" }] },
+  });
 const messagesOf = async (userId: string) =>
   (await sql`select count(*)::int as n from messages where project_id = ${p.projectId} and user_id = ${userId}`)[0]!
     .n as number;
@@ -198,6 +203,54 @@ describe("POST /messages", () => {
     // A transactional one still goes.
     const r = await send({ template_id: await receipt({ text: "r" }), user_id: user.id });
     expect((await finalRow(r.body.id)).state).toBe("sent");
+  });
+
+  it("replays a skipped message's answer as skipped; caps and quiet hours hold for a non-transactional template", async () => {
+    const user = await newUser({ timezone: "Pacific/Auckland" });
+    expect((await unsubscribe(user.externalId, "News")).status).toBe(200);
+    const news = await template({ subject: "News", text: "n" });
+    const idem = crypto.randomUUID();
+    const first = await send({ template_id: news, user_id: user.id }, { idem });
+    expect(first.body).toEqual({ id: expect.any(String), state: "skipped" });
+    // The key's answer is the decision's, not the queued row it was taken with.
+    const again = await send({ template_id: news, user_id: user.id }, { idem });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+
+    const other = await newUser({ timezone: "Pacific/Auckland" });
+    const promo = await template({ subject: "Promo", text: "p" });
+    await api("PATCH", p.admin(""), {
+      key: p.keys.admin,
+      body: { frequency_cap: { email: { count: 1, per: "1 day" } } },
+    });
+    try {
+      expect((await finalRow((await send({ template_id: promo, user_id: other.id })).body.id)).state).toBe("sent");
+      const capped = await send({ template_id: promo, user_id: other.id }, { idem: crypto.randomUUID() });
+      expect(capped.body.state).toBe("skipped");
+      expect(await messageRow(capped.body.id)).toMatchObject({ state: "skipped", reason: "frequency_cap" });
+    } finally {
+      await api("PATCH", p.admin(""), { key: p.keys.admin, body: { frequency_cap: null } });
+    }
+
+    // Quiet hours covering every hour but the next one in the user's zone: deferred past their end.
+    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Pacific/Auckland", hour: "2-digit", hourCycle: "h23" });
+    const hour = (Number(local.format(new Date())) + 2) % 24;
+    const at = (h: number) => `${String(h % 24).padStart(2, "0")}:00`;
+    await api("PATCH", p.admin(""), {
+      key: p.keys.admin,
+      body: { quiet_hours: { start: at(hour + 1), end: at(hour) } },
+    });
+    try {
+      const quiet = await send({ template_id: promo, user_id: (await newUser({ timezone: "Pacific/Auckland" })).id });
+      expect(quiet.body.state).toBe("queued");
+      const wait = new Date((await messageRow(quiet.body.id)).next_attempt_at).getTime() - Date.now();
+      expect(wait).toBeGreaterThan(60 * 60_000);
+      // A receipt is not held by quiet hours.
+      const r = await send({ template_id: await receipt({ text: "r" }), user_id: other.id });
+      expect((await finalRow(r.body.id)).state).toBe("sent");
+    } finally {
+      await api("PATCH", p.admin(""), { key: p.keys.admin, body: { quiet_hours: null } });
+    }
   });
 
   it("skips a suppressed `to` with reason `suppressed`, when made and when claimed; the user's own suppression does not stop another `to`", async () => {

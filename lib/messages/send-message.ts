@@ -1,103 +1,107 @@
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
-import { messageTemplates } from "@/db/schema";
+import { sql } from "drizzle-orm";
 import type { ProjectContext } from "@/lib/access/context";
 import { withTransaction } from "@/lib/db/transaction";
 import { uuidv7s } from "@/lib/db/uuidv7";
 import { isEmailAddress } from "@/lib/http/email-address";
-import { Invalid, NotFound, RuleBroken } from "@/lib/http/errors";
+import { Conflict, Invalid, NotFound, RuleBroken } from "@/lib/http/errors";
 import { previewUserId } from "@/lib/templates/preview-template";
-import { claimIdempotencyKey, type SentAnswer } from "./claim-idempotency-key";
-import { notifySenders, queueMessage } from "./queue-message";
+import { replayedAnswer, type SentAnswer } from "./idempotency-keys";
+import { finishMessages } from "./finish-message";
+import { queueApiMessage } from "./queue-api-message";
+import { deferMessage } from "./queue-message";
+import { quietUntil } from "./quiet-hours";
 import type { SendMessageBody } from "./schemas";
+import { decideSkip } from "./send-facts";
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /**
- * The transactional send API: one message of a template to one user through `queueMessage` (so a
- * non-transactional template obeys every rule the one send verb checks, as every send does), its
- * row durable when this returns. The cause is a fresh request id, or, with an `Idempotency-Key`, the id the
- * key was first taken with: the key's row and the message are written in one transaction, and a retry with
- * the same key and body answers the first answer (`replayed`) and sends nothing.
+ * The transactional send API: one message of a template to one user, its row durable when this returns.
+ * The cause is a fresh request id, or, with an `Idempotency-Key`, the id the key was first taken with: the
+ * key's row and the message are written in one statement of one transaction (queueApiMessage), and a retry
+ * with the same key and body answers the first answer (`replayed`) and sends nothing. A non-transactional
+ * template obeys every rule a send obeys: the decision is decideSkip's, on the facts queueMessage reads,
+ * and quiet hours defer it as they do there.
  */
 export async function sendMessage(
   ctx: ProjectContext,
   input: { body: SendMessageBody; idempotencyKey?: string },
 ): Promise<{ answer: SentAnswer; replayed: boolean }> {
   const { body, idempotencyKey } = input;
-  const [requestId] = uuidv7s(1) as [string];
+  const [requestId, id] = uuidv7s(2) as [string, string];
+  const hash = idempotencyKey ? requestHash(body) : "";
   return withTransaction(ctx.db, async (tx) => {
     const t = { ...ctx, db: tx };
-    if (idempotencyKey) {
-      const held = await claimIdempotencyKey(t, { key: idempotencyKey, requestHash: requestHash(body), requestId });
-      if (held) return { answer: held.replay, replayed: true };
+    const replay = async () =>
+      idempotencyKey ? await replayedAnswer(t, { key: idempotencyKey, requestHash: hash }) : null;
+    // By identifiers, resolved first: a user gone since a key's first request still gets its replay.
+    let userId: string;
+    try {
+      userId = await previewUserId(t, body);
+    } catch (err) {
+      const held = await replay();
+      if (held) return { answer: held, replayed: true };
+      throw err;
     }
-    const template = await findTemplate(t, body);
-    if (body.to !== undefined) {
-      if (!template.transactional)
-        throw new RuleBroken(
-          "`to` may only be given for a transactional template; this one sends to the user's own address.",
-          {
-            errors: [{ path: "to", message: "only for transactional templates" }],
-          },
-        );
-      if (template.channel === "email" ? !isEmailAddress(body.to) : !E164.test(body.to))
-        throw new Invalid(
-          `"to" must be ${template.channel === "email" ? "an e-mail address" : "an E.164 phone number"}.`,
-          {
-            errors: [
-              { path: "to", message: template.channel === "email" ? "an e-mail address" : "like +4915112345678" },
-            ],
-          },
-        );
-    }
-    const userId = await previewUserId(t, body);
-    const queued = await queueMessage(t, {
-      templateId: template.id,
-      template,
-      callerNotifies: true,
+    const notBefore = body.send_at && new Date(body.send_at).getTime() > Date.now() ? new Date(body.send_at) : null;
+    const row = await queueApiMessage(t, {
+      id,
+      requestId,
       userId,
-      cause: { requestId },
+      template: body.template_id ? { id: body.template_id } : { name: body.template! },
       data: body.data ?? {},
       ...(body.to !== undefined ? { to: body.to } : {}),
-      ...(body.send_at ? { notBefore: new Date(body.send_at) } : {}),
+      toValid: {
+        email: body.to !== undefined && isEmailAddress(body.to),
+        sms: body.to !== undefined && E164.test(body.to),
+      },
+      notBefore,
+      ...(idempotencyKey ? { key: { key: idempotencyKey, requestHash: hash } } : {}),
     });
-    const answer = { id: queued.id, state: queued.state };
-    // The key's answer and the senders' wake-up in one statement: a round trip fewer on every request.
-    const wake = queued.state === "queued" ? notifySenders : sql`null`;
-    if (idempotencyKey)
-      await tx.execute(sql`with answered as (
-          update idempotency_keys set answer = ${JSON.stringify(answer)}::jsonb
-          where project_id = ${ctx.projectId}::uuid and key = ${idempotencyKey} returning 1)
-        select ${wake}, (select count(*) from answered)`);
-    else if (queued.state === "queued") await tx.execute(sql`select ${notifySenders}`);
-    return { answer, replayed: false };
+    if (!row.claimed) {
+      const held = await replay();
+      // Past its hours and swept between the two statements: rare enough to ask for a retry rather than loop.
+      if (!held) throw new Conflict("This Idempotency-Key was just released; send the request again.");
+      return { answer: held, replayed: true };
+    }
+    if (!row.template)
+      throw new NotFound("No such template in this project.", {
+        errors: [{ path: body.template_id ? "template_id" : "template", message: "no such template" }],
+      });
+    if (!row.inserted) throw refusedTo(row.template);
+    const facts = row.facts!;
+    const skip = decideSkip(facts);
+    if (skip) {
+      await finishMessages(t, [{ id, state: "skipped", reason: skip }]);
+      const answer = { id, state: "skipped" };
+      if (idempotencyKey)
+        await tx.execute(sql`update idempotency_keys set answer = ${JSON.stringify(answer)}::jsonb
+          where project_id = ${ctx.projectId}::uuid and key = ${idempotencyKey}`);
+      return { answer, replayed: false };
+    }
+    const until =
+      !facts.transactional && facts.quiet_hours
+        ? quietUntil(notBefore ?? new Date(), facts.timezone, facts.quiet_hours)
+        : null;
+    if (until) await deferMessage(t, { id, until });
+    return { answer: { id, state: "queued" }, replayed: false };
   });
 }
 
-async function findTemplate(ctx: ProjectContext, body: SendMessageBody) {
-  const [template] = await ctx.db
-    .select({
-      id: messageTemplates.id,
-      channel: messageTemplates.channel,
-      transactional: messageTemplates.transactional,
-      versionId: messageTemplates.versionId,
-      buildId: messageTemplates.buildId,
-    })
-    .from(messageTemplates)
-    .where(
-      and(
-        eq(messageTemplates.projectId, ctx.projectId),
-        body.template_id
-          ? eq(messageTemplates.id, body.template_id)
-          : sql`lower(${messageTemplates.name}) = lower(${body.template!})`,
-      ),
+/** Why a `to` was refused: only transactional templates take one, and it must be of the template's channel. */
+function refusedTo(template: { channel: "email" | "sms"; transactional: boolean }) {
+  if (!template.transactional)
+    return new RuleBroken(
+      "`to` may only be given for a transactional template; this one sends to the user's own address.",
+      {
+        errors: [{ path: "to", message: "only for transactional templates" }],
+      },
     );
-  if (!template)
-    throw new NotFound("No such template in this project.", {
-      errors: [{ path: body.template_id ? "template_id" : "template", message: "no such template" }],
-    });
-  return template;
+  const email = template.channel === "email";
+  return new Invalid(`"to" must be ${email ? "an e-mail address" : "an E.164 phone number"}.`, {
+    errors: [{ path: "to", message: email ? "an e-mail address" : "like +4915112345678" }],
+  });
 }
 
 /** SHA-256 of the body as JSON with its object keys sorted: the same request whatever the key order. */
