@@ -12,7 +12,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * runs for minutes, and a job's expiry would either cut it off or, after a crash, wait out the expiry
  * before a retry; the row's lease is renewed by every batch and lapses within IMPORT_LEASE_SECONDS.
  */
-export function startImportLoop(db: Db, pollMs = Number(process.env.IMPORT_POLL_MS ?? 1000)) {
+export function startImportLoop(
+  db: Db,
+  pollMs = Number(process.env.IMPORT_POLL_MS ?? 1000),
+  // How often uploads cut off mid-stream are looked for (a cheap read of the few imports still uploading).
+  sweepMs = Number(process.env.IMPORT_SWEEP_MS ?? 60_000),
+) {
   let stopping = false;
   const ctx = { db };
   const opts = { ...importRunOptions(), stopping: () => stopping };
@@ -20,7 +25,7 @@ export function startImportLoop(db: Db, pollMs = Number(process.env.IMPORT_POLL_
   const running = (async () => {
     while (!stopping) {
       try {
-        if (Date.now() - sweptAt > 60_000) {
+        if (Date.now() - sweptAt > sweepMs) {
           sweptAt = Date.now();
           const swept = await sweepStaleUploads(ctx);
           if (swept) log.warn({ swept }, "uploads cut off mid-stream were marked failed");
