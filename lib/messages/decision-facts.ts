@@ -1,5 +1,4 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { DecisionFacts } from "./send-facts";
 import { capSlotsHeld } from "./reserve-cap-slot";
 
 /**
@@ -11,8 +10,19 @@ import { capSlotsHeld } from "./reserve-cap-slot";
  * template is not in the project.
  */
 export function decisionFactsOf(m: SQL): SQL {
-  return sql`select m.channel, m.to_address, u.email, u.phone, u.timezone, t.transactional,
-      p.frequency_cap, p.quiet_hours,
+  return sql`select m.channel, m.to_address, u.email, u.phone, u.timezone, ${decisionColumns}
+    from ${m} m
+    join users u on u.project_id = m.project_id and u.id = m.user_id
+    join message_templates t on t.project_id = m.project_id and t.id = m.template_id
+    ${decisionJoins}`;
+}
+
+/**
+ * The columns that decide a message (decideSkip, quiet hours), over `m` (the message, or its values), its
+ * user `u` and template `t`, and what decisionJoins joins: the one place these rules are read, for a new
+ * message here and for one being sent (send-facts.ts).
+ */
+export const decisionColumns = sql`t.transactional, p.frequency_cap, p.quiet_hours,
       coalesce(g.default_policy, ss.default_policy, 'opt_out') as policy,
       us.state as sub_state,
       exists (select 1 from user_channel_opt_outs o where o.project_id = m.project_id and o.user_id = m.user_id
@@ -24,13 +34,11 @@ export function decisionFactsOf(m: SQL): SQL {
       exists (select 1 from suppressions s where s.project_id = m.project_id and s.channel = m.channel
         and s.address = case when m.channel = 'email'
           then lower(trim(coalesce(nullif(m.to_address, ''), u.email)))
-          else trim(coalesce(nullif(m.to_address, ''), u.phone)) end) as suppressed
-    from ${m} m
-    join users u on u.project_id = m.project_id and u.id = m.user_id
-    join message_templates t on t.project_id = m.project_id and t.id = m.template_id
-    join projects p on p.id = m.project_id
+          else trim(coalesce(nullif(m.to_address, ''), u.phone)) end) as suppressed`;
+
+/** The project `p`, subscription settings `g`, `ss`, `us` and broadcast `b` that decisionColumns reads. */
+export const decisionJoins = sql`join projects p on p.id = m.project_id
     left join subscription_groups g on g.project_id = m.project_id and g.id = t.group_id
     left join subscription_settings ss on ss.project_id = m.project_id
     left join user_subscriptions us on us.project_id = m.project_id and us.user_id = m.user_id and us.group_id = t.group_id
     left join broadcasts b on b.project_id = m.project_id and b.id = m.broadcast_id`;
-}

@@ -4,7 +4,7 @@ import type { SendChannel, TemplateVariant } from "@/db/schema";
 import { queryRows } from "@/lib/db/sql";
 import type { SnippetSet } from "@/lib/templates/liquid";
 import { attachSnippets } from "@/lib/templates/attach-snippets";
-import { capSlotsHeld } from "./reserve-cap-slot";
+import { decisionColumns, decisionJoins } from "./decision-facts";
 
 /** Everything deciding and rendering one message needs, read for a batch of messages in one statement. */
 export interface SendFacts {
@@ -131,31 +131,15 @@ function factsOf(source: ReturnType<typeof sql>) {
       tv.id as template_version_id, coalesce(tv.content->>'subject', t.subject) as subject,
       coalesce(tv.content->>'text', t.text) as text, coalesce(tb.html, t.html) as html,
       coalesce(tv.content->'locales', t.locales) as locales, tb.locales as built_locales,
-      b.pinned->'snippets' as snippet_versions, t.transactional, t.group_id,
-      p.name as project_name, p.frequency_cap, p.quiet_hours,
-      coalesce(g.default_policy, ss.default_policy, 'opt_out') as policy,
-      us.state as sub_state,
-      exists (select 1 from user_channel_opt_outs o where o.project_id = m.project_id and o.user_id = m.user_id
-        and o.channel::text = m.channel) as opted_out,
-      case when p.frequency_cap ? m.channel and not t.transactional then ${capSlotsHeld}
-      else 0 end as recent,
-      b.state as broadcast_state, b.rate_per_second as broadcast_rate,
-      -- The address the message goes to (contactOf): the send API's to when given, else the user's.
-      exists (select 1 from suppressions s where s.project_id = m.project_id and s.channel = m.channel
-        and s.address = case when m.channel = 'email'
-          then lower(trim(coalesce(nullif(m.to_address, ''), u.email)))
-          else trim(coalesce(nullif(m.to_address, ''), u.phone)) end) as suppressed
+      b.pinned->'snippets' as snippet_versions, t.group_id, p.name as project_name,
+      b.rate_per_second as broadcast_rate, ${decisionColumns}
     from source m
     join users u on u.project_id = m.project_id and u.id = m.user_id
     join message_templates t on t.project_id = m.project_id and t.id = m.template_id
     left join authoring_versions tv on tv.project_id = m.project_id
       and tv.id = coalesce(m.template_version_id, t.version_id)
     left join template_builds tb on tb.project_id = m.project_id and tb.id = coalesce(m.template_build_id, t.build_id)
-    join projects p on p.id = m.project_id
-    left join subscription_groups g on g.project_id = m.project_id and g.id = t.group_id
-    left join subscription_settings ss on ss.project_id = m.project_id
-    left join user_subscriptions us on us.project_id = m.project_id and us.user_id = m.user_id and us.group_id = t.group_id
-    left join broadcasts b on b.project_id = m.project_id and b.id = m.broadcast_id`;
+    ${decisionJoins}`;
 }
 
 /** What deciding a new message (decideSkip, then quiet hours) reads; a part of SendFacts. */
