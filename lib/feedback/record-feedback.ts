@@ -56,7 +56,8 @@ export async function recordFeedback(
 ): Promise<FeedbackOutcome[]> {
   // The drain is woken after the commit, not by a NOTIFY in the transaction: PostgreSQL holds a lock on
   // the notification queue from before a notifying commit is flushed until it is done, so concurrent posts
-  // committed one at a time (lib/pipeline/wake-intake.ts). In a caller's transaction the NOTIFY joins it.
+  // committed one at a time (lib/pipeline/wake-intake.ts). In a caller's transaction the system events'
+  // own NOTIFY joins it.
   const own = !isTransaction(ctx.db);
   const outcomes = reports.length
     ? await withTransaction(ctx.db, (tx) => {
@@ -65,7 +66,7 @@ export async function recordFeedback(
         return recordAll(inTx, reports);
       })
     : [];
-  if (outcomes.includes("recorded")) await wakeIntakeAfter(ctx);
+  if (own && outcomes.includes("recorded")) await wakeIntakeAfter(ctx);
   for (const [i, r] of reports.entries()) metrics.feedbackReports.inc({ source: r.source, outcome: outcomes[i]! });
   return outcomes;
 }

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { idempotencyKeys } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
-import { Conflict, RuleBroken } from "@/lib/http/errors";
+import { RuleBroken } from "@/lib/http/errors";
 
 /** How long an `Idempotency-Key` is honoured; the retention loop sweeps older ones. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -21,9 +21,8 @@ export async function replayedAnswer(
     .select({ requestHash: idempotencyKeys.requestHash, answer: idempotencyKeys.answer })
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.projectId, ctx.projectId), eq(idempotencyKeys.key, input.key)));
-  if (!held) return null;
-  // A row whose answer was never written (none is now: it is written with the key).
-  if (!held.answer) throw new Conflict("This Idempotency-Key was just released; send the request again.");
+  // The answer is written with the key, so a row without one is as good as none.
+  if (!held?.answer) return null;
   if (held.requestHash !== input.requestHash)
     throw new RuleBroken("This Idempotency-Key was used with another request body; use a new key for a new request.", {
       errors: [{ path: "", message: "the body differs from the first request with this Idempotency-Key" }],

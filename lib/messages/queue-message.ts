@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type MessageTemplate, messages, messageTemplates, type MessageState } from "@/db/schema";
+import { messages, messageTemplates, type MessageState } from "@/db/schema";
 import type { ProjectContext } from "@/lib/access/context";
 import { errorCode } from "@/lib/db/errors";
 import { queryRows } from "@/lib/db/sql";
@@ -23,20 +23,6 @@ export interface QueueMessageInput {
   to?: string;
   /** Not sent before this time (the send API's `send_at`); quiet hours are read from then. */
   notBefore?: Date;
-  /** The template's channel and current version, when the caller read them already (one read fewer). */
-  template?: QueuedTemplate;
-  /**
-   * Leaves the senders' wake-up to the caller, who sends it in a statement of its own transaction
-   * (`notifySenders`): the send API, whose last statement it rides on.
-   */
-  callerNotifies?: boolean;
-}
-
-/** What a message copies from its template when it is queued. */
-export interface QueuedTemplate {
-  channel: MessageTemplate["channel"];
-  versionId: string | null;
-  buildId: string | null;
 }
 
 /** The NOTIFY that wakes the senders after commit, as a statement or as part of one. */
@@ -52,22 +38,22 @@ export interface QueuedMessage {
 const FOREIGN_KEY_VIOLATION = "23503";
 
 /**
- * The one way a message comes to be, in the caller's transaction: a row keyed by its cause (a second call
- * for the same cause returns that row, `created: false`, and queues nothing). The skips that can be
+ * How a journey step's or a broadcast recipient's message comes to be (the send API's is one statement of
+ * its own, queue-api-message.ts, deciding by the same decideSkip), in the caller's transaction: a row
+ * keyed by its cause (a second call for the same cause returns that row, `created: false`, and queues
+ * nothing). The skips that can be
  * decided now (no contact, unsubscribed, channel opted out, frequency cap) are final at once; otherwise
  * it is queued, due now or at the end of the user's quiet hours, and a sender picks it up after commit.
  */
 export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput): Promise<QueuedMessage> {
-  const [template] = input.template
-    ? [input.template]
-    : await ctx.db
-        .select({
-          channel: messageTemplates.channel,
-          versionId: messageTemplates.versionId,
-          buildId: messageTemplates.buildId,
-        })
-        .from(messageTemplates)
-        .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, input.templateId)));
+  const [template] = await ctx.db
+    .select({
+      channel: messageTemplates.channel,
+      versionId: messageTemplates.versionId,
+      buildId: messageTemplates.buildId,
+    })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.projectId, ctx.projectId), eq(messageTemplates.id, input.templateId)));
   if (!template) throw new NotFound("No template with this id in this project.");
   const c = input.cause;
   const cause = {
@@ -141,7 +127,7 @@ export async function queueMessage(ctx: ProjectContext, input: QueueMessageInput
       ? quietUntil(notBefore ?? new Date(), facts!.timezone, facts!.quiet_hours)
       : null;
   if (until) await deferMessage(ctx, { id, until });
-  if (!input.callerNotifies) await ctx.db.execute(sql`select ${notifySenders}`);
+  await ctx.db.execute(sql`select ${notifySenders}`);
   return { id, state: "queued", reason: null, created: true };
 }
 
