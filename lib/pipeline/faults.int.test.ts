@@ -195,6 +195,37 @@ describe("exactly-once under faults", () => {
     expect((await counts("Poison")).n).toBe(0);
   }, 120_000);
 
+  it("records a row whose failure passes instead of setting it aside (a switchover's moment)", async () => {
+    // A trigger refuses the row while a flag is up, as a database in a switchover can refuse a write for a
+    // moment with an error that does not say "unavailable"; the flag goes down once the worker has tried
+    // the row alone and failed.
+    const w = workers.at(-1)!;
+    await sql`create table flaky_flag (up boolean)`;
+    await sql`insert into flaky_flag values (true)`;
+    await sql.unsafe(`create function refuse_flaky() returns trigger language plpgsql as $$
+      begin
+        if new.name = 'Flaky' and exists (select 1 from flaky_flag where up) then raise exception 'refused for now'; end if;
+        return new;
+      end $$`);
+    await sql.unsafe(
+      "create trigger refuse_flaky before insert on events for each row execute function refuse_flaky()",
+    );
+    try {
+      const from = w.output().length;
+      expect((await post(batch("Flaky", 0, 1, 1, "flaky"))).status).toBe(202);
+      await waitFor(async () => /"limit":1,/.test(w.output().slice(from)), 30_000, "the row tried alone and refused");
+      await sql`update flaky_flag set up = false`;
+      await waitFor(async () => (await counts("Flaky")).n === 1, 30_000, "the row recorded");
+      const [left] =
+        await sql`select count(*)::int as n from event_intake where project_id = ${projectId} and name = 'Flaky'`;
+      expect(left!.n).toBe(0);
+    } finally {
+      await sql.unsafe(
+        "drop trigger if exists refuse_flaky on events; drop function if exists refuse_flaky(); drop table if exists flaky_flag",
+      );
+    }
+  }, 120_000);
+
   it("a retried or duplicated step job writes nothing twice", async () => {
     const rows =
       await sql`select name, data, received_at::text as received_at from events where project_id = ${projectId} and name = 'Race' limit 10`;

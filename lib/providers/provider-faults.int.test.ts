@@ -132,17 +132,18 @@ describe("provider faults", () => {
     for (const m of queued) expect((await finalRow(m.id)).state).toBe("sent");
     const at = users.map((u) => sink.to(u.email!)[0]!.at).sort((a, b) => a - b);
     expect(at).toHaveLength(N);
-    // The limiter counts RATE per one-second window: N messages need ceil(N / RATE) windows, so the first
-    // and last arrivals are at least (windows - 2) whole seconds apart; unthrottled they come within ~0.5 s.
+    // The limiter grants RATE slots per one-second window, so the i-th grant (0-based, in time order) comes
+    // at least floor(i / RATE) windows after the first window began, and the i-th arrival is no earlier
+    // than the i-th grant. Arrivals are only ever later than their grants (a loaded machine bunches them),
+    // so each one is held to that lower bound, less one window and half a second for the first message's
+    // own way to the receiver (a pool connection opening). Unthrottled, all N arrive within ~0.5 s.
     const windows = Math.ceil(N / RATE);
     const span = at[N - 1]! - at[0]!;
     console.log(`[rate] arrivals (ms after the first): ${at.map((t) => t - at[0]!).join(" ")}`);
-    expect(span).toBeGreaterThanOrEqual((windows - 2) * 1000);
-    // And no faster anywhere once the pool's connections are open (the first RATE wait for their
-    // connection, so they may bunch with the next window's): any one second holds at most two windows' worth.
-    const steady = at.slice(RATE);
-    for (const t0 of steady)
-      expect(steady.filter((t) => t >= t0 && t < t0 + 1000).length).toBeLessThanOrEqual(2 * RATE);
+    const early = at
+      .map((t, i) => ({ i, after: t - at[0]!, bound: (Math.floor(i / RATE) - 1) * 1000 - 500 }))
+      .filter((a) => a.after < a.bound);
+    expect(early).toEqual([]);
     // Nor much slower than the rate allows.
     expect(span).toBeLessThan((windows + 2) * 1000);
   });

@@ -185,6 +185,11 @@ export async function verifyLedger(
   const [stuck] = await sql`select
       (select count(*)::int from event_intake where project_id = ${projectId}) as intake,
       (select count(*)::int from pgboss.job where state = 'failed' and data->>'projectId' = ${projectId}) as failed_jobs`;
-  if (stuck!.intake || stuck!.failed_jobs) problems.push(`left behind: ${JSON.stringify(stuck)}`);
+  if (stuck!.intake || stuck!.failed_jobs) {
+    // Why, so a failure on a machine we cannot log into names its cause.
+    const why = await sql`select name, error, count(*)::int as n from event_intake where project_id = ${projectId}
+      group by 1, 2 order by 3 desc limit 3`;
+    problems.push(`left behind: ${JSON.stringify(stuck)}; set aside: ${JSON.stringify(why)}`);
+  }
   return problems;
 }
