@@ -98,14 +98,18 @@ async function shutdown(signal: string) {
   log.info(`worker ${signal}: finishing active jobs, then stopping`);
   // Graceful: stop claiming, finish the batch in hand; unfinished jobs return to the queue.
   await inbound?.stop();
-  await scheduleLoop.stop();
-  await journeyLoop.stop();
-  await importLoop.stop();
-  await retentionLoop.stop();
-  await drain.stop();
-  await sender.stop();
-  await broadcastLoop.stop();
-  await messageSender.stop();
+  // The loops are independent of each other: each stops claiming and finishes what it holds at once,
+  // rather than each waiting out the one before it.
+  await Promise.all([
+    scheduleLoop.stop(),
+    journeyLoop.stop(),
+    importLoop.stop(),
+    retentionLoop.stop(),
+    drain.stop(),
+    sender.stop(),
+    broadcastLoop.stop(),
+    messageSender.stop(),
+  ]);
   await stopComposeThreads();
   await stopBoss();
   await heartbeat.stop();

@@ -3,6 +3,10 @@ import postgres from "postgres";
 import { partitionName, weekStart } from "../lib/events/partitions";
 import { createTestDatabase } from "../scripts/test/database";
 import { startWorker, waitFor, type TestWorker } from "../scripts/test/worker";
+import { drizzle } from "drizzle-orm/postgres-js";
+import type { Db } from "../db/client";
+import * as schema from "../db/schema";
+import { startRetentionLoop } from "./retention-loop";
 
 /*
  * The worker's events upkeep end to end: a real worker with RETENTION_INTERVAL=1s makes the weeks ahead,
@@ -61,4 +65,14 @@ describe("the worker's events upkeep", () => {
     expect(left.find((r) => r.name === "kept")!.part).toBe(partitionName(weekAgo(3)));
     expect((await sql`select count(*)::int as n from events_default`)[0]!.n).toBe(0);
   });
+
+  it("stops at once when told to during its upkeep, not when the interval ends", async () => {
+    const db = drizzle(sql, { schema, casing: "snake_case" }) as unknown as Db;
+    const loop = startRetentionLoop(db, 600_000);
+    // Told before the first upkeep's queries are back, as a SIGTERM right after a worker starts (the stop
+    // found no timer to clear, and the loop then slept the whole interval).
+    const t = Date.now();
+    await loop.stop();
+    expect(Date.now() - t).toBeLessThan(15_000);
+  }, 20_000);
 });

@@ -36,6 +36,8 @@ export function startRetentionLoop(db: Db, intervalMs = retentionIntervalMs()) {
       } catch (err) {
         log.error({ err }, "events upkeep failed; retrying next interval");
       }
+      // A stop that came during the upkeep above found no timer to clear: it must not wait out the interval.
+      if (stopping) break;
       await new Promise<void>((resolve) => {
         wake = resolve;
         timer = setTimeout(resolve, intervalMs);
