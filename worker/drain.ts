@@ -46,7 +46,8 @@ export async function startDrain() {
     let limit = BATCH;
     let suspect: { key: IntakeKey; strikes: number } | null = null;
     while (!stopping) {
-      const single = limit === 1 ? (suspect?.key ?? (await nextIntakeRow({ db: getDb() }).catch(() => null))) : null;
+      const single: IntakeKey | null =
+        limit === 1 ? (suspect?.key ?? (await nextIntakeRow({ db: getDb() }).catch(() => null))) : null;
       try {
         const end = metrics.stepDuration.startTimer({ step: "intake" });
         const n = await drainIntake({ db: getDb() }, { limit, only: single ?? undefined });
@@ -64,7 +65,7 @@ export async function startDrain() {
         log.error({ err: message, code: errorCode(err), limit }, "intake drain failed; retrying");
         let pause = down ? 1000 : 50;
         if (single && !down) {
-          const strikes = suspect && sameRow(suspect.key, single) ? suspect.strikes + 1 : 1;
+          const strikes: number = suspect && sameRow(suspect.key, single) ? suspect.strikes + 1 : 1;
           suspect = strikes < STRIKES ? { key: single, strikes } : null;
           if (suspect) pause = 250 * 2 ** (strikes - 1);
           else {
