@@ -44,7 +44,7 @@ export async function startDrain() {
     // A failing batch is retried with half the rows, down to one named row; a row that keeps failing on
     // its own (not for want of a database) is set aside so the rest of the intake keeps flowing.
     let limit = BATCH;
-    let suspect: { key: IntakeKey; strikes: number } | null = null;
+    let suspect = null as { key: IntakeKey; strikes: number } | null;
     while (!stopping) {
       const single: IntakeKey | null =
         limit === 1 ? (suspect?.key ?? (await nextIntakeRow({ db: getDb() }).catch(() => null))) : null;
