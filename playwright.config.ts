@@ -8,11 +8,11 @@ const smtpPort = port + 1000;
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
-  // Two files at a time, each file's tests in order: the specs wait on pages, mail and the worker more than
-  // they compute, so a second browser uses the time one spends waiting. Every spec works in projects and
-  // addresses of its own run (runId), and the mail goes to one capture all workers read (global-setup.ts).
+  // Three files at a time on 2 cores, each file's tests in order: the specs wait on pages, mail and the
+  // worker more than they compute, so the other browsers use the time one spends waiting. Every spec works
+  // in projects and addresses of its own run (runId), and the mail goes to one capture all workers read.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   globalSetup: "./e2e/support/global-setup.ts",
   // No retries, in CI either: a spec that passes only on its second try hides a race; fix the wait instead.
   retries: 0,

@@ -15,7 +15,7 @@ export async function startWorker(databaseUrl: string, env: Record<string, strin
       ...process.env,
       AUTH_SECRET: process.env.AUTH_SECRET ?? TEST_AUTH_SECRET,
       DATABASE_URL: databaseUrl,
-      // Two files run at once, each with a worker or three of its own, on a PostgreSQL that allows 100
+      // Three files run at once, each with a worker or three of its own, on a PostgreSQL that allows 100
       // connections: a test worker's pool is 4 (a worker's own default, 10, ran the suite out of clients).
       DATABASE_POOL_SIZE: process.env.TEST_WORKER_POOL_SIZE ?? "4",
       ...env,
