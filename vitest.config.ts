@@ -24,7 +24,7 @@ export default defineConfig({
           // fails with its output rather than as a bare hook timeout.
           hookTimeout: 200_000,
           // Files share one server and database but each works in its own project. Three at a time on 2 cores:
-          // the files wait on workers, mail and timers more than they compute (453 s against 546 s at two).
+          // the files wait on workers, mail and timers more than they compute, and a fourth overloaded the machine.
           maxWorkers: 3,
         },
       },
